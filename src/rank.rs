@@ -1,0 +1,224 @@
+//! From scores to 1-based ranks, with explicit tie handling.
+//!
+//! Rank 1 is the best item. By default a larger score is better
+//! ([`Order::LargerIsBetter`]); similarity scores, votes and relevance grades
+//! all work that way. Distances and error rates use
+//! [`Order::SmallerIsBetter`].
+
+use crate::error::{Error, Result, check_finite};
+use num_traits::Float;
+
+/// Which end of the score scale is the top (rank 1).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Order {
+    /// The largest score gets rank 1 (similarities, votes, grades).
+    #[default]
+    LargerIsBetter,
+    /// The smallest score gets rank 1 (distances, error rates).
+    SmallerIsBetter,
+}
+
+/// How tied scores are ranked. The names and results are those of
+/// `scipy.stats.rankdata(method=…)`, reversed when larger is better.
+///
+/// For scores `[30, 20, 20, 10]` (larger is better):
+///
+/// ```text
+/// Average  [1, 2.5, 2.5, 4]
+/// Min      [1, 2,   2,   4]
+/// Max      [1, 3,   3,   4]
+/// Dense    [1, 2,   2,   3]
+/// Ordinal  [1, 2,   3,   4]   (ties in input order)
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Ties {
+    /// Tied items share the mean of the ranks they span (the usual choice
+    /// for Spearman's ρ; ranks always sum to n(n + 1)/2).
+    #[default]
+    Average,
+    /// Tied items share the best (smallest) rank they span ("competition" ranking).
+    Min,
+    /// Tied items share the worst (largest) rank they span.
+    Max,
+    /// Tied items share one rank; the next group gets the next integer.
+    Dense,
+    /// Every item gets a distinct rank; ties keep their input order. This
+    /// leaks input order into the result, so use it only when that order
+    /// is meaningful.
+    Ordinal,
+}
+
+/// Ranks `scores` from 1 (best) to n.
+///
+/// ```text
+/// rank_i = 1 + #{j : s_j better than s_i}        (Ties::Min)
+/// ```
+/// and the other [`Ties`] variants as documented there.
+///
+/// # Errors
+/// [`Error::NaN`] or [`Error::Infinite`] with the index of the first bad score
+/// (input name `"scores"`). An empty slice gives an empty ranking.
+///
+/// # Complexity
+/// O(n log n) time, O(n) extra memory.
+///
+/// # Examples
+/// ```
+/// use adaptive_comp_metrics::{rank, Order, Ties};
+/// let r = rank(&[0.9, 0.1, 0.5, 0.5], Order::LargerIsBetter, Ties::Average)?;
+/// assert_eq!(r, [1.0, 4.0, 2.5, 2.5]);
+/// let d = rank(&[0.9, 0.1, 0.5, 0.5], Order::SmallerIsBetter, Ties::Dense)?;
+/// assert_eq!(d, [3.0, 1.0, 2.0, 2.0]);
+/// # Ok::<(), adaptive_comp_metrics::Error>(())
+/// ```
+pub fn rank<F: Float>(scores: &[F], order: Order, ties: Ties) -> Result<Vec<f64>> {
+    check_finite("scores", scores)?;
+    Ok(rank_unchecked(scores, order, ties))
+}
+
+/// [`rank`] for finite scores (checked by the caller).
+pub(crate) fn rank_unchecked<F: Float>(scores: &[F], order: Order, ties: Ties) -> Vec<f64> {
+    let n = scores.len();
+    let mut idx: Vec<usize> = (0..n).collect();
+    // Stable sort: ordinal ties keep input order.
+    match order {
+        Order::LargerIsBetter => idx.sort_by(|&i, &j| {
+            scores[j]
+                .partial_cmp(&scores[i])
+                .unwrap_or(core::cmp::Ordering::Equal)
+        }),
+        Order::SmallerIsBetter => idx.sort_by(|&i, &j| {
+            scores[i]
+                .partial_cmp(&scores[j])
+                .unwrap_or(core::cmp::Ordering::Equal)
+        }),
+    }
+    let mut out = vec![0.0; n];
+    let mut start = 0;
+    let mut dense = 0.0;
+    while start < n {
+        let mut end = start + 1;
+        while end < n && scores[idx[end]] == scores[idx[start]] {
+            end += 1;
+        }
+        dense += 1.0;
+        // Positions start..end hold ranks start+1 ..= end.
+        let lo = (start + 1) as f64;
+        let hi = end as f64;
+        for (k, &i) in idx[start..end].iter().enumerate() {
+            out[i] = match ties {
+                Ties::Average => 0.5 * (lo + hi),
+                Ties::Min => lo,
+                Ties::Max => hi,
+                Ties::Dense => dense,
+                Ties::Ordinal => lo + k as f64,
+            };
+        }
+        start = end;
+    }
+    out
+}
+
+/// Checks that `ranks` is a ready-made ranking of its items: every value
+/// finite and within `[1, n]`, where `n = ranks.len()`. Fractional (average)
+/// ranks are accepted. Rank 1 is the top.
+///
+/// # Errors
+/// [`Error::InvalidRank`] naming `input` and the first bad index.
+///
+/// # Complexity
+/// O(n).
+///
+/// # Examples
+/// ```
+/// use adaptive_comp_metrics::validate_ranks;
+/// assert!(validate_ranks("gold", &[1.0, 2.5, 2.5, 4.0]).is_ok());
+/// assert!(validate_ranks("gold", &[0.0, 1.0]).is_err());
+/// ```
+pub fn validate_ranks(input: &'static str, ranks: &[f64]) -> Result<()> {
+    let n = ranks.len() as f64;
+    match ranks
+        .iter()
+        .position(|&r| !r.is_finite() || !(1.0..=n).contains(&r))
+    {
+        Some(index) => Err(Error::InvalidRank {
+            input,
+            index,
+            len: ranks.len(),
+        }),
+        None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const S: [f64; 4] = [30.0, 20.0, 20.0, 10.0];
+
+    #[test]
+    fn every_tie_method_on_the_documented_example() {
+        let r = |t| rank(&S, Order::LargerIsBetter, t).unwrap();
+        assert_eq!(r(Ties::Average), [1.0, 2.5, 2.5, 4.0]);
+        assert_eq!(r(Ties::Min), [1.0, 2.0, 2.0, 4.0]);
+        assert_eq!(r(Ties::Max), [1.0, 3.0, 3.0, 4.0]);
+        assert_eq!(r(Ties::Dense), [1.0, 2.0, 2.0, 3.0]);
+        assert_eq!(r(Ties::Ordinal), [1.0, 2.0, 3.0, 4.0]);
+    }
+
+    #[test]
+    fn smaller_is_better_reverses() {
+        let r = rank(&S, Order::SmallerIsBetter, Ties::Average).unwrap();
+        assert_eq!(r, [4.0, 2.5, 2.5, 1.0]);
+        let o = rank(&S, Order::SmallerIsBetter, Ties::Ordinal).unwrap();
+        assert_eq!(o, [4.0, 2.0, 3.0, 1.0]);
+    }
+
+    #[test]
+    fn f32_scores_and_empty_input() {
+        assert_eq!(
+            rank(&[1.0f32, 3.0, 2.0], Order::LargerIsBetter, Ties::Min).unwrap(),
+            [3.0, 1.0, 2.0]
+        );
+        assert!(
+            rank::<f64>(&[], Order::LargerIsBetter, Ties::Average)
+                .unwrap()
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn bad_scores_are_reported_with_their_index() {
+        assert_eq!(
+            rank(&[1.0, f64::NAN], Order::LargerIsBetter, Ties::Average),
+            Err(Error::NaN {
+                input: "scores",
+                index: 1
+            })
+        );
+        assert_eq!(
+            rank(&[f64::NEG_INFINITY], Order::LargerIsBetter, Ties::Average),
+            Err(Error::Infinite {
+                input: "scores",
+                index: 0
+            })
+        );
+    }
+
+    #[test]
+    fn validate_ranks_rejects_out_of_range_and_nan() {
+        assert!(validate_ranks("a", &[1.0, 2.0, 3.0]).is_ok());
+        assert_eq!(
+            validate_ranks("a", &[1.0, 4.0, 3.0]),
+            Err(Error::InvalidRank {
+                input: "a",
+                index: 1,
+                len: 3
+            })
+        );
+        assert!(validate_ranks("a", &[1.0, f64::NAN]).is_err());
+        assert!(validate_ranks("a", &[0.5, 1.0]).is_err());
+    }
+}
