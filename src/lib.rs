@@ -5,6 +5,7 @@
 #![doc(test(attr(deny(warnings))))]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+pub mod correlation;
 pub mod error;
 pub mod rank;
 mod sum;

@@ -1,0 +1,9 @@
+//! Rank correlation coefficients: plain Spearman ρ and Kendall τ-b, the
+//! top-weighted ρ_w and τ_w of Lombardo et al. (2020), Vigna's (2015) weighted
+//! τ, and Kendall's general Γ as the O(n²) reference.
+
+pub mod gamma;
+pub mod kendall;
+pub mod spearman;
+pub mod vigna;
+pub mod weighted;
