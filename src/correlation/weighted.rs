@@ -1,1 +1,440 @@
-//! (in progress)
+//! The top-weighted rank correlations ρ_w and τ_w of Lombardo et al. (2020, §3).
+//!
+//! Both compare two rankings a, b of the same n items (rank 1 = top) with
+//! normalised per-item weights w (Σ w_i = 1) that grow towards the top:
+//!
+//! ```text
+//!        Σ_i w_i (a_i − ā)(b_i − b̄)
+//! ρ_w = ─────────────────────────────,   ā = Σ_i w_i a_i,  σ_a² = Σ_i w_i (a_i − ā)²
+//!                σ_a σ_b
+//!
+//!        Σ_{i≠j} w_i w_j sgn(a_j − a_i) sgn(b_j − b_i)
+//! τ_w = ───────────────────────────────────────────────     (Eq. 8)
+//!                          Z
+//!
+//! Z = sqrt(Σ_{i≠j, a_i≠a_j} w_i w_j · Σ_{i≠j, b_i≠b_j} w_i w_j)
+//!   = 1 − Σ_i w_i²                     when neither ranking has ties
+//!
+//! w_i = (f(a_i) + f(b_i)) / Σ_j (f(a_j) + f(b_j)),   f(n) = 1/(n + n0)²   (Eq. 9)
+//! ```
+//!
+//! ρ_w is the weighted Pearson correlation of the rank vectors; τ_w is
+//! Kendall's τ-b with pair weights `w_i w_j` and the same tie correction as
+//! τ-b. With equal weights they are exactly Spearman's ρ and Kendall's τ-b.
+//!
+//! [`TopWeighted`] holds the choices (weigher, [`Scheme`], [`Ties`],
+//! [`Order`]); [`rho_w`] and [`tau_w`] use the paper's defaults;
+//! [`rho_w_with_weights`] and [`tau_w_with_weights`] take weights you computed.
+
+use crate::error::{Error, Result, check_finite, check_pair_len};
+use crate::rank::{Order, Ties, rank_unchecked};
+use crate::sum::Neumaier;
+use crate::weigh::{OffsetQuadratic, Scheme, Weigher, item_weights, normalise};
+use num_traits::Float;
+
+/// The weighted Spearman coefficient ρ_w and what it was computed from.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
+pub struct RhoW {
+    /// ρ_w ∈ [−1, 1].
+    pub rho: f64,
+    /// Number of items.
+    pub n: usize,
+    /// Kish's effective number of items `1/Σ w_i²` of the normalised weights:
+    /// how many equally weighted items the weighting is worth.
+    pub effective_n: f64,
+}
+
+/// The weighted Kendall coefficient τ_w with its weighted pair sums.
+///
+/// Sums run over unordered pairs `i < j` with pair weight `w_i w_j`
+/// (normalised weights), so `total = (1 − Σ w_i²)/2`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
+pub struct TauW {
+    /// τ_w ∈ [−1, 1].
+    pub tau: f64,
+    /// Number of items.
+    pub n: usize,
+    /// Weight of pairs ordered the same way by both rankings.
+    pub concordant: f64,
+    /// Weight of pairs ordered oppositely.
+    pub discordant: f64,
+    /// Weight of pairs tied in the first ranking (including joint ties).
+    pub tied_a: f64,
+    /// Weight of pairs tied in the second ranking (including joint ties).
+    pub tied_b: f64,
+    /// Weight of pairs tied in both.
+    pub tied_both: f64,
+    /// Weight of all pairs.
+    pub total: f64,
+    /// Kish's effective number of items `1/Σ w_i²`.
+    pub effective_n: f64,
+}
+
+/// Top-weighted rank correlation with explicit choices; the defaults are
+/// the paper's: `f(n) = 1/(n + 2)²`, additive weights (Eq. 9), average
+/// ranks for ties, larger score = better.
+///
+/// # Examples
+/// ```
+/// use adaptive_comp_metrics::{Hyperbolic, Order, Scheme, TopWeighted};
+/// let human = [0.9, 0.7, 0.4, 0.2, 0.1];
+/// let model = [0.8, 0.9, 0.3, 0.2, 0.0];
+/// let paper = TopWeighted::new();
+/// let rho = paper.rho(&human, &model)?.rho;
+/// let tau = paper.tau(&human, &model)?.tau;
+/// assert!(rho > 0.0 && tau > 0.0);
+///
+/// // Weights from the human ranking only, Vigna's hyperbolic weigher,
+/// // and a model that outputs distances (smaller = better).
+/// let distances = [0.2, 0.1, 0.7, 0.8, 1.0];
+/// let gold_weighted = TopWeighted::new().weigher(Hyperbolic).scheme(Scheme::First);
+/// let on_distances = gold_weighted.orders(Order::LargerIsBetter, Order::SmallerIsBetter);
+/// // The distances rank the items as the model's similarities do.
+/// assert_eq!(
+///     on_distances.rho(&human, &distances)?,
+///     gold_weighted.rho(&human, &model)?
+/// );
+/// # Ok::<(), adaptive_comp_metrics::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TopWeighted<W = OffsetQuadratic> {
+    weigher: W,
+    scheme: Scheme,
+    ties: Ties,
+    order_x: Order,
+    order_y: Order,
+}
+
+impl Default for TopWeighted<OffsetQuadratic> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl TopWeighted<OffsetQuadratic> {
+    /// The paper's configuration: `1/(n + 2)²`, additive, average ties,
+    /// larger is better for both inputs.
+    #[must_use]
+    pub fn new() -> Self {
+        Self {
+            weigher: OffsetQuadratic::default(),
+            scheme: Scheme::Additive,
+            ties: Ties::Average,
+            order_x: Order::LargerIsBetter,
+            order_y: Order::LargerIsBetter,
+        }
+    }
+}
+
+impl<W: Weigher> TopWeighted<W> {
+    /// Uses another weighting function (any [`Weigher`], closures included).
+    #[must_use]
+    pub fn weigher<V: Weigher>(self, weigher: V) -> TopWeighted<V> {
+        TopWeighted {
+            weigher,
+            scheme: self.scheme,
+            ties: self.ties,
+            order_x: self.order_x,
+            order_y: self.order_y,
+        }
+    }
+
+    /// Sets how the two rankings' weights combine per item.
+    #[must_use]
+    pub fn scheme(mut self, scheme: Scheme) -> Self {
+        self.scheme = scheme;
+        self
+    }
+
+    /// Sets how tied scores are ranked (default [`Ties::Average`]).
+    #[must_use]
+    pub fn ties(mut self, ties: Ties) -> Self {
+        self.ties = ties;
+        self
+    }
+
+    /// Sets which end of the scale is the top, for both inputs.
+    #[must_use]
+    pub fn order(self, order: Order) -> Self {
+        self.orders(order, order)
+    }
+
+    /// Sets which end of the scale is the top, for each input.
+    #[must_use]
+    pub fn orders(mut self, x: Order, y: Order) -> Self {
+        self.order_x = x;
+        self.order_y = y;
+        self
+    }
+
+    /// Ranks both score vectors and computes the normalised item weights.
+    ///
+    /// # Errors
+    /// Length mismatch, fewer than 2 items, NaN or infinite scores (input
+    /// `"x"` or `"y"`, with the index), bad weigher values.
+    ///
+    /// # Complexity
+    /// O(n log n).
+    pub fn ranks_and_weights<F: Float>(
+        &self,
+        x: &[F],
+        y: &[F],
+    ) -> Result<(Vec<f64>, Vec<f64>, Vec<f64>)> {
+        check_pair_len("x", x, "y", y, 2)?;
+        check_finite("x", x)?;
+        check_finite("y", y)?;
+        let a = rank_unchecked(x, self.order_x, self.ties);
+        let b = rank_unchecked(y, self.order_y, self.ties);
+        let w = item_weights(&a, &b, &self.weigher, self.scheme)?;
+        Ok((a, b, w))
+    }
+
+    /// ρ_w of two score vectors (Eq. 8), ranked with this configuration.
+    ///
+    /// # Errors
+    /// As [`ranks_and_weights`](Self::ranks_and_weights), and
+    /// [`Error::Constant`] when all scores of an input are equal.
+    ///
+    /// # Complexity
+    /// O(n log n) time, O(n) memory.
+    pub fn rho<F: Float>(&self, x: &[F], y: &[F]) -> Result<RhoW> {
+        let (a, b, w) = self.ranks_and_weights(x, y)?;
+        rho_w_normalised(&a, &b, &w)
+    }
+
+    /// τ_w of two score vectors (Eq. 8), ranked with this configuration.
+    ///
+    /// # Errors
+    /// As [`rho`](Self::rho).
+    ///
+    /// # Complexity
+    /// O(n²) time for now (from the definition), O(n) memory.
+    pub fn tau<F: Float>(&self, x: &[F], y: &[F]) -> Result<TauW> {
+        let (a, b, w) = self.ranks_and_weights(x, y)?;
+        tau_w_normalised(&a, &b, &w)
+    }
+
+    /// ρ_w of two ready-made rankings (1-based, rank 1 = top, fractional
+    /// ranks allowed for ties); the weights come from these ranks.
+    ///
+    /// # Errors
+    /// Length mismatch, fewer than 2 items, [`Error::InvalidRank`],
+    /// [`Error::Constant`].
+    ///
+    /// # Complexity
+    /// O(n).
+    pub fn rho_ranks(&self, a: &[f64], b: &[f64]) -> Result<RhoW> {
+        let w = self.weights_of_ranks(a, b)?;
+        rho_w_normalised(a, b, &w)
+    }
+
+    /// τ_w of two ready-made rankings; see [`rho_ranks`](Self::rho_ranks).
+    ///
+    /// # Errors
+    /// As [`rho_ranks`](Self::rho_ranks).
+    ///
+    /// # Complexity
+    /// O(n²) time for now, O(n) memory.
+    pub fn tau_ranks(&self, a: &[f64], b: &[f64]) -> Result<TauW> {
+        let w = self.weights_of_ranks(a, b)?;
+        tau_w_normalised(a, b, &w)
+    }
+
+    fn weights_of_ranks(&self, a: &[f64], b: &[f64]) -> Result<Vec<f64>> {
+        check_pair_len("a", a, "b", b, 2)?;
+        crate::rank::validate_ranks("a", a)?;
+        crate::rank::validate_ranks("b", b)?;
+        item_weights(a, b, &self.weigher, self.scheme)
+    }
+}
+
+/// ρ_w with the paper's defaults ([`TopWeighted::new`]).
+///
+/// # Errors
+/// As [`TopWeighted::rho`].
+///
+/// # Complexity
+/// O(n log n).
+///
+/// # Examples
+/// ```
+/// use adaptive_comp_metrics::rho_w;
+/// let human = [5.0, 4.0, 3.0, 2.0, 1.0];
+/// assert_eq!(rho_w(&human, &human)?.rho, 1.0);
+/// // Swapping the top two costs more than swapping the bottom two.
+/// let top_swap = rho_w(&human, &[4.0, 5.0, 3.0, 2.0, 1.0])?.rho;
+/// let bottom_swap = rho_w(&human, &[5.0, 4.0, 3.0, 1.0, 2.0])?.rho;
+/// assert!(top_swap < bottom_swap);
+/// # Ok::<(), adaptive_comp_metrics::Error>(())
+/// ```
+pub fn rho_w<F: Float>(x: &[F], y: &[F]) -> Result<RhoW> {
+    TopWeighted::new().rho(x, y)
+}
+
+/// τ_w with the paper's defaults ([`TopWeighted::new`]).
+///
+/// # Errors
+/// As [`TopWeighted::tau`].
+///
+/// # Complexity
+/// See [`TopWeighted::tau`].
+///
+/// # Examples
+/// ```
+/// use adaptive_comp_metrics::tau_w;
+/// let human = [5.0, 4.0, 3.0, 2.0, 1.0];
+/// let reversed = [1.0, 2.0, 3.0, 4.0, 5.0];
+/// assert_eq!(tau_w(&human, &reversed)?.tau, -1.0);
+/// # Ok::<(), adaptive_comp_metrics::Error>(())
+/// ```
+pub fn tau_w<F: Float>(x: &[F], y: &[F]) -> Result<TauW> {
+    TopWeighted::new().tau(x, y)
+}
+
+/// ρ_w of any two value vectors (usually ranks) with user-supplied
+/// non-negative weights, normalised here to sum 1.
+///
+/// # Errors
+/// Length mismatch (of `a`, `b`, `weights`), fewer than 2 items, non-finite
+/// values, [`Error::InvalidWeight`], [`Error::ZeroWeights`],
+/// [`Error::Constant`] (all values of an input equal), [`Error::Undefined`]
+/// (all items with positive weight share one value).
+///
+/// # Complexity
+/// O(n).
+///
+/// # Examples
+/// ```
+/// use adaptive_comp_metrics::rho_w_with_weights;
+/// let r = rho_w_with_weights(&[1.0, 2.0, 3.0], &[1.0, 3.0, 2.0], &[3.0, 2.0, 1.0])?;
+/// assert!(r.rho > 0.0 && r.rho < 1.0);
+/// # Ok::<(), adaptive_comp_metrics::Error>(())
+/// ```
+pub fn rho_w_with_weights(a: &[f64], b: &[f64], weights: &[f64]) -> Result<RhoW> {
+    let w = check_user_weights(a, b, weights)?;
+    rho_w_normalised(a, b, &w)
+}
+
+/// τ_w of any two value vectors with user-supplied non-negative weights,
+/// normalised here to sum 1.
+///
+/// # Errors
+/// As [`rho_w_with_weights`].
+///
+/// # Complexity
+/// O(n²) time for now, O(n) memory.
+///
+/// # Examples
+/// ```
+/// use adaptive_comp_metrics::tau_w_with_weights;
+/// let t = tau_w_with_weights(&[1.0, 2.0, 3.0], &[1.0, 3.0, 2.0], &[0.5, 0.3, 0.2])?;
+/// assert!((t.tau - 0.38 / 0.62).abs() < 1e-12);
+/// # Ok::<(), adaptive_comp_metrics::Error>(())
+/// ```
+pub fn tau_w_with_weights(a: &[f64], b: &[f64], weights: &[f64]) -> Result<TauW> {
+    let w = check_user_weights(a, b, weights)?;
+    tau_w_normalised(a, b, &w)
+}
+
+fn check_user_weights(a: &[f64], b: &[f64], weights: &[f64]) -> Result<Vec<f64>> {
+    check_pair_len("a", a, "b", b, 2)?;
+    check_pair_len("a", a, "weights", weights, 2)?;
+    check_finite("a", a)?;
+    check_finite("b", b)?;
+    let mut w = weights.to_vec();
+    normalise(&mut w)?;
+    Ok(w)
+}
+
+fn is_constant(v: &[f64]) -> bool {
+    v.iter().all(|&x| x == v[0])
+}
+
+fn constant_error(a: &[f64], b: &[f64]) -> Error {
+    if is_constant(a) {
+        Error::Constant { input: "x" }
+    } else if is_constant(b) {
+        Error::Constant { input: "y" }
+    } else {
+        Error::Undefined {
+            reason: "every item with positive weight has the same rank in one input",
+        }
+    }
+}
+
+fn effective_n(w: &[f64]) -> f64 {
+    1.0 / crate::sum::neumaier(w.iter().map(|v| v * v))
+}
+
+/// ρ_w for validated inputs and normalised weights: two passes with
+/// compensated sums (means first, then centred moments).
+pub(crate) fn rho_w_normalised(a: &[f64], b: &[f64], w: &[f64]) -> Result<RhoW> {
+    let (mut ma, mut mb) = (Neumaier::default(), Neumaier::default());
+    for ((&x, &y), &wi) in a.iter().zip(b).zip(w) {
+        ma.add(wi * x);
+        mb.add(wi * y);
+    }
+    let (ma, mb) = (ma.value(), mb.value());
+    let (mut sab, mut saa, mut sbb) = (Neumaier::default(), Neumaier::default(), Neumaier::default());
+    for ((&x, &y), &wi) in a.iter().zip(b).zip(w) {
+        let (dx, dy) = (x - ma, y - mb);
+        sab.add(wi * dx * dy);
+        saa.add(wi * dx * dx);
+        sbb.add(wi * dy * dy);
+    }
+    let (saa, sbb) = (saa.value(), sbb.value());
+    if saa <= 0.0 || sbb <= 0.0 {
+        return Err(constant_error(a, b));
+    }
+    Ok(RhoW {
+        rho: (sab.value() / (saa.sqrt() * sbb.sqrt())).clamp(-1.0, 1.0),
+        n: a.len(),
+        effective_n: effective_n(w),
+    })
+}
+
+/// τ_w for validated inputs and normalised weights, from the definition.
+pub(crate) fn tau_w_normalised(a: &[f64], b: &[f64], w: &[f64]) -> Result<TauW> {
+    let n = a.len();
+    let mut sums = [Neumaier::default(); 6]; // conc, disc, ta, tb, tab, total
+    for i in 0..n {
+        for j in i + 1..n {
+            let p = w[i] * w[j];
+            let (da, db) = (a[j] - a[i], b[j] - b[i]);
+            sums[5].add(p);
+            if da == 0.0 {
+                sums[2].add(p);
+            }
+            if db == 0.0 {
+                sums[3].add(p);
+            }
+            if da == 0.0 && db == 0.0 {
+                sums[4].add(p);
+            }
+            let s = da * db;
+            if s > 0.0 {
+                sums[0].add(p);
+            } else if s < 0.0 {
+                sums[1].add(p);
+            }
+        }
+    }
+    let [c, d, ta, tb, tab, total] = sums.map(|s| s.value());
+    let (za, zb) = (total - ta, total - tb);
+    if za <= 0.0 || zb <= 0.0 {
+        return Err(constant_error(a, b));
+    }
+    Ok(TauW {
+        tau: ((c - d) / (za.sqrt() * zb.sqrt())).clamp(-1.0, 1.0),
+        n,
+        concordant: c,
+        discordant: d,
+        tied_a: ta,
+        tied_b: tb,
+        tied_both: tab,
+        total,
+        effective_n: effective_n(w),
+    })
+}
