@@ -11,12 +11,12 @@ pub mod rank;
 mod sum;
 pub mod weigh;
 
+pub use correlation::weighted::{
+    RhoW, TauW, TopWeighted, rho_w, rho_w_with_weights, tau_w, tau_w_with_weights,
+};
 pub use error::{Error, Result, WeightProblem};
 pub use rank::{Order, Ties, rank, validate_ranks};
 pub use weigh::{
     Hyperbolic, Logarithmic, OffsetQuadratic, Quadratic, Scheme, Unweighted, Weigher,
     first_rank_fraction, item_weights,
-};
-pub use correlation::weighted::{
-    RhoW, TauW, TopWeighted, rho_w, rho_w_with_weights, tau_w, tau_w_with_weights,
 };

@@ -51,7 +51,11 @@ pub fn kendall_gamma(
     if n < 2 {
         return Err(Error::TooFewItems { needed: 2, got: n });
     }
-    let (mut ab, mut aa, mut bb) = (Neumaier::default(), Neumaier::default(), Neumaier::default());
+    let (mut ab, mut aa, mut bb) = (
+        Neumaier::default(),
+        Neumaier::default(),
+        Neumaier::default(),
+    );
     for i in 0..n {
         for j in 0..n {
             if i == j {

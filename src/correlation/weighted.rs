@@ -377,7 +377,11 @@ pub(crate) fn rho_w_normalised(a: &[f64], b: &[f64], w: &[f64]) -> Result<RhoW> 
         mb.add(wi * y);
     }
     let (ma, mb) = (ma.value(), mb.value());
-    let (mut sab, mut saa, mut sbb) = (Neumaier::default(), Neumaier::default(), Neumaier::default());
+    let (mut sab, mut saa, mut sbb) = (
+        Neumaier::default(),
+        Neumaier::default(),
+        Neumaier::default(),
+    );
     for ((&x, &y), &wi) in a.iter().zip(b).zip(w) {
         let (dx, dy) = (x - ma, y - mb);
         sab.add(wi * dx * dy);
@@ -389,7 +393,8 @@ pub(crate) fn rho_w_normalised(a: &[f64], b: &[f64], w: &[f64]) -> Result<RhoW> 
         return Err(constant_error(a, b));
     }
     Ok(RhoW {
-        rho: (sab.value() / (saa.sqrt() * sbb.sqrt())).clamp(-1.0, 1.0),
+        // sqrt(s·s) = s exactly, so identical rankings give exactly 1.
+        rho: (sab.value() / (saa * sbb).sqrt()).clamp(-1.0, 1.0),
         n: a.len(),
         effective_n: effective_n(w),
     })
@@ -427,7 +432,7 @@ pub(crate) fn tau_w_normalised(a: &[f64], b: &[f64], w: &[f64]) -> Result<TauW> 
         return Err(constant_error(a, b));
     }
     Ok(TauW {
-        tau: ((c - d) / (za.sqrt() * zb.sqrt())).clamp(-1.0, 1.0),
+        tau: ((c - d) / (za * zb).sqrt()).clamp(-1.0, 1.0),
         n,
         concordant: c,
         discordant: d,
