@@ -28,7 +28,8 @@ use crate::sum::Neumaier;
 /// # Errors
 /// [`Error::TooFewItems`] for `n < 2`; [`Error::NaN`] / [`Error::Infinite`]
 /// when a pair score is not finite (input `"a"` or `"b"`, index `i·n + j`);
-/// [`Error::Undefined`] when `Σ a_ij²` or `Σ b_ij²` is zero.
+/// [`Error::Undefined`] when `Σ a_ij²` or `Σ b_ij²` is zero, or the sums
+/// overflow.
 ///
 /// # Complexity
 /// O(n²) time (n(n − 1) calls of each closure), O(1) memory.
@@ -82,7 +83,14 @@ pub fn kendall_gamma(
             reason: "a sum of squared pair scores is zero",
         });
     }
-    Ok((ab.value() / (aa.sqrt() * bb.sqrt())).clamp(-1.0, 1.0))
+    let gamma = ab.value() / (aa.sqrt() * bb.sqrt());
+    if gamma.is_finite() {
+        Ok(gamma.clamp(-1.0, 1.0))
+    } else {
+        Err(Error::Undefined {
+            reason: "the pair score sums overflow",
+        })
+    }
 }
 
 fn sgn(d: f64) -> f64 {

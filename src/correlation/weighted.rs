@@ -377,13 +377,20 @@ pub(crate) fn rho_w_normalised(a: &[f64], b: &[f64], w: &[f64]) -> Result<RhoW> 
         mb.add(wi * y);
     }
     let (ma, mb) = (ma.value(), mb.value());
+    // Pearson's r is scale-free: dividing the deviations by their largest
+    // magnitude keeps user-supplied values near f64::MAX from overflowing.
+    let max_dev = |v: &[f64], m: f64| v.iter().fold(0.0f64, |acc, &x| acc.max((x - m).abs()));
+    let (sa, sb) = (max_dev(a, ma), max_dev(b, mb));
+    if sa == 0.0 || sb == 0.0 || !sa.is_finite() || !sb.is_finite() {
+        return Err(constant_error(a, b));
+    }
     let (mut sab, mut saa, mut sbb) = (
         Neumaier::default(),
         Neumaier::default(),
         Neumaier::default(),
     );
     for ((&x, &y), &wi) in a.iter().zip(b).zip(w) {
-        let (dx, dy) = (x - ma, y - mb);
+        let (dx, dy) = ((x - ma) / sa, (y - mb) / sb);
         sab.add(wi * dx * dy);
         saa.add(wi * dx * dx);
         sbb.add(wi * dy * dy);
@@ -392,9 +399,22 @@ pub(crate) fn rho_w_normalised(a: &[f64], b: &[f64], w: &[f64]) -> Result<RhoW> 
     if saa <= 0.0 || sbb <= 0.0 {
         return Err(constant_error(a, b));
     }
+    // sqrt(s·s) = s exactly, so identical rankings give exactly 1; the
+    // product can only underflow for extreme user weights.
+    let product = saa * sbb;
+    let denominator = if product.is_normal() {
+        product.sqrt()
+    } else {
+        saa.sqrt() * sbb.sqrt()
+    };
+    let rho = sab.value() / denominator;
+    if !rho.is_finite() {
+        return Err(Error::Undefined {
+            reason: "the weighted variances underflow",
+        });
+    }
     Ok(RhoW {
-        // sqrt(s·s) = s exactly, so identical rankings give exactly 1.
-        rho: (sab.value() / (saa * sbb).sqrt()).clamp(-1.0, 1.0),
+        rho: rho.clamp(-1.0, 1.0),
         n: a.len(),
         effective_n: effective_n(w),
     })
@@ -431,8 +451,14 @@ pub(crate) fn tau_w_normalised(a: &[f64], b: &[f64], w: &[f64]) -> Result<TauW> 
     if za <= 0.0 || zb <= 0.0 {
         return Err(constant_error(a, b));
     }
+    let tau = (c - d) / (za * zb).sqrt();
+    if !tau.is_finite() {
+        return Err(Error::Undefined {
+            reason: "the weighted pair sums underflow",
+        });
+    }
     Ok(TauW {
-        tau: ((c - d) / (za * zb).sqrt()).clamp(-1.0, 1.0),
+        tau: tau.clamp(-1.0, 1.0),
         n,
         concordant: c,
         discordant: d,

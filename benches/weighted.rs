@@ -1,0 +1,72 @@
+//! ρ_w, τ_w and the ranking step, n = 10³ … 10⁶ (τ_w from the definition
+//! only up to 10⁴), beside the O(n²) Γ oracle at small n.
+
+use adaptive_comp_metrics::correlation::gamma::{rho_w_naive, tau_w_naive};
+use adaptive_comp_metrics::{Order, Ties, TopWeighted, rank};
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use std::hint::black_box;
+
+fn data(n: usize, seed: u64) -> Vec<f64> {
+    let mut s = seed;
+    (0..n)
+        .map(|_| {
+            s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = s;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            ((z ^ (z >> 31)) >> 11) as f64 * 2f64.powi(-53)
+        })
+        .collect()
+}
+
+fn bench(c: &mut Criterion) {
+    let tw = TopWeighted::new();
+    let mut g = c.benchmark_group("rank");
+    for n in [1_000, 10_000, 100_000, 1_000_000] {
+        let x = data(n, 1);
+        g.throughput(Throughput::Elements(n as u64));
+        g.bench_with_input(BenchmarkId::from_parameter(n), &x, |b, x| {
+            b.iter(|| rank(black_box(x), Order::LargerIsBetter, Ties::Average))
+        });
+    }
+    g.finish();
+
+    let mut g = c.benchmark_group("rho_w");
+    for n in [1_000, 10_000, 100_000, 1_000_000] {
+        let (x, y) = (data(n, 1), data(n, 2));
+        g.throughput(Throughput::Elements(n as u64));
+        g.bench_with_input(BenchmarkId::new("fast", n), &(x, y), |b, (x, y)| {
+            b.iter(|| tw.rho(black_box(x), black_box(y)))
+        });
+    }
+    for n in [100, 1_000] {
+        let (x, y) = (data(n, 1), data(n, 2));
+        let (a, b, w) = tw.ranks_and_weights(&x, &y).expect("valid data");
+        g.throughput(Throughput::Elements(n as u64));
+        g.bench_function(BenchmarkId::new("gamma_oracle", n), |bch| {
+            bch.iter(|| rho_w_naive(black_box(&a), black_box(&b), black_box(&w)))
+        });
+    }
+    g.finish();
+
+    let mut g = c.benchmark_group("tau_w");
+    for n in [1_000, 10_000] {
+        let (x, y) = (data(n, 1), data(n, 2));
+        g.throughput(Throughput::Elements(n as u64));
+        g.bench_with_input(BenchmarkId::new("fast", n), &(x, y), |b, (x, y)| {
+            b.iter(|| tw.tau(black_box(x), black_box(y)))
+        });
+    }
+    for n in [100, 1_000] {
+        let (x, y) = (data(n, 1), data(n, 2));
+        let (a, b, w) = tw.ranks_and_weights(&x, &y).expect("valid data");
+        g.throughput(Throughput::Elements(n as u64));
+        g.bench_function(BenchmarkId::new("gamma_oracle", n), |bch| {
+            bch.iter(|| tau_w_naive(black_box(&a), black_box(&b), black_box(&w)))
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
