@@ -2,6 +2,46 @@
 //!
 //! Evaluate semantic models (word embeddings, rankers, lexical-substitution
 //! systems) against human judgements, with the focus on top ranks.
+//!
+//! ```
+//! use adaptive_comp_metrics::{rho_w, tau_w, Hyperbolic, Scheme, TopWeighted};
+//!
+//! let human = [0.95, 0.80, 0.61, 0.40, 0.12]; // gold relatedness, larger = more related
+//! let model = [0.91, 0.62, 0.83, 0.35, 0.20]; // an embedding model's cosine similarities
+//! let r = rho_w(&human, &model)?; // f(n) = 1/(n + 2)², additive weights (Eq. 9)
+//! let t = tau_w(&human, &model)?;
+//! assert!(r.rho > 0.5 && t.tau > 0.3);
+//! // Other choices: weigher, weighting scheme, tie method, score direction.
+//! let gold_weighted = TopWeighted::new().weigher(Hyperbolic).scheme(Scheme::First);
+//! assert!(gold_weighted.rho(&human, &model)?.rho > 0.5);
+//! # Ok::<(), adaptive_comp_metrics::Error>(())
+//! ```
+//!
+//! ## Map by task
+//!
+//! | task | where |
+//! |---|---|
+//! | scores → 1-based ranks, tie methods | [`rank()`], [`Ties`], [`Order`] |
+//! | weighting functions f(rank), R(n0), per-item weights (Eq. 9) | [`weigh`] |
+//! | top-weighted ρ_w and τ_w (Lombardo et al. 2020, Eq. 8) | [`rho_w`], [`tau_w`], [`TopWeighted`] |
+//! | Kendall's general Γ, the O(n²) reference | [`correlation::gamma`] |
+//!
+//! Every function validates its input in one pass and returns a typed
+//! [`Error`] (what was wrong and where) instead of panicking or returning NaN.
+//!
+//! ## Crate features
+//!
+//! - `scheduler`: the adaptive ballot protocol of Lombardo et al. (2020), §2.
+//! - `simulator`: the voter simulator of §4 and the Table 2 reproduction.
+//! - `uncertainty`: null distributions, permutation p-values, bootstrap intervals.
+//! - `serde`: serialisation of public data types.
+//!
+//! ## References
+//!
+//! - P. Lombardo, A. Boiardi, L. Colombo, A. Schiavone, N. Tamagnone (2020).
+//!   *Top-rank-focused adaptive vote collection for the evaluation of
+//!   domain-specific semantic models.* EMNLP 2020.
+//! - M. G. Kendall (1948). *Rank correlation methods.*
 #![doc(test(attr(deny(warnings))))]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
