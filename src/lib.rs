@@ -49,6 +49,9 @@ pub mod correlation;
 pub mod error;
 pub mod rank;
 mod sum;
+#[cfg(feature = "uncertainty")]
+#[cfg_attr(docsrs, doc(cfg(feature = "uncertainty")))]
+pub mod uncertainty;
 pub mod weigh;
 
 pub use correlation::weighted::{

@@ -1,0 +1,151 @@
+//! How much to trust a coefficient: null expectation and standardised
+//! values, permutation p-values, bootstrap confidence intervals and paired
+//! comparisons of two models (feature `uncertainty`).
+//!
+//! Everything works on any [`Statistic`] of two paired score vectors: the
+//! ready-made [`Spearman`], [`KendallTauB`], [`WeightedRho`] (ρ_w),
+//! [`WeightedTau`] (τ_w), or any closure
+//! `Fn(&[f64], &[f64]) -> Result<f64, Error>` ([`Error`](crate::Error)).
+//!
+//! | question | where |
+//! |---|---|
+//! | what value does chance give? how far above chance is this? | [`null_moments`], [`standardise`] |
+//! | is the correlation better than chance? | [`permutation_test`], [`Permutations`] |
+//! | how precise is the coefficient? | [`bootstrap_ci`], [`Bootstrap`] |
+//! | is model A better than model B on the same gold ranking? | [`paired_comparison`] |
+//!
+//! ```
+//! use adaptive_comp_metrics::uncertainty::{permutation_test, Alternative, WeightedRho};
+//! use rand::SeedableRng;
+//!
+//! let human = [0.95, 0.80, 0.61, 0.40, 0.12, 0.33, 0.71, 0.05];
+//! let model = [0.91, 0.62, 0.83, 0.35, 0.20, 0.30, 0.60, 0.10];
+//! let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+//! let test = permutation_test(&WeightedRho::new(), &human, &model, 999, Alternative::Greater, &mut rng)?;
+//! assert!(test.p_value < 0.05);
+//! # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
+//! ```
+//!
+//! ## Reproducibility and threads
+//!
+//! Randomness comes from the caller's RNG, which is asked for one `u64`
+//! seed per call. Replicate `i` (a permutation or a resample) then draws from
+//! its own ChaCha8 stream `(seed, i)` and the results are combined in index
+//! order, so a seeded call gives bit-for-bit the same answer whatever the
+//! number of threads ([`Threads`]); replicates run on all cores by default
+//! (`std::thread::scope`).
+//!
+//! ## References
+//!
+//! - B. Efron, R. Tibshirani (1993). *An introduction to the bootstrap*, ch. 13–14 (BCa).
+//! - B. V. North, D. Curtis, P. C. Sham (2002). A note on the calculation of
+//!   empirical p values from Monte Carlo procedures. *AJHG* 71(2), 439–441.
+//! - M. G. Kendall (1948). *Rank correlation methods*, ch. 4–5 (null moments of τ with ties).
+
+mod bootstrap;
+mod engine;
+mod error;
+mod null;
+mod paired;
+mod permutation;
+mod statistic;
+
+pub use bootstrap::{Bootstrap, ConfidenceInterval, Interval, bootstrap_ci};
+pub use error::UncertaintyError;
+pub use null::{
+    Estimate, NullMoments, Source, Standardised, kendall_tau_b_null, null_moments, spearman_null,
+    standardise,
+};
+pub use paired::{Exchange, PairedComparison, paired_comparison};
+pub use permutation::{PermutationTest, Permutations, permutation_test};
+pub use statistic::{
+    ExactNull, KendallTauB, Prepared, Spearman, Statistic, WeightedRho, WeightedTau,
+};
+
+use crate::error::{check_finite, check_pair_len};
+use core::num::NonZeroUsize;
+use num_traits::Float;
+
+/// The direction of the alternative hypothesis of a test.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Alternative {
+    /// The statistic differs from its null distribution in either direction.
+    #[default]
+    TwoSided,
+    /// The statistic is larger than under the null hypothesis.
+    Greater,
+    /// The statistic is smaller than under the null hypothesis.
+    Less,
+}
+
+/// How many threads run the replicates. Results do not depend on it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum Threads {
+    /// As many as [`std::thread::available_parallelism`] reports (1 if unknown).
+    #[default]
+    Available,
+    /// Exactly this many (capped by the number of replicates).
+    Fixed(NonZeroUsize),
+}
+
+impl Threads {
+    /// The number of threads this choice means on this machine.
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::uncertainty::Threads;
+    /// use std::num::NonZeroUsize;
+    /// assert_eq!(Threads::Fixed(NonZeroUsize::new(3).unwrap()).count(), 3);
+    /// assert!(Threads::Available.count() >= 1);
+    /// ```
+    #[must_use]
+    pub fn count(self) -> usize {
+        match self {
+            Self::Available => std::thread::available_parallelism().map_or(1, NonZeroUsize::get),
+            Self::Fixed(n) => n.get(),
+        }
+    }
+}
+
+/// The minimum number of items of every method here.
+pub(crate) const MIN_ITEMS: usize = 3;
+
+/// Validates paired scores in one pass (lengths, at least 3 items, finite)
+/// and converts them to `f64`.
+pub(crate) fn to_f64_pair<F: Float>(
+    x: &[F],
+    y: &[F],
+) -> Result<(Vec<f64>, Vec<f64>), UncertaintyError> {
+    check_pair_len("x", x, "y", y, 0)?;
+    check_len(x.len())?;
+    check_finite("x", x)?;
+    check_finite("y", y)?;
+    Ok((to_f64(x), to_f64(y)))
+}
+
+pub(crate) fn to_f64<F: Float>(v: &[F]) -> Vec<f64> {
+    // Finite floats always convert; NaN is rejected before.
+    v.iter().map(|s| s.to_f64().unwrap_or(f64::NAN)).collect()
+}
+
+pub(crate) fn check_len(n: usize) -> Result<(), UncertaintyError> {
+    if n < MIN_ITEMS {
+        return Err(UncertaintyError::TooFewItems {
+            needed: MIN_ITEMS,
+            got: n,
+        });
+    }
+    Ok(())
+}
+
+pub(crate) fn check_replicates(
+    what: &'static str,
+    needed: usize,
+    got: usize,
+) -> Result<(), UncertaintyError> {
+    if got < needed {
+        return Err(UncertaintyError::TooFewReplicates { what, needed, got });
+    }
+    Ok(())
+}

@@ -1,0 +1,359 @@
+//! The statistic abstraction and the ready-made coefficients.
+
+use crate::correlation::weighted::TopWeighted;
+use crate::error::Result;
+use crate::rank::{Order, Ties, rank_unchecked};
+use crate::weigh::{OffsetQuadratic, Scheme, Unweighted, Weigher};
+
+/// Scores after [`Statistic::prepare`] (usually ranks).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Prepared {
+    /// The first input, item by item.
+    pub x: Vec<f64>,
+    /// The second input, item by item.
+    pub y: Vec<f64>,
+}
+
+/// What is known exactly about a statistic's distribution under random
+/// permutations of the second input (`None`: estimate it by Monte Carlo).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct ExactNull {
+    /// The exact null mean.
+    pub mean: Option<f64>,
+    /// The exact null standard deviation.
+    pub sd: Option<f64>,
+}
+
+/// A statistic of two paired score vectors `x`, `y` (item `i` has scores
+/// `x[i]`, `y[i]`), such as a rank correlation.
+///
+/// Only [`value`](Self::value) is required; closures
+/// `Fn(&[f64], &[f64]) -> Result<f64, Error>` are statistics. The other
+/// methods let a permutation test rank the data once instead of per
+/// permutation, and let [`null_moments`](super::null_moments) use closed
+/// forms.
+///
+/// ```text
+/// value_prepared(prepare(x, y)) = value(x, y)
+/// value_prepared(a, b∘π) has the distribution of value(x, y∘π) for a random permutation π
+/// ```
+///
+/// # Examples
+/// ```
+/// use adaptive_comp_metrics::uncertainty::{Statistic, Spearman};
+/// use adaptive_comp_metrics::Error;
+/// // Any closure is a statistic: here the plain Pearson correlation.
+/// let pearson = |x: &[f64], y: &[f64]| -> Result<f64, Error> {
+///     let n = x.len() as f64;
+///     let (mx, my) = (x.iter().sum::<f64>() / n, y.iter().sum::<f64>() / n);
+///     let sxy: f64 = x.iter().zip(y).map(|(a, b)| (a - mx) * (b - my)).sum();
+///     let sxx: f64 = x.iter().map(|a| (a - mx).powi(2)).sum();
+///     let syy: f64 = y.iter().map(|b| (b - my).powi(2)).sum();
+///     Ok(sxy / (sxx * syy).sqrt())
+/// };
+/// let (x, y) = ([1.0, 2.0, 3.0, 4.0], [1.0, 3.0, 2.0, 4.0]);
+/// assert!((pearson.value(&x, &y)? - 0.8).abs() < 1e-15);
+/// assert!((Spearman.value(&x, &y)? - 0.8).abs() < 1e-15);
+/// # Ok::<(), adaptive_comp_metrics::Error>(())
+/// ```
+pub trait Statistic: Sync {
+    /// The statistic of the paired scores.
+    ///
+    /// # Errors
+    /// Whatever the statistic reports (e.g. a constant input).
+    fn value(&self, x: &[f64], y: &[f64]) -> Result<f64>;
+
+    /// Converts the scores once, before a permutation test, to a form on
+    /// which [`value_prepared`](Self::value_prepared) is cheaper (e.g.
+    /// ranks). Default: unchanged.
+    ///
+    /// # Errors
+    /// As [`value`](Self::value).
+    fn prepare(&self, x: &[f64], y: &[f64]) -> Result<Prepared> {
+        Ok(Prepared {
+            x: x.to_vec(),
+            y: y.to_vec(),
+        })
+    }
+
+    /// The statistic of prepared inputs (or of a permutation of the
+    /// prepared second input). Default: [`value`](Self::value).
+    ///
+    /// # Errors
+    /// As [`value`](Self::value).
+    fn value_prepared(&self, a: &[f64], b: &[f64]) -> Result<f64> {
+        self.value(a, b)
+    }
+
+    /// The exact mean and standard deviation under random permutations of
+    /// the second input, where a closed form is known. Default: unknown.
+    fn exact_null(&self, _prepared: &Prepared) -> ExactNull {
+        ExactNull::default()
+    }
+}
+
+impl<T> Statistic for T
+where
+    T: Fn(&[f64], &[f64]) -> Result<f64> + Sync,
+{
+    fn value(&self, x: &[f64], y: &[f64]) -> Result<f64> {
+        self(x, y)
+    }
+}
+
+/// Average ranks, larger score = rank 1.
+fn average_ranks(x: &[f64], y: &[f64]) -> Prepared {
+    Prepared {
+        x: rank_unchecked(x, Order::LargerIsBetter, Ties::Average),
+        y: rank_unchecked(y, Order::LargerIsBetter, Ties::Average),
+    }
+}
+
+fn unweighted() -> TopWeighted<Unweighted> {
+    TopWeighted::new().weigher(Unweighted)
+}
+
+/// Spearman's ρ (Pearson correlation of average ranks) as a [`Statistic`].
+///
+/// Its permutation null is known exactly for any scores, ties included:
+///
+/// ```text
+/// E[ρ] = 0,   Var[ρ] = 1/(n − 1)
+/// ```
+///
+/// # Examples
+/// ```
+/// use adaptive_comp_metrics::uncertainty::{Spearman, Statistic};
+/// assert_eq!(Spearman.value(&[1.0, 2.0, 3.0], &[3.0, 2.0, 1.0])?, -1.0);
+/// # Ok::<(), adaptive_comp_metrics::Error>(())
+/// ```
+///
+/// # References
+/// Kendall (1948), ch. 5; the variance holds for the Pearson correlation of
+/// any fixed values under random permutation.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Spearman;
+
+impl Statistic for Spearman {
+    fn value(&self, x: &[f64], y: &[f64]) -> Result<f64> {
+        unweighted().rho(x, y).map(|r| r.rho)
+    }
+    fn prepare(&self, x: &[f64], y: &[f64]) -> Result<Prepared> {
+        crate::error::check_pair_len("x", x, "y", y, 2)?;
+        crate::error::check_finite("x", x)?;
+        crate::error::check_finite("y", y)?;
+        Ok(average_ranks(x, y))
+    }
+    fn value_prepared(&self, a: &[f64], b: &[f64]) -> Result<f64> {
+        unweighted().rho_ranks(a, b).map(|r| r.rho)
+    }
+    fn exact_null(&self, p: &Prepared) -> ExactNull {
+        let n = p.x.len() as f64;
+        ExactNull {
+            mean: Some(0.0),
+            sd: Some((1.0 / (n - 1.0)).sqrt()),
+        }
+    }
+}
+
+/// Kendall's τ-b as a [`Statistic`], with its exact permutation null
+/// (ties included, [`kendall_tau_b_null`](super::kendall_tau_b_null)).
+///
+/// # Examples
+/// ```
+/// use adaptive_comp_metrics::uncertainty::{KendallTauB, Statistic};
+/// // 5 of the 6 pairs concordant, 1 discordant: τ = 4/6.
+/// let t = KendallTauB.value(&[1.0, 2.0, 3.0, 4.0], &[1.0, 2.0, 4.0, 3.0])?;
+/// assert!((t - 4.0 / 6.0).abs() < 1e-15);
+/// # Ok::<(), adaptive_comp_metrics::Error>(())
+/// ```
+///
+/// # References
+/// Kendall (1948), ch. 4.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct KendallTauB;
+
+impl Statistic for KendallTauB {
+    fn value(&self, x: &[f64], y: &[f64]) -> Result<f64> {
+        unweighted().tau(x, y).map(|t| t.tau)
+    }
+    fn prepare(&self, x: &[f64], y: &[f64]) -> Result<Prepared> {
+        Spearman.prepare(x, y)
+    }
+    fn value_prepared(&self, a: &[f64], b: &[f64]) -> Result<f64> {
+        unweighted().tau_ranks(a, b).map(|t| t.tau)
+    }
+    fn exact_null(&self, p: &Prepared) -> ExactNull {
+        match super::null::kendall_tau_b_null_of_ranks(&p.x, &p.y) {
+            Some((mean, sd)) => ExactNull {
+                mean: Some(mean),
+                sd: Some(sd),
+            },
+            None => ExactNull::default(),
+        }
+    }
+}
+
+/// The exact null mean of ρ_w and τ_w is 0 when the weights come from one
+/// ranking only and the *other* ranking has no ties: reversing the other
+/// ranking (b ↦ n + 1 − b) keeps the weights, maps a random permutation to a
+/// random permutation and flips the sign of the coefficient.
+fn one_sided_zero_mean(scheme: Scheme, p: &Prepared) -> ExactNull {
+    let other = match scheme {
+        Scheme::First => &p.y,
+        Scheme::Second => &p.x,
+        _ => return ExactNull::default(),
+    };
+    ExactNull {
+        mean: has_no_ties(other).then_some(0.0),
+        sd: None,
+    }
+}
+
+fn has_no_ties(v: &[f64]) -> bool {
+    let mut s = v.to_vec();
+    s.sort_by(f64::total_cmp);
+    s.windows(2).all(|w| w[0] != w[1])
+}
+
+macro_rules! weighted_statistic {
+    ($name:ident, $method:ident, $ranks:ident, $field:ident, $what:literal, $example:literal) => {
+        #[doc = concat!("The top-weighted ", $what, " of Lombardo et al. (2020, Eq. 8) as a [`Statistic`].")]
+        ///
+        /// Any [`TopWeighted`] configuration (weigher, tie method, orders)
+        /// with a weighting [`Scheme`]. The permutation test ranks the data
+        /// once and permutes the ranks.
+        ///
+        /// ```text
+        /// null mean = 0 exactly   for Scheme::First (Second) when the second (first)
+        ///                         input has no ties (reflection argument)
+        /// otherwise               Monte Carlo; the paper's additive weights give a
+        ///                         strongly negative null mean
+        /// ```
+        ///
+        /// # Examples
+        /// ```
+        /// use adaptive_comp_metrics::uncertainty::{Statistic, WeightedRho, WeightedTau};
+        /// use adaptive_comp_metrics::{Hyperbolic, Scheme, TopWeighted};
+        /// let (x, y) = ([5.0, 4.0, 3.0, 2.0, 1.0], [4.0, 5.0, 3.0, 2.0, 1.0]);
+        #[doc = $example]
+        /// let gold_weighted = WeightedRho::with(TopWeighted::new().weigher(Hyperbolic), Scheme::First);
+        /// assert!(gold_weighted.value(&x, &y)? < 1.0);
+        /// # Ok::<(), adaptive_comp_metrics::Error>(())
+        /// ```
+        #[derive(Debug, Clone, Copy, PartialEq)]
+        pub struct $name<W = OffsetQuadratic> {
+            config: TopWeighted<W>,
+            scheme: Scheme,
+        }
+
+        impl $name<OffsetQuadratic> {
+            /// The paper's configuration: `f(n) = 1/(n + 2)²`, additive weights (Eq. 9).
+            #[must_use]
+            pub fn new() -> Self {
+                Self::with(TopWeighted::new(), Scheme::Additive)
+            }
+        }
+
+        impl Default for $name<OffsetQuadratic> {
+            fn default() -> Self {
+                Self::new()
+            }
+        }
+
+        impl<W: Weigher> $name<W> {
+            /// This configuration with weighting `scheme` (which replaces the
+            /// scheme set in `config`).
+            #[must_use]
+            pub fn with(config: TopWeighted<W>, scheme: Scheme) -> Self {
+                Self {
+                    config: config.scheme(scheme),
+                    scheme,
+                }
+            }
+
+            /// The weighting scheme.
+            #[must_use]
+            pub fn weighting_scheme(&self) -> Scheme {
+                self.scheme
+            }
+        }
+
+        impl<W: Weigher + Sync> Statistic for $name<W> {
+            fn value(&self, x: &[f64], y: &[f64]) -> Result<f64> {
+                self.config.$method(x, y).map(|r| r.$field)
+            }
+            fn prepare(&self, x: &[f64], y: &[f64]) -> Result<Prepared> {
+                let (a, b, _) = self.config.ranks_and_weights(x, y)?;
+                Ok(Prepared { x: a, y: b })
+            }
+            fn value_prepared(&self, a: &[f64], b: &[f64]) -> Result<f64> {
+                self.config.$ranks(a, b).map(|r| r.$field)
+            }
+            fn exact_null(&self, p: &Prepared) -> ExactNull {
+                one_sided_zero_mean(self.scheme, p)
+            }
+        }
+    };
+}
+
+weighted_statistic!(
+    WeightedRho,
+    rho,
+    rho_ranks,
+    rho,
+    "ρ_w",
+    "assert_eq!(WeightedRho::new().value(&x, &x)?, 1.0);"
+);
+weighted_statistic!(
+    WeightedTau,
+    tau,
+    tau_ranks,
+    tau,
+    "τ_w",
+    "assert_eq!(WeightedTau::new().value(&x, &x)?, 1.0);"
+);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::weigh::Hyperbolic;
+
+    #[test]
+    fn prepared_values_equal_direct_values() {
+        let x = [0.3, 0.9, 0.1, 0.5, 0.5, 0.7];
+        let y = [2.0, 1.0, 5.0, 3.0, 4.0, 4.0];
+        let stats: [&dyn Statistic; 5] = [
+            &Spearman,
+            &KendallTauB,
+            &WeightedRho::new(),
+            &WeightedTau::new(),
+            &WeightedRho::with(
+                TopWeighted::new()
+                    .weigher(Hyperbolic)
+                    .order(Order::SmallerIsBetter),
+                Scheme::First,
+            ),
+        ];
+        for s in stats {
+            let p = s.prepare(&x, &y).unwrap();
+            assert_eq!(
+                s.value_prepared(&p.x, &p.y).unwrap(),
+                s.value(&x, &y).unwrap()
+            );
+        }
+    }
+
+    #[test]
+    fn exact_mean_only_without_ties_in_the_unweighted_input() {
+        let first = WeightedRho::with(TopWeighted::new(), Scheme::First);
+        let p = first.prepare(&[1.0, 1.0, 2.0], &[3.0, 2.0, 1.0]).unwrap();
+        assert_eq!(first.exact_null(&p).mean, Some(0.0));
+        let p = first.prepare(&[3.0, 2.0, 1.0], &[1.0, 1.0, 2.0]).unwrap();
+        assert_eq!(first.exact_null(&p).mean, None);
+        let second = WeightedTau::with(TopWeighted::new(), Scheme::Second);
+        let p = second.prepare(&[3.0, 2.0, 1.0], &[1.0, 1.0, 2.0]).unwrap();
+        assert_eq!(second.exact_null(&p).mean, Some(0.0));
+        assert_eq!(WeightedRho::new().exact_null(&p), ExactNull::default());
+    }
+}
