@@ -48,7 +48,7 @@ fn all_permutations(n: usize) -> Vec<Vec<usize>> {
         }
         for i in 0..k {
             heap(k - 1, p, out);
-            p.swap(if k % 2 == 0 { i } else { 0 }, k - 1);
+            p.swap(if k.is_multiple_of(2) { i } else { 0 }, k - 1);
         }
     }
     let mut out = Vec::new();

@@ -24,7 +24,8 @@ use rand::seq::SliceRandom;
 ///     .alternative(Alternative::Greater)
 ///     .threads(Threads::Available)
 ///     .test(&KendallTauB, &x, &y, &mut rng)?;
-/// assert!((test.statistic - 0.5).abs() < 1e-15);
+/// // 4 of the 28 pairs are discordant: τ = (24 − 4)/28.
+/// assert!((test.statistic - 20.0 / 28.0).abs() < 1e-15);
 /// assert!(test.p_value < 0.05);
 /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
 /// ```

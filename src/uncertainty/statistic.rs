@@ -233,11 +233,11 @@ macro_rules! weighted_statistic {
         ///
         /// # Examples
         /// ```
-        /// use adaptive_comp_metrics::uncertainty::{Statistic, WeightedRho, WeightedTau};
+        #[doc = concat!("use adaptive_comp_metrics::uncertainty::{Statistic, ", stringify!($name), "};")]
         /// use adaptive_comp_metrics::{Hyperbolic, Scheme, TopWeighted};
         /// let (x, y) = ([5.0, 4.0, 3.0, 2.0, 1.0], [4.0, 5.0, 3.0, 2.0, 1.0]);
         #[doc = $example]
-        /// let gold_weighted = WeightedRho::with(TopWeighted::new().weigher(Hyperbolic), Scheme::First);
+        #[doc = concat!("let gold_weighted = ", stringify!($name), "::with(TopWeighted::new().weigher(Hyperbolic), Scheme::First);")]
         /// assert!(gold_weighted.value(&x, &y)? < 1.0);
         /// # Ok::<(), adaptive_comp_metrics::Error>(())
         /// ```
