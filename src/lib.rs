@@ -11,6 +11,11 @@ pub mod rank;
 mod sum;
 pub mod weigh;
 
+pub use correlation::{
+    kendall::{KendallResult, kendall_tau_b, kendall_tau_b_naive},
+    pvalue::Alternative,
+    spearman::{SpearmanResult, spearman, spearman_ranks},
+};
 pub use error::{Error, Result, WeightProblem};
 pub use rank::{Order, Ties, rank, validate_ranks};
 pub use weigh::{
