@@ -40,7 +40,12 @@ fn goldens_cover_ties_sizes_and_exact_cases() {
     let cases = cases();
     assert_eq!(cases.len(), 72);
     let names: Vec<&str> = cases.iter().filter_map(|c| c["name"].as_str()).collect();
-    for needed in ["scipy_doc_spearman", "scipy_doc_kendall", "one_swap_n60", "ties_n1000_r0.5"] {
+    for needed in [
+        "scipy_doc_spearman",
+        "scipy_doc_kendall",
+        "one_swap_n60",
+        "ties_n1000_r0.5",
+    ] {
         assert!(names.contains(&needed), "{needed}");
     }
 }
@@ -53,7 +58,11 @@ fn spearman_matches_scipy_spearmanr() {
         let (x, y) = (floats(&case["x"]), floats(&case["y"]));
         let r = spearman(&x, &y).expect("valid case");
         let rho = case["spearman_rho"].as_f64().expect("rho");
-        assert!((r.rho - rho).abs() <= 1e-12, "{name}: rho {} vs {rho}", r.rho);
+        assert!(
+            (r.rho - rho).abs() <= 1e-12,
+            "{name}: rho {} vs {rho}",
+            r.rho
+        );
         worst.0 = worst.0.max((r.rho - rho).abs());
         for (key, alt) in ALTS {
             let p = case["spearman_p"][key].as_f64().expect("p");
@@ -62,7 +71,10 @@ fn spearman_matches_scipy_spearmanr() {
             worst.1 = worst.1.max((got - p).abs());
         }
     }
-    eprintln!("spearman: max |Δρ| = {:e}, max |Δp| = {:e}", worst.0, worst.1);
+    eprintln!(
+        "spearman: max |Δρ| = {:e}, max |Δp| = {:e}",
+        worst.0, worst.1
+    );
 }
 
 #[test]
@@ -73,7 +85,11 @@ fn kendall_matches_scipy_kendalltau() {
         let (x, y) = (floats(&case["x"]), floats(&case["y"]));
         let k = kendall_tau_b(&x, &y).expect("valid case");
         let tau = case["kendall_tau"].as_f64().expect("tau");
-        assert!((k.tau - tau).abs() <= 1e-12, "{name}: tau {} vs {tau}", k.tau);
+        assert!(
+            (k.tau - tau).abs() <= 1e-12,
+            "{name}: tau {} vs {tau}",
+            k.tau
+        );
         worst.0 = worst.0.max((k.tau - tau).abs());
         for (key, alt) in ALTS {
             let p = case["kendall_p"][key].as_f64().expect("p");
@@ -81,11 +97,17 @@ fn kendall_matches_scipy_kendalltau() {
             assert!(close(got, p), "{name} {key}: p {got:e} vs {p:e}");
             let pa = case["kendall_p_asymptotic"][key].as_f64().expect("p");
             let got_a = k.p_value_asymptotic(alt);
-            assert!(close(got_a, pa), "{name} {key} asymptotic: p {got_a:e} vs {pa:e}");
+            assert!(
+                close(got_a, pa),
+                "{name} {key} asymptotic: p {got_a:e} vs {pa:e}"
+            );
             worst.1 = worst.1.max((got - p).abs()).max((got_a - pa).abs());
         }
     }
-    eprintln!("kendall: max |Δτ| = {:e}, max |Δp| = {:e}", worst.0, worst.1);
+    eprintln!(
+        "kendall: max |Δτ| = {:e}, max |Δp| = {:e}",
+        worst.0, worst.1
+    );
 }
 
 #[test]

@@ -73,9 +73,13 @@ pub(crate) fn student_t_p(t: f64, df: f64, alternative: Alternative) -> f64 {
 /// coarse to match SciPy; its incomplete gamma function is good to 1e-15.
 fn normal_sf(z: f64) -> f64 {
     // Err only for z²/2 = 0 (Q = 1) or z²/2 = ∞ (Q = 0).
-    let upper = checked_gamma_ur(0.5, 0.5 * z * z)
-        .unwrap_or(if z.is_infinite() { 0.0 } else { 1.0 });
-    if z >= 0.0 { 0.5 * upper } else { 1.0 - 0.5 * upper }
+    let upper =
+        checked_gamma_ur(0.5, 0.5 * z * z).unwrap_or(if z.is_infinite() { 0.0 } else { 1.0 });
+    if z >= 0.0 {
+        0.5 * upper
+    } else {
+        1.0 - 0.5 * upper
+    }
 }
 
 /// The p-value of a standard normal statistic `z` (not NaN).
