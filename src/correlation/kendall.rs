@@ -403,23 +403,27 @@ fn sort_counting_inversions(v: &mut [u64], buf: &mut [u64]) -> u64 {
 /// Merges sorted `left` and `right` into `out`, returning how many
 /// (left, right) pairs were out of order.
 fn merge(left: &[u64], right: &[u64], out: &mut [u64]) -> u64 {
-    let (mut i, mut j) = (0, 0);
+    let (mut i, mut j, mut k) = (0, 0, 0);
     let mut inversions = 0_u64;
-    for slot in out.iter_mut() {
-        let take_right = match (left.get(i), right.get(j)) {
-            (Some(l), Some(r)) => r < l,
-            (None, _) => true,
-            (_, None) => false,
-        };
-        if take_right {
-            *slot = right.get(j).copied().unwrap_or_default();
+    while let (Some(&l), Some(&r), Some(slot)) = (left.get(i), right.get(j), out.get_mut(k)) {
+        if r < l {
+            *slot = r;
             j += 1;
+            // r jumps ahead of every remaining left element.
             inversions += (left.len() - i) as u64;
         } else {
-            *slot = left.get(i).copied().unwrap_or_default();
+            *slot = l;
             i += 1;
         }
+        k += 1;
     }
+    // One side is exhausted; the rest of the other is already in order.
+    let rest = if i < left.len() {
+        &left[i..]
+    } else {
+        &right[j..]
+    };
+    out[k..].copy_from_slice(rest);
     inversions
 }
 
