@@ -146,12 +146,8 @@ pub fn spearman_ranks(a: &[f64], b: &[f64]) -> Result<SpearmanResult> {
     let n = check_pair_len("a", a, "b", b, 2)?;
     validate_ranks("a", a)?;
     validate_ranks("b", b)?;
-    if is_constant(a) {
-        return Err(Error::Constant { input: "a" });
-    }
-    if is_constant(b) {
-        return Err(Error::Constant { input: "b" });
-    }
+    check_not_constant("a", a)?;
+    check_not_constant("b", b)?;
     let mean_a = mean(a);
     let mean_b = mean(b);
     let sums = centred_sums(a, mean_a, b, mean_b);
@@ -166,20 +162,16 @@ pub(crate) fn check_scores<F: Float>(x: &[F], y: &[F]) -> Result<usize> {
     let n = check_pair_len("x", x, "y", y, 2)?;
     check_finite("x", x)?;
     check_finite("y", y)?;
-    if is_constant(x) {
-        return Err(Error::Constant { input: "x" });
-    }
-    if is_constant(y) {
-        return Err(Error::Constant { input: "y" });
-    }
+    check_not_constant("x", x)?;
+    check_not_constant("y", y)?;
     Ok(n)
 }
 
-/// Whether every value equals the first (`-0.0 == 0.0`).
-fn is_constant<F: Float>(x: &[F]) -> bool {
+/// [`Error::Constant`] if every value equals the first (`-0.0 == 0.0`).
+fn check_not_constant<F: Float>(input: &'static str, x: &[F]) -> Result<()> {
     match x.split_first() {
-        Some((first, rest)) => rest.iter().all(|v| v == first),
-        None => true,
+        Some((first, rest)) if rest.iter().any(|v| v != first) => Ok(()),
+        _ => Err(Error::Constant { input }),
     }
 }
 
