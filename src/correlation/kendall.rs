@@ -64,7 +64,8 @@ impl KendallResult {
     /// recurrence (Kendall 1970, ch. 4).
     ///
     /// # Complexity
-    /// O(n·min(c, N − c)) ≤ O(33⁴/4) for the exact case, O(1) otherwise.
+    /// Exact case: O(n·min(c, N − c)) steps, at most 33·264 for n ≤ 33 and
+    /// O(n) when at most one pair is out of order; otherwise O(1).
     ///
     /// # Examples
     /// ```

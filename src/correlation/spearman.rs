@@ -70,7 +70,8 @@ impl SpearmanResult {
 /// which without ties equals `1 − 6 Σ (r_i − s_i)² / (n(n² − 1))`. The
 /// deviations r_i − r̄ are half-integers, their products are exact in `f64`,
 /// and the three sums are compensated (Neumaier), so ρ is within a few ulp
-/// of the exact value even at n = 10⁶ (naive summation loses about 1e-12).
+/// of the exact value even at n = 10⁶ (naive running sums were 55 000 ulp,
+/// 6·10⁻¹², off in `tests/plain_large.rs`).
 /// Which end of the scale is "better" does not matter: reversing both
 /// rankings leaves ρ unchanged.
 ///
