@@ -165,7 +165,8 @@ pub fn kendall_tau_b<F: Float>(x: &[F], y: &[F]) -> Result<KendallResult> {
     check_size(n)?;
     // Sort (x, y) pairs as order-preserving integer keys.
     let mut pairs: Vec<(u64, u64)> = x.iter().zip(y).map(|(&a, &b)| (key(a), key(b))).collect();
-    pairs.sort_unstable();
+    // One u128 comparison per step: measurably faster than the tuple order.
+    pairs.sort_unstable_by_key(|&(kx, ky)| (u128::from(kx) << 64) | u128::from(ky));
 
     let mut tx = TieStats::default();
     let mut joint = 0_u64;
