@@ -50,6 +50,7 @@ mod paired;
 mod permutation;
 mod statistic;
 
+pub use crate::correlation::pvalue::Alternative;
 pub use bootstrap::{Bootstrap, ConfidenceInterval, Interval, bootstrap_ci};
 pub use error::UncertaintyError;
 pub use null::{
@@ -65,19 +66,6 @@ pub use statistic::{
 use crate::error::{check_finite, check_pair_len};
 use core::num::NonZeroUsize;
 use num_traits::Float;
-
-/// The direction of the alternative hypothesis of a test.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub enum Alternative {
-    /// The statistic differs from its null distribution in either direction.
-    #[default]
-    TwoSided,
-    /// The statistic is larger than under the null hypothesis.
-    Greater,
-    /// The statistic is smaller than under the null hypothesis.
-    Less,
-}
 
 /// How many threads run the replicates. Results do not depend on it.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]

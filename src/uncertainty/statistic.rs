@@ -1,9 +1,11 @@
 //! The statistic abstraction and the ready-made coefficients.
 
+use crate::correlation::kendall::kendall_tau_b;
+use crate::correlation::spearman::{spearman, spearman_ranks};
 use crate::correlation::weighted::TopWeighted;
 use crate::error::Result;
 use crate::rank::{Order, Ties, rank_unchecked};
-use crate::weigh::{OffsetQuadratic, Scheme, Unweighted, Weigher};
+use crate::weigh::{OffsetQuadratic, Scheme, Weigher};
 
 /// Scores after [`Statistic::prepare`] (usually ranks).
 #[derive(Debug, Clone, PartialEq)]
@@ -101,19 +103,16 @@ where
     }
 }
 
-/// Average ranks, larger score = rank 1.
+/// Average ranks in ascending order of the scores (as [`spearman`] ranks).
 fn average_ranks(x: &[f64], y: &[f64]) -> Prepared {
     Prepared {
-        x: rank_unchecked(x, Order::LargerIsBetter, Ties::Average),
-        y: rank_unchecked(y, Order::LargerIsBetter, Ties::Average),
+        x: rank_unchecked(x, Order::SmallerIsBetter, Ties::Average),
+        y: rank_unchecked(y, Order::SmallerIsBetter, Ties::Average),
     }
 }
 
-fn unweighted() -> TopWeighted<Unweighted> {
-    TopWeighted::new().weigher(Unweighted)
-}
-
-/// Spearman's ρ (Pearson correlation of average ranks) as a [`Statistic`].
+/// Spearman's ρ (Pearson correlation of average ranks, [`spearman`]) as a
+/// [`Statistic`]; permutations use [`spearman_ranks`] on ranks computed once.
 ///
 /// Its permutation null is known exactly for any scores, ties included:
 ///
@@ -136,7 +135,7 @@ pub struct Spearman;
 
 impl Statistic for Spearman {
     fn value(&self, x: &[f64], y: &[f64]) -> Result<f64> {
-        unweighted().rho(x, y).map(|r| r.rho)
+        spearman(x, y).map(|r| r.rho)
     }
     fn prepare(&self, x: &[f64], y: &[f64]) -> Result<Prepared> {
         crate::error::check_pair_len("x", x, "y", y, 2)?;
@@ -145,7 +144,7 @@ impl Statistic for Spearman {
         Ok(average_ranks(x, y))
     }
     fn value_prepared(&self, a: &[f64], b: &[f64]) -> Result<f64> {
-        unweighted().rho_ranks(a, b).map(|r| r.rho)
+        spearman_ranks(a, b).map(|r| r.rho)
     }
     fn exact_null(&self, p: &Prepared) -> ExactNull {
         let n = p.x.len() as f64;
@@ -156,7 +155,8 @@ impl Statistic for Spearman {
     }
 }
 
-/// Kendall's τ-b as a [`Statistic`], with its exact permutation null
+/// Kendall's τ-b ([`kendall_tau_b`], O(n log n)) as a [`Statistic`], with
+/// its exact permutation null
 /// (ties included, [`kendall_tau_b_null`](super::kendall_tau_b_null)).
 ///
 /// # Examples
@@ -175,13 +175,13 @@ pub struct KendallTauB;
 
 impl Statistic for KendallTauB {
     fn value(&self, x: &[f64], y: &[f64]) -> Result<f64> {
-        unweighted().tau(x, y).map(|t| t.tau)
+        kendall_tau_b(x, y).map(|t| t.tau)
     }
     fn prepare(&self, x: &[f64], y: &[f64]) -> Result<Prepared> {
         Spearman.prepare(x, y)
     }
     fn value_prepared(&self, a: &[f64], b: &[f64]) -> Result<f64> {
-        unweighted().tau_ranks(a, b).map(|t| t.tau)
+        kendall_tau_b(a, b).map(|t| t.tau)
     }
     fn exact_null(&self, p: &Prepared) -> ExactNull {
         match super::null::kendall_tau_b_null_of_ranks(&p.x, &p.y) {
