@@ -6,7 +6,9 @@
 //! benched at n ≤ 10³ only; ρ_w (O(n) per permutation on prepared ranks) is
 //! benched at the full size.
 
-use adaptive_comp_metrics::uncertainty::{Bootstrap, Permutations, WeightedRho, WeightedTau};
+use adaptive_comp_metrics::uncertainty::{
+    Bootstrap, Interval, Permutations, WeightedRho, WeightedTau,
+};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -50,13 +52,19 @@ fn bench(c: &mut Criterion) {
     }
     g.finish();
 
-    let mut g = c.benchmark_group("bootstrap_bca");
+    // BCa adds n jackknife evaluations, so it is benched at n = 10³ only.
+    let mut g = c.benchmark_group("bootstrap");
     g.sample_size(10);
-    for (n, resamples) in [(1_000, 1_000)] {
+    for (interval, name, n) in [
+        (Interval::Bca, "bca_rho_w", 1_000),
+        (Interval::Percentile, "percentile_rho_w", 1_000),
+        (Interval::Percentile, "percentile_rho_w", 10_000),
+    ] {
         let (x, y) = (data(n, 1), data(n, 2));
-        let boot = Bootstrap::new(resamples);
+        let resamples = 1_000;
+        let boot = Bootstrap::new(resamples).interval(interval);
         g.throughput(Throughput::Elements(resamples as u64));
-        g.bench_function(BenchmarkId::new("rho_w/n", n), |b| {
+        g.bench_function(BenchmarkId::new(format!("{name}/n"), n), |b| {
             b.iter(|| {
                 let mut rng = ChaCha8Rng::seed_from_u64(1);
                 boot.run(&WeightedRho::new(), black_box(&x), black_box(&y), &mut rng)
