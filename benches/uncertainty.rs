@@ -2,12 +2,12 @@
 //!
 //! The bar is 10 000 permutations of weighted τ at n = 10⁴ in under
 //! 10 s; that needs the O(n log n) τ kernel (`correlation::vigna`). Until it
-//! is plugged into `WeightedTau`, τ_w is O(n²) per permutation and is
+//! is plugged into `TopWeightedTau`, τ_w is O(n²) per permutation and is
 //! benched at n ≤ 10³ only; ρ_w (O(n) per permutation on prepared ranks) is
 //! benched at the full size.
 
 use adaptive_comp_metrics::uncertainty::{
-    Bootstrap, Interval, Permutations, WeightedRho, WeightedTau,
+    Bootstrap, Interval, Permutations, TopWeightedRho, TopWeightedTau,
 };
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use rand::SeedableRng;
@@ -43,9 +43,19 @@ fn bench(c: &mut Criterion) {
             b.iter(|| {
                 let mut rng = ChaCha8Rng::seed_from_u64(1);
                 if name == "rho_w" {
-                    test.test(&WeightedRho::new(), black_box(&x), black_box(&y), &mut rng)
+                    test.test(
+                        &TopWeightedRho::new(),
+                        black_box(&x),
+                        black_box(&y),
+                        &mut rng,
+                    )
                 } else {
-                    test.test(&WeightedTau::new(), black_box(&x), black_box(&y), &mut rng)
+                    test.test(
+                        &TopWeightedTau::new(),
+                        black_box(&x),
+                        black_box(&y),
+                        &mut rng,
+                    )
                 }
             })
         });
@@ -67,7 +77,12 @@ fn bench(c: &mut Criterion) {
         g.bench_function(BenchmarkId::new(format!("{name}/n"), n), |b| {
             b.iter(|| {
                 let mut rng = ChaCha8Rng::seed_from_u64(1);
-                boot.run(&WeightedRho::new(), black_box(&x), black_box(&y), &mut rng)
+                boot.run(
+                    &TopWeightedRho::new(),
+                    black_box(&x),
+                    black_box(&y),
+                    &mut rng,
+                )
             })
         });
     }

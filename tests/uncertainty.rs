@@ -5,7 +5,7 @@
 
 use adaptive_comp_metrics::uncertainty::{
     Alternative, Bootstrap, Exchange, Interval, KendallTauB, Permutations, Source, Spearman,
-    Statistic, Threads, UncertaintyError, WeightedRho, WeightedTau, bootstrap_ci,
+    Statistic, Threads, TopWeightedRho, TopWeightedTau, UncertaintyError, bootstrap_ci,
     kendall_tau_b_null, null_moments, paired_comparison, permutation_test, spearman_null,
     standardise,
 };
@@ -131,9 +131,9 @@ fn perfect_correlation_reaches_the_smallest_possible_p_value() {
     let stats: [&dyn Statistic; 6] = [
         &Spearman,
         &KendallTauB,
-        &WeightedRho::new(),
-        &WeightedTau::new(),
-        &WeightedRho::with(TopWeighted::new().weigher(Hyperbolic), Scheme::First),
+        &TopWeightedRho::new(),
+        &TopWeightedTau::new(),
+        &TopWeightedRho::with(TopWeighted::new().weigher(Hyperbolic), Scheme::First),
         &pearson,
     ];
     let m = 499;
@@ -198,19 +198,19 @@ fn results_do_not_depend_on_the_thread_count() {
     let perm = |t| {
         Permutations::new(301)
             .threads(threads(t))
-            .test(&WeightedTau::new(), &x, &y, &mut rng(8))
+            .test(&TopWeightedTau::new(), &x, &y, &mut rng(8))
             .unwrap()
     };
     let moments = |t| {
         Permutations::new(301)
             .threads(threads(t))
-            .null_moments(&WeightedRho::new(), &x, &y, &mut rng(8))
+            .null_moments(&TopWeightedRho::new(), &x, &y, &mut rng(8))
             .unwrap()
     };
     let boot = |t| {
         Bootstrap::new(257)
             .threads(threads(t))
-            .run(&WeightedRho::new(), &x, &y, &mut rng(9))
+            .run(&TopWeightedRho::new(), &x, &y, &mut rng(9))
             .unwrap()
     };
     let paired_test = |t| {
@@ -234,7 +234,7 @@ fn results_do_not_depend_on_the_thread_count() {
     }
     // A different seed gives a different (valid) answer.
     let other = Bootstrap::new(257)
-        .run(&WeightedRho::new(), &x, &y, &mut rng(99))
+        .run(&TopWeightedRho::new(), &x, &y, &mut rng(99))
         .unwrap();
     assert_ne!(other, boot(1));
     assert_eq!(other.estimate, boot(1).estimate);
@@ -252,7 +252,7 @@ fn errors_for_bad_settings_and_inputs() {
         Err(few("permutations", 1, 0))
     );
     assert_eq!(
-        null_moments(&WeightedRho::new(), &x, &y, 1, r),
+        null_moments(&TopWeightedRho::new(), &x, &y, 1, r),
         Err(few("permutations", 2, 1))
     );
     assert_eq!(
@@ -351,7 +351,7 @@ fn errors_for_bad_settings_and_inputs() {
         }))
     );
     assert_eq!(
-        null_moments(&WeightedTau::new(), &[1.0; 4], &y, 9, r),
+        null_moments(&TopWeightedTau::new(), &[1.0; 4], &y, 9, r),
         Err(UncertaintyError::Statistic(Error::Constant { input: "x" }))
     );
     // Messages: lowercase, no trailing period, say where.
@@ -475,7 +475,7 @@ fn weighted_null_moments_match_an_independent_monte_carlo() {
         let x = range(n);
         let moments = if coef == "rho" {
             null_moments(
-                &WeightedRho::with(TopWeighted::new(), scheme),
+                &TopWeightedRho::with(TopWeighted::new(), scheme),
                 &x,
                 &x,
                 m,
@@ -483,7 +483,7 @@ fn weighted_null_moments_match_an_independent_monte_carlo() {
             )
         } else {
             null_moments(
-                &WeightedTau::with(TopWeighted::new(), scheme),
+                &TopWeightedTau::with(TopWeighted::new(), scheme),
                 &x,
                 &x,
                 m,
@@ -511,7 +511,7 @@ fn weighted_null_moments_match_an_independent_monte_carlo() {
 }
 
 /// The exact null mean 0 of ρ_w and τ_w with weights from one ranking (the
-/// reflection argument in `WeightedRho`'s docs), by full enumeration of the
+/// reflection argument in `TopWeightedRho`'s docs), by full enumeration of the
 /// 720 permutations of 6 items, with ties in the weighting ranking; and a
 /// counterexample when the other ranking has ties or weights are additive.
 #[test]
@@ -519,19 +519,19 @@ fn one_sided_weights_have_exact_null_mean_zero_by_enumeration() {
     let x = [3.0, 3.0, 1.0, 0.5, 7.0, 2.0];
     let y = [0.1, 0.4, 0.3, 0.9, 0.7, 0.2];
     let first = TopWeighted::new().weigher(Hyperbolic);
-    let rho_first = WeightedRho::with(first, Scheme::First);
-    let tau_first = WeightedTau::with(first, Scheme::First);
+    let rho_first = TopWeightedRho::with(first, Scheme::First);
+    let tau_first = TopWeightedTau::with(first, Scheme::First);
     assert!(mean(&enumerate(&rho_first, &x, &y)).abs() < 1e-15);
     assert!(mean(&enumerate(&tau_first, &x, &y)).abs() < 1e-15);
     // Second: weights from y, x has no ties.
-    let rho_second = WeightedRho::with(first, Scheme::Second);
+    let rho_second = TopWeightedRho::with(first, Scheme::Second);
     assert!(mean(&enumerate(&rho_second, &y, &x)).abs() < 1e-15);
     // Ties in the unweighted input break the symmetry.
     let tied = [1.0, 1.0, 1.0, 2.0, 3.0, 4.0];
     assert!(mean(&enumerate(&rho_first, &y, &tied)).abs() > 1e-3);
     // Additive weights: clearly negative.
-    assert!(mean(&enumerate(&WeightedRho::new(), &x, &y)) < -0.05);
-    assert!(mean(&enumerate(&WeightedTau::new(), &x, &y)) < -0.05);
+    assert!(mean(&enumerate(&TopWeightedRho::new(), &x, &y)) < -0.05);
+    assert!(mean(&enumerate(&TopWeightedTau::new(), &x, &y)) < -0.05);
 }
 
 #[test]
@@ -557,7 +557,7 @@ fn spearman_null_is_exact_and_matches_the_permutation_spread() {
 fn permutation_p_value_matches_full_enumeration() {
     let x = [1.0, 2.0, 3.0, 4.0, 5.0];
     let y = [1.0, 3.0, 2.0, 5.0, 4.0];
-    for s in [&Spearman as &dyn Statistic, &WeightedTau::new()] {
+    for s in [&Spearman as &dyn Statistic, &TopWeightedTau::new()] {
         let obs = s.value(&x, &y).unwrap();
         let all = enumerate(s, &x, &y);
         let exact = all.iter().filter(|&&t| t >= obs - 1e-12).count() as f64 / 120.0;
@@ -629,7 +629,7 @@ fn bca_corrects_for_skewness() {
 fn paired_comparison_of_identical_models_finds_nothing() {
     let h: Vec<f64> = (0..20).map(|i| f64::from(i * i % 11)).collect();
     let a: Vec<f64> = (0..20).map(|i| f64::from(i % 7)).collect();
-    let c = paired_comparison(&WeightedRho::new(), &h, &a, &a, 199, &mut rng(19)).unwrap();
+    let c = paired_comparison(&TopWeightedRho::new(), &h, &a, &a, 199, &mut rng(19)).unwrap();
     assert_eq!(c.difference, 0.0);
     assert_eq!(c.value_a, c.value_b);
     assert_eq!(c.test.p_value, 1.0);
@@ -677,7 +677,7 @@ fn paired_comparison_detects_a_better_model_at_the_top() {
     let a = h.clone();
     let mut b = h.clone();
     b[30..].reverse();
-    let c = paired_comparison(&WeightedRho::new(), &h, &a, &b, 499, &mut rng(21)).unwrap();
+    let c = paired_comparison(&TopWeightedRho::new(), &h, &a, &b, 499, &mut rng(21)).unwrap();
     assert!(c.difference > 0.1);
     assert!(c.value_a == 1.0 && c.value_b < 0.9);
     assert!(c.test.p_value < 0.05, "{:?}", c.test);
@@ -704,7 +704,7 @@ mod properties {
             let mut perm: Vec<usize> = (0..x.len()).collect();
             perm.shuffle(&mut rng(seed));
             let yp: Vec<f64> = perm.iter().map(|&i| y[i]).collect();
-            let stats: [&dyn Statistic; 4] = [&Spearman, &KendallTauB, &WeightedRho::new(), &WeightedTau::new()];
+            let stats: [&dyn Statistic; 4] = [&Spearman, &KendallTauB, &TopWeightedRho::new(), &TopWeightedTau::new()];
             for s in stats {
                 let (Ok(direct), Ok(p)) = (s.value(&x, &yp), s.prepare(&x, &y)) else { continue };
                 let bp: Vec<f64> = perm.iter().map(|&i| p.y[i]).collect();
@@ -723,7 +723,7 @@ mod properties {
             let (x, y) = (&x[..n], &y[..n]);
             let m = 39;
             for alt in [Alternative::Greater, Alternative::Less, Alternative::TwoSided] {
-                if let Ok(t) = permutation_test(&WeightedTau::new(), x, y, m, alt, &mut rng(seed)) {
+                if let Ok(t) = permutation_test(&TopWeightedTau::new(), x, y, m, alt, &mut rng(seed)) {
                     prop_assert!(t.p_value >= 1.0 / 40.0 && t.p_value <= 1.0);
                     prop_assert!(t.standard_error >= 0.0);
                     prop_assert!(t.at_least + t.at_most >= m);

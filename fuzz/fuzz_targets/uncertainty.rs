@@ -5,7 +5,7 @@
 
 use adaptive_comp_metrics::uncertainty::{
     Alternative, Bootstrap, Exchange, Interval, KendallTauB, Permutations, Spearman, Statistic,
-    Threads, WeightedRho, WeightedTau,
+    Threads, TopWeightedRho, TopWeightedTau,
 };
 use arbitrary::Arbitrary;
 use core::num::NonZeroUsize;
@@ -31,7 +31,7 @@ fuzz_target!(|input: Input| {
     if input.x.len() > 40 || input.y.len() > 40 || input.z.len() > 40 {
         return;
     }
-    let stats: [&dyn Statistic; 4] = [&Spearman, &KendallTauB, &WeightedRho::new(), &WeightedTau::new()];
+    let stats: [&dyn Statistic; 4] = [&Spearman, &KendallTauB, &TopWeightedRho::new(), &TopWeightedTau::new()];
     let s = stats[usize::from(input.statistic) % 4];
     let m = usize::from(input.replicates % 32);
     let threads = Threads::Fixed(NonZeroUsize::new(usize::from(input.threads % 4) + 1).unwrap());

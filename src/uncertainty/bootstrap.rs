@@ -96,12 +96,12 @@ pub struct ConfidenceInterval {
 ///
 /// # Examples
 /// ```
-/// use adaptive_comp_metrics::uncertainty::{bootstrap_ci, WeightedRho};
+/// use adaptive_comp_metrics::uncertainty::{bootstrap_ci, TopWeightedRho};
 /// use rand::SeedableRng;
 /// let human = [0.9, 0.8, 0.75, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1, 0.05];
 /// let model = [0.7, 0.9, 0.6, 0.65, 0.3, 0.5, 0.2, 0.25, 0.0, 0.1];
 /// let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
-/// let ci = bootstrap_ci(&WeightedRho::new(), &human, &model, 2000, 0.95, &mut rng)?;
+/// let ci = bootstrap_ci(&TopWeightedRho::new(), &human, &model, 2000, 0.95, &mut rng)?;
 /// assert!(ci.lower < ci.estimate && ci.estimate < ci.upper);
 /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
 /// ```

@@ -3,8 +3,8 @@
 //! comparisons of two models (feature `uncertainty`).
 //!
 //! Everything works on any [`Statistic`] of two paired score vectors: the
-//! ready-made [`Spearman`], [`KendallTauB`], [`WeightedRho`] (ρ_w),
-//! [`WeightedTau`] (τ_w), or any closure
+//! ready-made [`Spearman`], [`KendallTauB`], [`TopWeightedRho`] (ρ_w),
+//! [`TopWeightedTau`] (τ_w), or any closure
 //! `Fn(&[f64], &[f64]) -> Result<f64, Error>` ([`Error`](crate::Error)).
 //!
 //! | question | where |
@@ -15,13 +15,13 @@
 //! | is model A better than model B on the same gold ranking? | [`paired_comparison`] |
 //!
 //! ```
-//! use adaptive_comp_metrics::uncertainty::{permutation_test, Alternative, WeightedRho};
+//! use adaptive_comp_metrics::uncertainty::{permutation_test, Alternative, TopWeightedRho};
 //! use rand::SeedableRng;
 //!
 //! let human = [0.95, 0.80, 0.61, 0.40, 0.12, 0.33, 0.71, 0.05];
 //! let model = [0.91, 0.62, 0.83, 0.35, 0.20, 0.30, 0.60, 0.10];
 //! let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
-//! let test = permutation_test(&WeightedRho::new(), &human, &model, 999, Alternative::Greater, &mut rng)?;
+//! let test = permutation_test(&TopWeightedRho::new(), &human, &model, 999, Alternative::Greater, &mut rng)?;
 //! assert!(test.p_value < 0.05);
 //! # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
 //! ```
@@ -60,7 +60,7 @@ pub use null::{
 pub use paired::{Exchange, PairedComparison, paired_comparison};
 pub use permutation::{PermutationTest, Permutations, permutation_test};
 pub use statistic::{
-    ExactNull, KendallTauB, Prepared, Spearman, Statistic, WeightedRho, WeightedTau,
+    ExactNull, KendallTauB, Prepared, Spearman, Statistic, TopWeightedRho, TopWeightedTau,
 };
 
 use crate::error::{check_finite, check_pair_len};

@@ -213,11 +213,11 @@ pub(crate) fn kendall_tau_b_null_of_ranks(a: &[f64], b: &[f64]) -> Option<(f64, 
 ///
 /// # Examples
 /// ```
-/// use adaptive_comp_metrics::uncertainty::{null_moments, Source, WeightedRho};
+/// use adaptive_comp_metrics::uncertainty::{null_moments, Source, TopWeightedRho};
 /// use rand::SeedableRng;
 /// let x: Vec<f64> = (0..50).map(f64::from).collect();
 /// let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
-/// let m = null_moments(&WeightedRho::new(), &x, &x, 500, &mut rng)?;
+/// let m = null_moments(&TopWeightedRho::new(), &x, &x, 500, &mut rng)?;
 /// assert!(matches!(m.mean.source, Source::MonteCarlo { permutations: 500 }));
 /// assert!(m.mean.value < -0.2); // additive weights: negative under the null
 /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())

@@ -298,20 +298,20 @@ macro_rules! weighted_statistic {
 }
 
 weighted_statistic!(
-    WeightedRho,
+    TopWeightedRho,
     rho,
     rho_ranks,
     rho,
     "ρ_w",
-    "assert_eq!(WeightedRho::new().value(&x, &x)?, 1.0);"
+    "assert_eq!(TopWeightedRho::new().value(&x, &x)?, 1.0);"
 );
 weighted_statistic!(
-    WeightedTau,
+    TopWeightedTau,
     tau,
     tau_ranks,
     tau,
     "τ_w",
-    "assert_eq!(WeightedTau::new().value(&x, &x)?, 1.0);"
+    "assert_eq!(TopWeightedTau::new().value(&x, &x)?, 1.0);"
 );
 
 #[cfg(test)]
@@ -326,9 +326,9 @@ mod tests {
         let stats: [&dyn Statistic; 5] = [
             &Spearman,
             &KendallTauB,
-            &WeightedRho::new(),
-            &WeightedTau::new(),
-            &WeightedRho::with(
+            &TopWeightedRho::new(),
+            &TopWeightedTau::new(),
+            &TopWeightedRho::with(
                 TopWeighted::new()
                     .weigher(Hyperbolic)
                     .order(Order::SmallerIsBetter),
@@ -346,14 +346,14 @@ mod tests {
 
     #[test]
     fn exact_mean_only_without_ties_in_the_unweighted_input() {
-        let first = WeightedRho::with(TopWeighted::new(), Scheme::First);
+        let first = TopWeightedRho::with(TopWeighted::new(), Scheme::First);
         let p = first.prepare(&[1.0, 1.0, 2.0], &[3.0, 2.0, 1.0]).unwrap();
         assert_eq!(first.exact_null(&p).mean, Some(0.0));
         let p = first.prepare(&[3.0, 2.0, 1.0], &[1.0, 1.0, 2.0]).unwrap();
         assert_eq!(first.exact_null(&p).mean, None);
-        let second = WeightedTau::with(TopWeighted::new(), Scheme::Second);
+        let second = TopWeightedTau::with(TopWeighted::new(), Scheme::Second);
         let p = second.prepare(&[3.0, 2.0, 1.0], &[1.0, 1.0, 2.0]).unwrap();
         assert_eq!(second.exact_null(&p).mean, Some(0.0));
-        assert_eq!(WeightedRho::new().exact_null(&p), ExactNull::default());
+        assert_eq!(TopWeightedRho::new().exact_null(&p), ExactNull::default());
     }
 }
