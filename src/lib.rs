@@ -7,6 +7,7 @@
 
 pub mod correlation;
 pub mod error;
+pub mod lexsub;
 pub mod rank;
 mod sum;
 pub mod weigh;
