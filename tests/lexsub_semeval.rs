@@ -62,16 +62,16 @@ fn best_file_semeval_profile() {
     assert!(c.unmatched().is_empty());
     let s = semeval::best_scores(&c);
     // item 1: {clever, intelligent}: (2 + 3)/(6·2) = 5/12
-    // item 2: empty line: attempted, 0 (score.pl would reuse item 1's answers)
+    // item 2: empty line: not attempted, 0 (score.pl would add item 1's credit)
     // item 4: {game, game} → {game}: 4/(6·1) = 2/3 (score.pl: 8/12 too, by luck of |A|)
     // item 5: no line: not attempted
     // item 6: {glad}: 3/10
-    // Σ = 5/12 + 2/3 + 3/10 = 83/60; attempted 4, items 5
+    // Σ = 5/12 + 2/3 + 3/10 = 83/60; attempted 3, items 5
     let sum = 83.0 / 60.0;
-    assert_eq!((s.best.attempted, s.best.items), (4, 5));
-    assert!(close(s.best.precision(), sum / 4.0)); // 0.345833
+    assert_eq!((s.best.attempted, s.best.items), (3, 5));
+    assert!(close(s.best.precision(), sum / 3.0)); // 0.461111
     assert!(close(s.best.recall(), sum / 5.0)); // 0.276667
-    assert_eq!(Percent(s.best.precision()).to_string(), "34.58");
+    assert_eq!(Percent(s.best.precision()).to_string(), "46.11");
     assert_eq!(Percent(s.best.recall()).to_string(), "27.67");
     // mode-best: items with a unique mode are 1, 4, 5; attempted 1 and 4.
     // item 1 first answer clever ≠ intelligent → 0; item 4 game → 1.
@@ -91,8 +91,8 @@ fn best_file_strict_profile_keeps_the_lone_item() {
     assert!(c.dropped().is_empty());
     let s = semeval::best_scores(&c);
     // item 3 now counts: {cheerful}: 1/(1·1) = 1. Σ = 83/60 + 1 = 143/60.
-    assert_eq!((s.best.attempted, s.best.items), (5, 6));
-    assert!(close(s.best.precision(), 143.0 / 60.0 / 5.0));
+    assert_eq!((s.best.attempted, s.best.items), (4, 6));
+    assert!(close(s.best.precision(), 143.0 / 60.0 / 4.0));
     assert!(close(s.best.recall(), 143.0 / 60.0 / 6.0));
     // item 3 has mode cheerful and answers it: mode items 1, 3, 4, 5 → 2 hits
     assert_eq!((s.mode.attempted, s.mode.items), (3, 4));
@@ -108,14 +108,17 @@ fn best_file_revised_measures() {
     )
     .unwrap();
     let r = revised::revised_scores(&c, Penalty::ONE);
-    // new best: 1: 5/(3·2) = 5/6; 2: 0; 4: 4/(4·1) = 1; 6: 3/(3·1) = 1 → Σ 17/6
-    assert!(close(r.new_best.precision(), 17.0 / 6.0 / 4.0));
+    // attempted: 1, 4, 6 (item 2's line is empty); items 5
+    // new best: 1: 5/(3·2) = 5/6; 4: 4/(4·1) = 1; 6: 3/(3·1) = 1 → Σ 17/6
+    assert!(close(r.new_best.precision(), 17.0 / 6.0 / 3.0));
     assert!(close(r.new_best.recall(), 17.0 / 6.0 / 5.0));
-    // best-1: 1: clever 2/3; 2: 0; 4: 1; 6: 1 → Σ 8/3
-    assert!(close(r.best1.precision(), 8.0 / 3.0 / 4.0));
+    // best-1: 1: clever 2/3; 4: 1; 6: 1 → Σ 8/3
+    assert!(close(r.best1.precision(), 8.0 / 3.0 / 3.0));
     assert!(close(r.best1.recall(), 8.0 / 3.0 / 5.0));
-    // weighted P (k = 1): 1: 5/5; 2: 0 (empty); 4: 4/4; 6: 3/3 → Σ 3
-    assert!(close(r.precision.precision(), 0.75));
+    // weighted P (k = 1): 1: 5/5; 4: 4/4; 6: 3/3 → Σ 3 over 3 attempted
+    assert!(close(r.precision.precision(), 1.0));
+    // weighted R: 1: 5/6; 4: 4/6; 6: 3/10 → Σ 1.8 over 5 items
+    assert!(close(r.recall.recall(), 1.8 / 5.0));
 }
 
 #[test]
@@ -223,7 +226,7 @@ fn bright() -> GoldItem {
 }
 
 #[test]
-fn policy_empty_answer_list_scores_zero_and_is_attempted() {
+fn policy_empty_answer_list_scores_zero_and_is_not_attempted() {
     let c = Corpus::new(
         &[bright()],
         &[answer("1", "bright.a", &[])],
@@ -243,17 +246,34 @@ fn policy_empty_answer_list_scores_zero_and_is_attempted() {
             t,
             Totals {
                 credit: 0.0,
-                attempted: 1,
+                attempted: 0,
                 items: 1
             },
             "{m:?}"
         );
     }
-    assert_eq!(c.totals(Measure::ModeBest).precision(), Some(0.0));
+    assert_eq!(c.totals(Measure::ModeBest).precision(), None);
+    assert_eq!(c.totals(Measure::ModeBest).recall(), Some(0.0));
+    assert_eq!(c.totals(Measure::Precision(Penalty::ONE)).precision(), None);
     assert_eq!(
-        c.totals(Measure::Precision(Penalty::ONE)).precision(),
-        Some(0.0)
+        c.item_scores(Measure::Best)[0].outcome,
+        Outcome::NotAttempted
     );
+    // the per-item functions score an empty list 0, never NaN
+    let none: [&str; 0] = [];
+    for m in [
+        Measure::Best,
+        Measure::Oot,
+        Measure::NewBest,
+        Measure::Best1,
+        Measure::Recall,
+        Measure::Precision(Penalty::ONE),
+        Measure::Rank,
+        Measure::Gap,
+    ] {
+        assert_eq!(m.score(&bright(), &none), Some(0.0), "{m:?}");
+    }
+    assert_eq!(semeval::mode_best(&bright(), &none), Some(0.0));
     // answers that normalise to nothing are an empty answer too
     let c = Corpus::new(
         &[bright()],
@@ -261,7 +281,7 @@ fn policy_empty_answer_list_scores_zero_and_is_attempted() {
         Profile::Strict,
     )
     .unwrap();
-    assert_eq!(c.items()[0].answers(), Some(&[][..]));
+    assert_eq!(c.items()[0].answers(), None);
 }
 
 #[test]
@@ -273,7 +293,10 @@ fn policy_empty_line_never_borrows_the_previous_answers() {
     let g2 = GoldItem::new("2", "bright.a", [("intelligent", 2), ("vivid", 1)]).unwrap();
     let c = Corpus::new(&[bright(), g2], &sys, Profile::Semeval2007).unwrap();
     let s = c.item_scores(Measure::Best);
-    assert_eq!(s[1].outcome, Outcome::Scored(0.0));
+    assert_eq!(s[1].outcome, Outcome::NotAttempted);
+    // item 1: 3/6; item 2 gets nothing (score.pl would add 2/3 from item 1's answer)
+    let t = c.totals(Measure::Best);
+    assert_eq!((t.credit, t.attempted, t.items), (0.5, 1, 2));
 }
 
 #[test]

@@ -97,9 +97,9 @@ impl Paired {
         &self.gold
     }
 
-    /// The normalised, de-duplicated answers; `None` when the system output
-    /// has no line for this item. `Some(&[])` is an empty answer: attempted,
-    /// scoring 0.
+    /// The normalised, de-duplicated answers; `None` when the item is not
+    /// attempted: the system output has no line for it, or a line with no
+    /// answer left after normalisation. Never `Some(&[])`.
     pub fn answers(&self) -> Option<&[String]> {
         self.answers.as_deref()
     }
@@ -115,7 +115,10 @@ impl Paired {
 ///   drops are left out of every measure ([`Corpus::dropped`]);
 /// - a gold item without a system line is **not attempted**: it counts in
 ///   recall with credit 0 and not in precision;
-/// - a system line with no answers is **attempted** and scores 0;
+/// - a system line with no answers (or none left after normalisation) is
+///   **not attempted** either: it scores 0 in recall and stays out of the
+///   precision denominator, as `score.pl` counts attempts (it never borrows
+///   the previous line's answers, which `score.pl` does for the credit);
 /// - a system line whose id is not in the gold is left out of scoring and
 ///   reported by [`Corpus::unmatched`] (answers to items the profile
 ///   dropped are ignored without being reported);
@@ -194,7 +197,10 @@ impl Corpus {
         for g in gold {
             match profile.gold(g) {
                 Some(gold) => items.push(Paired {
-                    answers: answers.get(g.id()).map(|s| profile.answers(&s.answers)),
+                    answers: answers
+                        .get(g.id())
+                        .map(|s| profile.answers(&s.answers))
+                        .filter(|a| !a.is_empty()),
                     gold,
                 }),
                 None => dropped.push(g.id().to_owned()),

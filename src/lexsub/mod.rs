@@ -20,7 +20,7 @@
 //! does. Undefined ratios (nothing attempted) are `None`, never NaN.
 //!
 //! Edge-case policies, each documented where it applies and tested:
-//! empty answer lists score 0 (attempted); repeated answers are removed
+//! empty answer lists score 0 and count as not attempted; repeated answers are removed
 //! before scoring; gold items missing from the system output are not
 //! attempted; items without a unique mode are left out of the mode measures;
 //! lists shorter than 10 stop adding credit; case is kept and whitespace

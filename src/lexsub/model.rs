@@ -161,8 +161,8 @@ pub struct SystemAnswer {
     pub id: String,
     /// The target `lemma.pos`.
     pub target: String,
-    /// The answers, best first. May be empty (the item is attempted and
-    /// scores 0).
+    /// The answers, best first. May be empty: the item is then not
+    /// attempted (see [`Corpus`](super::Corpus)).
     pub answers: Vec<String>,
 }
 
@@ -180,8 +180,9 @@ pub struct ItemScore {
 pub enum Outcome {
     /// The system answered the item; the score, in `[0, 1]`.
     Scored(f64),
-    /// The system output has no line for the item: it counts in the recall
-    /// denominator with credit 0 and not in the precision denominator.
+    /// The system output has no line for the item, or an empty one: it
+    /// counts in the recall denominator with credit 0 and not in the
+    /// precision denominator.
     NotAttempted,
     /// The measure does not apply to the item (mode measures on items
     /// without a unique mode): it counts in neither denominator.
@@ -201,7 +202,7 @@ pub enum Outcome {
 pub struct Totals {
     /// Sum of the per-item scores of the attempted items.
     pub credit: f64,
-    /// Number of items the system answered (its line exists, even if empty).
+    /// Number of items the system answered (a line with at least one answer).
     pub attempted: usize,
     /// Number of gold items the measure applies to.
     pub items: usize,
@@ -224,12 +225,16 @@ impl Totals {
 /// undefined value: `Percent(Some(0.4615))` prints `46.15`.
 ///
 /// Values in the API stay fractions; this is only for display, as the
-/// SemEval-2007 scorer prints percentages.
+/// SemEval-2007 scorer prints percentages. Rounding is half up, computed as
+/// `score.pl` does (`⌊x·100·100 + 0.5⌋ / 100`), so the printed digits match
+/// the official scorer's: `0.00125` prints `0.13` where plain `{:.2}`
+/// formatting would give `0.12`.
 ///
 /// # Examples
 /// ```
 /// use adaptive_comp_metrics::lexsub::Percent;
 /// assert_eq!(Percent(Some(0.46154)).to_string(), "46.15");
+/// assert_eq!(Percent(Some(0.41665)).to_string(), "41.67");
 /// assert_eq!(Percent(None).to_string(), "n/a");
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -238,7 +243,7 @@ pub struct Percent(pub Option<f64>);
 impl core::fmt::Display for Percent {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self.0 {
-            Some(v) => write!(f, "{:.2}", v * 100.0),
+            Some(v) => write!(f, "{:.2}", ((v * 100.0) * 100.0 + 0.5).floor() / 100.0),
             None => f.write_str("n/a"),
         }
     }
@@ -310,5 +315,21 @@ mod tests {
         assert_eq!(t.precision(), None);
         assert_eq!(t.recall(), None);
         assert_eq!(Percent(t.precision()).to_string(), "n/a");
+    }
+
+    #[test]
+    fn percent_rounds_half_up_like_score_pl() {
+        // Expected strings from perl, with score.pl's myround arithmetic:
+        // perl -e '$n=shift; $n*=100; print int($n*100+.5)/100' 0.00125  → 0.13
+        for (v, want) in [
+            (0.00125, "0.13"),
+            (0.41665, "41.67"),
+            (0.12345, "12.35"),
+            (0.000625, "0.06"),
+            (1.0, "100.00"),
+            (0.0, "0.00"),
+        ] {
+            assert_eq!(Percent(Some(v)).to_string(), want, "{v}");
+        }
     }
 }

@@ -25,15 +25,19 @@ use super::model::{GoldItem, distinct};
 /// | entry containing `pn` (proper-noun marker) dropped | ✓ | |
 /// | first apostrophe removed | ✓ | ✓ |
 /// | one-character substitutes dropped | ✓ | |
+/// | `non-x` and `non x` joined to `nonx` | ✓ | ✓ |
 /// | `-` replaced by a space | ✓ | ✓ |
-/// | item dropped when its only response came from one annotator (`Σ counts = 1`) | ✓ | |
+/// | item dropped when its only response came from one annotator (after the `pn` rule, `Σ counts ≤ 1`) | ✓ | |
 ///
-/// The official scorer replaces hyphens only in system answers and removes
-/// apostrophes only in the gold, so a hyphenated gold substitute can never be
-/// matched (a listed defect); here both sides get both rules, which gives the
-/// same numbers whenever the gold has no hyphen and the system no apostrophe,
-/// and sensible ones otherwise. The `pn` rule is the scorer's substring test:
-/// it also drops a term such as `hypnotic`.
+/// The official scorer gives a hyphenated gold substitute a second,
+/// space-separated key for the credit but compares the mode with its
+/// hyphen, so a hyphenated mode can never match; it joins `non-` only in
+/// system answers. Here both sides get the same rules, which gives the
+/// scorer's credit on well-formed input and lets hyphenated modes match.
+/// Where two gold variants meet (`well-being 2; well being 1`) the scorer's
+/// result depends on hash order; here their counts are summed. The `pn`
+/// rule is the scorer's substring test: it also drops a term such as
+/// `hypnotic`.
 ///
 /// [`Profile::Strict`] applies only the shared rules: nothing is dropped
 /// except empty terms.
@@ -68,7 +72,8 @@ impl Profile {
                 if side == Side::Gold && raw.contains("pn") {
                     return None;
                 }
-                let no_apostrophe = raw.replacen('\'', "", 1);
+                let joined = join_non_prefix(raw.trim());
+                let no_apostrophe = joined.replacen('\'', "", 1);
                 collapse(&no_apostrophe.replace('-', " "))
             }
         };
@@ -98,15 +103,24 @@ impl Profile {
     /// # Ok(()) }
     /// ```
     pub fn gold(self, item: &GoldItem) -> Option<GoldItem> {
+        if self == Profile::Semeval2007 {
+            // score.pl counts responses after removing `pn` entries and
+            // before ignoring one-character ones.
+            let responses: u64 = item
+                .substitutes()
+                .iter()
+                .filter(|s| !s.term.contains("pn"))
+                .map(|s| u64::from(s.count))
+                .sum();
+            if responses <= 1 {
+                return None;
+            }
+        }
         let subs = item
             .substitutes()
             .iter()
             .filter_map(|s| self.term(&s.term, Side::Gold).map(|t| (t, s.count)));
-        let g = GoldItem::new(item.id(), item.target(), subs).ok()?;
-        if self == Profile::Semeval2007 && g.total() == 1 {
-            return None;
-        }
-        Some(g)
+        GoldItem::new(item.id(), item.target(), subs).ok()
     }
 
     /// Normalises a system answer list: each answer cleaned, dropped answers
@@ -128,6 +142,17 @@ impl Profile {
             .collect();
         distinct(&cleaned).into_iter().map(str::to_owned).collect()
     }
+}
+
+/// `non-violent` and `non violent` become `nonviolent` (score.pl's rule).
+fn join_non_prefix(term: &str) -> std::borrow::Cow<'_, str> {
+    if let Some(rest) = term.strip_prefix("non")
+        && let Some(sep) = rest.chars().next()
+        && (sep == '-' || sep.is_whitespace())
+    {
+        return format!("non{}", rest.get(sep.len_utf8()..).unwrap_or_default()).into();
+    }
+    term.into()
 }
 
 /// Trims and collapses inner whitespace runs to one space.
@@ -163,6 +188,16 @@ mod tests {
             p.term("  cheer \t up ", Side::System).as_deref(),
             Some("cheer up")
         );
+        assert_eq!(
+            p.term("non-violent", Side::System).as_deref(),
+            Some("nonviolent")
+        );
+        assert_eq!(
+            p.term("non violent", Side::Gold).as_deref(),
+            Some("nonviolent")
+        );
+        assert_eq!(p.term("none", Side::Gold).as_deref(), Some("none"));
+        assert_eq!(p.term("non", Side::Gold).as_deref(), Some("non"));
     }
 
     #[test]
@@ -192,6 +227,16 @@ mod tests {
         // only one-character or pn entries: nothing left
         let g = GoldItem::new("2", "w.n", [("x", 3), ("pn", 2)]).unwrap();
         assert!(Profile::Semeval2007.gold(&g).is_none());
+        // a one-character response still counts as a response (as in score.pl):
+        // the item is kept with the other substitute only
+        let g = GoldItem::new("4", "w.n", [("x", 1), ("glad", 1)]).unwrap();
+        assert_eq!(Profile::Semeval2007.gold(&g).unwrap().total(), 1);
+        // but a pn response does not
+        let g = GoldItem::new("5", "w.n", [("john pn", 1), ("glad", 1)]).unwrap();
+        assert!(Profile::Semeval2007.gold(&g).is_none());
+        // one response from two annotators: kept
+        let g = GoldItem::new("6", "w.n", [("glad", 2)]).unwrap();
+        assert!(Profile::Semeval2007.gold(&g).is_some());
         // two annotators, one response each: kept (Σ = 2)
         let g = GoldItem::new("3", "w.n", [("a1", 1), ("b1", 1)]).unwrap();
         assert!(Profile::Semeval2007.gold(&g).is_some());

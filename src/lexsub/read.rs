@@ -333,7 +333,7 @@ pub fn read_gold<R: BufRead>(reader: R, mode: Mode) -> Result<Parsed<GoldItem>, 
 /// use adaptive_comp_metrics::lexsub::{Format, Mode, read_system};
 /// # fn main() -> Result<(), adaptive_comp_metrics::lexsub::LexsubError> {
 /// let sys = read_system("bright.a 1 :: clever\nbright.a 2 ::\n".as_bytes(), Format::Best, Mode::Strict)?;
-/// assert_eq!(sys.items[1].answers.len(), 0); // an empty answer is kept: it scores 0
+/// assert_eq!(sys.items[1].answers.len(), 0); // kept; scoring counts it as not attempted
 /// # Ok(()) }
 /// ```
 pub fn read_system<R: BufRead>(

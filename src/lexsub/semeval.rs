@@ -17,8 +17,8 @@
 //!
 //! Unlike the official `score.pl`: repeated answers are removed before
 //! scoring (ten copies of the mode do not score 460 %); an empty answer
-//! list scores 0 (never the previous line's answers); when nothing is
-//! attempted precision is `None`, not a division by zero.
+//! list scores 0 and is not attempted (never the previous line's answers);
+//! when nothing is attempted precision is `None`, not a division by zero.
 
 use super::corpus::{Corpus, Measure};
 use super::model::{GoldItem, Totals, distinct};
