@@ -52,23 +52,14 @@ fn answers() -> impl Strategy<Value = Vec<String>> {
 /// Every measure the module has, with k = 1 and k = 3.
 fn measures() -> Vec<Measure> {
     let k = |n| NonZeroUsize::new(n).unwrap();
-    vec![
-        Measure::Best,
-        Measure::ModeBest,
-        Measure::Oot,
-        Measure::ModeOot,
-        Measure::NewBest,
-        Measure::Best1,
-        Measure::Recall,
-        Measure::Precision(Penalty::ONE),
+    let mut all = Measure::all(Penalty::ONE, k(1)).to_vec();
+    all.extend([
         Measure::Precision(Penalty::new(0.0).unwrap()),
         Measure::Precision(Penalty::new(2.5).unwrap()),
-        Measure::Rank,
-        Measure::Gap,
-        Measure::PrecisionAt(k(1)),
         Measure::PrecisionAt(k(3)),
         Measure::RecallAt(k(3)),
-    ]
+    ]);
+    all
 }
 
 // ---- slow oracles, written from the definitions with sets and maps ----

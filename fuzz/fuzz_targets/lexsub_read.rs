@@ -64,20 +64,7 @@ fuzz_target!(|input: Input<'_>| {
     };
     let k = NonZeroUsize::new(usize::from(input.k).max(1)).unwrap_or(NonZeroUsize::MIN);
     let penalty = Penalty::new(input.penalty).unwrap_or(Penalty::ONE);
-    let measures = [
-        Measure::Best,
-        Measure::ModeBest,
-        Measure::Oot,
-        Measure::ModeOot,
-        Measure::NewBest,
-        Measure::Best1,
-        Measure::Recall,
-        Measure::Precision(penalty),
-        Measure::Rank,
-        Measure::Gap,
-        Measure::PrecisionAt(k),
-        Measure::RecallAt(k),
-    ];
+    let measures = Measure::all(penalty, k);
     for m in measures {
         let t = corpus.totals(m);
         assert!(t.attempted <= t.items);

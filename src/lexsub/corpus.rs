@@ -43,6 +43,33 @@ pub enum Measure {
 }
 
 impl Measure {
+    /// Every measure once, with penalty `k` for [`Measure::Precision`] and
+    /// cut-off `cutoff` for [`Measure::PrecisionAt`] and [`Measure::RecallAt`].
+    ///
+    /// # Examples
+    /// ```
+    /// use std::num::NonZeroUsize;
+    /// use adaptive_comp_metrics::lexsub::{Measure, Penalty};
+    /// let all = Measure::all(Penalty::ONE, NonZeroUsize::MIN);
+    /// assert_eq!(all.len(), 12);
+    /// ```
+    pub fn all(k: Penalty, cutoff: NonZeroUsize) -> [Measure; 12] {
+        [
+            Measure::Best,
+            Measure::ModeBest,
+            Measure::Oot,
+            Measure::ModeOot,
+            Measure::NewBest,
+            Measure::Best1,
+            Measure::Recall,
+            Measure::Precision(k),
+            Measure::Rank,
+            Measure::Gap,
+            Measure::PrecisionAt(cutoff),
+            Measure::RecallAt(cutoff),
+        ]
+    }
+
     /// The score of one item, `None` when the measure does not apply to it
     /// (mode measures on an item without a unique mode).
     ///
