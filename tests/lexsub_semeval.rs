@@ -494,3 +494,36 @@ fn gap_sorts_the_gold_by_weight() {
     assert!(gap::gap(&g, &["a", "a", "a", "b", "b", "c"]) <= 1.0);
     assert_eq!(gap::gap(&g, &[] as &[&str]), 0.0);
 }
+
+#[test]
+fn official_numbers_on_well_formed_files() {
+    // `score_pl_model.out` holds the numbers a model of score.pl
+    // (`tests/data/lexsub/score_pl_model.py`, defects included) prints for
+    // the well-formed sample files: P, R, mode P, mode R in percent.
+    // Hand check of the best file: 1: (3+1)/(6·2) = 1/3; 2: 2/5; 4: 4/6;
+    // 5: (1+1)/(5·3) = 2/15; 6: (3+1)/(10·3) = 2/15 → Σ = 5/3 over 5 = 33.33 %.
+    let expected = std::fs::read_to_string(format!("{DIR}score_pl_model.out")).unwrap();
+    let mut rows = 0;
+    for line in expected.lines().filter(|l| !l.starts_with('#')) {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        let format = if f[0].ends_with(".oot") {
+            Format::Oot
+        } else {
+            Format::Best
+        };
+        let c = Corpus::new(&gold(), &system(f[0], format), Profile::Semeval2007).unwrap();
+        let (main, mode) = match format {
+            Format::Oot => (c.totals(Measure::Oot), c.totals(Measure::ModeOot)),
+            Format::Best => (c.totals(Measure::Best), c.totals(Measure::ModeBest)),
+        };
+        let ours = [
+            Percent(main.precision()).to_string(),
+            Percent(main.recall()).to_string(),
+            Percent(mode.precision()).to_string(),
+            Percent(mode.recall()).to_string(),
+        ];
+        assert_eq!(ours, f[1..], "{}", f[0]);
+        rows += 1;
+    }
+    assert_eq!(rows, 2);
+}
