@@ -527,3 +527,39 @@ fn official_numbers_on_well_formed_files() {
     }
     assert_eq!(rows, 2);
 }
+
+#[test]
+fn defect_fixed_hyphenated_mode_can_match() {
+    // score.pl compares the mode with its hyphen but the answer without:
+    // a hyphenated mode never matches there. Here both sides lose the hyphen.
+    let g = GoldItem::new("8", "fit.a", [("well-suited", 3), ("apt", 1)]).unwrap();
+    for answer_text in ["well-suited", "well suited"] {
+        let c = Corpus::new(
+            std::slice::from_ref(&g),
+            &[answer("8", "fit.a", &[answer_text])],
+            Profile::Semeval2007,
+        )
+        .unwrap();
+        assert_eq!(c.totals(Measure::ModeBest).precision(), Some(1.0));
+        assert_eq!(c.totals(Measure::ModeOot).precision(), Some(1.0));
+    }
+}
+
+#[test]
+fn defect_fixed_crlf_does_not_hide_the_last_answer() {
+    // system.oot has CRLF endings; item 5's last answer "peer" still earns
+    // its credit (1/5), which score.pl would miss ("peer\r").
+    let c = Corpus::new(
+        &gold(),
+        &system("system.oot", Format::Oot),
+        Profile::Semeval2007,
+    )
+    .unwrap();
+    let five = c.items().iter().find(|p| p.gold().id() == "5").unwrap();
+    assert_eq!(
+        five.answers().unwrap().last().map(String::as_str),
+        Some("peer")
+    );
+    let s = Measure::Oot.score(five.gold(), five.answers().unwrap());
+    assert!(close(s, 0.6));
+}

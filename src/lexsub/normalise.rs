@@ -37,7 +37,8 @@ use super::model::{GoldItem, distinct};
 /// Where two gold variants meet (`well-being 2; well being 1`) the scorer's
 /// result depends on hash order; here their counts are summed. The `pn`
 /// rule is the scorer's substring test: it also drops a term such as
-/// `hypnotic`.
+/// `hypnotic`. There is no American/British spelling map: the scorer's is
+/// dead code, so leaving it out keeps its numbers.
 ///
 /// [`Profile::Strict`] applies only the shared rules: nothing is dropped
 /// except empty terms.
