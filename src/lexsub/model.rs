@@ -80,6 +80,7 @@ impl GoldItem {
             if count == 0 {
                 return Err(LexsubError::ZeroCount { id, index });
             }
+            // Counts saturate at u32::MAX (no real gold comes near).
             match subs.iter_mut().find(|s| s.term == term) {
                 Some(s) => s.count = s.count.saturating_add(count),
                 None => subs.push(Substitute { term, count }),
@@ -116,6 +117,18 @@ impl GoldItem {
 
     /// `freqᵢ(term)`: the count of `term`, 0 when it is not a gold substitute.
     /// Exact string comparison.
+    ///
+    /// # Complexity
+    /// O(|H|) string comparisons.
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::lexsub::GoldItem;
+    /// # fn main() -> Result<(), adaptive_comp_metrics::lexsub::LexsubError> {
+    /// let h = GoldItem::new("1", "bright.a", [("clever", 3), ("smart", 1)])?;
+    /// assert_eq!((h.freq("smart"), h.freq("Smart"), h.freq("dim")), (1, 0, 0));
+    /// # Ok(()) }
+    /// ```
     pub fn freq(&self, term: &str) -> u32 {
         self.substitutes
             .iter()
@@ -134,6 +147,21 @@ impl GoldItem {
     }
 
     /// `mᵢ`: the substitute with the largest count, if exactly one has it.
+    ///
+    /// Unlike `score.pl`, which takes the first listed substitute, this does
+    /// not assume the gold lists substitutes by decreasing count.
+    ///
+    /// # Complexity
+    /// O(|H|).
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::lexsub::GoldItem;
+    /// # fn main() -> Result<(), adaptive_comp_metrics::lexsub::LexsubError> {
+    /// let h = GoldItem::new("1", "bright.a", [("smart", 1), ("clever", 3)])?;
+    /// assert_eq!(h.mode(), Some("clever"));
+    /// # Ok(()) }
+    /// ```
     pub fn mode(&self) -> Option<&str> {
         let mut top = self.substitutes.iter().filter(|s| s.count == self.max);
         match (top.next(), top.next()) {
@@ -144,6 +172,18 @@ impl GoldItem {
 
     /// The counts sorted from largest to smallest (the optimal ranking's
     /// credits, used by the rank measure and GAP).
+    ///
+    /// # Complexity
+    /// O(|H| log |H|).
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::lexsub::GoldItem;
+    /// # fn main() -> Result<(), adaptive_comp_metrics::lexsub::LexsubError> {
+    /// let h = GoldItem::new("1", "bright.a", [("smart", 1), ("clever", 3), ("able", 2)])?;
+    /// assert_eq!(h.counts_descending(), [3, 2, 1]);
+    /// # Ok(()) }
+    /// ```
     pub fn counts_descending(&self) -> Vec<u32> {
         let mut c: Vec<u32> = self.substitutes.iter().map(|s| s.count).collect();
         c.sort_unstable_by(|a, b| b.cmp(a));
@@ -198,6 +238,15 @@ pub enum Outcome {
 /// `items` counts the gold items the measure applies to, `attempted` those
 /// the system answered. Both ratios are fractions in `[0, 1]`; use
 /// [`Percent`] to print them as the official scorer does.
+///
+/// # Examples
+/// ```
+/// use adaptive_comp_metrics::lexsub::Totals;
+/// let t = Totals { credit: 1.5, attempted: 2, items: 4 };
+/// assert_eq!((t.precision(), t.recall()), (Some(0.75), Some(0.375)));
+/// let none = Totals { credit: 0.0, attempted: 0, items: 4 };
+/// assert_eq!(none.precision(), None); // nothing attempted: undefined
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Totals {
     /// Sum of the per-item scores of the attempted items.
