@@ -46,8 +46,8 @@ impl GoldItem {
     /// [`LexsubError::ZeroCount`] for a count of 0.
     ///
     /// # Complexity
-    /// O(n²) string comparisons for n substitutes (n is at most a few dozen in
-    /// practice); O(n) memory.
+    /// O(n) expected for n substitutes (a linear scan up to 32, hashing
+    /// beyond); O(n) memory.
     ///
     /// # Examples
     /// ```
@@ -72,6 +72,7 @@ impl GoldItem {
     {
         let id = id.into();
         let mut subs: Vec<Substitute> = Vec::new();
+        let mut index_of: std::collections::HashMap<String, usize> = Default::default();
         for (index, (term, count)) in substitutes.into_iter().enumerate() {
             let term = term.into();
             if term.trim().is_empty() {
@@ -80,10 +81,29 @@ impl GoldItem {
             if count == 0 {
                 return Err(LexsubError::ZeroCount { id, index });
             }
+            // Long lists (never seen in real gold, but possible in hostile
+            // input) get a hash index so that merging stays linear.
+            if subs.len() == 32 && index_of.is_empty() {
+                index_of = subs
+                    .iter()
+                    .enumerate()
+                    .map(|(i, s)| (s.term.clone(), i))
+                    .collect();
+            }
+            let found = if index_of.is_empty() {
+                subs.iter().position(|s| s.term == term)
+            } else {
+                index_of.get(&term).copied()
+            };
             // Counts saturate at u32::MAX (no real gold comes near).
-            match subs.iter_mut().find(|s| s.term == term) {
+            match found.and_then(|i| subs.get_mut(i)) {
                 Some(s) => s.count = s.count.saturating_add(count),
-                None => subs.push(Substitute { term, count }),
+                None => {
+                    if !index_of.is_empty() {
+                        index_of.insert(term.clone(), subs.len());
+                    }
+                    subs.push(Substitute { term, count });
+                }
             }
         }
         if subs.is_empty() {
@@ -349,6 +369,16 @@ mod tests {
                 index: 0
             })
         );
+    }
+
+    #[test]
+    fn long_lists_merge_like_short_ones() {
+        let entries: Vec<(String, u32)> = (0..200).map(|i| (format!("t{}", i % 50), 1)).collect();
+        let g = GoldItem::new("1", "x.n", entries).unwrap();
+        assert_eq!(g.substitutes().len(), 50);
+        assert!(g.substitutes().iter().all(|s| s.count == 4));
+        assert_eq!(g.substitutes()[49].term, "t49"); // first-seen order kept
+        assert_eq!(g.total(), 200);
     }
 
     #[test]
