@@ -71,9 +71,10 @@ impl GoldItem {
         I: IntoIterator<Item = (S, u32)>,
     {
         let id = id.into();
-        let mut subs: Vec<Substitute> = Vec::new();
+        let substitutes = substitutes.into_iter();
+        let mut subs: Vec<Substitute> = Vec::with_capacity(substitutes.size_hint().0);
         let mut index_of: std::collections::HashMap<String, usize> = Default::default();
-        for (index, (term, count)) in substitutes.into_iter().enumerate() {
+        for (index, (term, count)) in substitutes.enumerate() {
             let term = term.into();
             if term.trim().is_empty() {
                 return Err(LexsubError::EmptySubstitute { id, index });

@@ -182,12 +182,13 @@ fn parse_gold(text: &str, line: usize) -> Result<GoldItem, LexsubError> {
 /// Parses one system line (already trimmed, non-blank).
 fn parse_system(text: &str, line: usize, format: Format) -> Result<SystemAnswer, LexsubError> {
     let (target, id, rest) = split_record(text, line, Some(format))?;
-    let answers = rest
-        .split(';')
-        .map(str::trim)
-        .filter(|a| !a.is_empty())
-        .map(str::to_owned)
-        .collect();
+    let mut answers = Vec::with_capacity(rest.bytes().filter(|&b| b == b';').count() + 1);
+    answers.extend(
+        rest.split(';')
+            .map(str::trim)
+            .filter(|a| !a.is_empty())
+            .map(str::to_owned),
+    );
     Ok(SystemAnswer {
         id: id.to_owned(),
         target: target.to_owned(),
