@@ -47,6 +47,7 @@
 
 pub mod correlation;
 pub mod error;
+pub mod lexsub;
 pub mod rank;
 mod sum;
 #[cfg(feature = "uncertainty")]
