@@ -534,6 +534,45 @@ fn one_sided_weights_have_exact_null_mean_zero_by_enumeration() {
     assert!(mean(&enumerate(&TopWeightedTau::new(), &x, &y)) < -0.05);
 }
 
+/// Exact null SDs against full enumeration of all permutations of y:
+/// τ-b with and without ties (Kendall's tie-corrected variance), and ρ with
+/// ties (1/(n − 1) for any non-constant vectors).
+#[test]
+fn exact_null_moments_match_full_enumeration() {
+    let sd = |v: &[f64]| {
+        let m = mean(v);
+        (v.iter().map(|t| (t - m).powi(2)).sum::<f64>() / v.len() as f64).sqrt()
+    };
+    let cases: [(&[f64], &[f64]); 4] = [
+        (
+            &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0],
+            &[6.0, 1.0, 5.0, 2.0, 4.0, 3.0],
+        ),
+        (
+            &[1.0, 1.0, 2.0, 3.0, 3.0, 3.0],
+            &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0],
+        ),
+        (
+            &[1.0, 1.0, 2.0, 3.0, 3.0, 3.0],
+            &[2.0, 2.0, 2.0, 1.0, 5.0, 5.0],
+        ),
+        (
+            &[1.0, 1.0, 1.0, 2.0, 2.0, 2.0, 3.0],
+            &[1.0, 1.0, 2.0, 2.0, 3.0, 3.0, 4.0],
+        ),
+    ];
+    for (x, y) in cases {
+        let all = enumerate(&KendallTauB, x, y);
+        let exact = kendall_tau_b_null(x, y).unwrap();
+        assert!(mean(&all).abs() < 1e-12);
+        assert!((exact.sd.value - sd(&all)).abs() < 1e-12, "{exact:?}");
+        let all = enumerate(&Spearman, x, y);
+        assert!(mean(&all).abs() < 1e-12);
+        let want = spearman_null(x.len()).unwrap().sd.value;
+        assert!((want - sd(&all)).abs() < 1e-12);
+    }
+}
+
 #[test]
 fn spearman_null_is_exact_and_matches_the_permutation_spread() {
     let x: Vec<f64> = (0..20).map(|i| f64::from(i / 2)).collect(); // ties
