@@ -662,7 +662,61 @@ fn bca_corrects_for_skewness() {
     assert_eq!(p.estimate, bca.estimate);
 }
 
+/// BCa needs resamples on both sides of the estimate.
+#[test]
+fn bca_reports_a_degenerate_bootstrap_distribution() {
+    let x = range(10);
+    // 0 on the original data, 1 on every other sample.
+    let jump = |a: &[f64], _: &[f64]| -> Result<f64, Error> {
+        Ok(if a == range(10).as_slice() { 0.0 } else { 1.0 })
+    };
+    assert!(matches!(
+        bootstrap_ci(&jump, &x, &x, 100, 0.9, &mut rng(22)),
+        Err(UncertaintyError::Degenerate { .. })
+    ));
+    // The percentile interval exists: [1, 1].
+    let p = Bootstrap::new(100)
+        .interval(Interval::Percentile)
+        .run(&jump, &x, &x, &mut rng(22))
+        .unwrap();
+    assert_eq!((p.lower, p.upper), (1.0, 1.0));
+}
+
 // ---------------------------------------------------------------- paired
+
+/// The paired bootstrap interval of a difference covers the true
+/// difference at the nominal rate. Human h ~ N(0, 1); model A = h + N(0, 0.5²),
+/// model B = h + N(0, 1): corr(h, A) = 1/√1.25, corr(h, B) = 1/√2, and the
+/// population τ = (2/π)·asin(r) for each (Kendall 1948, ch. 10). 200 data
+/// sets of n = 40, 90 % percentile intervals from 200 resamples, ±3.5 SE.
+#[test]
+fn paired_bootstrap_intervals_cover_the_true_difference() {
+    let (n, sets, level) = (40, 200, 0.9);
+    let tau = |r: f64| 2.0 / std::f64::consts::PI * r.asin();
+    let truth = tau(1.0 / 1.25f64.sqrt()) - tau(1.0 / 2f64.sqrt());
+    let mut data = rng(23);
+    let mut covered = 0;
+    for _ in 0..sets {
+        let h: Vec<f64> = (0..n).map(|_| normal_pair(&mut data, 0.0).0).collect();
+        let a: Vec<f64> = h
+            .iter()
+            .map(|v| v + 0.5 * normal_pair(&mut data, 0.0).0)
+            .collect();
+        let b: Vec<f64> = h
+            .iter()
+            .map(|v| v + normal_pair(&mut data, 0.0).0)
+            .collect();
+        let ci = Bootstrap::new(200)
+            .level(level)
+            .interval(Interval::Percentile)
+            .paired(&KendallTauB, &h, &a, &b, &mut data)
+            .unwrap();
+        covered += usize::from(ci.lower <= truth && truth <= ci.upper);
+    }
+    let rate = covered as f64 / sets as f64;
+    let se = (level * (1.0 - level) / sets as f64).sqrt();
+    assert!((rate - level).abs() < 3.5 * se, "coverage {rate}");
+}
 
 #[test]
 fn paired_comparison_of_identical_models_finds_nothing() {
