@@ -9,7 +9,7 @@ use adaptive_comp_metrics::uncertainty::{
     kendall_tau_b_null, null_moments, paired_comparison, permutation_test, spearman_null,
     standardise,
 };
-use adaptive_comp_metrics::{Error, Hyperbolic, Scheme, TopWeighted};
+use adaptive_comp_metrics::{Error, Hyperbolic, Scheme};
 use core::num::NonZeroUsize;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -133,7 +133,9 @@ fn perfect_correlation_reaches_the_smallest_possible_p_value() {
         &KendallTauB,
         &TopWeightedRho::new(),
         &TopWeightedTau::new(),
-        &TopWeightedRho::with(TopWeighted::new().weigher(Hyperbolic), Scheme::First),
+        &TopWeightedRho::new()
+            .weigher(Hyperbolic)
+            .scheme(Scheme::First),
         &pearson,
     ];
     let m = 499;
@@ -475,7 +477,7 @@ fn weighted_null_moments_match_an_independent_monte_carlo() {
         let x = range(n);
         let moments = if coef == "rho" {
             null_moments(
-                &TopWeightedRho::with(TopWeighted::new(), scheme),
+                &TopWeightedRho::new().scheme(scheme),
                 &x,
                 &x,
                 m,
@@ -483,7 +485,7 @@ fn weighted_null_moments_match_an_independent_monte_carlo() {
             )
         } else {
             null_moments(
-                &TopWeightedTau::with(TopWeighted::new(), scheme),
+                &TopWeightedTau::new().scheme(scheme),
                 &x,
                 &x,
                 m,
@@ -518,13 +520,18 @@ fn weighted_null_moments_match_an_independent_monte_carlo() {
 fn one_sided_weights_have_exact_null_mean_zero_by_enumeration() {
     let x = [3.0, 3.0, 1.0, 0.5, 7.0, 2.0];
     let y = [0.1, 0.4, 0.3, 0.9, 0.7, 0.2];
-    let first = TopWeighted::new().weigher(Hyperbolic);
-    let rho_first = TopWeightedRho::with(first, Scheme::First);
-    let tau_first = TopWeightedTau::with(first, Scheme::First);
+    let rho_first = TopWeightedRho::new()
+        .weigher(Hyperbolic)
+        .scheme(Scheme::First);
+    let tau_first = TopWeightedTau::new()
+        .weigher(Hyperbolic)
+        .scheme(Scheme::First);
     assert!(mean(&enumerate(&rho_first, &x, &y)).abs() < 1e-15);
     assert!(mean(&enumerate(&tau_first, &x, &y)).abs() < 1e-15);
     // Second: weights from y, x has no ties.
-    let rho_second = TopWeightedRho::with(first, Scheme::Second);
+    let rho_second = TopWeightedRho::new()
+        .weigher(Hyperbolic)
+        .scheme(Scheme::Second);
     assert!(mean(&enumerate(&rho_second, &y, &x)).abs() < 1e-15);
     // Ties in the unweighted input break the symmetry.
     let tied = [1.0, 1.0, 1.0, 2.0, 3.0, 4.0];

@@ -220,8 +220,8 @@ macro_rules! weighted_statistic {
     ($name:ident, $method:ident, $ranks:ident, $field:ident, $what:literal, $example:literal) => {
         #[doc = concat!("The top-weighted ", $what, " of Lombardo et al. (2020, Eq. 8) as a [`Statistic`].")]
         ///
-        /// Any [`TopWeighted`] configuration (weigher, tie method, orders)
-        /// with a weighting [`Scheme`]. The permutation test ranks the data
+        /// The choices of [`TopWeighted`] (weigher, [`Scheme`], tie method,
+        /// orders), set with the same builder methods. The permutation test ranks the data
         /// once and permutes the ranks.
         ///
         /// ```text
@@ -234,24 +234,31 @@ macro_rules! weighted_statistic {
         /// # Examples
         /// ```
         #[doc = concat!("use adaptive_comp_metrics::uncertainty::{Statistic, ", stringify!($name), "};")]
-        /// use adaptive_comp_metrics::{Hyperbolic, Scheme, TopWeighted};
+        /// use adaptive_comp_metrics::{Hyperbolic, Scheme};
         /// let (x, y) = ([5.0, 4.0, 3.0, 2.0, 1.0], [4.0, 5.0, 3.0, 2.0, 1.0]);
         #[doc = $example]
-        #[doc = concat!("let gold_weighted = ", stringify!($name), "::with(TopWeighted::new().weigher(Hyperbolic), Scheme::First);")]
+        #[doc = concat!("let gold_weighted = ", stringify!($name), "::new().weigher(Hyperbolic).scheme(Scheme::First);")]
         /// assert!(gold_weighted.value(&x, &y)? < 1.0);
         /// # Ok::<(), adaptive_comp_metrics::Error>(())
         /// ```
         #[derive(Debug, Clone, Copy, PartialEq)]
         pub struct $name<W = OffsetQuadratic> {
+            // The configuration, and the two choices it does not expose.
             config: TopWeighted<W>,
+            weigher: W,
             scheme: Scheme,
         }
 
         impl $name<OffsetQuadratic> {
-            /// The paper's configuration: `f(n) = 1/(n + 2)²`, additive weights (Eq. 9).
+            /// The paper's configuration: `f(n) = 1/(n + 2)²`, additive
+            /// weights (Eq. 9), average ranks, larger score = better.
             #[must_use]
             pub fn new() -> Self {
-                Self::with(TopWeighted::new(), Scheme::Additive)
+                Self {
+                    config: TopWeighted::new(),
+                    weigher: OffsetQuadratic::default(),
+                    scheme: Scheme::Additive,
+                }
             }
         }
 
@@ -261,14 +268,43 @@ macro_rules! weighted_statistic {
             }
         }
 
-        impl<W: Weigher> $name<W> {
-            /// This configuration with weighting `scheme` (which replaces the
-            /// scheme set in `config`).
+        impl<W: Weigher + Clone> $name<W> {
+            /// Uses another weighting function (see [`TopWeighted::weigher`]).
             #[must_use]
-            pub fn with(config: TopWeighted<W>, scheme: Scheme) -> Self {
+            pub fn weigher<V: Weigher + Clone>(self, weigher: V) -> $name<V> {
+                $name {
+                    config: self.config.weigher(weigher.clone()),
+                    weigher,
+                    scheme: self.scheme,
+                }
+            }
+
+            /// Sets the weighting scheme (see [`TopWeighted::scheme`]).
+            #[must_use]
+            pub fn scheme(self, scheme: Scheme) -> Self {
                 Self {
-                    config: config.scheme(scheme),
+                    config: self.config.scheme(scheme),
                     scheme,
+                    ..self
+                }
+            }
+
+            /// Sets the tie method (see [`TopWeighted::ties`]).
+            #[must_use]
+            pub fn ties(self, ties: Ties) -> Self {
+                Self {
+                    config: self.config.ties(ties),
+                    ..self
+                }
+            }
+
+            /// Sets which end of each input's scale is the top (see
+            /// [`TopWeighted::orders`]).
+            #[must_use]
+            pub fn orders(self, x: Order, y: Order) -> Self {
+                Self {
+                    config: self.config.orders(x, y),
+                    ..self
                 }
             }
 
@@ -277,9 +313,15 @@ macro_rules! weighted_statistic {
             pub fn weighting_scheme(&self) -> Scheme {
                 self.scheme
             }
+
+            /// The weighting function.
+            #[must_use]
+            pub fn weighting_function(&self) -> &W {
+                &self.weigher
+            }
         }
 
-        impl<W: Weigher + Sync> Statistic for $name<W> {
+        impl<W: Weigher + Clone + Sync> Statistic for $name<W> {
             fn value(&self, x: &[f64], y: &[f64]) -> Result<f64> {
                 self.config.$method(x, y).map(|r| r.$field)
             }
@@ -328,12 +370,10 @@ mod tests {
             &KendallTauB,
             &TopWeightedRho::new(),
             &TopWeightedTau::new(),
-            &TopWeightedRho::with(
-                TopWeighted::new()
-                    .weigher(Hyperbolic)
-                    .order(Order::SmallerIsBetter),
-                Scheme::First,
-            ),
+            &TopWeightedRho::new()
+                .weigher(Hyperbolic)
+                .orders(Order::SmallerIsBetter, Order::SmallerIsBetter)
+                .scheme(Scheme::First),
         ];
         for s in stats {
             let p = s.prepare(&x, &y).unwrap();
@@ -346,12 +386,12 @@ mod tests {
 
     #[test]
     fn exact_mean_only_without_ties_in_the_unweighted_input() {
-        let first = TopWeightedRho::with(TopWeighted::new(), Scheme::First);
+        let first = TopWeightedRho::new().scheme(Scheme::First);
         let p = first.prepare(&[1.0, 1.0, 2.0], &[3.0, 2.0, 1.0]).unwrap();
         assert_eq!(first.exact_null(&p).mean, Some(0.0));
         let p = first.prepare(&[3.0, 2.0, 1.0], &[1.0, 1.0, 2.0]).unwrap();
         assert_eq!(first.exact_null(&p).mean, None);
-        let second = TopWeightedTau::with(TopWeighted::new(), Scheme::Second);
+        let second = TopWeightedTau::new().scheme(Scheme::Second);
         let p = second.prepare(&[3.0, 2.0, 1.0], &[1.0, 1.0, 2.0]).unwrap();
         assert_eq!(second.exact_null(&p).mean, Some(0.0));
         assert_eq!(TopWeightedRho::new().exact_null(&p), ExactNull::default());
