@@ -20,7 +20,12 @@
 //! - [`mod@plan`]: ballot sizes, exact comparison counts and the §2.7 heuristics,
 //!   all known before any vote is collected;
 //! - [`pairing`]: the random comparisons of a ballot and their spread over
-//!   voters.
+//!   voters;
+//! - [`score`]: the Borda score, the rescaling of Eq. 6 and the top-item
+//!   selection with random tie-breaking;
+//! - [`scheduler`]: the [`Scheduler`] state machine that issues comparisons,
+//!   takes votes, closes ballots and ranks the items;
+//! - [`uniform`]: the uniform baseline of §2.4 with the same budget.
 //!
 //! Everything random takes the caller's `R: rand::Rng + ?Sized`, so a seeded
 //! collection is reproducible.
@@ -29,6 +34,9 @@ pub mod config;
 pub mod error;
 pub mod pairing;
 pub mod plan;
+pub mod scheduler;
+pub mod score;
+pub mod uniform;
 
 pub use config::{AverageFrom, BallotConfig, Options, RankBy, Rounding, SelectOn};
 pub use error::BallotError;
@@ -38,3 +46,8 @@ pub use plan::{
     ballot_sizes, comparisons_for_m_top, comparisons_in_ballot, expected_cost, m_for_budget,
     m_from_comparisons, m_top, m_top_from_uniform, plan,
 };
+pub use scheduler::{
+    BallotLog, BallotScores, Design, Phase, RankedItem, Ranking, Scheduler, Unvoted, Vote,
+};
+pub use score::{borda_score, rescale, rescaling_slope, select_top};
+pub use uniform::{UniformBudget, UniformPlan, uniform_plan};
