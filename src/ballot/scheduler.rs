@@ -231,7 +231,24 @@ const NONE: usize = usize::MAX;
 /// assert_eq!(ranking.entries[0].last_ballot, 2);
 /// # Ok::<(), adaptive_comp_metrics::ballot::BallotError>(())
 /// ```
+///
+/// # Saving and restoring
+/// With the `serde` feature the whole state serialises — between ballots or
+/// in the middle of one — as the configuration plus each ballot's items,
+/// comparisons and votes ([`BallotLog`]). Restoring replays the votes through
+/// the same code, so every score is recomputed bit for bit (no float goes
+/// through the text format), and checks the state first: items in range and
+/// ascending, ballot sizes per Eq. 2, each ballot's items a valid top
+/// selection of the previous one, comparisons without self-pairs with every
+/// item the planned number of times, one vote slot per comparison. An
+/// inconsistent state is [`BallotError::CorruptState`]. The RNG stays the
+/// caller's: save it alongside if the collection must continue identically.
 #[derive(Debug, Clone)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "Snapshot", into = "Snapshot")
+)]
 pub struct Scheduler {
     config: BallotConfig,
     design: Design,
@@ -752,5 +769,141 @@ impl Scheduler {
             start = end;
         }
         Ok(Ranking { entries })
+    }
+}
+
+/// The serialised form of a [`Scheduler`]: the parameters and the audit trail.
+#[cfg(feature = "serde")]
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Snapshot {
+    version: u32,
+    config: BallotConfig,
+    design: Design,
+    ballots: Vec<BallotLog>,
+}
+
+#[cfg(feature = "serde")]
+const SNAPSHOT_VERSION: u32 = 1;
+
+#[cfg(feature = "serde")]
+impl From<Scheduler> for Snapshot {
+    fn from(s: Scheduler) -> Self {
+        Self {
+            version: SNAPSHOT_VERSION,
+            config: s.config,
+            design: s.design,
+            ballots: s.logs,
+        }
+    }
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<Snapshot> for Scheduler {
+    type Error = BallotError;
+
+    fn try_from(snap: Snapshot) -> Result<Self> {
+        let corrupt =
+            |ballot: usize, reason: &'static str| BallotError::CorruptState { ballot, reason };
+        if snap.version != SNAPSHOT_VERSION {
+            return Err(corrupt(0, "unknown state version"));
+        }
+        let mut s = match snap.design {
+            Design::Adaptive => Self::new(snap.config),
+            Design::Uniform(budget) => Self::uniform(snap.config, budget)?,
+        };
+        if snap.ballots.len() > s.sizes.len() {
+            return Err(corrupt(s.sizes.len() + 1, "more ballots than planned"));
+        }
+        let last = snap.ballots.len();
+        for (k0, log) in snap.ballots.into_iter().enumerate() {
+            let k = k0 + 1;
+            if !log.closed && k != last {
+                return Err(corrupt(k, "only the last ballot may be open"));
+            }
+            s.check_log(k, &log)?;
+            let BallotLog {
+                items,
+                comparisons,
+                votes,
+                closed,
+            } = log;
+            s.install(items, comparisons);
+            for (t, v) in votes.into_iter().enumerate() {
+                if let Some(v) = v {
+                    s.apply(k, t, v);
+                }
+            }
+            if closed {
+                s.close_ballot(Unvoted::Withdraw)
+                    .map_err(|_| corrupt(k, "a closed ballot has an item without votes"))?;
+            }
+        }
+        Ok(s)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl Scheduler {
+    /// Checks a restored ballot log against the plan and the previous ballot.
+    fn check_log(&self, k: usize, log: &BallotLog) -> Result<()> {
+        let corrupt = |reason: &'static str| BallotError::CorruptState { ballot: k, reason };
+        let n_items = self.config.n_items();
+        let items = &log.items;
+        if items.len() != self.sizes[k - 1] {
+            return Err(corrupt("the number of items differs from the plan"));
+        }
+        if items.windows(2).any(|w| w[0] >= w[1]) || items.last().is_some_and(|&i| i >= n_items) {
+            return Err(corrupt("items must be ascending, distinct and in range"));
+        }
+        if let Some(prev) = self.history.last() {
+            let keys = self.selection_keys(prev);
+            let mut lowest_kept = f64::INFINITY;
+            let mut highest_dropped = f64::NEG_INFINITY;
+            let mut next = items.iter().peekable();
+            for (p, &i) in prev.items.iter().enumerate() {
+                if next.peek() == Some(&&i) {
+                    next.next();
+                    lowest_kept = lowest_kept.min(keys[p]);
+                } else {
+                    highest_dropped = highest_dropped.max(keys[p]);
+                }
+            }
+            if next.next().is_some() {
+                return Err(corrupt("an item did not take part in the previous ballot"));
+            }
+            if lowest_kept < highest_dropped {
+                return Err(corrupt("the items are not the best of the previous ballot"));
+            }
+        }
+        let (base, extra) = match &self.uniform {
+            Some(plan) => (plan.appearances, plan.items_with_extra),
+            None => {
+                let m = self.config.m();
+                (m, usize::from(!(items.len() * m).is_multiple_of(2)))
+            }
+        };
+        let mut count = vec![0usize; items.len()];
+        for c in &log.comparisons {
+            if c.first == c.second {
+                return Err(corrupt("a comparison pairs an item with itself"));
+            }
+            for item in [c.first, c.second] {
+                let p = items
+                    .binary_search(&item)
+                    .map_err(|_| corrupt("a comparison names an item outside the ballot"))?;
+                count[p] += 1;
+            }
+        }
+        let with_extra = count.iter().filter(|&&c| c == base + 1).count();
+        let with_base = count.iter().filter(|&&c| c == base).count();
+        if with_extra != extra || with_base + with_extra != items.len() {
+            return Err(corrupt("items do not appear the planned number of times"));
+        }
+        if log.votes.len() != log.comparisons.len() {
+            return Err(corrupt(
+                "the number of votes differs from the number of comparisons",
+            ));
+        }
+        Ok(())
     }
 }
