@@ -260,6 +260,7 @@ pub struct Scheduler {
     slot: Vec<usize>,
     ticket_start: Vec<usize>,
     ticket_list: Vec<usize>,
+    partner_list: Vec<usize>,
     wins2: Vec<u64>,
     seen: Vec<u64>,
     pending: usize,
@@ -321,6 +322,7 @@ impl Scheduler {
             slot: vec![NONE; n],
             ticket_start: Vec::new(),
             ticket_list: Vec::new(),
+            partner_list: Vec::new(),
             wins2: Vec::new(),
             seen: Vec::new(),
             pending: 0,
@@ -446,14 +448,18 @@ impl Scheduler {
         }
         let mut fill = start.clone();
         let mut list = vec![0usize; start[n]];
+        let mut partners = vec![0usize; start[n]];
         for (t, c) in comparisons.iter().enumerate() {
-            for p in [self.slot[c.first], self.slot[c.second]] {
+            for (item, partner) in [(c.first, c.second), (c.second, c.first)] {
+                let p = self.slot[item];
                 list[fill[p]] = t;
+                partners[fill[p]] = partner;
                 fill[p] += 1;
             }
         }
         self.ticket_start = start;
         self.ticket_list = list;
+        self.partner_list = partners;
         self.wins2 = vec![0; n];
         self.seen = vec![0; n];
         self.pending = comparisons.len();
@@ -602,8 +608,12 @@ impl Scheduler {
         let mut issued = 0;
         let mut free = None;
         if a != b {
-            for &t in &self.ticket_list[self.ticket_start[p]..self.ticket_start[p + 1]] {
-                if log.comparisons[t].is_between(a, b) {
+            let range = self.ticket_start[p]..self.ticket_start[p + 1];
+            for (&t, &partner) in self.ticket_list[range.clone()]
+                .iter()
+                .zip(&self.partner_list[range])
+            {
+                if partner == b {
                     issued += 1;
                     if free.is_none() && log.votes[t].is_none() {
                         free = Some(t);
