@@ -386,6 +386,18 @@ impl Scheduler {
     ///
     /// # Complexity
     /// O(N⁽ᵏ⁾·M) plus O(N⁽ᵏ⁻¹⁾) for the selection.
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::ballot::{BallotConfig, Scheduler};
+    /// use rand::SeedableRng;
+    /// let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+    /// let mut s = Scheduler::new(BallotConfig::new(6, 2, 0.5, 2)?);
+    /// let comparisons = s.open_ballot(&mut rng)?;
+    /// assert_eq!(comparisons.len(), 6); // 6 items × M = 2 / 2
+    /// assert!(s.open_ballot(&mut rng).is_err()); // still open
+    /// # Ok::<(), adaptive_comp_metrics::ballot::BallotError>(())
+    /// ```
     pub fn open_ballot<R: Rng + ?Sized>(&mut self, rng: &mut R) -> Result<&[Comparison]> {
         match self.phase() {
             Phase::Open { ballot } => return Err(BallotError::BallotStillOpen { ballot }),
@@ -530,6 +542,19 @@ impl Scheduler {
     ///
     /// # Complexity
     /// O(1).
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::ballot::{BallotConfig, Scheduler, Vote};
+    /// use rand::SeedableRng;
+    /// let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+    /// let mut s = Scheduler::new(BallotConfig::new(6, 2, 0.5, 2)?);
+    /// s.open_ballot(&mut rng)?;
+    /// s.record(0, Vote::First)?;
+    /// assert!(s.record(0, Vote::Second).is_err()); // one vote per ticket
+    /// assert_eq!(s.pending(), 5);
+    /// # Ok::<(), adaptive_comp_metrics::ballot::BallotError>(())
+    /// ```
     pub fn record(&mut self, ticket: usize, vote: Vote) -> Result<()> {
         let ballot = self.open_ballot_number()?;
         let log = &self.logs[ballot - 1];
@@ -576,6 +601,18 @@ impl Scheduler {
     ///
     /// # Complexity
     /// O(M).
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::ballot::{BallotConfig, Scheduler, Vote};
+    /// use rand::SeedableRng;
+    /// let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+    /// let mut s = Scheduler::new(BallotConfig::new(6, 2, 0.5, 2)?);
+    /// let c = s.open_ballot(&mut rng)?[0];
+    /// let ticket = s.record_win(c.second, c.first)?;
+    /// assert_eq!(s.logs()[0].votes()[ticket], Some(Vote::Second));
+    /// # Ok::<(), adaptive_comp_metrics::ballot::BallotError>(())
+    /// ```
     pub fn record_win(&mut self, winner: usize, loser: usize) -> Result<usize> {
         self.record_pair(winner, loser, false)
     }
@@ -588,6 +625,18 @@ impl Scheduler {
     ///
     /// # Complexity
     /// O(M).
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::ballot::{BallotConfig, Scheduler, Vote};
+    /// use rand::SeedableRng;
+    /// let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+    /// let mut s = Scheduler::new(BallotConfig::new(6, 2, 0.5, 2)?);
+    /// let c = s.open_ballot(&mut rng)?[0];
+    /// let ticket = s.record_tie(c.first, c.second)?;
+    /// assert_eq!(s.logs()[0].votes()[ticket], Some(Vote::Tie));
+    /// # Ok::<(), adaptive_comp_metrics::ballot::BallotError>(())
+    /// ```
     pub fn record_tie(&mut self, a: usize, b: usize) -> Result<usize> {
         self.record_pair(a, b, true)
     }
@@ -666,6 +715,22 @@ impl Scheduler {
     ///
     /// # Complexity
     /// O(N⁽ᵏ⁾).
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::ballot::{BallotConfig, Scheduler, Unvoted, Vote};
+    /// use rand::SeedableRng;
+    /// let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+    /// let mut s = Scheduler::new(BallotConfig::new(6, 2, 0.5, 2)?);
+    /// let n = s.open_ballot(&mut rng)?.len();
+    /// assert!(s.close_ballot(Unvoted::Reject).is_err()); // votes missing
+    /// for t in 0..n {
+    ///     s.record(t, Vote::Tie)?;
+    /// }
+    /// let scores = s.close_ballot(Unvoted::Reject)?;
+    /// assert!(scores.x.iter().all(|&x| x == 0.5)); // all ties: x = ½
+    /// # Ok::<(), adaptive_comp_metrics::ballot::BallotError>(())
+    /// ```
     pub fn close_ballot(&mut self, unvoted: Unvoted) -> Result<&BallotScores> {
         let ballot = self.open_ballot_number()?;
         if unvoted == Unvoted::Reject && self.pending > 0 {
@@ -748,6 +813,24 @@ impl Scheduler {
     ///
     /// # Complexity
     /// O(N log N).
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::ballot::{BallotConfig, Scheduler, Unvoted, Vote};
+    /// use rand::SeedableRng;
+    /// let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+    /// let mut s = Scheduler::new(BallotConfig::new(6, 2, 0.5, 2)?);
+    /// assert!(s.ranking(&mut rng).is_err());
+    /// let n = s.open_ballot(&mut rng)?.len();
+    /// for t in 0..n {
+    ///     s.record(t, Vote::First)?;
+    /// }
+    /// s.close_ballot(Unvoted::Reject)?;
+    /// let r = s.ranking(&mut rng)?;
+    /// assert_eq!(r.entries.len(), 6);
+    /// assert!(r.entries.windows(2).all(|w| w[0].score >= w[1].score));
+    /// # Ok::<(), adaptive_comp_metrics::ballot::BallotError>(())
+    /// ```
     pub fn ranking<R: Rng + ?Sized>(&self, rng: &mut R) -> Result<Ranking> {
         if self.history.is_empty() {
             return Err(BallotError::NothingClosed);
