@@ -6,7 +6,7 @@ use rand::Rng;
 use rand::seq::SliceRandom;
 
 use super::error::{BallotError, Result};
-use super::plan::comparisons_in_ballot;
+use super::plan::{check_m, comparisons_in_ballot};
 
 /// One pairwise comparison: which of two items is the more related?
 ///
@@ -99,12 +99,7 @@ pub fn random_matchings<R: Rng + ?Sized>(
     m: usize,
     rng: &mut R,
 ) -> Result<Vec<Comparison>> {
-    if m == 0 {
-        return Err(BallotError::InvalidParameter {
-            name: "m",
-            expected: "at least one appearance per item (M ≥ 1)",
-        });
-    }
+    check_m(m)?;
     check_items(items)?;
     let count = comparisons_in_ballot(items.len(), m)
         .filter(|&c| {
