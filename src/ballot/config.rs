@@ -207,6 +207,9 @@ impl Options {
 /// A value of this type always describes a collection that can run: N ≥ 2,
 /// M ≥ 1, 0 < α < 1, 1 ≤ n_b ≤ [`BallotConfig::MAX_BALLOTS`], every ballot
 /// with at least two items, and every count within 64 bits and memory.
+/// Deserialising validates again. (A text format may read α back one ulp
+/// off — serde_json does without its `float_roundtrip` feature; a saved
+/// [`Scheduler`](super::Scheduler) keeps α's exact bits for that reason.)
 ///
 /// # Examples
 /// ```

@@ -871,6 +871,10 @@ impl Scheduler {
 struct Snapshot {
     version: u32,
     config: BallotConfig,
+    /// α as IEEE-754 bits: text formats may parse `config.alpha` one ulp
+    /// off (serde_json without `float_roundtrip` does), which could move a
+    /// ballot size at an exact half.
+    alpha_bits: u64,
     design: Design,
     ballots: Vec<BallotLog>,
 }
@@ -883,6 +887,7 @@ impl From<Scheduler> for Snapshot {
     fn from(s: Scheduler) -> Self {
         Self {
             version: SNAPSHOT_VERSION,
+            alpha_bits: s.config.alpha().to_bits(),
             config: s.config,
             design: s.design,
             ballots: s.logs,
@@ -900,9 +905,16 @@ impl TryFrom<Snapshot> for Scheduler {
         if snap.version != SNAPSHOT_VERSION {
             return Err(corrupt(0, "unknown state version"));
         }
+        let c = snap.config;
+        let alpha = f64::from_bits(snap.alpha_bits);
+        if (alpha - c.alpha()).abs() > 1e-12 * c.alpha() {
+            return Err(corrupt(0, "alpha and alpha_bits disagree"));
+        }
+        let config =
+            BallotConfig::with_options(c.n_items(), c.m(), alpha, c.n_ballots(), c.options())?;
         let mut s = match snap.design {
-            Design::Adaptive => Self::new(snap.config),
-            Design::Uniform(budget) => Self::uniform(snap.config, budget)?,
+            Design::Adaptive => Self::new(config),
+            Design::Uniform(budget) => Self::uniform(config, budget)?,
         };
         if snap.ballots.len() > s.sizes.len() {
             return Err(corrupt(s.sizes.len() + 1, "more ballots than planned"));
