@@ -1,0 +1,91 @@
+//! The adaptive-ballot vote collection of Lombardo et al. (2020), §2.3–2.7.
+//!
+//! Ranking N items from crowd votes on pairs is cheap only if every vote
+//! counts where it matters: at the top. The adaptive scheme splits the
+//! collection into n_b ballots; ballot k shows each of its N⁽ᵏ⁾ items M times
+//! in random pairs, and only the best round(α·N⁽ᵏ⁾) items go on to ballot
+//! k + 1. Items that reach the last ballot are seen n_b·M times.
+//!
+//! ```text
+//! N⁽ᵏ⁾ = round(α·N⁽ᵏ⁻¹⁾)                                   (Eq. 2)
+//! N_comp = Σ_k ⌈M·N⁽ᵏ⁾/2⌉ ≈ (1 − αⁿᵇ)/(2(1 − α))·M·N        (Eq. 3)
+//! xᵢ⁽ᵏ⁾ = nᵢ/Mᵢ,  nᵢ = wins + ties/2                          (Eq. 1, fn. 4)
+//! yᵢ⁽ᵏ⁾ = 1 − b̂⁽ᵏ⁾ + b̂⁽ᵏ⁾·xᵢ⁽ᵏ⁾                               (Eq. 6)
+//! ȳᵢ⁽ᵏ⁾ = (1/k)·Σ_{k'≤k} yᵢ⁽ᵏ'⁾                                (Eq. 5)
+//! ```
+//!
+//! The module map:
+//! - [`config`]: validated parameters [`BallotConfig`] and the [`Options`]
+//!   that choose between the paper's text and its published code;
+//! - [`mod@plan`]: ballot sizes, exact comparison counts and the §2.7 heuristics,
+//!   all known before any vote is collected;
+//! - [`pairing`]: the random comparisons of a ballot and their spread over
+//!   voters;
+//! - [`score`]: the Borda score, the rescaling of Eq. 6 and the top-item
+//!   selection with random tie-breaking;
+//! - [`scheduler`]: the [`Scheduler`] state machine that issues comparisons,
+//!   takes votes, closes ballots and ranks the items;
+//! - [`uniform`]: the uniform baseline of §2.4 with the same budget.
+//!
+//! Everything random takes the caller's `R: rand::Rng + ?Sized`, so a seeded
+//! collection is reproducible.
+//!
+//! # Example
+//! ```
+//! use adaptive_comp_metrics::ballot::{plan, BallotConfig, Scheduler, Unvoted, Vote};
+//! use rand::SeedableRng;
+//! let config = BallotConfig::new(990, 20, 0.5, 7)?;
+//! assert_eq!(plan(&config).total_comparisons, 19_660); // known before voting
+//! let mut rng = rand::rngs::StdRng::seed_from_u64(42);
+//! let mut s = Scheduler::new(config);
+//! while let Ok(comparisons) = s.open_ballot(&mut rng) {
+//!     let comparisons = comparisons.to_vec();
+//!     for (ticket, c) in comparisons.iter().enumerate() {
+//!         // A perfect voter: the smaller item index is the more related pair.
+//!         let vote = if c.first < c.second { Vote::First } else { Vote::Second };
+//!         s.record(ticket, vote)?;
+//!     }
+//!     s.close_ballot(Unvoted::Reject)?;
+//! }
+//! let ranking = s.ranking(&mut rng)?;
+//! assert_eq!(ranking.entries[0].item, 0);
+//! assert_eq!(ranking.entries[0].last_ballot, 7);
+//! # Ok::<(), adaptive_comp_metrics::ballot::BallotError>(())
+//! ```
+//!
+//! # The paper's text and its published code
+//! The code that produced the paper's Table 2 departs from the text in a few
+//! places (REFERENCES §2); [`Options::paper`] (the default) follows the text,
+//! [`Options::published`] reproduces the code:
+//!
+//! | choice | paper (default) | published code |
+//! |---|---|---|
+//! | running average ȳ (Eq. 5) | from ballot 1 | from ballot 2 |
+//! | selection for the next ballot | on ȳ | on the last x |
+//! | `round` in Eq. 2 | half up | half to even |
+//! | uniform baseline budget | same N_comp ([`UniformBudget::SameComparisons`]) | round(M(1 − αⁿᵇ)/(1 − α)) appearances |
+//!
+//! Both rank every item on its score at the last ballot it reached and break
+//! ties at random ([`RankBy`] offers nested tiers instead).
+
+pub mod config;
+pub mod error;
+pub mod pairing;
+pub mod plan;
+pub mod scheduler;
+pub mod score;
+pub mod uniform;
+
+pub use config::{AverageFrom, BallotConfig, Options, RankBy, Rounding, SelectOn};
+pub use error::BallotError;
+pub use pairing::{Comparison, random_matchings, spread_over_voters};
+pub use plan::{
+    AlphaBounds, PAPER_MAX_SURVIVING_FRACTION, Plan, alpha_bounds, approx_total_comparisons,
+    ballot_sizes, comparisons_for_m_top, comparisons_in_ballot, expected_cost, m_for_budget,
+    m_from_comparisons, m_top, m_top_from_uniform, plan,
+};
+pub use scheduler::{
+    BallotLog, BallotScores, Design, Phase, RankedItem, Ranking, Scheduler, Unvoted, Vote,
+};
+pub use score::{borda_score, rescale, rescaling_slope, select_top};
+pub use uniform::{UniformBudget, UniformPlan, uniform_plan};
