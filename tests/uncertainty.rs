@@ -528,6 +528,21 @@ fn one_sided_weights_have_exact_null_mean_zero_by_enumeration() {
         .scheme(Scheme::First);
     assert!(mean(&enumerate(&rho_first, &x, &y)).abs() < 1e-15);
     assert!(mean(&enumerate(&tau_first, &x, &y)).abs() < 1e-15);
+    // The exact SD of one-sided τ_w (Var[N] from the sign moments of a random
+    // permutation) against the enumeration.
+    let sd = |v: &[f64]| {
+        let m = mean(v);
+        (v.iter().map(|t| (t - m).powi(2)).sum::<f64>() / v.len() as f64).sqrt()
+    };
+    let prepared = tau_first.prepare(&x, &y).unwrap();
+    let exact = tau_first.exact_null(&prepared);
+    assert_eq!(exact.mean, Some(0.0));
+    assert!((exact.sd.unwrap() - sd(&enumerate(&tau_first, &x, &y))).abs() < 1e-12);
+    let tau_second = TopWeightedTau::new().scheme(Scheme::Second);
+    let exact = tau_second.exact_null(&tau_second.prepare(&y, &x).unwrap());
+    assert!((exact.sd.unwrap() - sd(&enumerate(&tau_second, &y, &x))).abs() < 1e-12);
+    // No exact SD for ρ_w (a ratio with a random denominator).
+    assert_eq!(rho_first.exact_null(&prepared).sd, None);
     // Second: weights from y, x has no ties.
     let rho_second = TopWeightedRho::new()
         .weigher(Hyperbolic)

@@ -3,8 +3,8 @@
 //! standardised value (coefficient − null mean)/null SD.
 //!
 //! Closed forms where they exist (Spearman's ρ, Kendall's τ-b with ties, the
-//! mean of ρ_w/τ_w with weights from one ranking); Monte Carlo otherwise,
-//! with the Monte-Carlo standard errors reported.
+//! mean of ρ_w/τ_w and the SD of τ_w with weights from one ranking); Monte
+//! Carlo otherwise, with the Monte-Carlo standard errors reported.
 
 use super::permutation::Permutations;
 use super::statistic::Statistic;

@@ -5,7 +5,7 @@ use crate::correlation::spearman::{spearman, spearman_ranks};
 use crate::correlation::weighted::TopWeighted;
 use crate::error::Result;
 use crate::rank::{Order, Ties, rank_unchecked};
-use crate::weigh::{OffsetQuadratic, Scheme, Weigher};
+use crate::weigh::{OffsetQuadratic, Scheme, Weigher, item_weights};
 
 /// Scores after [`Statistic::prepare`] (usually ranks).
 #[derive(Debug, Clone, PartialEq)]
@@ -210,6 +210,54 @@ fn one_sided_zero_mean(scheme: Scheme, p: &Prepared) -> ExactNull {
     }
 }
 
+/// The exact null SD of τ_w when the normalised weights `w` come from the
+/// fixed ranking `a` only and the permuted ranking has no ties (then its
+/// normaliser Z is fixed). With the antisymmetric C_ij = w_i w_j sgn(a_j − a_i),
+/// N = Σ_{i<j} C_ij sgn(b_j − b_i) and r_i = Σ_j C_ij, the moments of signs
+/// of a random permutation (E[s_ij²] = 1, ±1/3 for pairs sharing an item, 0
+/// for disjoint pairs) give
+///
+/// ```text
+/// Var[N] = ½ Σ_{i≠j} C_ij² + ⅓ Σ_i (r_i² − Σ_j C_ij²),   SD[τ_w] = √Var[N] / Z
+/// Z² = Σ_{i<j, a_i≠a_j} w_i w_j · Σ_{i<j} w_i w_j
+/// ```
+///
+/// With w ≡ 1/n this is Kendall's n(n−1)(2n+5)/18 for S. O(n log n).
+fn one_sided_tau_w_null_sd(a: &[f64], w: &[f64]) -> Option<f64> {
+    use crate::sum::neumaier;
+    let mut idx: Vec<usize> = (0..a.len()).collect();
+    idx.sort_by(|&i, &j| a[i].total_cmp(&a[j]));
+    let total = neumaier(w.iter().copied());
+    let w2 = neumaier(w.iter().map(|v| v * v));
+    // Per tie group of a: weight below the group, in the group, Σ w² in it.
+    let (mut below, mut row_sq, mut c2, mut za_tied) = (0.0, 0.0, 0.0, 0.0);
+    let mut start = 0;
+    while start < idx.len() {
+        let end = start
+            + idx[start..]
+                .iter()
+                .take_while(|&&i| a[i] == a[idx[start]])
+                .count();
+        let group = &idx[start..end];
+        let g1 = neumaier(group.iter().map(|&i| w[i]));
+        let g2 = neumaier(group.iter().map(|&i| w[i] * w[i]));
+        let above = total - below - g1;
+        for &i in group {
+            let r = w[i] * (above - below);
+            let c2_i = w[i] * w[i] * (w2 - g2);
+            row_sq += r * r - c2_i;
+            c2 += c2_i;
+        }
+        za_tied += (g1 * g1 - g2) / 2.0;
+        below += g1;
+        start = end;
+    }
+    let var_n = 0.5 * c2 + row_sq / 3.0;
+    let all_pairs = (total * total - w2) / 2.0;
+    let z2 = (all_pairs - za_tied) * all_pairs;
+    (z2 > 0.0 && var_n >= 0.0).then(|| (var_n / z2).sqrt())
+}
+
 fn has_no_ties(v: &[f64]) -> bool {
     let mut s = v.to_vec();
     s.sort_by(f64::total_cmp);
@@ -217,7 +265,7 @@ fn has_no_ties(v: &[f64]) -> bool {
 }
 
 macro_rules! weighted_statistic {
-    ($name:ident, $method:ident, $ranks:ident, $field:ident, $what:literal, $example:literal) => {
+    ($name:ident, $method:ident, $ranks:ident, $field:ident, $what:literal, $example:literal, $exact_sd:literal) => {
         #[doc = concat!("The top-weighted ", $what, " of Lombardo et al. (2020, Eq. 8) as a [`Statistic`].")]
         ///
         /// The choices of [`TopWeighted`] (weigher, [`Scheme`], tie method,
@@ -227,6 +275,7 @@ macro_rules! weighted_statistic {
         /// ```text
         /// null mean = 0 exactly   for Scheme::First (Second) when the second (first)
         ///                         input has no ties (reflection argument)
+        /// null SD of τ_w exact    in the same case (sign moments of a random permutation)
         /// otherwise               Monte Carlo; the paper's additive weights give a
         ///                         strongly negative null mean
         /// ```
@@ -333,7 +382,14 @@ macro_rules! weighted_statistic {
                 self.config.$ranks(a, b).map(|r| r.$field)
             }
             fn exact_null(&self, p: &Prepared) -> ExactNull {
-                one_sided_zero_mean(self.scheme, p)
+                let mut null = one_sided_zero_mean(self.scheme, p);
+                if $exact_sd && null.mean.is_some() {
+                    let weighting = if self.scheme == Scheme::First { &p.x } else { &p.y };
+                    null.sd = item_weights(&p.x, &p.y, &self.weigher, self.scheme)
+                        .ok()
+                        .and_then(|w| one_sided_tau_w_null_sd(weighting, &w));
+                }
+                null
             }
         }
     };
@@ -345,7 +401,8 @@ weighted_statistic!(
     rho_ranks,
     rho,
     "ρ_w",
-    "assert_eq!(TopWeightedRho::new().value(&x, &x)?, 1.0);"
+    "assert_eq!(TopWeightedRho::new().value(&x, &x)?, 1.0);",
+    false
 );
 weighted_statistic!(
     TopWeightedTau,
@@ -353,7 +410,8 @@ weighted_statistic!(
     tau_ranks,
     tau,
     "τ_w",
-    "assert_eq!(TopWeightedTau::new().value(&x, &x)?, 1.0);"
+    "assert_eq!(TopWeightedTau::new().value(&x, &x)?, 1.0);",
+    true
 );
 
 #[cfg(test)]
@@ -382,6 +440,20 @@ mod tests {
                 s.value(&x, &y).unwrap()
             );
         }
+    }
+
+    #[test]
+    fn one_sided_tau_w_sd_with_equal_weights_is_kendalls() {
+        // w ≡ 1: Var[τ] = 2(2n+5)/(9n(n−1)) (Kendall 1948).
+        for n in [3usize, 7, 50] {
+            let a: Vec<f64> = (1..=n).map(|i| i as f64).collect();
+            let sd = one_sided_tau_w_null_sd(&a, &vec![1.0 / n as f64; n]).unwrap();
+            let n = n as f64;
+            let want = (2.0 * (2.0 * n + 5.0) / (9.0 * n * (n - 1.0))).sqrt();
+            assert!((sd - want).abs() < 1e-14, "{sd} vs {want}");
+        }
+        // A constant weighting ranking has no defined τ_w.
+        assert_eq!(one_sided_tau_w_null_sd(&[1.0; 4], &[0.25; 4]), None);
     }
 
     #[test]
