@@ -8,6 +8,7 @@
 pub mod correlation;
 pub mod error;
 pub mod rank;
+pub mod relevance;
 mod sum;
 pub mod weigh;
 
