@@ -13,7 +13,10 @@
 //! - scores a model's ranking of each query's documents against those labels
 //!   with average precision (MAP), precision@k, R-precision, reciprocal rank
 //!   and nDCG@k with graded gains, ties in model scores resolved as the
-//!   expectation over all tie orders ([`evaluate_query`], [`evaluate_run`]).
+//!   expectation over all tie orders ([`evaluate_query`], [`evaluate_run`]);
+//! - compares two rankings (a model's and the humans', or two models') with
+//!   rank-biased overlap, its lower bound, residual and extrapolation,
+//!   accepting ties ([`rbo`], [`rbo_tied`]; Webber, Moffat & Zobel 2010).
 //!
 //! # Example
 //! ```
@@ -42,6 +45,7 @@
 mod error;
 mod judgements;
 mod metrics;
+mod rbo;
 
 pub use error::{Location, RelevanceError, Result};
 pub use judgements::{
@@ -53,3 +57,4 @@ pub use metrics::{
     QueryReport, Run, RunReport, evaluate_query, evaluate_query_with_missing, evaluate_run,
     mean_metrics,
 };
+pub use rbo::{Rbo, rbo, rbo_tied};
