@@ -16,7 +16,10 @@
 //!   expectation over all tie orders ([`evaluate_query`], [`evaluate_run`]);
 //! - compares two rankings (a model's and the humans', or two models') with
 //!   rank-biased overlap, its lower bound, residual and extrapolation,
-//!   accepting ties ([`rbo`], [`rbo_tied`]; Webber, Moffat & Zobel 2010).
+//!   accepting ties ([`rbo`], [`rbo_tied`]; Webber, Moffat & Zobel 2010);
+//! - reads judgement and model score files in CSV with caller-given column
+//!   names, streaming, with line-numbered errors ([`read_judgements`],
+//!   [`judgement_records`], [`read_run`]).
 //!
 //! # Example
 //! ```
@@ -42,11 +45,16 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod csv;
 mod error;
 mod judgements;
 mod metrics;
 mod rbo;
 
+pub use csv::{
+    JudgementColumns, JudgementRecord, JudgementRecords, ScoreColumns, judgement_records,
+    read_judgements, read_run,
+};
 pub use error::{Location, RelevanceError, Result};
 pub use judgements::{
     Assessments, Class, GradeStats, Judgements, Level, PairSummary, QuerySummary, Scale,
