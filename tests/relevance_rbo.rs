@@ -2,7 +2,7 @@
 //! Moffat & Zobel (2010) (Eqs. 11, 30, 32) and a slow oracle that builds the
 //! extreme continuations of the rankings explicitly.
 
-use adaptive_comp_metrics::relevance::{RelevanceError, rbo, rbo_tied};
+use adaptive_comp_metrics::relevance::{RelevanceError, rbo, rbo_tied, tie_groups};
 use approx::assert_abs_diff_eq;
 use proptest::prelude::*;
 use std::collections::HashSet;
@@ -113,6 +113,34 @@ fn rbo_errors() {
     );
 }
 
+#[test]
+fn tie_groups_from_scores() -> R {
+    let g = tie_groups(&[1, 2, 3, 4, 5], &[0.2, 0.7, 0.2, 0.7, -1.0])?;
+    assert_eq!(g, vec![vec![2, 4], vec![1, 3], vec![5]]);
+    assert!(tie_groups::<u8, f64>(&[], &[])?.is_empty());
+    assert!(matches!(
+        tie_groups(&[1], &[0.1, 0.2]),
+        Err(RelevanceError::LengthMismatch { .. })
+    ));
+    assert_eq!(
+        tie_groups(&[1, 2], &[0.1, f64::NAN]),
+        Err(RelevanceError::NaN {
+            input: "scores",
+            index: 1
+        })
+    );
+    // Model ranking against the humans' mean grades, both with ties.
+    let docs = ["a", "b", "c", "d"];
+    let model = tie_groups(&docs, &[0.9, 0.9, 0.5, 0.1])?;
+    let human = tie_groups(&docs, &[3.0, 2.0, 2.0, -1.0])?;
+    // d=1: |M|=2 {a,b}, |H|=1 {a}, X=1 → 2/3; d=2: |M|=2, |H|=3 {a,b,c}, X=2 → 4/5;
+    // d=3: 3, 3, X=3 → 1; d=4: 1. EXT = Σ A_d p^d (1−p)/p + A_4 p^4 with p = 1/2:
+    // 2/3·1/2 + 4/5·1/4 + 1/8 + 1/16 + 1/16 = 1/3 + 1/5 + 1/4 = 47/60.
+    let r = rbo_tied(&model, &human, 0.5)?;
+    assert_abs_diff_eq!(r.ext, 47.0 / 60.0, epsilon = 1e-15);
+    Ok(())
+}
+
 // ---------------------------------------------------------------- closed forms
 
 fn overlap(s: &[u32], t: &[u32], d: usize) -> f64 {
@@ -159,6 +187,9 @@ fn eq32_ext(s: &[u32], l: &[u32], p: f64) -> f64 {
 
 // ---------------------------------------------------------------- slow oracle
 
+/// A ranking as tie groups.
+type Ranking = Vec<Vec<u32>>;
+
 /// RBO of two explicit rankings (tie groups) truncated at `depth`, straight
 /// from the definition (1 − p) Σ p^{d−1} 2X_d/(|S_:d| + |T_:d|).
 fn rbo_truncated(s: &[Vec<u32>], t: &[Vec<u32>], p: f64, depth: usize) -> f64 {
@@ -190,7 +221,7 @@ fn continuations(
     s: &[Vec<u32>],
     l: &[Vec<u32>],
     depth: usize,
-) -> [(Vec<Vec<u32>>, Vec<Vec<u32>>); 2] {
+) -> [(Ranking, Ranking); 2] {
     let flat = |r: &[Vec<u32>]| -> Vec<u32> { r.iter().flatten().copied().collect() };
     let (fs, fl) = (flat(s), flat(l));
     let (ss, ls): (HashSet<u32>, HashSet<u32>) =

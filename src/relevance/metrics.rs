@@ -282,9 +282,14 @@ pub fn evaluate_query_with_missing<F: Float, G: Gain>(
     let missing_gains = gains_of("missing", missing, &options.gain)?;
 
     let n = scores.len();
-    let mut order: Vec<(F, usize)> = scores.iter().copied().zip(0..n).collect();
-    // Decreasing score; finite, so partial_cmp never fails.
-    order.sort_unstable_by(|x, y| y.0.partial_cmp(&x.0).unwrap_or(Ordering::Equal));
+    // Sort keys: decreasing score as increasing u64 (finite scores, so the
+    // key order is the score order; −0 and +0 share a key).
+    let mut order: Vec<(u64, usize)> = scores
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (descending_key(s.to_f64().unwrap_or(0.0)), i))
+        .collect();
+    order.sort_unstable();
 
     let relevant_ranked = labels.iter().filter(|l| l.relevant).count();
     let relevant_total = relevant_ranked + missing.iter().filter(|l| l.relevant).count();
@@ -298,10 +303,10 @@ pub fn evaluate_query_with_missing<F: Float, G: Gain>(
     let (mut above, mut rel_above) = (0_usize, 0_usize);
     let mut start = 0;
     while start < n {
-        let score = order.get(start).map_or(F::zero(), |x| x.0);
+        let key = order.get(start).map_or(0, |x| x.0);
         let len = order
             .get(start..)
-            .map_or(0, |rest| rest.iter().take_while(|x| x.0 == score).count())
+            .map_or(0, |rest| rest.iter().take_while(|x| x.0 == key).count())
             .max(1);
         let group = order.get(start..start + len).unwrap_or(&[]);
         let mut r = 0_usize;
@@ -323,10 +328,14 @@ pub fn evaluate_query_with_missing<F: Float, G: Gain>(
             } else {
                 0.0
             };
+            // Terms of one group are positive and few: a plain sum is exact
+            // enough; groups are then added with compensation.
+            let mut group_ap = 0.0;
             for t in 1..=len {
                 let prec_num = rel_above as f64 + 1.0 + (t - 1) as f64 * within;
-                ap.add(rf / nf * prec_num / (above + t) as f64);
+                group_ap += prec_num / (above + t) as f64;
             }
+            ap.add(rf / nf * group_ap);
             if rr.is_none() {
                 rr = Some(expected_reciprocal_rank(above, len, r));
             }
@@ -342,7 +351,7 @@ pub fn evaluate_query_with_missing<F: Float, G: Gain>(
         start += len;
     }
 
-    let idcg = ideal_dcg(&gains, &missing_gains, k);
+    let idcg = ideal_dcg(gains, &missing_gains, k);
     let defined = relevant_total > 0;
     let r_total = relevant_total as f64;
     Ok(QueryMetrics {
@@ -354,6 +363,18 @@ pub fn evaluate_query_with_missing<F: Float, G: Gain>(
         reciprocal_rank: defined.then(|| rr.unwrap_or(0.0)),
         ndcg_at_k: (idcg > 0.0).then(|| (dcg.value() / idcg).clamp(0.0, 1.0)),
     })
+}
+
+/// A u64 whose increasing order is the decreasing order of finite `x`.
+#[inline]
+fn descending_key(x: f64) -> u64 {
+    let bits = (x + 0.0).to_bits(); // + 0.0 turns −0 into +0
+    let ascending = if bits >> 63 == 1 {
+        !bits
+    } else {
+        bits | (1 << 63)
+    };
+    !ascending
 }
 
 /// D(i) = 1/log₂(i + 1), the DCG discount of rank i ≥ 1.
@@ -380,45 +401,44 @@ fn expected_reciprocal_rank(above: usize, n: usize, r: usize) -> f64 {
 }
 
 fn gains_of<G: Gain>(input: &'static str, labels: &[Label], gain: &G) -> Result<Vec<f64>> {
-    labels
-        .iter()
-        .enumerate()
-        .map(|(index, l)| match l.grade {
-            None => Ok(0.0),
-            Some(m) if m.is_nan() => Err(RelevanceError::NaN { input, index }),
-            Some(m) if m.is_infinite() => Err(RelevanceError::Infinite { input, index }),
+    let mut out = Vec::with_capacity(labels.len());
+    for (index, l) in labels.iter().enumerate() {
+        let g = match l.grade {
+            None => 0.0,
+            Some(m) if m.is_nan() => return Err(RelevanceError::NaN { input, index }),
+            Some(m) if m.is_infinite() => {
+                return Err(RelevanceError::Infinite { input, index });
+            }
             Some(m) => {
                 let g = gain.gain(m);
-                if g.is_finite() && g >= 0.0 {
-                    Ok(g)
-                } else {
-                    Err(RelevanceError::InvalidGain {
+                if !(g.is_finite() && g >= 0.0) {
+                    return Err(RelevanceError::InvalidGain {
                         input,
                         index,
                         grade: m.to_string(),
-                    })
+                    });
                 }
+                g
             }
-        })
-        .collect()
+        };
+        out.push(g);
+    }
+    Ok(out)
 }
 
-/// DCG@k of all gains (ranked and missing) sorted decreasingly.
-fn ideal_dcg(gains: &[f64], missing: &[f64], k: usize) -> f64 {
-    let mut all: Vec<f64> = gains
-        .iter()
-        .chain(missing)
-        .copied()
-        .filter(|&g| g > 0.0)
-        .collect();
+/// DCG@k of all gains (ranked and missing) sorted decreasingly; reuses
+/// `gains` as scratch space.
+fn ideal_dcg(mut gains: Vec<f64>, missing: &[f64], k: usize) -> f64 {
+    gains.retain(|&g| g > 0.0);
+    gains.extend(missing.iter().copied().filter(|&g| g > 0.0));
     let by_desc = |a: &f64, b: &f64| b.partial_cmp(a).unwrap_or(Ordering::Equal);
-    if all.len() > k {
-        all.select_nth_unstable_by(k - 1, by_desc);
-        all.truncate(k);
+    if gains.len() > k {
+        gains.select_nth_unstable_by(k - 1, by_desc);
+        gains.truncate(k);
     }
-    all.sort_unstable_by(by_desc);
+    gains.sort_unstable_by(by_desc);
     let mut sum = Neumaier::default();
-    for (i, g) in all.iter().enumerate() {
+    for (i, g) in gains.iter().enumerate() {
         sum.add(g * discount(i + 1));
     }
     sum.value()
@@ -636,6 +656,19 @@ impl<F: Float> Run<F> {
         }
     }
 
+    /// The queries of the run, in order of first appearance.
+    pub fn queries(&self) -> impl Iterator<Item = &str> + '_ {
+        self.queries.iter().map(|q| q.query.as_str())
+    }
+
+    /// The scored documents of `query` in the order they were added (empty
+    /// if the run lacks the query).
+    pub fn documents<'a>(&'a self, query: &str) -> impl Iterator<Item = (&'a str, F)> + 'a {
+        self.get(query)
+            .into_iter()
+            .flat_map(|q| q.docs.iter().map(|(d, s)| (d.as_str(), *s)))
+    }
+
     fn get(&self, query: &str) -> Option<&RunQuery<F>> {
         self.queries.get(*self.index.get(query)?)
     }
@@ -752,4 +785,30 @@ pub fn evaluate_run<F: Float, G: Gain>(
         unjudged_queries,
         unranked_queries,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn descending_key_orders_finite_floats() {
+        let xs = [
+            f64::MAX,
+            1.5,
+            1e-300,
+            f64::MIN_POSITIVE / 4.0,
+            0.0,
+            -f64::MIN_POSITIVE / 4.0,
+            -1e-300,
+            -2.0,
+            f64::MIN,
+        ];
+        for w in xs.windows(2) {
+            if let [a, b] = w {
+                assert!(descending_key(*a) < descending_key(*b), "{a} {b}");
+            }
+        }
+        assert_eq!(descending_key(0.0), descending_key(-0.0));
+    }
 }

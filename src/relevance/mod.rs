@@ -65,4 +65,4 @@ pub use metrics::{
     QueryReport, Run, RunReport, evaluate_query, evaluate_query_with_missing, evaluate_run,
     mean_metrics,
 };
-pub use rbo::{Rbo, rbo, rbo_tied};
+pub use rbo::{Rbo, rbo, rbo_tied, tie_groups};

@@ -13,10 +13,11 @@
 //! point estimate RBO_EXT (agreement at the end of the shorter prefix is
 //! extrapolated), with RBO_MIN ≤ RBO_EXT ≤ RBO_MIN + RBO_RES.
 
-use super::error::{RelevanceError, Result};
+use super::error::{RelevanceError, Result, check_finite};
 use crate::sum::Neumaier;
+use num_traits::Float;
 use std::collections::HashMap;
-use std::collections::HashSet;
+use std::collections::hash_map::Entry;
 use std::hash::Hash;
 
 /// Rank-biased overlap of two seen prefixes.
@@ -79,7 +80,7 @@ pub fn rbo<T: Eq + Hash>(s: &[T], t: &[T], p: f64) -> Result<Rbo> {
     check_p(p)?;
     let a = flatten("s", s.iter().map(core::slice::from_ref))?;
     let b = flatten("t", t.iter().map(core::slice::from_ref))?;
-    Ok(compute(&a, &b, p))
+    compute(&a, &b, p)
 }
 
 /// Rank-biased overlap of two rankings given as sequences of tie groups,
@@ -133,7 +134,54 @@ pub fn rbo_tied<T: Eq + Hash, G: AsRef<[T]>>(s: &[G], t: &[G], p: f64) -> Result
     check_p(p)?;
     let a = flatten("s", s.iter().map(AsRef::as_ref))?;
     let b = flatten("t", t.iter().map(AsRef::as_ref))?;
-    Ok(compute(&a, &b, p))
+    compute(&a, &b, p)
+}
+
+/// Groups `items` into tie groups by decreasing score, for [`rbo_tied`]:
+/// items with equal scores share a group; groups keep input order inside.
+///
+/// ```text
+/// groups = [ {i : score_i = v₁}, {i : score_i = v₂}, … ],   v₁ > v₂ > …
+/// ```
+///
+/// # Errors
+/// [`RelevanceError::LengthMismatch`] if the slices differ in length;
+/// [`RelevanceError::NaN`] / [`RelevanceError::Infinite`] (input `"scores"`)
+/// for a bad score.
+///
+/// # Complexity
+/// O(n log n) time, O(n) memory.
+///
+/// # Examples
+/// ```
+/// use adaptive_comp_metrics::relevance::tie_groups;
+/// let g = tie_groups(&["a", "b", "c", "d"], &[0.5, 0.9, 0.5, 0.1])?;
+/// assert_eq!(g, vec![vec!["b"], vec!["a", "c"], vec!["d"]]);
+/// # Ok::<(), adaptive_comp_metrics::relevance::RelevanceError>(())
+/// ```
+pub fn tie_groups<T: Clone, F: Float>(items: &[T], scores: &[F]) -> Result<Vec<Vec<T>>> {
+    if items.len() != scores.len() {
+        return Err(RelevanceError::LengthMismatch {
+            left: "items",
+            left_len: items.len(),
+            right: "scores",
+            right_len: scores.len(),
+        });
+    }
+    check_finite("scores", scores)?;
+    let mut order: Vec<(F, &T)> = scores.iter().copied().zip(items).collect();
+    // Stable, decreasing; scores are finite so partial_cmp never fails.
+    order.sort_by(|x, y| y.0.partial_cmp(&x.0).unwrap_or(core::cmp::Ordering::Equal));
+    let mut groups: Vec<Vec<T>> = Vec::new();
+    let mut last: Option<F> = None;
+    for (score, item) in order {
+        match groups.last_mut() {
+            Some(g) if last == Some(score) => g.push(item.clone()),
+            _ => groups.push(vec![item.clone()]),
+        }
+        last = Some(score);
+    }
+    Ok(groups)
 }
 
 fn check_p(p: f64) -> Result<()> {
@@ -147,27 +195,19 @@ fn check_p(p: f64) -> Result<()> {
     }
 }
 
-/// Items with the 1-based depth at which their tie group starts.
+/// Items with the 1-based depth at which their tie group starts (duplicates
+/// are caught by `compute`).
 fn flatten<'a, T: Eq + Hash + 'a>(
     ranking: &'static str,
     groups: impl Iterator<Item = &'a [T]>,
 ) -> Result<Vec<(&'a T, usize)>> {
     let mut out = Vec::new();
-    let mut seen = HashSet::new();
     for (gi, group) in groups.enumerate() {
         if group.is_empty() {
             return Err(RelevanceError::EmptyGroup { ranking, group: gi });
         }
         let start = out.len() + 1;
-        for item in group {
-            if !seen.insert(item) {
-                return Err(RelevanceError::DuplicateItem {
-                    ranking,
-                    index: out.len(),
-                });
-            }
-            out.push((item, start));
-        }
+        out.extend(group.iter().map(|item| (item, start)));
     }
     if out.is_empty() {
         return Err(RelevanceError::EmptyRanking { ranking });
@@ -175,28 +215,61 @@ fn flatten<'a, T: Eq + Hash + 'a>(
     Ok(out)
 }
 
-/// The three RBO sums; `a` and `b` are non-empty, duplicate-free, 0 < p < 1.
-fn compute<T: Eq + Hash>(a: &[(&T, usize)], b: &[(&T, usize)], p: f64) -> Rbo {
-    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
-    let (s, l) = (short.len(), long.len());
+/// The three RBO sums; `a` (ranking s) and `b` (ranking t) are non-empty,
+/// 0 < p < 1.
+fn compute<T: Eq + Hash>(a: &[(&T, usize)], b: &[(&T, usize)], p: f64) -> Result<Rbo> {
+    // Start depths of every item in a and b (0: absent), one hash per item;
+    // a repeat within one ranking is an error.
+    let mut starts: HashMap<&T, (usize, usize)> = HashMap::with_capacity(a.len() + b.len());
+    for (index, &(item, d)) in a.iter().enumerate() {
+        match starts.entry(item) {
+            Entry::Occupied(_) => {
+                return Err(RelevanceError::DuplicateItem {
+                    ranking: "s",
+                    index,
+                });
+            }
+            Entry::Vacant(v) => {
+                v.insert((d, 0));
+            }
+        }
+    }
+    for (index, &(item, d)) in b.iter().enumerate() {
+        match starts.entry(item) {
+            Entry::Occupied(mut o) if o.get().1 == 0 => o.get_mut().1 = d,
+            Entry::Occupied(_) => {
+                return Err(RelevanceError::DuplicateItem {
+                    ranking: "t",
+                    index,
+                });
+            }
+            Entry::Vacant(v) => {
+                v.insert((0, d));
+            }
+        }
+    }
+    let swap = a.len() > b.len();
+    let (s, l) = if swap {
+        (b.len(), a.len())
+    } else {
+        (a.len(), b.len())
+    };
     // Per depth 1..=l (index d): items of S / L starting there, and common
     // items first seen in both prefixes there.
     let mut new_s = vec![0_usize; l + 1];
     let mut new_l = vec![0_usize; l + 1];
     let mut new_x = vec![0_usize; l + 1];
-    let mut start_in_s = HashMap::with_capacity(s);
-    for &(item, d) in short {
-        start_in_s.insert(item, d);
-        if let Some(c) = new_s.get_mut(d) {
+    for &(da, db) in starts.values() {
+        let (ds, dl) = if swap { (db, da) } else { (da, db) };
+        if let Some(c) = new_s.get_mut(ds).filter(|_| ds > 0) {
             *c += 1;
         }
-    }
-    for &(item, d) in long {
-        if let Some(c) = new_l.get_mut(d) {
+        if let Some(c) = new_l.get_mut(dl).filter(|_| dl > 0) {
             *c += 1;
         }
-        if let Some(&ds) = start_in_s.get(item)
-            && let Some(c) = new_x.get_mut(d.max(ds))
+        if ds > 0
+            && dl > 0
+            && let Some(c) = new_x.get_mut(ds.max(dl))
         {
             *c += 1;
         }
@@ -253,9 +326,9 @@ fn compute<T: Eq + Hash>(a: &[(&T, usize)], b: &[(&T, usize)], p: f64) -> Rbo {
     let scale = (1.0 - p) / p;
     let clamp = |v: f64| (v * scale).clamp(0.0, 1.0);
     let (lo, hi) = (clamp(min.value()), clamp(max.value()));
-    Rbo {
+    Ok(Rbo {
         min: lo,
         residual: (hi - lo).max(0.0),
         ext: clamp(ext.value()).clamp(lo, hi),
-    }
+    })
 }
