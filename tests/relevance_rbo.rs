@@ -217,11 +217,7 @@ fn rbo_truncated(s: &[Vec<u32>], t: &[Vec<u32>], p: f64, depth: usize) -> f64 {
 /// The continuations behind RBO_MIN (fresh, never-matching items) and RBO_MAX
 /// (S continues with L's unmatched items in L's order, L with S's, then both
 /// with the same fresh items), as explicit rankings of length ≥ `depth`.
-fn continuations(
-    s: &[Vec<u32>],
-    l: &[Vec<u32>],
-    depth: usize,
-) -> [(Ranking, Ranking); 2] {
+fn continuations(s: &[Vec<u32>], l: &[Vec<u32>], depth: usize) -> [(Ranking, Ranking); 2] {
     let flat = |r: &[Vec<u32>]| -> Vec<u32> { r.iter().flatten().copied().collect() };
     let (fs, fl) = (flat(s), flat(l));
     let (ss, ls): (HashSet<u32>, HashSet<u32>) =
