@@ -88,8 +88,8 @@ pub fn rbo<T: Eq + Hash>(s: &[T], t: &[T], p: f64) -> Result<Rbo> {
 ///
 /// A group of t tied items occupying ranks d … d + t − 1 is seen, all of it,
 /// from depth d on, and agreement divides the overlap by the mean size of the
-/// two prefixes (the paper's tie-aware agreement, Eq. 29; "RBO^w" in Corsi &
-/// Urbano 2024):
+/// two prefixes (the paper's tie-aware agreement of its section on ties,
+/// Eqs. 28–29; "RBO^w" in Corsi & Urbano 2024):
 ///
 /// ```text
 /// A_d = 2 X_d / (|S_{:d}| + |L_{:d}|)
