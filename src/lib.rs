@@ -52,6 +52,7 @@ pub mod correlation;
 pub mod error;
 pub mod lexsub;
 pub mod rank;
+pub mod relevance;
 mod sum;
 pub mod weigh;
 
