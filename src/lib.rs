@@ -52,6 +52,7 @@ pub mod correlation;
 pub mod error;
 pub mod lexsub;
 pub mod rank;
+pub mod relevance;
 mod sum;
 #[cfg(feature = "uncertainty")]
 #[cfg_attr(docsrs, doc(cfg(feature = "uncertainty")))]
