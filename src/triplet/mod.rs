@@ -14,7 +14,7 @@
 //! | task | items |
 //! |---|---|
 //! | data model | [`TargetGroup`], [`Comparison`], [`ComparisonKind`] |
-//! | build a dataset from annotator rankings (§4.1) | (in progress) |
+//! | build a dataset from annotator rankings (§4.1, §5) | [`build_dataset`], [`comparisons`], [`agreement`], [`exclude`], [`Annotation`], [`Deviation`] |
 //! | score a model (§4.2) | [`score`], [`score_where`], [`score_by`], [`Similarity`], [`TiePolicy`], [`Tally`] |
 //! | word vectors | [`Vectors`] (cosine similarity), [`read_word2vec`] (`.vec` text format) |
 //! | files | [`read_dataset`], [`write_dataset`] (the published format) |
@@ -37,12 +37,17 @@
 //! # Ok::<(), adaptive_comp_metrics::triplet::TripletError>(())
 //! ```
 
+mod build;
 mod error;
 mod format;
 mod model;
 mod score;
 mod vectors;
 
+pub use build::{
+    Agreement, Annotation, AnnotatorAgreement, BuiltDataset, Deviation, Exclusion, agreement,
+    build_dataset, comparisons, exclude,
+};
 pub use error::{
     AnnotationProblem, FormatProblem, GroupProblem, TripletError, VectorProblem, WordProblem,
 };
