@@ -324,3 +324,18 @@ proptest! {
         prop_assert_eq!(w.cosine("a", "b"), v.cosine("a", "b"));
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn similarity_pair_equals_two_cosines_bit_for_bit(
+        rows in prop::collection::vec(prop::collection::vec(-5.0f32..5.0, 7), 3),
+    ) {
+        let v = Vectors::from_pairs(7, [("t", &rows[0]), ("a", &rows[1]), ("b", &rows[2])]).unwrap();
+        let pair = v.similarity_pair("t", "a", "b");
+        let two = v.cosine("t", "a").zip(v.cosine("t", "b")).map(|(x, y)| [x, y]);
+        prop_assert_eq!(pair.map(|p| p.map(f64::to_bits)), two.map(|p| p.map(f64::to_bits)));
+        prop_assert_eq!(v.similarity_pair("t", "a", "zz"), None);
+    }
+}

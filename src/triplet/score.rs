@@ -24,6 +24,16 @@ use crate::sum::Neumaier;
 pub trait Similarity {
     /// `sim(a, b)`, larger meaning more similar; `None` if a word is unknown.
     fn similarity(&self, a: &str, b: &str) -> Option<f64>;
+
+    /// `[sim(target, w1), sim(target, w2)]`, or `None` if any word is unknown.
+    ///
+    /// The scorer calls this once per comparison. The default calls
+    /// [`similarity`](Self::similarity) twice; models can override it to look
+    /// the target up once (as [`Vectors`](super::Vectors) does).
+    #[inline]
+    fn similarity_pair(&self, target: &str, w1: &str, w2: &str) -> Option<[f64; 2]> {
+        Some([self.similarity(target, w1)?, self.similarity(target, w2)?])
+    }
 }
 
 impl<F: Fn(&str, &str) -> Option<f64>> Similarity for F {
@@ -221,11 +231,8 @@ fn judge<S: AsRef<str>, M: Similarity + ?Sized>(
     model: &M,
     ties: TiePolicy,
 ) -> Result<Outcome, TripletError> {
-    let target = c.target.as_ref();
-    let Some(a) = model.similarity(target, c.w1.as_ref()) else {
-        return Ok(Outcome::Unknown);
-    };
-    let Some(b) = model.similarity(target, c.w2.as_ref()) else {
+    let Some([a, b]) = model.similarity_pair(c.target.as_ref(), c.w1.as_ref(), c.w2.as_ref())
+    else {
         return Ok(Outcome::Unknown);
     };
     if a.is_nan() || b.is_nan() {
@@ -271,7 +278,8 @@ fn judge<S: AsRef<str>, M: Similarity + ?Sized>(
 /// [`TripletError::NanSimilarity`] if the model returns NaN.
 ///
 /// # Complexity
-/// O(n) model calls, two per comparison; O(1) extra memory.
+/// O(n) model calls, one [`Similarity::similarity_pair`] per comparison;
+/// O(1) extra memory.
 ///
 /// # Examples
 /// ```
