@@ -197,6 +197,10 @@ fn writer_rejects_what_cannot_round_trip() {
             Comparison::new("t", " a", "b", 0.5, Positive),
             WordProblem::Padded,
         ),
+        (
+            Comparison::new("t", "a", "a", 0.5, Positive),
+            WordProblem::SameWords,
+        ),
     ];
     for (bad, problem) in cases {
         let mut out = Vec::new();

@@ -420,3 +420,38 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn the_model_is_asked_once_per_target_and_word() {
+    use std::cell::Cell;
+    let calls = Cell::new(0);
+    let m = |_: &str, w: &str| {
+        calls.set(calls.get() + 1);
+        Some(w.len() as f64)
+    };
+    // Table 1 has 6 distinct candidates of one target: 6 calls for 5 comparisons.
+    let once = score(&table1(), &m, TiePolicy::default()).unwrap();
+    assert_eq!(calls.get(), 6);
+    // A new target starts afresh: the same rows under two alternating targets
+    // ask again every time the target changes.
+    let mut c = table1();
+    for (i, x) in c.iter_mut().enumerate() {
+        if i % 2 == 1 {
+            x.target = "other".into();
+        }
+    }
+    calls.set(0);
+    let _ = score(&c, &m, TiePolicy::default()).unwrap();
+    assert_eq!(calls.get(), 10);
+    // Same answers as without any reuse (each comparison on its own).
+    let mut single = Tally::default();
+    for x in table1() {
+        let t = score(std::slice::from_ref(&x), &m, TiePolicy::default())
+            .unwrap()
+            .overall;
+        single.credit += t.credit;
+        single.weight += t.weight;
+    }
+    assert!((once.overall.credit - single.credit).abs() < CLOSE);
+    assert!((once.overall.weight - single.weight).abs() < CLOSE);
+}

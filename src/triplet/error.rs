@@ -127,6 +127,9 @@ pub enum WordProblem {
     /// A word starts or ends with whitespace, which the reader would trim.
     #[error("a word starts or ends with whitespace")]
     Padded,
+    /// `w1` and `w2` are the same word, which the reader rejects.
+    #[error("w1 and w2 are the same word")]
+    SameWords,
 }
 
 /// What is wrong with a dataset line; see [`TripletError::Format`].

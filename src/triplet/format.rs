@@ -207,7 +207,7 @@ pub enum Decimals {
 /// # Errors
 /// [`TripletError::InvalidReliability`] if a reliability is NaN or outside
 /// `[0, 1]`; [`TripletError::Unwritable`] if a word is empty, contains a comma
-/// or a line break, or has surrounding whitespace;
+/// or a line break, or has surrounding whitespace, or `w1 = w2`;
 /// [`TripletError::InvalidParameter`] for more than 15 decimals;
 /// [`TripletError::Io`] if writing fails. Everything is validated before the
 /// first byte is written.
@@ -248,9 +248,12 @@ pub fn write_dataset<W: Write, S: AsRef<str>>(
                 value: c.reliability,
             });
         }
+        let unwritable = |problem| TripletError::Unwritable { index, problem };
         for w in [&c.target, &c.w1, &c.w2] {
-            check_word(w.as_ref())
-                .map_err(|problem| TripletError::Unwritable { index, problem })?;
+            check_word(w.as_ref()).map_err(unwritable)?;
+        }
+        if c.w1.as_ref() == c.w2.as_ref() {
+            return Err(unwritable(WordProblem::SameWords));
         }
     }
     // Order: target by first appearance, then kind, then input order.

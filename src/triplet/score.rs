@@ -9,6 +9,12 @@ use crate::sum::Neumaier;
 
 /// A word-similarity model: `sim(a, b)`, or `None` when it does not know a word.
 ///
+/// A model must be a function: the same words always get the same answer, and
+/// [`similarity_pair`](Self::similarity_pair) must agree with
+/// [`similarity`](Self::similarity). The scorers rely on it to ask for each
+/// `sim(w_t, w)` only once per run of consecutive comparisons with target
+/// `w_t` (a target group).
+///
 /// Comparisons for which the model answers `None` are skipped from both sums
 /// of the score and counted in [`Tally::unknown`]. A `NaN` answer is an error
 /// ([`TripletError::NanSimilarity`]). Closures `Fn(&str, &str) -> Option<f64>`
@@ -223,16 +229,79 @@ fn validate<S>(comparisons: &[Comparison<S>]) -> Result<(), TripletError> {
     Ok(())
 }
 
+/// Most words remembered per target (a target group has a handful of
+/// candidates; the bound keeps the linear search short for huge groups).
+const MEMO_WORDS: usize = 32;
+
+/// The model's answers `sim(target, w)` for the current target.
+///
+/// Comparisons of one target group are consecutive in a dataset and reuse the
+/// same few candidates (7 words serve 18 comparisons in the paper's groups),
+/// so each answer is asked for once per run of a target.
+#[derive(Debug, Default)]
+struct Memo<'a> {
+    target: Option<&'a str>,
+    words: Vec<(&'a str, Option<f64>)>,
+}
+
+impl<'a> Memo<'a> {
+    #[inline]
+    fn get(&self, w: &str) -> Option<Option<f64>> {
+        self.words.iter().find(|(k, _)| *k == w).map(|&(_, v)| v)
+    }
+
+    #[inline]
+    fn put(&mut self, w: &'a str, v: Option<f64>) {
+        if self.words.len() < MEMO_WORDS {
+            self.words.push((w, v));
+        }
+    }
+
+    /// `[sim(w_t, w1), sim(w_t, w2)]`, asking the model only for what is new.
+    #[inline]
+    fn pair<M: Similarity + ?Sized>(
+        &mut self,
+        model: &M,
+        target: &'a str,
+        w1: &'a str,
+        w2: &'a str,
+    ) -> Option<[f64; 2]> {
+        if self.target != Some(target) {
+            self.target = Some(target);
+            self.words.clear();
+        }
+        match (self.get(w1), self.get(w2)) {
+            (Some(a), Some(b)) => Some([a?, b?]),
+            (Some(a), None) => {
+                let b = model.similarity(target, w2);
+                self.put(w2, b);
+                Some([a?, b?])
+            }
+            (None, Some(b)) => {
+                let a = model.similarity(target, w1);
+                self.put(w1, a);
+                Some([a?, b?])
+            }
+            (None, None) => {
+                let [a, b] = model.similarity_pair(target, w1, w2)?;
+                self.put(w1, Some(a));
+                self.put(w2, Some(b));
+                Some([a, b])
+            }
+        }
+    }
+}
+
 /// The contribution of comparison `index`.
 #[inline]
-fn judge<S: AsRef<str>, M: Similarity + ?Sized>(
+fn judge<'a, S: AsRef<str>, M: Similarity + ?Sized>(
     index: usize,
-    c: &Comparison<S>,
+    c: &'a Comparison<S>,
     model: &M,
     ties: TiePolicy,
+    memo: &mut Memo<'a>,
 ) -> Result<Outcome, TripletError> {
-    let Some([a, b]) = model.similarity_pair(c.target.as_ref(), c.w1.as_ref(), c.w2.as_ref())
-    else {
+    let Some([a, b]) = memo.pair(model, c.target.as_ref(), c.w1.as_ref(), c.w2.as_ref()) else {
         return Ok(Outcome::Unknown);
     };
     if a.is_nan() || b.is_nan() {
@@ -278,8 +347,9 @@ fn judge<S: AsRef<str>, M: Similarity + ?Sized>(
 /// [`TripletError::NanSimilarity`] if the model returns NaN.
 ///
 /// # Complexity
-/// O(n) model calls, one [`Similarity::similarity_pair`] per comparison;
-/// O(1) extra memory.
+/// O(n) time, at most one [`Similarity::similarity_pair`] per comparison
+/// (fewer within a target group, whose answers are remembered); O(1) extra
+/// memory.
 ///
 /// # Examples
 /// ```
@@ -315,10 +385,11 @@ where
     M: Similarity + ?Sized,
 {
     validate(comparisons)?;
+    let mut memo = Memo::default();
     let mut overall = Acc::default();
     let mut by_kind = [Acc::default(); 3];
     for (index, c) in comparisons.iter().enumerate() {
-        let outcome = judge(index, c, model, ties)?;
+        let outcome = judge(index, c, model, ties, &mut memo)?;
         overall.add(outcome);
         by_kind[c.kind as usize].add(outcome);
     }
@@ -366,10 +437,11 @@ where
     P: FnMut(&Comparison<S>) -> bool,
 {
     validate(comparisons)?;
+    let mut memo = Memo::default();
     let mut acc = Acc::default();
     for (index, c) in comparisons.iter().enumerate() {
         if keep(c) {
-            acc.add(judge(index, c, model, ties)?);
+            acc.add(judge(index, c, model, ties, &mut memo)?);
         }
     }
     Ok(acc.finish())
@@ -412,10 +484,11 @@ where
     G: FnMut(&Comparison<S>) -> Option<K>,
 {
     validate(comparisons)?;
+    let mut memo = Memo::default();
     let mut groups: BTreeMap<K, Acc> = BTreeMap::new();
     for (index, c) in comparisons.iter().enumerate() {
         if let Some(k) = key(c) {
-            let outcome = judge(index, c, model, ties)?;
+            let outcome = judge(index, c, model, ties, &mut memo)?;
             groups.entry(k).or_default().add(outcome);
         }
     }
