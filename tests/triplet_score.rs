@@ -3,8 +3,8 @@
 #![allow(clippy::float_cmp)] // goldens below are exact binary fractions or checked with a tolerance
 
 use adaptive_comp_metrics::triplet::{
-    Comparison, ComparisonKind, ComparisonKind::*, Tally, TiePolicy, TripletError, score, score_by,
-    score_where,
+    Comparison, ComparisonKind, ComparisonKind::*, Tally, TiePolicy, TripletError, TripletScore,
+    score, score_by, score_where,
 };
 use proptest::prelude::*;
 
@@ -24,6 +24,11 @@ fn model(table: &'static [(&'static str, f64)]) -> impl Fn(&str, &str) -> Option
     move |_t: &str, w: &str| table.iter().find(|(k, _)| *k == w).map(|&(_, v)| v)
 }
 
+/// The score of a lookup-table model on Table 1, default tie policy.
+fn table1_score(table: &'static [(&'static str, f64)]) -> TripletScore {
+    score(&table1(), &model(table), TiePolicy::default()).unwrap()
+}
+
 const CLOSE: f64 = 1e-12;
 
 fn close(a: Option<f64>, b: f64) -> bool {
@@ -33,7 +38,7 @@ fn close(a: Option<f64>, b: f64) -> bool {
 #[test]
 fn table1_model_agreeing_with_every_majority_scores_one() {
     // §4.1's example ranking musician > performer > artist > person, negatives last.
-    let m = model(&[
+    let s = table1_score(&[
         ("musician", 0.9),
         ("performer", 0.8),
         ("artist", 0.7),
@@ -41,7 +46,6 @@ fn table1_model_agreeing_with_every_majority_scores_one() {
         ("song", 0.3),
         ("laptop", 0.1),
     ]);
-    let s = score(&table1(), &m, TiePolicy::default()).unwrap();
     // s per row: 0.8, 0.6, 0.2, 1, 1 — all positive.
     assert!(close(s.overall.score(), 1.0));
     assert!((s.overall.weight - 3.6).abs() < CLOSE);
@@ -58,7 +62,7 @@ fn table1_model_agreeing_with_every_majority_scores_one() {
 #[test]
 fn table1_model_preferring_person() {
     // person is now the most similar candidate.
-    let m = model(&[
+    let s = table1_score(&[
         ("person", 0.95),
         ("musician", 0.9),
         ("performer", 0.8),
@@ -66,7 +70,6 @@ fn table1_model_preferring_person() {
         ("song", 0.3),
         ("laptop", 0.1),
     ]);
-    let s = score(&table1(), &m, TiePolicy::default()).unwrap();
     // By hand: row 1 (person > musician, R = 0.1): δ = +1, s = 2·0.1 − 1 = −0.8
     //          row 2 (artist < person, R = 0.8): δ = −1, s = −(1.6 − 1) = −0.6
     //          row 3 (musician > performer, R = 0.6): δ = +1, s = 0.2
@@ -145,13 +148,12 @@ fn default_tie_policy_is_half_credit() {
 #[test]
 fn unknown_words_are_skipped_from_both_sums_and_counted() {
     // performer and laptop unknown: rows 3 and 5 are skipped.
-    let m = model(&[
+    let s = table1_score(&[
         ("musician", 0.9),
         ("artist", 0.7),
         ("person", 0.4),
         ("song", 0.3),
     ]);
-    let s = score(&table1(), &m, TiePolicy::default()).unwrap();
     // credit = weight = 0.8 + 0.6 + 1 = 2.4
     assert!(close(s.overall.score(), 1.0));
     assert!((s.overall.weight - 2.4).abs() < CLOSE);

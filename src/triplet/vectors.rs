@@ -89,7 +89,7 @@ const MAX_RESERVE: usize = 1 << 24;
 /// norms; a [`Similarity`] model by cosine similarity.
 ///
 /// ```text
-/// cos(a, b) = (a · b) / (‖a‖ ‖b‖)      (norms in f64, dot products in F, see below)
+/// cos(a, b) = (a · b) / (‖a‖ ‖b‖)   (norms in f64; a · b summed in F over 8 lanes, lanes added in f64)
 /// ```
 ///
 /// `F` is `f32` (half the memory, the usual choice) or `f64`. A word whose
