@@ -245,6 +245,18 @@ fn huge_header_count_does_not_allocate_up_front() {
     // A corrupt header must not make the reader reserve count·dim components.
     let e = vec_err::<f64>(b"18446744073709551615 1000000000\na 1\n");
     assert_eq!(e.0, 2);
+    // Nor a huge dimension (found by fuzzing: the line buffer was sized by it).
+    let e = vec_err::<f32>(b"1 9223372036854775807\na 1\n");
+    assert_eq!(
+        e,
+        (
+            2,
+            VectorProblem::WrongDimension {
+                expected: 9_223_372_036_854_775_807,
+                found: 1
+            }
+        )
+    );
 }
 
 #[test]

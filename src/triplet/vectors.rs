@@ -2,7 +2,6 @@
 //! in-memory store, and a streaming reader for the word2vec text format.
 
 use std::collections::HashMap;
-use std::hash::{BuildHasher, Hasher};
 use std::io::BufRead;
 use std::str::FromStr;
 
@@ -11,79 +10,9 @@ use num_traits::Float;
 use super::error::{TripletError, VectorProblem};
 use super::score::Similarity;
 
-/// A fast hasher for short words, seeded per store.
-///
-/// Word lookups dominate scoring next to the dot products; SipHash (the std
-/// default) costs several times more on words of a few bytes. Each store draws
-/// its seed from std's `RandomState`, so collisions cannot be precomputed
-/// for all stores; a store read from an adversarial file can still be slowed
-/// down, never made wrong.
-#[derive(Debug, Clone, Copy)]
-struct WordHasher(u64);
-
-const MIX: u64 = 0x9E37_79B9_7F4A_7C15;
-
-impl Hasher for WordHasher {
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            let mut b = [0u8; 8];
-            b.copy_from_slice(c);
-            self.add(u64::from_le_bytes(b));
-        }
-        let rest = chunks.remainder();
-        if !rest.is_empty() {
-            let mut b = [0u8; 8];
-            b[..rest.len()].copy_from_slice(rest);
-            self.add(u64::from_le_bytes(b) ^ ((rest.len() as u64) << 59));
-        }
-    }
-
-    #[inline]
-    fn write_u8(&mut self, i: u8) {
-        self.add(u64::from(i));
-    }
-
-    #[inline]
-    fn finish(&self) -> u64 {
-        // Final avalanche so that both the low bits (bucket index) and the
-        // high bits (control byte) depend on every input bit.
-        let mut h = self.0;
-        h ^= h >> 32;
-        h = h.wrapping_mul(MIX);
-        h ^ (h >> 29)
-    }
-}
-
-impl WordHasher {
-    #[inline]
-    fn add(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(23) ^ x).wrapping_mul(MIX);
-    }
-}
-
-/// Builds [`WordHasher`]s from a random per-store seed.
-#[derive(Debug, Clone, Copy)]
-struct WordHash(u64);
-
-impl Default for WordHash {
-    fn default() -> Self {
-        Self(std::hash::RandomState::new().hash_one(0x5EED_u64))
-    }
-}
-
-impl BuildHasher for WordHash {
-    type Hasher = WordHasher;
-    #[inline]
-    fn build_hasher(&self) -> WordHasher {
-        WordHasher(self.0)
-    }
-}
-
 /// At most this many components are reserved up front from a file's header,
 /// so a corrupt header cannot make the reader allocate gigabytes.
-const MAX_RESERVE: usize = 1 << 24;
+const MAX_RESERVE: usize = 1 << 22;
 
 /// Word vectors of one dimension, stored contiguously, with precomputed
 /// norms; a [`Similarity`] model by cosine similarity.
@@ -110,7 +39,7 @@ const MAX_RESERVE: usize = 1 << 24;
 #[derive(Debug, Clone)]
 pub struct Vectors<F = f32> {
     dim: usize,
-    index: HashMap<Box<str>, usize, WordHash>,
+    index: HashMap<Box<str>, usize>,
     data: Vec<F>,
     inv_norms: Vec<f64>,
 }
@@ -140,7 +69,7 @@ impl<F: Float + Into<f64>> Vectors<F> {
         }
         Ok(Self {
             dim,
-            index: HashMap::default(),
+            index: HashMap::new(),
             data: Vec::new(),
             inv_norms: Vec::new(),
         })
@@ -463,7 +392,7 @@ where
     out.data.reserve_exact(rows * dim);
     out.inv_norms.reserve_exact(rows);
     out.index.reserve(rows);
-    let mut values: Vec<F> = Vec::with_capacity(dim);
+    let mut values: Vec<F> = Vec::with_capacity(dim.min(MAX_RESERVE));
     while next_line(&mut buf, &mut line)? {
         let err = |problem| TripletError::VectorFile { line, problem };
         let text = core::str::from_utf8(&buf).map_err(|_| err(VectorProblem::InvalidUtf8))?;
