@@ -31,8 +31,13 @@ fuzz_target!(|input: Input<'_>| {
         assert_eq!(back.len(), comparisons.len());
     }
     let Ok(vectors) = v64 else { return };
-    for ties in [TiePolicy::HalfCredit, TiePolicy::ChooseSecond, TiePolicy::Skip] {
-        let s = score(&comparisons, &vectors, ties).expect("valid reliabilities and finite cosines");
+    for ties in [
+        TiePolicy::HalfCredit,
+        TiePolicy::ChooseSecond,
+        TiePolicy::Skip,
+    ] {
+        let s =
+            score(&comparisons, &vectors, ties).expect("valid reliabilities and finite cosines");
         for t in [s.overall, s.positive, s.distractor, s.random] {
             if let Some(x) = t.score() {
                 assert!((0.0..=1.0).contains(&x));
