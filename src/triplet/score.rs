@@ -33,7 +33,8 @@ pub trait Similarity {
 
     /// `[sim(target, w1), sim(target, w2)]`, or `None` if any word is unknown.
     ///
-    /// The scorer calls this once per comparison. The default calls
+    /// The scorers call this for a comparison when neither answer is
+    /// remembered from earlier comparisons of the same target. The default calls
     /// [`similarity`](Self::similarity) twice; models can override it to look
     /// the target up once (as [`Vectors`](super::Vectors) does).
     #[inline]
@@ -55,14 +56,15 @@ impl<F: Fn(&str, &str) -> Option<f64>> Similarity for F {
 /// s = |2R − 1|       weight of the comparison in the denominator
 /// ChooseSecond   δ = −1: credit max(−(2R − 1), 0), weight s     (published evaluator)
 /// HalfCredit     credit s/2, weight s                           (default)
-/// Skip           left out of both sums, counted in Tally::ties
+/// Skip           left out of both sums, counted in Tally::skipped_ties
 /// ```
 ///
 /// The default is [`HalfCredit`](Self::HalfCredit): a tie is a coin flip and
 /// gets the coin flip's expected credit. It is the only one of the three that
-/// is (a) invariant under swapping `w1` and `w2` (with `R → 1 − R`), which the
-/// paper's definition `R_>(w1, w2) = 1 − R_>(w2, w1)` makes meaningless, and
-/// (b) not gameable: a constant model scores exactly 0.5, where
+/// is (a) invariant under swapping `w1` and `w2` (with `R → 1 − R`): by the
+/// paper's definition `R_>(w1, w2) = 1 − R_>(w2, w1)` both forms state the
+/// same judgement, so the order of the words in a file must not change the
+/// score; and (b) not gameable: a constant model scores exactly 0.5, where
 /// `ChooseSecond` gives it 0 on every distractor and random comparison (the
 /// file always puts the positive first) and `Skip` lets a model abstain on
 /// hard comparisons by answering ties, or score "undefined" everywhere.
