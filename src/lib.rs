@@ -70,3 +70,4 @@ pub use weigh::{
     Hyperbolic, Logarithmic, OffsetQuadratic, Quadratic, Scheme, Unweighted, Weigher,
     first_rank_fraction, item_weights,
 };
+pub mod triplet;
