@@ -11,6 +11,10 @@ pub mod rank;
 mod sum;
 pub mod weigh;
 
+pub use correlation::vigna::{
+    Combine, NanPolicy, Rank, WeightedTau, WeightedTauOptions, WeightedTauStats,
+    tau_w_with_weights, weighted_kendall, weighted_tau, weighted_tau_stats,
+};
 pub use error::{Error, Result, WeightProblem};
 pub use rank::{Order, Ties, rank, validate_ranks};
 pub use weigh::{
