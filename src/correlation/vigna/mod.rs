@@ -236,9 +236,9 @@ pub fn weighted_kendall<F: Float>(
     let mut items = items_xy(x, y, NanPolicy::Error)?;
     check_pair_len("x", x, "u", u, 2)?;
     check_weights(u)?;
-    let (factor, unscale) = weight_scale(u, combine);
+    let ((f1, f2), unscale) = weight_scale(u, combine);
     for (it, &w) in items.iter_mut().zip(u) {
-        it.w = w * factor;
+        it.w = w * f1 * f2;
     }
     sort_by_ab(&mut items);
     let mut scratch = Vec::new();
@@ -246,18 +246,19 @@ pub fn weighted_kendall<F: Float>(
     WeightedTauStats::from_sums(&sums, false, unscale)
 }
 
-/// A power-of-two factor bringing the largest weight near 1 when it is far
-/// from it (so pair weights and their sums neither overflow nor underflow),
-/// and the factor that scales the pair sums back.
-fn weight_scale(u: &[f64], combine: Combine) -> (f64, f64) {
+/// A power-of-two factor (as two factors, each representable) bringing the
+/// largest weight near 1 when it is far from it (so pair weights and their
+/// sums neither overflow nor underflow), and the factor that scales the pair
+/// sums back (which may overflow or underflow: the sums are that large or small).
+fn weight_scale(u: &[f64], combine: Combine) -> ((f64, f64), f64) {
     let max = u.iter().copied().fold(0.0, f64::max);
     let limit = 2f64.powi(300);
     if max <= limit && max >= 1.0 / limit {
-        return (1.0, 1.0);
+        return ((1.0, 1.0), 1.0);
     }
     // max is finite and positive here (validated by the caller).
     let e = max.log2().floor() as i32;
-    let factor = 2f64.powi(-e / 2) * 2f64.powi(-(e - e / 2));
+    let factor = (2f64.powi(-e / 2), 2f64.powi(-(e - e / 2)));
     let back = 2f64.powi(e / 2) * 2f64.powi(e - e / 2);
     let unscale = match combine {
         Combine::Additive => back,
