@@ -337,3 +337,58 @@ fn tau_w_by_hand() {
     let s = weighted_kendall(&x, &y, &w, MUL).unwrap();
     assert!((s.untied_x - z).abs() < 1e-15);
 }
+
+/// The weigher is evaluated once per rank (n calls), never inside the merge;
+/// for a given rank array, once per distinct rank.
+#[test]
+fn weigher_is_called_once_per_rank() {
+    let n = 5_000;
+    let x: Vec<f64> = (0..n).map(|i| f64::from((i * 37) % 101)).collect();
+    let y: Vec<f64> = (0..n).map(|i| f64::from((i * 53) % 89)).collect();
+    let calls = std::cell::Cell::new(0usize);
+    let counting = |r: f64| {
+        calls.set(calls.get() + 1);
+        1.0 / r
+    };
+    for (rank, want) in [(Rank::Symmetric, n), (Rank::ByXY, n), (Rank::Index, n)] {
+        calls.set(0);
+        let opts = scipy_default().rank(rank).weigher(&counting);
+        weighted_tau(&x, &y, &opts).unwrap();
+        assert_eq!(calls.get(), want as usize, "{rank:?}");
+    }
+    let given: Vec<f64> = (0..n).map(|i| f64::from(i % 7)).collect();
+    calls.set(0);
+    weighted_tau(
+        &x,
+        &y,
+        &scipy_default().rank(Rank::Given(&given)).weigher(&counting),
+    )
+    .unwrap();
+    assert_eq!(calls.get(), 7);
+}
+
+/// At n = 10⁵ with ties, the symmetric path (whose second merge sort starts
+/// from the first one's output) equals the mean of two separate runs, and
+/// ByYX on (x, y) equals ByXY on (y, x).
+#[test]
+fn symmetric_path_at_large_n() {
+    let n = 100_000u32;
+    let x: Vec<f64> = (0..n)
+        .map(|i| f64::from((i.wrapping_mul(2_654_435_761)) % 1000))
+        .collect();
+    let y: Vec<f64> = (0..n)
+        .map(|i| f64::from((i.wrapping_mul(40_503) ^ (i >> 3)) % 777) + 0.5 * x[i as usize])
+        .collect();
+    for combine in [ADD, MUL] {
+        let d = scipy_default().combine(combine);
+        let sym = weighted_tau_stats(&x, &y, &d).unwrap();
+        let xy = weighted_tau_stats(&x, &y, &d.rank(Rank::ByXY)).unwrap();
+        let yx = weighted_tau_stats(&x, &y, &d.rank(Rank::ByYX)).unwrap();
+        let yx_swapped = weighted_tau_stats(&y, &x, &d.rank(Rank::ByXY)).unwrap();
+        assert_eq!(sym.stats, xy.stats);
+        assert_eq!(sym.stats_yx, Some(yx.stats));
+        assert!((sym.tau - 0.5 * (xy.tau + yx.tau)).abs() < 1e-15);
+        assert!((yx.tau - yx_swapped.tau).abs() < 1e-14);
+        assert!((yx.stats.tied_x - yx_swapped.stats.tied_y).abs() <= 1e-13 * yx.stats.total);
+    }
+}

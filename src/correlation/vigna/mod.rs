@@ -479,10 +479,11 @@ pub fn weighted_tau<F: Float, W: Weigher>(
 /// ```
 /// use adaptive_comp_metrics::correlation::vigna::{weighted_tau_stats, Rank, WeightedTauOptions};
 /// use adaptive_comp_metrics::Unweighted;
-/// // Unweighted: integer pair counts. Of the 6 pairs, 5 are concordant.
+/// // Unweighted and additive: every pair weighs 1 + 1 = 2. Of the 6 pairs,
+/// // 5 are concordant.
 /// let opts = WeightedTauOptions::default().rank(Rank::ByXY).weigher(Unweighted);
 /// let r = weighted_tau_stats(&[1.0, 2.0, 3.0, 4.0], &[1.0, 2.0, 4.0, 3.0], &opts)?;
-/// assert_eq!((r.stats.concordant, r.stats.discordant), (5.0, 1.0));
+/// assert_eq!((r.stats.concordant, r.stats.discordant), (10.0, 2.0));
 /// assert!((r.tau - 4.0 / 6.0).abs() < 1e-15);
 /// # Ok::<(), adaptive_comp_metrics::Error>(())
 /// ```
