@@ -92,6 +92,15 @@ fn group_sums(
         let (group, tail) = rest.split_at(m_g);
         rest = tail;
         groups += 1;
+        if let [single] = group {
+            // The common case without ties: no pair inside the group.
+            match combine {
+                Combine::Additive => across.add((n - 1) as f64 * single.w),
+                Combine::Multiplicative => across.add(single.w * before.value()),
+            }
+            before.add(single.w);
+            continue;
+        }
         let mut s_g = Neumaier::default();
         let mut sub_rest = group;
         while let Some(sub_first) = sub_rest.first() {
