@@ -398,7 +398,10 @@ fn symmetric_path_at_large_n() {
             (s.concordant, t.concordant),
             (s.discordant, t.discordant),
         ] {
-            assert!((a - b).abs() <= 1e-14 * t.total, "{combine:?}: {a:e} vs {b:e}");
+            assert!(
+                (a - b).abs() <= 1e-14 * t.total,
+                "{combine:?}: {a:e} vs {b:e}"
+            );
         }
         assert!((s.tau - t.tau).abs() < 1e-15);
         assert!((sym.tau - 0.5 * (xy.tau + yx.tau)).abs() < 1e-15);

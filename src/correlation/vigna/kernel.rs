@@ -61,6 +61,19 @@ struct GroupSums {
     groups: usize,
 }
 
+/// Splits off the leading run of items with equal `key`; `None` when empty.
+fn split_group<'s>(
+    items: &'s [Item],
+    key: &impl Fn(&Item) -> f64,
+) -> Option<(&'s [Item], &'s [Item])> {
+    let first = key(items.first()?);
+    let m = items
+        .iter()
+        .position(|it| key(it) != first)
+        .unwrap_or(items.len());
+    Some(items.split_at(m))
+}
+
 /// Pair weight sums by groups, in one pass, from non-negative terms only.
 ///
 /// ```text
@@ -83,13 +96,8 @@ fn group_sums(
     let mut before = Neumaier::default();
     let mut groups = 0;
     let mut rest = items;
-    while let Some(first) = rest.first() {
-        let key = k1(first);
-        let m_g = rest
-            .iter()
-            .position(|it| k1(it) != key)
-            .unwrap_or(rest.len());
-        let (group, tail) = rest.split_at(m_g);
+    while let Some((group, tail)) = split_group(rest, &k1) {
+        let m_g = group.len();
         rest = tail;
         groups += 1;
         if let [single] = group {
@@ -103,13 +111,8 @@ fn group_sums(
         }
         let mut s_g = Neumaier::default();
         let mut sub_rest = group;
-        while let Some(sub_first) = sub_rest.first() {
-            let key2 = k2(sub_first);
-            let m_s = sub_rest
-                .iter()
-                .position(|it| k2(it) != key2)
-                .unwrap_or(sub_rest.len());
-            let (sub, sub_tail) = sub_rest.split_at(m_s);
+        while let Some((sub, sub_tail)) = split_group(sub_rest, &k2) {
+            let m_s = sub.len();
             sub_rest = sub_tail;
             let mut s_s = Neumaier::default();
             match combine {
