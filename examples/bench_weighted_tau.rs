@@ -1,12 +1,15 @@
 //! Times `weighted_tau` on the SplitMix64 data of `benches/scipy_compare.py`.
 //!
 //! ```text
-//! cargo run --release --example bench_weighted_tau -- N [SEED] [REPEATS]
+//! cargo run --release --example bench_weighted_tau -- N [SEED] [REPEATS] [ONLY]
 //! ```
 //!
 //! Prints one JSON line: the best wall time (seconds) of SciPy's default
-//! (symmetric, hyperbolic, additive) and of unweighted τ-b through the same
-//! kernel, with the values, so the caller can check them against SciPy.
+//! (symmetric, hyperbolic, additive), of unweighted τ-b through the same
+//! kernel and of one sort of the (x, y) pairs, with the values, so the caller
+//! can check them against SciPy. With ONLY = `weightedtau`, it runs SciPy's
+//! default REPEATS times and nothing else (so a caller can take the process's
+//! CPU time per call).
 
 #[path = "../tests/vigna_common/splitmix.rs"]
 #[allow(dead_code)]
@@ -32,8 +35,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let n: usize = args.next().as_deref().unwrap_or("1000000").parse()?;
     let seed: u64 = args.next().as_deref().unwrap_or("42").parse()?;
     let repeats: usize = args.next().as_deref().unwrap_or("5").parse()?;
+    let only_weighted = args.next().as_deref() == Some("weightedtau");
     let (x, y) = splitmix::data(seed, n, 0);
     let scipy_default = WeightedTauOptions::default();
+    if only_weighted {
+        for _ in 0..repeats {
+            std::hint::black_box(weighted_tau(&x, &y, &scipy_default)?);
+        }
+        return Ok(());
+    }
     let (t_w, tau_w) = best_of(repeats, || weighted_tau(&x, &y, &scipy_default));
     let tau_b_opts = WeightedTauOptions::default()
         .rank(Rank::ByXY)
