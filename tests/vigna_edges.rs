@@ -1,5 +1,8 @@
 //! Bad input, edge cases and deliberate differences from SciPy.
 
+// Exact results (integer pair sums, equal runs) are compared exactly.
+#![allow(clippy::float_cmp)]
+
 use adaptive_comp_metrics::correlation::vigna::{
     Combine, NanPolicy, Rank, WeightedTauOptions, tau_w_with_weights, weighted_kendall,
     weighted_kendall_naive, weighted_tau, weighted_tau_stats,

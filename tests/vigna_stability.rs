@@ -5,6 +5,9 @@
 //! n = 10⁵ runs always; n = 10⁷ is `#[ignore]`d (about a minute with the
 //! naive-free oracle): `cargo test --release --test vigna_stability -- --ignored`.
 
+// Ties are exact equality, and unit-weight counts must agree exactly.
+#![allow(clippy::float_cmp)]
+
 #[path = "vigna_common/splitmix.rs"]
 mod splitmix;
 
