@@ -311,9 +311,9 @@ pub enum Rank<'r> {
     #[default]
     Symmetric,
     /// ρ from the decreasing lexicographic order by (x, y) (SciPy's
-    /// `rank=None`). Items tied in both x and y take consecutive ranks
-    /// (SciPy gives the smaller rank to the later index); τ does not depend
-    /// on their order.
+    /// `rank=None`). Items tied in both x and y take consecutive ranks in an
+    /// unspecified order; τ does not depend on it, since such items stand in
+    /// the same relation to every other item.
     ByXY,
     /// ρ from the decreasing lexicographic order by (y, x).
     ByYX,
@@ -339,9 +339,28 @@ pub enum NanPolicy {
 /// Options of [`weighted_tau`]; the default is SciPy's default
 /// (`rank=True`, hyperbolic weigher, additive), with NaN an error.
 ///
-/// Fields are public; the methods set one and return the options, so
-/// `WeightedTauOptions::default().rank(Rank::ByXY).weigher(Quadratic)` reads
-/// like SciPy's keyword arguments.
+/// Fields are public; the methods set one and return the options, so they
+/// read like SciPy's keyword arguments.
+///
+/// # Examples
+/// ```
+/// use adaptive_comp_metrics::correlation::vigna::{
+///     weighted_tau, Combine, NanPolicy, Rank, WeightedTauOptions,
+/// };
+/// use adaptive_comp_metrics::Quadratic;
+/// // scipy.stats.weightedtau(x, y, rank=None, weigher=lambda r: 1/(r+1)**2,
+/// //                         additive=False), with NaN as the smallest score
+/// let opts = WeightedTauOptions::default()
+///     .rank(Rank::ByXY)
+///     .weigher(Quadratic)
+///     .combine(Combine::Multiplicative)
+///     .nan(NanPolicy::Smallest);
+/// let t = weighted_tau(&[1.0, f64::NAN, 3.0, 4.0], &[1.0, 2.0, 4.0, 3.0], &opts)?;
+/// // Weights 1, 1/4, 1/9, 1/16 for items 3, 2, 0, 1; concordant 125/576,
+/// // discordant 148/576, no ties: τ = −23/273 (SciPy: −0.08424908424908381).
+/// assert!((t - -23.0 / 273.0).abs() < 1e-15);
+/// # Ok::<(), adaptive_comp_metrics::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct WeightedTauOptions<'r, W = Hyperbolic> {
     /// The importance rank.
