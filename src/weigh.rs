@@ -13,9 +13,9 @@
 //! Unweighted              f(n) = 1
 //! ```
 
+use crate::error::{Error, Result};
 #[cfg(test)]
 use crate::error::WeightProblem;
-use crate::error::{Error, Result};
 
 /// A weighting function of a 1-based rank: rank 1 is the top.
 ///
@@ -90,7 +90,9 @@ impl OffsetQuadratic {
 
 impl Default for OffsetQuadratic {
     fn default() -> Self {
-        Self { n0: Self::PAPER_N0 }
+        Self {
+            n0: Self::PAPER_N0,
+        }
     }
 }
 
@@ -291,6 +293,7 @@ pub(crate) fn normalise(w: &mut [f64]) -> Result<()> {
     Ok(())
 }
 
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -316,8 +319,8 @@ mod tests {
         for n0 in [0.0, 0.5, 2.0, 7.0] {
             let f = OffsetQuadratic::new(n0).unwrap();
             let big = 100_000;
-            let s: f64 =
-                (1..=big).map(|n| f.weight(n as f64)).sum::<f64>() + 1.0 / (big as f64 + n0 + 0.5);
+            let s: f64 = (1..=big).map(|n| f.weight(n as f64)).sum::<f64>()
+                + 1.0 / (big as f64 + n0 + 0.5);
             let direct = f.weight(1.0) / s;
             assert!((first_rank_fraction(n0).unwrap() - direct).abs() < 1e-9);
         }
