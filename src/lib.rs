@@ -65,6 +65,10 @@ pub mod triplet;
 pub mod uncertainty;
 pub mod weigh;
 
+pub use correlation::vigna::{
+    Combine, NanPolicy, Rank, WeightedTau, WeightedTauOptions, WeightedTauStats, weighted_kendall,
+    weighted_tau, weighted_tau_stats,
+};
 pub use correlation::weighted::{
     RhoW, TauW, TopWeighted, rho_w, rho_w_with_weights, tau_w, tau_w_with_weights,
 };

@@ -5,7 +5,7 @@
 
 use adaptive_comp_metrics::uncertainty::{
     Alternative, Bootstrap, Exchange, Interval, KendallTauB, Permutations, Source, Spearman,
-    Statistic, Threads, TopWeightedRho, TopWeightedTau, UncertaintyError, bootstrap_ci,
+    Statistic, Threads, TopWeightedRho, TopWeightedTau, UncertaintyError, VignaTau, bootstrap_ci,
     kendall_tau_b_null, null_moments, paired_comparison, permutation_test, spearman_null,
     standardise,
 };
@@ -128,7 +128,8 @@ fn perfect_correlation_reaches_the_smallest_possible_p_value() {
     let pearson = |a: &[f64], b: &[f64]| -> Result<f64, Error> {
         Spearman.value(a, b) // any closure works
     };
-    let stats: [&dyn Statistic; 6] = [
+    let stats: [&dyn Statistic; 7] = [
+        &VignaTau::default(),
         &Spearman,
         &KendallTauB,
         &TopWeightedRho::new(),
@@ -215,6 +216,12 @@ fn results_do_not_depend_on_the_thread_count() {
             .run(&TopWeightedRho::new(), &x, &y, &mut rng(9))
             .unwrap()
     };
+    let vigna = |t| {
+        Permutations::new(201)
+            .threads(threads(t))
+            .test(&VignaTau::default(), &x, &y, &mut rng(8))
+            .unwrap()
+    };
     let paired_test = |t| {
         Permutations::new(203)
             .threads(threads(t))
@@ -232,6 +239,7 @@ fn results_do_not_depend_on_the_thread_count() {
         assert_eq!(moments(1), moments(t));
         assert_eq!(boot(1), boot(t));
         assert_eq!(paired_test(1), paired_test(t));
+        assert_eq!(vigna(1), vigna(t));
         assert_eq!(paired_ci(1), paired_ci(t));
     }
     // A different seed gives a different (valid) answer.
@@ -824,6 +832,27 @@ mod properties {
                 let (Ok(direct), Ok(p)) = (s.value(&x, &yp), s.prepare(&x, &y)) else { continue };
                 let bp: Vec<f64> = perm.iter().map(|&i| p.y[i]).collect();
                 prop_assert_eq!(s.value_prepared(&p.x, &bp).unwrap(), direct);
+            }
+        }
+
+        /// The O(n log n) τ_w of the statistic equals the O(n²) definition
+        /// (`gamma::tau_w_naive`) for every scheme, with ties.
+        #[test]
+        fn fast_tau_w_equals_the_definition(
+            pairs in proptest::collection::vec((0u8..8, 0u8..8), 3..40),
+            scheme in 0usize..4,
+        ) {
+            let x: Vec<f64> = pairs.iter().map(|p| f64::from(p.0)).collect();
+            let y: Vec<f64> = pairs.iter().map(|p| f64::from(p.1)).collect();
+            let scheme = [Scheme::Additive, Scheme::Multiplicative, Scheme::First, Scheme::Second][scheme];
+            let config = adaptive_comp_metrics::TopWeighted::new().scheme(scheme);
+            let slow = config
+                .ranks_and_weights(&x, &y)
+                .and_then(|(a, b, w)| adaptive_comp_metrics::correlation::gamma::tau_w_naive(&a, &b, &w));
+            let fast = TopWeightedTau::new().scheme(scheme).value(&x, &y);
+            match (slow, fast) {
+                (Ok(s), Ok(f)) => prop_assert!((s - f).abs() < 1e-12, "{} vs {}", s, f),
+                (s, f) => prop_assert_eq!(s.is_ok(), f.is_ok()),
             }
         }
 

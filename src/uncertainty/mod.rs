@@ -60,7 +60,7 @@ pub use null::{
 pub use paired::{Exchange, PairedComparison, paired_comparison};
 pub use permutation::{PermutationTest, Permutations, permutation_test};
 pub use statistic::{
-    ExactNull, KendallTauB, Prepared, Spearman, Statistic, TopWeightedRho, TopWeightedTau,
+    ExactNull, KendallTauB, Prepared, Spearman, Statistic, TopWeightedRho, TopWeightedTau, VignaTau,
 };
 
 use crate::error::{check_finite, check_pair_len};

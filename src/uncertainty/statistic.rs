@@ -2,10 +2,11 @@
 
 use crate::correlation::kendall::kendall_tau_b;
 use crate::correlation::spearman::{spearman, spearman_ranks};
+use crate::correlation::vigna::{WeightedTauOptions, weighted_tau};
 use crate::correlation::weighted::TopWeighted;
 use crate::error::Result;
 use crate::rank::{Order, Ties, rank_unchecked};
-use crate::weigh::{OffsetQuadratic, Scheme, Weigher, item_weights};
+use crate::weigh::{Hyperbolic, OffsetQuadratic, Scheme, Weigher, item_weights};
 
 /// Scores after [`Statistic::prepare`] (usually ranks).
 #[derive(Debug, Clone, PartialEq)]
@@ -413,6 +414,60 @@ weighted_statistic!(
     "assert_eq!(TopWeightedTau::new().value(&x, &x)?, 1.0);",
     true
 );
+
+/// Vigna's (2015) weighted τ ([`weighted_tau`]) as a [`Statistic`]: the
+/// p-value and intervals SciPy's `weightedtau` does not give.
+///
+/// ```text
+/// τ = ⟨x, y⟩_w / √(⟨x, x⟩_w ⟨y, y⟩_w),   ⟨x, y⟩_w = Σ_{i<j} w_ij sgn(x_i − x_j) sgn(y_i − y_j)
+/// w_ij = f(ρ_i) + f(ρ_j)  (additive)  or  f(ρ_i) f(ρ_j),   ρ the importance rank
+/// ```
+///
+/// The importance ranks depend on the data, so the null mean is not 0 in
+/// general: estimate it with [`null_moments`](super::null_moments). With
+/// [`Rank::Given`](crate::correlation::vigna::Rank::Given) the given ranks
+/// belong to the items in input order: permutation tests are fine, but
+/// bootstrap resamples have another length and fail.
+///
+/// # Examples
+/// ```
+/// use adaptive_comp_metrics::uncertainty::{permutation_test, Alternative, VignaTau};
+/// use rand::SeedableRng;
+/// let x: Vec<f64> = (0..30).map(f64::from).collect();
+/// let y: Vec<f64> = x.iter().map(|v| v + 8.0 * (v * 2.1).sin()).collect();
+/// let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(4);
+/// let t = permutation_test(&VignaTau::default(), &x, &y, 999, Alternative::Greater, &mut rng)?;
+/// assert!(t.statistic > 0.5 && t.p_value < 0.01);
+/// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
+/// ```
+///
+/// # References
+/// S. Vigna (2015), A weighted correlation index for rankings with ties, WWW.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct VignaTau<'r, W = Hyperbolic> {
+    options: WeightedTauOptions<'r, W>,
+}
+
+impl Default for VignaTau<'_, Hyperbolic> {
+    fn default() -> Self {
+        Self::new(WeightedTauOptions::default())
+    }
+}
+
+impl<'r, W> VignaTau<'r, W> {
+    /// Vigna's τ with these options (SciPy's defaults:
+    /// `WeightedTauOptions::default()`).
+    #[must_use]
+    pub fn new(options: WeightedTauOptions<'r, W>) -> Self {
+        Self { options }
+    }
+}
+
+impl<W: Weigher + Sync> Statistic for VignaTau<'_, W> {
+    fn value(&self, x: &[f64], y: &[f64]) -> Result<f64> {
+        weighted_tau(x, y, &self.options)
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -1,0 +1,77 @@
+//! Criterion benches of the O(n log n) weighted τ.
+//!
+//! `cargo bench --bench weighted_tau -- --warm-up-time 1 --measurement-time 3`
+//!
+//! * `weighted_tau_1e6`: SciPy's default (symmetric, hyperbolic, additive),
+//!   the paper's τ_w (multiplicative item weights), unweighted τ-b through the
+//!   kernel, next to the practical floor: one `sort_unstable_by` of the n
+//!   (x, y) pairs with `total_cmp`.
+//! * `weighted_tau_scaling`: n = 10³ … 10⁵, with the O(n²) definition at
+//!   n = 10³ so the gap shows.
+
+#[path = "../tests/vigna_common/splitmix.rs"]
+#[allow(dead_code)]
+mod splitmix;
+
+use adaptive_comp_metrics::correlation::vigna::{
+    Rank, WeightedTauOptions, weighted_tau, weighted_tau_naive,
+};
+use adaptive_comp_metrics::{Unweighted, tau_w_with_weights};
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use std::hint::black_box;
+
+fn at_one_million(c: &mut Criterion) {
+    let n = 1_000_000;
+    let (x, y) = splitmix::data(42, n, 0);
+    let w: Vec<f64> = (0..n).map(|i| 1.0 / (i as f64 + 3.0).powi(2)).collect();
+    let mut group = c.benchmark_group("weighted_tau_1e6");
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(n as u64));
+    group.bench_function("sort_unstable_by_pairs", |b| {
+        let pairs: Vec<(f64, f64)> = x.iter().copied().zip(y.iter().copied()).collect();
+        b.iter_batched_ref(
+            || pairs.clone(),
+            |p| p.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1))),
+            criterion::BatchSize::LargeInput,
+        );
+    });
+    let scipy_default = WeightedTauOptions::default();
+    group.bench_function("scipy_default_symmetric_hyperbolic_additive", |b| {
+        b.iter(|| weighted_tau(black_box(&x), black_box(&y), &scipy_default));
+    });
+    let by_xy = WeightedTauOptions::default().rank(Rank::ByXY);
+    group.bench_function("rank_by_xy_hyperbolic_additive", |b| {
+        b.iter(|| weighted_tau(black_box(&x), black_box(&y), &by_xy));
+    });
+    let tau_b = WeightedTauOptions::default()
+        .rank(Rank::ByXY)
+        .weigher(Unweighted);
+    group.bench_function("unweighted_tau_b", |b| {
+        b.iter(|| weighted_tau(black_box(&x), black_box(&y), &tau_b));
+    });
+    group.bench_function("paper_tau_w", |b| {
+        b.iter(|| tau_w_with_weights(black_box(&x), black_box(&y), black_box(&w)).map(|t| t.tau));
+    });
+    group.finish();
+}
+
+fn scaling(c: &mut Criterion) {
+    let mut group = c.benchmark_group("weighted_tau_scaling");
+    let opts = WeightedTauOptions::default();
+    for n in [1_000usize, 10_000, 100_000] {
+        let (x, y) = splitmix::data(7, n, 0);
+        group.throughput(Throughput::Elements(n as u64));
+        group.bench_with_input(BenchmarkId::new("fast", n), &n, |b, _| {
+            b.iter(|| weighted_tau(black_box(&x), black_box(&y), &opts));
+        });
+        if n == 1_000 {
+            group.bench_with_input(BenchmarkId::new("naive", n), &n, |b, _| {
+                b.iter(|| weighted_tau_naive(black_box(&x), black_box(&y), &opts));
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, at_one_million, scaling);
+criterion_main!(benches);

@@ -1,0 +1,601 @@
+//! Weighted Kendall τ in O(n log n): Vigna's (2015) weighted τ, compatible
+//! with `scipy.stats.weightedtau`, and the τ_w of Lombardo et al. (2020, Eq. 8).
+//!
+//! Both are one computation: every pair of items (i, j) gets a weight w_ij
+//! built from per-item weights u, and
+//!
+//! ```text
+//! ⟨x, y⟩_w = Σ_{i<j} w_ij · sgn(x_i − x_j) · sgn(y_i − y_j)
+//! τ        = ⟨x, y⟩_w / sqrt(⟨x, x⟩_w · ⟨y, y⟩_w)
+//!          = (C − D) / sqrt(Σ_{x_i≠x_j} w_ij · Σ_{y_i≠y_j} w_ij)
+//! w_ij     = u_i + u_j   (Combine::Additive)   or   u_i · u_j   (Combine::Multiplicative)
+//! ```
+//!
+//! with C and D the weight of the concordant and discordant pairs. With
+//! u ≡ 1 this is Kendall's τ-b.
+//!
+//! * [`weighted_kendall`] is the kernel: you give the per-item weights u and
+//!   get every weighted sum ([`WeightedTauStats`]).
+//! * [`tau_w_with_weights`](crate::tau_w_with_weights) is the paper's τ_w (this kernel with
+//!   multiplicative weights).
+//! * [`weighted_tau`] is Vigna's weighted τ: u_i = f(ρ_i + 1) for an
+//!   importance rank ρ ([`Rank`]) and a [`Weigher`] f, with SciPy's defaults.
+//!
+//! The algorithm is Knight's (1966) merge sort generalised with weights
+//! (Vigna 2015, §5): sort by (x, y), sum the weight of pairs tied in x and in
+//! (x, y), merge sort by y summing the weight of exchanged pairs, sum the
+//! weight of pairs tied in y. Every sum is a sum of non-negative terms with
+//! compensated (Neumaier) accumulation; nothing is obtained by subtracting two
+//! large sums, so the result stays accurate at n = 10⁷.
+//!
+//! # Differences from `scipy.stats.weightedtau` (on purpose)
+//! * A 0/0 coefficient is an error, never a number: a constant input gives
+//!   [`Error::Constant`] (SciPy: NaN; Vigna's Java code: 1.0 when both are
+//!   constant), a zero denominator for any other reason (every pair weight
+//!   zero) [`Error::Undefined`] or [`Error::ZeroWeights`] (SciPy: −1.0).
+//! * NaN is an error by default ([`NanPolicy::Error`]); SciPy's rule, NaN
+//!   below every number and all NaNs tied, is [`NanPolicy::Smallest`].
+//! * Infinite scores are rejected ([`Error::Infinite`]); fewer than two items
+//!   is [`Error::TooFewItems`] (SciPy: NaN).
+//! * Weighers are 1-based (rank 1 is the top): SciPy's `weigher(r)` for its
+//!   0-based r is `f(r + 1)` here, so [`Hyperbolic`] is SciPy's default
+//!   `1/(r + 1)`.
+//! * The weigher is called once per rank (n times), never inside the merge.
+//!
+//! # References
+//! * S. Vigna, "A weighted correlation index for rankings with ties", WWW 2015.
+//! * W. R. Knight, "A computer method for calculating Kendall's tau with
+//!   ungrouped data", JASA 61 (1966).
+//! * M. Lombardo et al., "Adaptive vote collection …" (2020), §3, Eq. 8.
+
+// Ties are exact equality of scores by definition: comparing floats with
+// `==` is the point here, not an accident.
+#![allow(clippy::float_cmp)]
+
+mod kernel;
+mod naive;
+
+pub use naive::{weighted_kendall_naive, weighted_tau_naive};
+
+use crate::error::{Error, Result, check_pair_len, check_weights};
+#[cfg(doc)]
+use crate::weigh::Unweighted;
+use crate::weigh::{Hyperbolic, Weigher};
+use kernel::{Item, Sums, run_sorted, sort_by_ab};
+use num_traits::Float;
+
+/// How two per-item weights combine into the weight of a pair.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Combine {
+    /// `w_ij = u_i + u_j` (Vigna's and SciPy's default, `additive=True`): a
+    /// pair counts when either item is important.
+    #[default]
+    Additive,
+    /// `w_ij = u_i · u_j` (SciPy's `additive=False`, and the paper's τ_w):
+    /// a pair counts only when both items are important.
+    Multiplicative,
+}
+
+/// Every weighted pair sum behind a weighted τ, and τ itself.
+///
+/// ```text
+/// total       = Σ_{i<j} w_ij
+/// tied_x      = Σ_{i<j, x_i = x_j} w_ij          untied_x = Σ_{i<j, x_i ≠ x_j} w_ij
+/// tied_y      = Σ_{i<j, y_i = y_j} w_ij          untied_y = Σ_{i<j, y_i ≠ y_j} w_ij
+/// tied_xy     = Σ_{i<j, x_i = x_j, y_i = y_j} w_ij
+/// concordant  = Σ_{i<j, (x_i − x_j)(y_i − y_j) > 0} w_ij
+/// discordant  = Σ_{i<j, (x_i − x_j)(y_i − y_j) < 0} w_ij
+/// tau         = (concordant − discordant) / sqrt(untied_x · untied_y)
+/// ```
+///
+/// Up to rounding, `concordant + discordant + tied_x + tied_y − tied_xy =
+/// total`, `tied_x + untied_x = total` and `tied_y + untied_y = total`. Each
+/// field is computed directly as a sum of non-negative terms (`concordant`
+/// as `untied_x − (tied in y only) − discordant`, clamped at 0).
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct WeightedTauStats {
+    /// Weight of all pairs.
+    pub total: f64,
+    /// Weight of the pairs tied in x.
+    pub tied_x: f64,
+    /// Weight of the pairs tied in y.
+    pub tied_y: f64,
+    /// Weight of the pairs tied in both x and y.
+    pub tied_xy: f64,
+    /// Weight of the pairs not tied in x (the first factor of the denominator).
+    pub untied_x: f64,
+    /// Weight of the pairs not tied in y (the second factor of the denominator).
+    pub untied_y: f64,
+    /// Weight of the concordant pairs.
+    pub concordant: f64,
+    /// Weight of the discordant (exchanged) pairs.
+    pub discordant: f64,
+    /// The coefficient, in [−1, 1].
+    pub tau: f64,
+}
+
+impl WeightedTauStats {
+    /// Builds the statistics of one kernel run; `swapped` when the run's
+    /// first key is y. `scale` multiplies every sum (not τ).
+    fn from_sums(s: &Sums, swapped: bool, scale: f64) -> Result<Self> {
+        let (constant_x, constant_y) = if swapped {
+            (s.constant_b, s.constant_a)
+        } else {
+            (s.constant_a, s.constant_b)
+        };
+        if constant_x {
+            return Err(Error::Constant { input: "x" });
+        }
+        if constant_y {
+            return Err(Error::Constant { input: "y" });
+        }
+        if s.untied_a <= 0.0 || s.untied_b <= 0.0 {
+            return Err(Error::Undefined {
+                reason: "every pair untied in x or in y has zero weight",
+            });
+        }
+        // C + D = (pairs untied in both); the merge accumulates D, C is the
+        // rest. A sum within rounding error of zero is set to zero, so that
+        // identical and reversed rankings give exactly ±1.
+        let untied_both = s.untied_a - s.tied_b_only;
+        let tol = 8.0 * f64::EPSILON * s.untied_a;
+        let (concordant, discordant) = if untied_both - s.discordant <= tol {
+            (0.0, untied_both.max(0.0))
+        } else if s.discordant <= tol {
+            (untied_both, 0.0)
+        } else {
+            (untied_both - s.discordant, s.discordant)
+        };
+        // sqrt(u·u) = u exactly; the product only underflows for extreme weights.
+        let product = s.untied_a * s.untied_b;
+        let denominator = if product.is_normal() {
+            product.sqrt()
+        } else {
+            s.untied_a.sqrt() * s.untied_b.sqrt()
+        };
+        let tau = ((concordant - discordant) / denominator).clamp(-1.0, 1.0);
+        let (tied_x, untied_x, tied_y, untied_y) = if swapped {
+            (s.tied_b, s.untied_b, s.tied_a, s.untied_a)
+        } else {
+            (s.tied_a, s.untied_a, s.tied_b, s.untied_b)
+        };
+        Ok(Self {
+            total: s.total * scale,
+            tied_x: tied_x * scale,
+            tied_y: tied_y * scale,
+            tied_xy: s.tied_ab * scale,
+            untied_x: untied_x * scale,
+            untied_y: untied_y * scale,
+            concordant: concordant * scale,
+            discordant: discordant * scale,
+            tau,
+        })
+    }
+}
+
+/// Converts one score to the kernel's key: NaN by `nan`, −0 to +0, infinite
+/// values rejected.
+#[inline]
+fn key<F: Float>(v: F, input: &'static str, index: usize, nan: NanPolicy) -> Result<f64> {
+    let v = v.to_f64().unwrap_or(f64::NAN);
+    if v.is_nan() {
+        return match nan {
+            NanPolicy::Error => Err(Error::NaN { input, index }),
+            NanPolicy::Smallest => Ok(f64::NEG_INFINITY),
+        };
+    }
+    if v.is_infinite() {
+        return Err(Error::Infinite { input, index });
+    }
+    Ok(v + 0.0)
+}
+
+/// Validates x, y and builds the kernel items `(x, y, 0)` in input order.
+fn items_xy<F: Float>(x: &[F], y: &[F], nan: NanPolicy) -> Result<Vec<Item>> {
+    check_pair_len("x", x, "y", y, 2)?;
+    x.iter()
+        .zip(y)
+        .enumerate()
+        .map(|(i, (&a, &b))| {
+            Ok(Item {
+                a: key(a, "x", i, nan)?,
+                b: key(b, "y", i, nan)?,
+                w: 0.0,
+            })
+        })
+        .collect()
+}
+
+/// Weighted concordance of x and y for per-item weights u: every weighted
+/// pair sum and τ, in O(n log n).
+///
+/// ```text
+/// w_ij = u_i + u_j  (Additive)   or   u_i · u_j  (Multiplicative)
+/// τ    = (C − D) / sqrt(Σ_{x_i≠x_j} w_ij · Σ_{y_i≠y_j} w_ij)
+/// ```
+///
+/// See [`WeightedTauStats`] for every sum. With u ≡ 1 τ is Kendall's τ-b;
+/// with multiplicative normalised weights it is the τ_w of Lombardo et al.
+/// (2020, Eq. 8), see [`tau_w_with_weights`](crate::tau_w_with_weights). τ does not change when every
+/// weight is scaled by the same factor; weights far from 1 (beyond 2^±300)
+/// are scaled internally by a power of two, so pair weights never overflow.
+///
+/// # Errors
+/// [`Error::LengthMismatch`] (x, y, u), [`Error::TooFewItems`] below two
+/// items, [`Error::NaN`] / [`Error::Infinite`] for a bad score (input `"x"`
+/// or `"y"`, first index), [`Error::InvalidWeight`] for a negative, NaN or
+/// infinite weight, [`Error::ZeroWeights`] when every weight is 0,
+/// [`Error::Constant`] when x or y is constant, [`Error::Undefined`] when
+/// every pair untied in x (or y) has weight 0.
+///
+/// # Complexity
+/// O(n log n) time; O(n) memory (two buffers of n 24-byte items).
+///
+/// # Examples
+/// ```
+/// use adaptive_comp_metrics::correlation::vigna::{weighted_kendall, Combine};
+/// // Unit weights: Kendall's τ-b. One discordant pair of three: τ = (2 − 1)/3.
+/// let s = weighted_kendall(&[1.0, 2.0, 3.0], &[1.0, 3.0, 2.0], &[1.0; 3], Combine::Multiplicative)?;
+/// assert_eq!((s.concordant, s.discordant, s.total), (2.0, 1.0, 3.0));
+/// assert!((s.tau - 1.0 / 3.0).abs() < 1e-15);
+/// # Ok::<(), adaptive_comp_metrics::Error>(())
+/// ```
+///
+/// # References
+/// Vigna (2015), §5; Knight (1966); Lombardo et al. (2020), Eq. 8.
+pub fn weighted_kendall<F: Float>(
+    x: &[F],
+    y: &[F],
+    u: &[f64],
+    combine: Combine,
+) -> Result<WeightedTauStats> {
+    let mut items = items_xy(x, y, NanPolicy::Error)?;
+    check_pair_len("x", x, "u", u, 2)?;
+    check_weights(u)?;
+    let ((f1, f2), unscale) = weight_scale(u, combine);
+    for (it, &w) in items.iter_mut().zip(u) {
+        it.w = w * f1 * f2;
+    }
+    sort_by_ab(&mut items);
+    let mut scratch = Vec::new();
+    let sums = run_sorted(&mut items, &mut scratch, combine);
+    WeightedTauStats::from_sums(&sums, false, unscale)
+}
+
+/// A power-of-two factor (as two factors, each representable) bringing the
+/// largest weight near 1 when it is far from it (so pair weights and their
+/// sums neither overflow nor underflow), and the factor that scales the pair
+/// sums back (which may overflow or underflow: the sums are that large or small).
+fn weight_scale(u: &[f64], combine: Combine) -> ((f64, f64), f64) {
+    let max = u.iter().copied().fold(0.0, f64::max);
+    let limit = 2f64.powi(300);
+    if max <= limit && max >= 1.0 / limit {
+        return ((1.0, 1.0), 1.0);
+    }
+    // max is finite and positive here (validated by the caller).
+    let e = max.log2().floor() as i32;
+    let factor = (2f64.powi(-e / 2), 2f64.powi(-(e - e / 2)));
+    let back = 2f64.powi(e / 2) * 2f64.powi(e - e / 2);
+    let unscale = match combine {
+        Combine::Additive => back,
+        Combine::Multiplicative => back * back,
+    };
+    (factor, unscale)
+}
+
+/// Which importance rank ρ (0 = most important) gives each item its weight
+/// `f(ρ + 1)` in [`weighted_tau`]. The names follow SciPy's `rank` argument.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub enum Rank<'r> {
+    /// The mean of the τ computed with [`Rank::ByXY`] and with
+    /// [`Rank::ByYX`] (SciPy's default, `rank=True`): symmetric in x and y.
+    #[default]
+    Symmetric,
+    /// ρ from the decreasing lexicographic order by (x, y) (SciPy's
+    /// `rank=None`). Items tied in both x and y take consecutive ranks in an
+    /// unspecified order; τ does not depend on it, since such items stand in
+    /// the same relation to every other item.
+    ByXY,
+    /// ρ from the decreasing lexicographic order by (y, x).
+    ByYX,
+    /// ρ_i = i: the input order is the importance order (SciPy's `rank=False`).
+    Index,
+    /// ρ from a rank array (smaller = more important), re-ranked densely from
+    /// 0 as SciPy does, so only the order of its values matters and equal
+    /// values share a weight.
+    Given(&'r [f64]),
+}
+
+/// What to do with NaN scores in [`weighted_tau`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum NanPolicy {
+    /// A NaN score is an error, [`Error::NaN`] with the input and index.
+    #[default]
+    Error,
+    /// SciPy's rule: NaN is below every number and all NaNs are tied.
+    Smallest,
+}
+
+/// Options of [`weighted_tau`]; the default is SciPy's default
+/// (`rank=True`, hyperbolic weigher, additive), with NaN an error.
+///
+/// Fields are public; the methods set one and return the options, so they
+/// read like SciPy's keyword arguments.
+///
+/// # Examples
+/// ```
+/// use adaptive_comp_metrics::correlation::vigna::{
+///     weighted_tau, Combine, NanPolicy, Rank, WeightedTauOptions,
+/// };
+/// use adaptive_comp_metrics::Quadratic;
+/// // scipy.stats.weightedtau(x, y, rank=None, weigher=lambda r: 1/(r+1)**2,
+/// //                         additive=False), with NaN as the smallest score
+/// let opts = WeightedTauOptions::default()
+///     .rank(Rank::ByXY)
+///     .weigher(Quadratic)
+///     .combine(Combine::Multiplicative)
+///     .nan(NanPolicy::Smallest);
+/// let t = weighted_tau(&[1.0, f64::NAN, 3.0, 4.0], &[1.0, 2.0, 4.0, 3.0], &opts)?;
+/// // Weights 1, 1/4, 1/9, 1/16 for items 3, 2, 0, 1; concordant 125/576,
+/// // discordant 148/576, no ties: τ = −23/273 (SciPy: −0.08424908424908381).
+/// assert!((t - -23.0 / 273.0).abs() < 1e-15);
+/// # Ok::<(), adaptive_comp_metrics::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct WeightedTauOptions<'r, W = Hyperbolic> {
+    /// The importance rank.
+    pub rank: Rank<'r>,
+    /// The weigher f, applied to the 1-based rank ρ + 1.
+    pub weigher: W,
+    /// How the two item weights of a pair combine.
+    pub combine: Combine,
+    /// What NaN scores mean.
+    pub nan: NanPolicy,
+}
+
+impl Default for WeightedTauOptions<'_, Hyperbolic> {
+    fn default() -> Self {
+        Self {
+            rank: Rank::Symmetric,
+            weigher: Hyperbolic,
+            combine: Combine::Additive,
+            nan: NanPolicy::Error,
+        }
+    }
+}
+
+impl<'r, W> WeightedTauOptions<'r, W> {
+    /// Sets the importance rank.
+    #[must_use]
+    pub fn rank(self, rank: Rank<'r>) -> Self {
+        Self { rank, ..self }
+    }
+
+    /// Sets the weigher (any [`Weigher`], closures included).
+    #[must_use]
+    pub fn weigher<V>(self, weigher: V) -> WeightedTauOptions<'r, V> {
+        WeightedTauOptions {
+            rank: self.rank,
+            weigher,
+            combine: self.combine,
+            nan: self.nan,
+        }
+    }
+
+    /// Sets how pair weights combine.
+    #[must_use]
+    pub fn combine(self, combine: Combine) -> Self {
+        Self { combine, ..self }
+    }
+
+    /// Sets the NaN policy.
+    #[must_use]
+    pub fn nan(self, nan: NanPolicy) -> Self {
+        Self { nan, ..self }
+    }
+}
+
+/// Vigna's weighted τ with every weighted sum; see [`weighted_tau`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct WeightedTau {
+    /// The coefficient: `stats.tau`, or for [`Rank::Symmetric`] the mean of
+    /// `stats.tau` and `stats_yx.tau`.
+    pub tau: f64,
+    /// The sums with the importance of the chosen rank (for
+    /// [`Rank::Symmetric`], the (x, y) half).
+    pub stats: WeightedTauStats,
+    /// For [`Rank::Symmetric`], the sums with the (y, x) importance.
+    pub stats_yx: Option<WeightedTauStats>,
+}
+
+/// Vigna's (2015) weighted τ, with the same numbers as
+/// `scipy.stats.weightedtau(x, y, rank, weigher, additive)`.
+///
+/// ```text
+/// u_i  = f(ρ_i + 1)                  ρ the 0-based importance rank, see Rank
+/// w_ij = u_i + u_j   or   u_i · u_j
+/// τ    = Σ_{i<j} w_ij sgn(x_i − x_j) sgn(y_i − y_j)
+///        / sqrt(Σ_{x_i≠x_j} w_ij · Σ_{y_i≠y_j} w_ij)
+/// ```
+///
+/// [`Rank::Symmetric`] (the default) averages the τ of the (x, y) and the
+/// (y, x) importance. With [`Unweighted`] every rank gives Kendall's τ-b.
+/// Larger scores are more important. SciPy's `weigher(r)` for 0-based `r` is
+/// `f(r + 1)` here; see the [module docs](self) for every deliberate
+/// difference from SciPy (0/0 and NaN are errors by default).
+///
+/// # Errors
+/// [`Error::LengthMismatch`] (x, y, or a given rank array),
+/// [`Error::TooFewItems`] below two items, [`Error::NaN`] (unless
+/// [`NanPolicy::Smallest`]) / [`Error::Infinite`] for a bad score or given
+/// rank, with input and index; [`Error::InvalidWeight`] when the weigher
+/// gives a negative, NaN or infinite value (the `index` is the 0-based
+/// importance rank ρ); [`Error::ZeroWeights`]; [`Error::Constant`] when x or
+/// y is constant; [`Error::Undefined`] when the untied pairs of x or y weigh 0.
+///
+/// # Complexity
+/// O(n log n) time (one sort and, for [`Rank::Symmetric`], two merge sorts,
+/// the second starting from the first's output), O(n) memory; the weigher is
+/// called once per rank.
+///
+/// # Examples
+/// ```
+/// use adaptive_comp_metrics::correlation::vigna::{weighted_tau, Combine, Rank, WeightedTauOptions};
+/// let (x, y) = ([12.0, 2.0, 1.0, 12.0, 2.0], [1.0, 4.0, 7.0, 1.0, 0.0]);
+/// // SciPy: weightedtau(x, y) = -0.5669496815368272
+/// let t = weighted_tau(&x, &y, &WeightedTauOptions::default())?;
+/// assert!((t - -0.5669496815368272).abs() < 1e-15);
+/// // weightedtau(x, y, rank=None, additive=False) = -0.4064485096624689
+/// let opts = WeightedTauOptions::default().rank(Rank::ByXY).combine(Combine::Multiplicative);
+/// assert!((weighted_tau(&x, &y, &opts)? - -0.4064485096624689).abs() < 1e-15);
+/// // Any closure is a weigher: SciPy's weigher=lambda r: 1/(r+1)**2.
+/// let opts = WeightedTauOptions::default().weigher(|n: f64| 1.0 / (n * n));
+/// assert!(weighted_tau(&x, &y, &opts)? < 0.0);
+/// # Ok::<(), adaptive_comp_metrics::Error>(())
+/// ```
+///
+/// # References
+/// S. Vigna, "A weighted correlation index for rankings with ties", WWW 2015;
+/// SciPy `scipy.stats.weightedtau`.
+pub fn weighted_tau<F: Float, W: Weigher>(
+    x: &[F],
+    y: &[F],
+    opts: &WeightedTauOptions<'_, W>,
+) -> Result<f64> {
+    weighted_tau_stats(x, y, opts).map(|t| t.tau)
+}
+
+/// [`weighted_tau`] with every weighted sum ([`WeightedTau`]).
+///
+/// # Errors
+/// As [`weighted_tau`].
+///
+/// # Complexity
+/// As [`weighted_tau`].
+///
+/// # Examples
+/// ```
+/// use adaptive_comp_metrics::correlation::vigna::{weighted_tau_stats, Rank, WeightedTauOptions};
+/// use adaptive_comp_metrics::Unweighted;
+/// // Unweighted and additive: every pair weighs 1 + 1 = 2. Of the 6 pairs,
+/// // 5 are concordant.
+/// let opts = WeightedTauOptions::default().rank(Rank::ByXY).weigher(Unweighted);
+/// let r = weighted_tau_stats(&[1.0, 2.0, 3.0, 4.0], &[1.0, 2.0, 4.0, 3.0], &opts)?;
+/// assert_eq!((r.stats.concordant, r.stats.discordant), (10.0, 2.0));
+/// assert!((r.tau - 4.0 / 6.0).abs() < 1e-15);
+/// # Ok::<(), adaptive_comp_metrics::Error>(())
+/// ```
+pub fn weighted_tau_stats<F: Float, W: Weigher>(
+    x: &[F],
+    y: &[F],
+    opts: &WeightedTauOptions<'_, W>,
+) -> Result<WeightedTau> {
+    let mut items = items_xy(x, y, opts.nan)?;
+    let n = items.len();
+    let combine = opts.combine;
+    let mut scratch = Vec::new();
+    match opts.rank {
+        Rank::Symmetric | Rank::ByXY | Rank::ByYX => {
+            let table = weight_table(&opts.weigher, n)?;
+            let swapped = opts.rank == Rank::ByYX;
+            if swapped {
+                items
+                    .iter_mut()
+                    .for_each(|it| core::mem::swap(&mut it.a, &mut it.b));
+            }
+            sort_by_ab(&mut items);
+            // Ascending position k has importance rank n − 1 − k.
+            for (it, &w) in items.iter_mut().zip(table.iter().rev()) {
+                it.w = w;
+            }
+            let first = run_sorted(&mut items, &mut scratch, combine);
+            let stats = WeightedTauStats::from_sums(&first, swapped, 1.0)?;
+            if opts.rank != Rank::Symmetric {
+                return Ok(WeightedTau {
+                    tau: stats.tau,
+                    stats,
+                    stats_yx: None,
+                });
+            }
+            // The items are now sorted by (y, x): swap the keys and weigh
+            // them by their new positions.
+            for (it, &w) in items.iter_mut().zip(table.iter().rev()) {
+                *it = Item {
+                    a: it.b,
+                    b: it.a,
+                    w,
+                };
+            }
+            let second = run_sorted(&mut items, &mut scratch, combine);
+            let stats_yx = WeightedTauStats::from_sums(&second, true, 1.0)?;
+            Ok(WeightedTau {
+                tau: 0.5 * (stats.tau + stats_yx.tau),
+                stats,
+                stats_yx: Some(stats_yx),
+            })
+        }
+        Rank::Index => {
+            let table = weight_table(&opts.weigher, n)?;
+            for (it, &w) in items.iter_mut().zip(&table) {
+                it.w = w;
+            }
+            single(items, scratch, combine)
+        }
+        Rank::Given(r) => {
+            check_pair_len("x", x, "rank", r, 2)?;
+            let dense = dense_ranks(r)?;
+            let distinct = dense.iter().copied().max().map_or(0, |m| m + 1);
+            let table = weight_table(&opts.weigher, distinct)?;
+            for (it, &d) in items.iter_mut().zip(&dense) {
+                it.w = table.get(d).copied().unwrap_or(0.0);
+            }
+            single(items, scratch, combine)
+        }
+    }
+}
+
+/// One kernel run on items weighted in input order.
+fn single(mut items: Vec<Item>, mut scratch: Vec<Item>, combine: Combine) -> Result<WeightedTau> {
+    sort_by_ab(&mut items);
+    let sums = run_sorted(&mut items, &mut scratch, combine);
+    let stats = WeightedTauStats::from_sums(&sums, false, 1.0)?;
+    Ok(WeightedTau {
+        tau: stats.tau,
+        stats,
+        stats_yx: None,
+    })
+}
+
+/// `f(ρ + 1)` for ρ = 0 … len − 1, validated (the error index is ρ).
+fn weight_table<W: Weigher>(weigher: &W, len: usize) -> Result<Vec<f64>> {
+    let table: Vec<f64> = (0..len).map(|r| weigher.weight((r + 1) as f64)).collect();
+    check_weights(&table)?;
+    Ok(table)
+}
+
+/// Dense 0-based ranks of a rank array (smallest value → 0; equal values
+/// share a rank), as SciPy's re-ranking of `rank=array`.
+fn dense_ranks(r: &[f64]) -> Result<Vec<usize>> {
+    let mut order: Vec<(f64, usize)> = Vec::with_capacity(r.len());
+    for (i, &v) in r.iter().enumerate() {
+        order.push((key(v, "rank", i, NanPolicy::Error)?, i));
+    }
+    order.sort_unstable_by(|p, q| p.0.total_cmp(&q.0));
+    let mut dense = vec![0; r.len()];
+    let mut d = 0;
+    let mut prev = None;
+    for &(v, i) in &order {
+        if prev.is_some_and(|p| p != v) {
+            d += 1;
+        }
+        prev = Some(v);
+        if let Some(slot) = dense.get_mut(i) {
+            *slot = d;
+        }
+    }
+    Ok(dense)
+}
