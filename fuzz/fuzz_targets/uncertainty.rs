@@ -5,7 +5,7 @@
 
 use adaptive_comp_metrics::uncertainty::{
     Alternative, Bootstrap, Exchange, Interval, KendallTauB, Permutations, Spearman, Statistic,
-    Threads, TopWeightedRho, TopWeightedTau,
+    Threads, TopWeightedRho, TopWeightedTau, VignaTau,
 };
 use arbitrary::Arbitrary;
 use core::num::NonZeroUsize;
@@ -31,17 +31,30 @@ fuzz_target!(|input: Input| {
     if input.x.len() > 40 || input.y.len() > 40 || input.z.len() > 40 {
         return;
     }
-    let stats: [&dyn Statistic; 4] = [&Spearman, &KendallTauB, &TopWeightedRho::new(), &TopWeightedTau::new()];
-    let s = stats[usize::from(input.statistic) % 4];
+    let stats: [&dyn Statistic; 5] = [
+        &Spearman,
+        &KendallTauB,
+        &TopWeightedRho::new(),
+        &TopWeightedTau::new(),
+        &VignaTau::default(),
+    ];
+    let s = stats[usize::from(input.statistic) % 5];
     let m = usize::from(input.replicates % 32);
     let threads = Threads::Fixed(NonZeroUsize::new(usize::from(input.threads % 4) + 1).unwrap());
-    let alternative = [Alternative::TwoSided, Alternative::Greater, Alternative::Less]
-        [usize::from(input.alternative) % 3];
+    let alternative = [
+        Alternative::TwoSided,
+        Alternative::Greater,
+        Alternative::Less,
+    ][usize::from(input.alternative) % 3];
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(input.seed);
     let perm = Permutations::new(m)
         .alternative(alternative)
         .threads(threads)
-        .exchange(if input.swap_scores { Exchange::Scores } else { Exchange::Ranks });
+        .exchange(if input.swap_scores {
+            Exchange::Scores
+        } else {
+            Exchange::Ranks
+        });
     let floor = 1.0 / (m as f64 + 1.0);
     if let Ok(t) = perm.test(s, &input.x, &input.y, &mut rng) {
         assert!(t.p_value >= floor && t.p_value <= 1.0, "{t:?}");
@@ -56,13 +69,23 @@ fuzz_target!(|input: Input| {
     }
     let boot = Bootstrap::new(m)
         .level(input.level)
-        .interval(if input.percentile { Interval::Percentile } else { Interval::Bca })
+        .interval(if input.percentile {
+            Interval::Percentile
+        } else {
+            Interval::Bca
+        })
         .threads(threads);
     if let Ok(ci) = boot.run(s, &input.x, &input.y, &mut rng) {
         assert!(input.level > 0.0 && input.level < 1.0);
-        assert!(-1.0 <= ci.lower && ci.lower <= ci.upper && ci.upper <= 1.0, "{ci:?}");
+        assert!(
+            -1.0 <= ci.lower && ci.lower <= ci.upper && ci.upper <= 1.0,
+            "{ci:?}"
+        );
     }
     if let Ok(ci) = boot.paired(s, &input.x, &input.y, &input.z, &mut rng) {
-        assert!(-2.0 <= ci.lower && ci.lower <= ci.upper && ci.upper <= 2.0, "{ci:?}");
+        assert!(
+            -2.0 <= ci.lower && ci.lower <= ci.upper && ci.upper <= 2.0,
+            "{ci:?}"
+        );
     }
 });
