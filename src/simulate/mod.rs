@@ -1,0 +1,11 @@
+//! The voter simulator of Lombardo et al. (2020), §4 (feature `simulator`).
+//!
+//! Placeholder docs; completed below.
+
+pub mod distributions;
+pub mod error;
+pub mod voter;
+
+pub use distributions::{PowerLaw, SAME_AREA_CSV, SAME_AREA_LEN, Underlying};
+pub use error::SimError;
+pub use voter::{Choice, Crowd, EqualOpinions, Judgement, Noise, Nonconformity, VoterModel};
