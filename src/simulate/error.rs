@@ -71,16 +71,6 @@ pub enum SimError {
         /// What the metric reported.
         source: crate::Error,
     },
-    /// A user metric closure failed.
-    #[error("metric {metric} in simulation {simulation}: {message}")]
-    CustomMetric {
-        /// The metric's name.
-        metric: String,
-        /// Index of the simulation.
-        simulation: usize,
-        /// The closure's message.
-        message: String,
-    },
     /// A worker thread panicked (only user closures can panic).
     #[error("a simulation thread panicked (in a user closure)")]
     ThreadPanicked,

@@ -1,0 +1,542 @@
+//! Uniform against adaptive vote collection at equal budget, repeated over
+//! seeded simulations in parallel (Lombardo et al. 2020, §4.2, Table 2).
+
+use std::fmt;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use rand::SeedableRng;
+use rand::seq::SliceRandom;
+use rand_chacha::ChaCha8Rng;
+
+use super::collect::{self, Adaptive, Work};
+use super::distributions::Underlying;
+use super::error::{Result, SimError};
+use super::stats::Summary;
+use super::voter::{Crowd, VoterModel};
+use crate::weigh::Unweighted;
+use crate::{Order, TopWeighted};
+
+/// The two ways of spending the budget.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Arm {
+    /// Every item shown equally often (§2.4).
+    Uniform,
+    /// n_b ballots narrowing on the top (§2.5).
+    Adaptive,
+}
+
+/// How many comparisons the uniform baseline gets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum UniformBudget {
+    /// The adaptive collection's number of comparisons N_comp (§4.2: "the
+    /// same total number of comparisons").
+    #[default]
+    SameComparisons,
+    /// Every item `round(M·(1 − αⁿᵇ)/(1 − α))` times (half to even), as the
+    /// published code does: 19 800 comparisons against 19 660 for Table 2
+    /// (REFERENCES §2 item 5).
+    PublishedRounding,
+}
+
+/// What a metric sees of one collection: the truth and the estimate, item
+/// by item.
+#[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
+pub struct Estimate<'a> {
+    /// True score of every item: |z_i| (relatedness) or z_i (similarity).
+    pub truth: &'a [f64],
+    /// Items by decreasing truth (ties by increasing index).
+    pub true_ranking: &'a [usize],
+    /// Estimated score of every item (x for uniform, ȳ at the last ballot
+    /// reached for adaptive).
+    pub scores: &'a [f64],
+    /// Items by decreasing estimated score, ties in a random order drawn
+    /// from the simulation's generator.
+    pub ranking: &'a [usize],
+}
+
+/// A user metric: the estimate in, a number out.
+pub type MetricFn = dyn Fn(&Estimate<'_>) -> crate::Result<f64> + Send + Sync;
+
+#[derive(Clone)]
+enum Kind {
+    RhoW,
+    TauW,
+    Rho,
+    Tau,
+    Custom(Arc<MetricFn>),
+}
+
+/// A ranking-accuracy metric computed for each collection.
+///
+/// The built-ins compare the estimated scores with the truth item by item,
+/// ties kept as ties (average ranks, τ-b tie correction):
+///
+/// ```text
+/// rho_w  ρ_w(truth, scores)   Eq. 8, f(n) = 1/(n + 2)², additive weights (Eq. 9)
+/// tau_w  τ_w(truth, scores)
+/// rho    Spearman's ρ(truth, scores)
+/// tau    Kendall's τ-b(truth, scores)
+/// ```
+///
+/// # Examples
+/// ```
+/// use adaptive_comp_metrics::simulate::{Estimate, Metric};
+/// // Fraction of the true top 10 found in the estimated top 10.
+/// let top10 = Metric::custom("top-10 recall", |e: &Estimate<'_>| {
+///     let found = e.ranking[..10].iter().filter(|i| e.true_ranking[..10].contains(i)).count();
+///     Ok(found as f64 / 10.0)
+/// });
+/// assert_eq!(top10.name(), "top-10 recall");
+/// assert_eq!(Metric::rho_w().name(), "rho_w");
+/// ```
+#[derive(Clone)]
+pub struct Metric {
+    name: String,
+    kind: Kind,
+}
+
+impl fmt::Debug for Metric {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Metric").field("name", &self.name).finish()
+    }
+}
+
+impl Metric {
+    /// ρ_w of Eq. 8 (paper defaults).
+    #[must_use]
+    pub fn rho_w() -> Self {
+        Self::builtin("rho_w", Kind::RhoW)
+    }
+
+    /// τ_w of Eq. 8 (paper defaults).
+    #[must_use]
+    pub fn tau_w() -> Self {
+        Self::builtin("tau_w", Kind::TauW)
+    }
+
+    /// Spearman's ρ.
+    #[must_use]
+    pub fn rho() -> Self {
+        Self::builtin("rho", Kind::Rho)
+    }
+
+    /// Kendall's τ-b.
+    #[must_use]
+    pub fn tau() -> Self {
+        Self::builtin("tau", Kind::Tau)
+    }
+
+    /// The four metrics of Table 2: ρ_w, τ_w, ρ, τ.
+    #[must_use]
+    pub fn table2() -> Vec<Self> {
+        vec![Self::rho_w(), Self::tau_w(), Self::rho(), Self::tau()]
+    }
+
+    /// Any closure over an [`Estimate`].
+    pub fn custom<F>(name: impl Into<String>, f: F) -> Self
+    where
+        F: Fn(&Estimate<'_>) -> crate::Result<f64> + Send + Sync + 'static,
+    {
+        Self {
+            name: name.into(),
+            kind: Kind::Custom(Arc::new(f)),
+        }
+    }
+
+    fn builtin(name: &str, kind: Kind) -> Self {
+        Self {
+            name: name.to_owned(),
+            kind,
+        }
+    }
+
+    /// The metric's name.
+    #[must_use]
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Evaluates the metric on one estimate.
+    ///
+    /// # Errors
+    /// Whatever the metric reports (e.g. [`crate::Error::Constant`] for a
+    /// constant estimate).
+    pub fn eval(&self, e: &Estimate<'_>) -> crate::Result<f64> {
+        match &self.kind {
+            Kind::RhoW => Ok(crate::rho_w(e.truth, e.scores)?.rho),
+            Kind::TauW => Ok(crate::tau_w(e.truth, e.scores)?.tau),
+            Kind::Rho => Ok(plain().rho(e.truth, e.scores)?.rho),
+            Kind::Tau => Ok(plain().tau(e.truth, e.scores)?.tau),
+            Kind::Custom(f) => f(e),
+        }
+    }
+}
+
+fn plain() -> TopWeighted<Unweighted> {
+    TopWeighted::new()
+        .weigher(Unweighted)
+        .order(Order::LargerIsBetter)
+}
+
+/// One collection's outcome.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Collected {
+    /// Estimated score of every item.
+    pub scores: Vec<f64>,
+    /// Items by decreasing score, ties in random order.
+    pub ranking: Vec<usize>,
+    /// Number of comparisons (votes) collected.
+    pub comparisons: u64,
+}
+
+/// Both collections of one simulation and their metric values.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Run {
+    /// The uniform collection.
+    pub uniform: Collected,
+    /// The adaptive collection.
+    pub adaptive: Collected,
+    /// Metric values of the uniform collection, in metric order.
+    pub uniform_values: Vec<f64>,
+    /// Metric values of the adaptive collection, in metric order.
+    pub adaptive_values: Vec<f64>,
+}
+
+/// Mean ± SD of every metric for both arms over S simulations.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Report {
+    /// Number of simulations S.
+    pub simulations: usize,
+    /// The seed.
+    pub seed: u64,
+    /// Metric names, in order.
+    pub metrics: Vec<String>,
+    /// Per metric, the uniform arm.
+    pub uniform: Vec<Summary>,
+    /// Per metric, the adaptive arm.
+    pub adaptive: Vec<Summary>,
+    /// Comparisons per simulation: uniform.
+    pub uniform_comparisons: u64,
+    /// Comparisons per simulation: adaptive.
+    pub adaptive_comparisons: u64,
+}
+
+impl Report {
+    /// The summary of `metric` for `arm`, if that metric was computed.
+    #[must_use]
+    pub fn get(&self, arm: Arm, metric: &str) -> Option<&Summary> {
+        let i = self.metrics.iter().position(|m| m == metric)?;
+        match arm {
+            Arm::Uniform => self.uniform.get(i),
+            Arm::Adaptive => self.adaptive.get(i),
+        }
+    }
+}
+
+/// A simulated comparison of uniform and adaptive collection (§4.2).
+///
+/// Each simulation s draws a fresh crowd (σ*_v, ε_v, η) and runs both
+/// collections with it, from a generator seeded by `(seed, s)` alone
+/// (ChaCha8, stream s), so results do not depend on the number of threads.
+#[derive(Debug, Clone)]
+pub struct Simulation {
+    underlying: Underlying,
+    voters: VoterModel,
+    n_voters: usize,
+    adaptive: Adaptive,
+    uniform: UniformBudget,
+    metrics: Vec<Metric>,
+}
+
+/// Per-thread buffers.
+#[derive(Debug)]
+struct Scratch {
+    crowd: Crowd,
+    work: Work,
+}
+
+impl Simulation {
+    /// TEMPORARY constructor until the scheduler lands.
+    ///
+    /// # Errors
+    /// Invalid parameters.
+    pub fn new(underlying: Underlying, m: usize, alpha: f64, n_ballots: usize) -> Result<Self> {
+        Ok(Self {
+            underlying,
+            voters: VoterModel::paper(),
+            n_voters: 100,
+            adaptive: Adaptive {
+                m,
+                alpha,
+                n_ballots,
+                from_second: false,
+                select_on_x: false,
+                half_even: false,
+            },
+            uniform: UniformBudget::SameComparisons,
+            metrics: Metric::table2(),
+        })
+    }
+
+    /// TEMPORARY: published options.
+    #[must_use]
+    pub fn published_options(mut self) -> Self {
+        self.adaptive.from_second = true;
+        self.adaptive.select_on_x = true;
+        self.adaptive.half_even = true;
+        self
+    }
+
+    /// Sets the voter model.
+    #[must_use]
+    pub fn voters(mut self, model: VoterModel) -> Self {
+        self.voters = model;
+        self
+    }
+
+    /// Sets the number of voters (100 in Table 2).
+    ///
+    /// # Errors
+    /// [`SimError::InvalidParameter`] for zero voters.
+    pub fn n_voters(mut self, n: usize) -> Result<Self> {
+        if n == 0 {
+            return Err(SimError::InvalidParameter {
+                name: "n_voters",
+                expected: "at least one voter",
+            });
+        }
+        self.n_voters = n;
+        Ok(self)
+    }
+
+    /// Sets the uniform baseline's budget.
+    #[must_use]
+    pub fn uniform_budget(mut self, budget: UniformBudget) -> Self {
+        self.uniform = budget;
+        self
+    }
+
+    /// Sets the metrics (default: [`Metric::table2`]).
+    #[must_use]
+    pub fn metrics(mut self, metrics: Vec<Metric>) -> Self {
+        self.metrics = metrics;
+        self
+    }
+
+    fn uniform_m(&self) -> usize {
+        let a = &self.adaptive;
+        let n = self.underlying.len();
+        match self.uniform {
+            UniformBudget::PublishedRounding => {
+                let v = a.m as f64 * (1.0 - a.alpha.powi(a.n_ballots as i32)) / (1.0 - a.alpha);
+                v.round_ties_even() as usize
+            }
+            UniformBudget::SameComparisons => {
+                let total: usize = a.sizes(n).iter().map(|s| s * a.m / 2).sum();
+                (2.0 * total as f64 / n as f64).round() as usize
+            }
+        }
+    }
+
+    fn truth(&self) -> (Vec<f64>, Vec<usize>) {
+        let j = self.voters.judged();
+        let truth: Vec<f64> = self.underlying.z().iter().map(|&z| j.truth(z)).collect();
+        let mut order: Vec<usize> = (0..truth.len()).collect();
+        order.sort_by(|&a, &b| truth[b].total_cmp(&truth[a]).then(a.cmp(&b)));
+        (truth, order)
+    }
+
+    fn generator(seed: u64, index: usize) -> ChaCha8Rng {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        rng.set_stream(index as u64);
+        rng
+    }
+
+    fn collect_both(
+        &self,
+        seed: u64,
+        index: usize,
+        s: &mut Scratch,
+    ) -> Result<(Collected, Collected)> {
+        let mut rng = Self::generator(seed, index);
+        self.voters
+            .draw_into(&self.underlying, self.n_voters, &mut rng, &mut s.crowd)?;
+        let m_u = self.uniform_m();
+        let scores = collect::uniform(m_u, &s.crowd, &mut rng, &mut s.work);
+        let uniform = finish(scores, (self.underlying.len() * m_u / 2) as u64, &mut rng);
+        let scores = collect::adaptive(&self.adaptive, &s.crowd, &mut rng, &mut s.work);
+        let total: usize = self
+            .adaptive
+            .sizes(self.underlying.len())
+            .iter()
+            .map(|k| k * self.adaptive.m / 2)
+            .sum();
+        let adaptive = finish(scores, total as u64, &mut rng);
+        Ok((uniform, adaptive))
+    }
+
+    fn evaluate(
+        &self,
+        index: usize,
+        truth: &[f64],
+        true_ranking: &[usize],
+        c: &Collected,
+        out: &mut Vec<f64>,
+    ) -> Result<()> {
+        let e = Estimate {
+            truth,
+            true_ranking,
+            scores: &c.scores,
+            ranking: &c.ranking,
+        };
+        for m in &self.metrics {
+            out.push(m.eval(&e).map_err(|source| SimError::Metric {
+                metric: m.name.clone(),
+                simulation: index,
+                source,
+            })?);
+        }
+        Ok(())
+    }
+
+    /// Simulation number `index` of a run seeded with `seed`: both
+    /// collections and their metric values. [`run`](Self::run) computes
+    /// exactly these values.
+    ///
+    /// # Errors
+    /// A metric failure ([`SimError::Metric`]).
+    pub fn simulate(&self, seed: u64, index: usize) -> Result<Run> {
+        let (truth, true_ranking) = self.truth();
+        let mut s = Scratch {
+            crowd: Crowd::empty(),
+            work: Work::default(),
+        };
+        let (uniform, adaptive) = self.collect_both(seed, index, &mut s)?;
+        let mut uniform_values = Vec::new();
+        let mut adaptive_values = Vec::new();
+        self.evaluate(index, &truth, &true_ranking, &uniform, &mut uniform_values)?;
+        self.evaluate(
+            index,
+            &truth,
+            &true_ranking,
+            &adaptive,
+            &mut adaptive_values,
+        )?;
+        Ok(Run {
+            uniform,
+            adaptive,
+            uniform_values,
+            adaptive_values,
+        })
+    }
+
+    /// `simulations` seeded simulations on all cores
+    /// ([`std::thread::available_parallelism`]).
+    ///
+    /// # Errors
+    /// [`SimError::InvalidParameter`] for zero simulations; the first
+    /// failing simulation's error (by index).
+    pub fn run(&self, simulations: usize, seed: u64) -> Result<Report> {
+        let threads = std::thread::available_parallelism().map_or(1, usize::from);
+        self.run_with_threads(simulations, seed, threads)
+    }
+
+    /// [`run`](Self::run) on `threads` threads; the report is bit-for-bit
+    /// the same for any `threads ≥ 1`.
+    ///
+    /// # Errors
+    /// As [`run`](Self::run), and [`SimError::InvalidParameter`] for zero
+    /// threads.
+    pub fn run_with_threads(
+        &self,
+        simulations: usize,
+        seed: u64,
+        threads: usize,
+    ) -> Result<Report> {
+        if simulations == 0 {
+            return Err(SimError::InvalidParameter {
+                name: "simulations",
+                expected: "at least one simulation",
+            });
+        }
+        if threads == 0 {
+            return Err(SimError::InvalidParameter {
+                name: "threads",
+                expected: "at least one thread",
+            });
+        }
+        let (truth, true_ranking) = self.truth();
+        let k = self.metrics.len();
+        let next = AtomicUsize::new(0);
+        let threads = threads.min(simulations);
+        let worker = || {
+            let mut s = Scratch {
+                crowd: Crowd::empty(),
+                work: Work::default(),
+            };
+            let mut done: Vec<(usize, Result<(Vec<f64>, u64, u64)>)> = Vec::new();
+            loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= simulations {
+                    break;
+                }
+                let r = self.collect_both(seed, i, &mut s).and_then(|(u, a)| {
+                    let mut v = Vec::with_capacity(2 * k);
+                    self.evaluate(i, &truth, &true_ranking, &u, &mut v)?;
+                    self.evaluate(i, &truth, &true_ranking, &a, &mut v)?;
+                    Ok((v, u.comparisons, a.comparisons))
+                });
+                done.push((i, r));
+            }
+            done
+        };
+        let parts: Vec<_> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..threads).map(|_| scope.spawn(worker)).collect();
+            handles.into_iter().map(|h| h.join()).collect()
+        });
+        let mut slots: Vec<Option<Result<(Vec<f64>, u64, u64)>>> = vec![None; simulations];
+        for part in parts {
+            for (i, r) in part.map_err(|_| SimError::ThreadPanicked)? {
+                if let Some(slot) = slots.get_mut(i) {
+                    *slot = Some(r);
+                }
+            }
+        }
+        let mut columns = vec![Vec::with_capacity(simulations); 2 * k];
+        let (mut cu, mut ca) = (0, 0);
+        for slot in slots {
+            let (v, u, a) = slot.ok_or(SimError::ThreadPanicked)??;
+            for (col, x) in columns.iter_mut().zip(v) {
+                col.push(x);
+            }
+            (cu, ca) = (u, a);
+        }
+        let summaries: Vec<Summary> = columns.iter().map(|c| Summary::of(c)).collect();
+        Ok(Report {
+            simulations,
+            seed,
+            metrics: self.metrics.iter().map(|m| m.name.clone()).collect(),
+            uniform: summaries[..k].to_vec(),
+            adaptive: summaries[k..].to_vec(),
+            uniform_comparisons: cu,
+            adaptive_comparisons: ca,
+        })
+    }
+}
+
+/// Scores → collection with a random tie order.
+fn finish(scores: Vec<f64>, comparisons: u64, rng: &mut ChaCha8Rng) -> Collected {
+    let mut ranking: Vec<usize> = (0..scores.len()).collect();
+    ranking.shuffle(rng);
+    ranking.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]));
+    Collected {
+        scores,
+        ranking,
+        comparisons,
+    }
+}
