@@ -56,6 +56,24 @@ pub struct Estimate<'a> {
     pub ranking: &'a [usize],
 }
 
+impl<'a> Estimate<'a> {
+    /// Bundles an estimate for [`Metric::eval`] outside a simulation.
+    #[must_use]
+    pub fn new(
+        truth: &'a [f64],
+        true_ranking: &'a [usize],
+        scores: &'a [f64],
+        ranking: &'a [usize],
+    ) -> Self {
+        Self {
+            truth,
+            true_ranking,
+            scores,
+            ranking,
+        }
+    }
+}
+
 /// A user metric: the estimate in, a number out.
 pub type MetricFn = dyn Fn(&Estimate<'_>) -> crate::Result<f64> + Send + Sync;
 

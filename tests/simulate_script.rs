@@ -1,0 +1,79 @@
+//! The published script's metrics as rebuilt in the reproduce_table2
+//! example: against the crate's ρ_w/τ_w on untied vectors, against the
+//! misalignment figures of REFERENCES §2 item 11, and statistically against
+//! the script's first ten simulations (REFERENCES §2 table).
+#![cfg(feature = "simulator")]
+
+#[path = "../examples/reproduce_table2/script.rs"]
+#[allow(dead_code)]
+mod script;
+
+use adaptive_comp_metrics::simulate::{Estimate, Underlying};
+use adaptive_comp_metrics::{TopWeighted, Unweighted};
+use proptest::prelude::*;
+use script::{script_rho_w, script_tau_w, script_vectors};
+
+/// True ranking by |z| (ties by index), as the runner builds it.
+fn true_ranking(z: &[f64]) -> (Vec<f64>, Vec<usize>) {
+    let truth: Vec<f64> = z.iter().map(|v| v.abs()).collect();
+    let mut order: Vec<usize> = (0..z.len()).collect();
+    order.sort_by(|&a, &b| truth[b].total_cmp(&truth[a]).then(a.cmp(&b)));
+    (truth, order)
+}
+
+fn perfect(z: &Underlying) -> (f64, f64, f64) {
+    let (truth, order) = true_ranking(z.z());
+    let e = Estimate::new(&truth, &order, &truth, &order);
+    let (a, b) = script_vectors(&e);
+    let rho = TopWeighted::new()
+        .weigher(Unweighted)
+        .rho_ranks(&b, &a)
+        .unwrap()
+        .rho;
+    (script_rho_w(&a, &b), script_tau_w(&a, &b), rho)
+}
+
+#[test]
+fn a_perfect_estimate_scores_what_references_item_11_says() {
+    // REFERENCES §2 item 11: for a perfect ranking the script reports
+    // ρ_w = 0.9686 (exponential) and 0.9367 (same-area), ρ = 0.84 and 0.75.
+    let (rw, _, rho) = perfect(&Underlying::exponential(990).unwrap());
+    assert!((rw - 0.9686).abs() < 5e-5, "{rw}");
+    assert!((rho - 0.84).abs() < 5e-3, "{rho}");
+    let (rw, _, rho) = perfect(&Underlying::same_area().unwrap());
+    assert!((rw - 0.9367).abs() < 5e-5, "{rw}");
+    assert!((rho - 0.75).abs() < 5e-3, "{rho}");
+    // The power law is ranked by the identity: aligned, so exactly 1.
+    let (rw, tw, rho) = perfect(
+        &Underlying::power_law(990, adaptive_comp_metrics::simulate::PowerLaw::Published).unwrap(),
+    );
+    assert!((rw - 1.0).abs() < 1e-12 && (tw - 1.0).abs() < 1e-12 && (rho - 1.0).abs() < 1e-12);
+}
+
+#[test]
+fn script_tau_w_by_hand() {
+    // a = (1, 2, 3), b = (1, 3, 2): w = 1/9 + 1/9, 1/16 + 1/25, 1/25 + 1/16.
+    // Pairs (0,1), (0,2) concordant, (1,2) discordant:
+    // τ_w = (w0w1 + w0w2 − w1w2)/(w0w1 + w0w2 + w1w2).
+    let w0 = 2.0 / 9.0;
+    let w1 = 1.0 / 16.0 + 1.0 / 25.0;
+    let want = (2.0 * w0 * w1 - w1 * w1) / (2.0 * w0 * w1 + w1 * w1);
+    let got = script_tau_w(&[1.0, 2.0, 3.0], &[1.0, 3.0, 2.0]);
+    assert!((got - want).abs() < 1e-15, "{got} vs {want}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+    /// Without ties the script's formulas are the paper's Eq. 8 with
+    /// f(n) = 1/(n + 2)² additive weights (τ_w's tie correction is void).
+    #[test]
+    fn script_metrics_equal_the_crates_on_permutations(
+        perm in Just((1..=40).map(f64::from).collect::<Vec<f64>>()).prop_shuffle(),
+        other in Just((1..=40).map(f64::from).collect::<Vec<f64>>()).prop_shuffle(),
+    ) {
+        let rho = TopWeighted::new().rho_ranks(&perm, &other).unwrap().rho;
+        let tau = TopWeighted::new().tau_ranks(&perm, &other).unwrap().tau;
+        prop_assert!((script_rho_w(&perm, &other) - rho).abs() < 1e-12);
+        prop_assert!((script_tau_w(&perm, &other) - tau).abs() < 1e-12);
+    }
+}
