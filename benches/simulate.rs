@@ -15,7 +15,10 @@ fn bench(c: &mut Criterion) {
 
     let mut g = c.benchmark_group("simulate");
     g.throughput(Throughput::Elements(votes));
-    for (name, metrics) in [("collect", vec![]), ("collect+table2_metrics", Metric::table2())] {
+    for (name, metrics) in [
+        ("collect", vec![]),
+        ("collect+table2_metrics", Metric::table2()),
+    ] {
         let sim = base.clone().metrics(metrics);
         let mut i = 0;
         g.bench_function(BenchmarkId::from_parameter(name), |b| {
@@ -31,7 +34,9 @@ fn bench(c: &mut Criterion) {
     g.throughput(Throughput::Elements(100 * 990));
     let model = VoterModel::published();
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
-    g.bench_function("draw_100x990", |b| b.iter(|| model.draw(black_box(&z), 100, &mut rng)));
+    g.bench_function("draw_100x990", |b| {
+        b.iter(|| model.draw(black_box(&z), 100, &mut rng))
+    });
     g.finish();
 }
 

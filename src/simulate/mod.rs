@@ -7,6 +7,7 @@ pub mod distributions;
 pub mod error;
 pub mod runner;
 pub mod stats;
+pub mod sweep;
 pub mod voter;
 
 pub use distributions::{PowerLaw, SAME_AREA_CSV, SAME_AREA_LEN, Underlying};
@@ -15,4 +16,5 @@ pub use runner::{
     Arm, Collected, Estimate, Metric, MetricFn, Report, Run, Simulation, UniformBudget,
 };
 pub use stats::Summary;
+pub use sweep::{Skipped, Sweep, SweepPoint, sweep};
 pub use voter::{Choice, Crowd, EqualOpinions, Judgement, Noise, Nonconformity, VoterModel};

@@ -273,7 +273,7 @@ pub struct Simulation {
 
 /// Per-thread buffers.
 #[derive(Debug)]
-struct Scratch {
+pub(crate) struct Scratch {
     crowd: Crowd,
     work: Work,
 }
@@ -308,6 +308,44 @@ impl Simulation {
         self.adaptive.select_on_x = true;
         self.adaptive.half_even = true;
         self
+    }
+
+    /// A copy with α and n_b replaced and M the largest whose comparisons
+    /// fit `budget` (TEMPORARY until the scheduler's planner lands).
+    pub(crate) fn with_budget(&self, budget: u64, alpha: f64, n_ballots: usize) -> Result<Self> {
+        if !(alpha > 0.0 && alpha < 1.0) || n_ballots == 0 {
+            return Err(SimError::InvalidParameter {
+                name: "alpha",
+                expected: "0 < α < 1 and n_b ≥ 1",
+            });
+        }
+        let mut a = self.adaptive;
+        a.alpha = alpha;
+        a.n_ballots = n_ballots;
+        let sizes = a.sizes(self.underlying.len());
+        if sizes.iter().any(|&k| k < 2) {
+            return Err(SimError::InvalidParameter {
+                name: "alpha",
+                expected: "every ballot with at least two items",
+            });
+        }
+        let per_m: usize = sizes.iter().sum();
+        let m = (2 * budget as usize) / per_m;
+        if m == 0 {
+            return Err(SimError::InvalidParameter {
+                name: "budget",
+                expected: "at least the comparisons of M = 1",
+            });
+        }
+        a.m = m;
+        let mut out = self.clone();
+        out.adaptive = a;
+        Ok(out)
+    }
+
+    /// M of the adaptive collection.
+    pub(crate) fn m(&self) -> usize {
+        self.adaptive.m
     }
 
     /// Sets the voter model.
@@ -361,7 +399,7 @@ impl Simulation {
         }
     }
 
-    fn truth(&self) -> (Vec<f64>, Vec<usize>) {
+    pub(crate) fn truth(&self) -> (Vec<f64>, Vec<usize>) {
         let j = self.voters.judged();
         let truth: Vec<f64> = self.underlying.z().iter().map(|&z| j.truth(z)).collect();
         let mut order: Vec<usize> = (0..truth.len()).collect();
@@ -369,10 +407,45 @@ impl Simulation {
         (truth, order)
     }
 
-    fn generator(seed: u64, index: usize) -> ChaCha8Rng {
+    fn generator(seed: u64, stream: u64) -> ChaCha8Rng {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        rng.set_stream(index as u64);
+        rng.set_stream(stream);
         rng
+    }
+
+    /// Draws simulation `index`'s crowd into `s.crowd` (stream 3·index).
+    fn draw_crowd(&self, seed: u64, index: usize, s: &mut Scratch) -> Result<()> {
+        let mut rng = Self::generator(seed, 3 * index as u64);
+        self.voters
+            .draw_into(&self.underlying, self.n_voters, &mut rng, &mut s.crowd)
+    }
+
+    /// One arm of simulation `index` with the crowd in `s` (streams
+    /// 3·index + 1 for uniform, 3·index + 2 for adaptive).
+    fn collect_arm(&self, arm: Arm, seed: u64, index: usize, s: &mut Scratch) -> Result<Collected> {
+        match arm {
+            Arm::Uniform => {
+                let mut rng = Self::generator(seed, 3 * index as u64 + 1);
+                let m_u = self.uniform_m();
+                let scores = collect::uniform(m_u, &s.crowd, &mut rng, &mut s.work);
+                Ok(finish(
+                    scores,
+                    (self.underlying.len() * m_u / 2) as u64,
+                    &mut rng,
+                ))
+            }
+            Arm::Adaptive => {
+                let mut rng = Self::generator(seed, 3 * index as u64 + 2);
+                let scores = collect::adaptive(&self.adaptive, &s.crowd, &mut rng, &mut s.work);
+                let total: usize = self
+                    .adaptive
+                    .sizes(self.underlying.len())
+                    .iter()
+                    .map(|k| k * self.adaptive.m / 2)
+                    .sum();
+                Ok(finish(scores, total as u64, &mut rng))
+            }
+        }
     }
 
     fn collect_both(
@@ -381,21 +454,31 @@ impl Simulation {
         index: usize,
         s: &mut Scratch,
     ) -> Result<(Collected, Collected)> {
-        let mut rng = Self::generator(seed, index);
-        self.voters
-            .draw_into(&self.underlying, self.n_voters, &mut rng, &mut s.crowd)?;
-        let m_u = self.uniform_m();
-        let scores = collect::uniform(m_u, &s.crowd, &mut rng, &mut s.work);
-        let uniform = finish(scores, (self.underlying.len() * m_u / 2) as u64, &mut rng);
-        let scores = collect::adaptive(&self.adaptive, &s.crowd, &mut rng, &mut s.work);
-        let total: usize = self
-            .adaptive
-            .sizes(self.underlying.len())
-            .iter()
-            .map(|k| k * self.adaptive.m / 2)
-            .sum();
-        let adaptive = finish(scores, total as u64, &mut rng);
+        self.draw_crowd(seed, index, s)?;
+        let uniform = self.collect_arm(Arm::Uniform, seed, index, s)?;
+        let adaptive = self.collect_arm(Arm::Adaptive, seed, index, s)?;
         Ok((uniform, adaptive))
+    }
+
+    /// The adaptive arm only, evaluated with `metric` (for sweeps).
+    pub(crate) fn adaptive_value(
+        &self,
+        seed: u64,
+        index: usize,
+        s: &mut Scratch,
+        metric: &Metric,
+        truth: &[f64],
+        true_ranking: &[usize],
+    ) -> Result<(f64, u64)> {
+        self.draw_crowd(seed, index, s)?;
+        let c = self.collect_arm(Arm::Adaptive, seed, index, s)?;
+        let e = Estimate::new(truth, true_ranking, &c.scores, &c.ranking);
+        let v = metric.eval(&e).map_err(|source| SimError::Metric {
+            metric: metric.name.clone(),
+            simulation: index,
+            source,
+        })?;
+        Ok((v, c.comparisons))
     }
 
     fn evaluate(
@@ -490,45 +573,16 @@ impl Simulation {
         }
         let (truth, true_ranking) = self.truth();
         let k = self.metrics.len();
-        let next = AtomicUsize::new(0);
-        let threads = threads.min(simulations);
-        let worker = || {
-            let mut s = Scratch {
-                crowd: Crowd::empty(),
-                work: Work::default(),
-            };
-            let mut done: Vec<(usize, Result<(Vec<f64>, u64, u64)>)> = Vec::new();
-            loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= simulations {
-                    break;
-                }
-                let r = self.collect_both(seed, i, &mut s).and_then(|(u, a)| {
-                    let mut v = Vec::with_capacity(2 * k);
-                    self.evaluate(i, &truth, &true_ranking, &u, &mut v)?;
-                    self.evaluate(i, &truth, &true_ranking, &a, &mut v)?;
-                    Ok((v, u.comparisons, a.comparisons))
-                });
-                done.push((i, r));
-            }
-            done
-        };
-        let parts: Vec<_> = std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..threads).map(|_| scope.spawn(worker)).collect();
-            handles.into_iter().map(|h| h.join()).collect()
-        });
-        let mut slots: Vec<Option<Result<(Vec<f64>, u64, u64)>>> = vec![None; simulations];
-        for part in parts {
-            for (i, r) in part.map_err(|_| SimError::ThreadPanicked)? {
-                if let Some(slot) = slots.get_mut(i) {
-                    *slot = Some(r);
-                }
-            }
-        }
+        let rows = par_map(simulations, threads, |i, s| {
+            let (u, a) = self.collect_both(seed, i, s)?;
+            let mut v = Vec::with_capacity(2 * k);
+            self.evaluate(i, &truth, &true_ranking, &u, &mut v)?;
+            self.evaluate(i, &truth, &true_ranking, &a, &mut v)?;
+            Ok((v, u.comparisons, a.comparisons))
+        })?;
         let mut columns = vec![Vec::with_capacity(simulations); 2 * k];
         let (mut cu, mut ca) = (0, 0);
-        for slot in slots {
-            let (v, u, a) = slot.ok_or(SimError::ThreadPanicked)??;
+        for (v, u, a) in rows {
             for (col, x) in columns.iter_mut().zip(v) {
                 col.push(x);
             }
@@ -545,6 +599,50 @@ impl Simulation {
             adaptive_comparisons: ca,
         })
     }
+}
+
+/// Runs `f(i, scratch)` for i = 0 … n − 1 on `threads` scoped threads (each
+/// with its own scratch buffers) and returns the results in index order;
+/// the first error by index wins.
+pub(crate) fn par_map<T, F>(n: usize, threads: usize, f: F) -> Result<Vec<T>>
+where
+    T: Send,
+    F: Fn(usize, &mut Scratch) -> Result<T> + Sync,
+{
+    let next = AtomicUsize::new(0);
+    let worker = || {
+        let mut s = Scratch {
+            crowd: Crowd::empty(),
+            work: Work::default(),
+        };
+        let mut done = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            if i >= n {
+                break;
+            }
+            done.push((i, f(i, &mut s)));
+        }
+        done
+    };
+    let parts: Vec<_> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads.clamp(1, n.max(1)))
+            .map(|_| scope.spawn(worker))
+            .collect();
+        handles.into_iter().map(|h| h.join()).collect()
+    });
+    let mut slots: Vec<Option<Result<T>>> = (0..n).map(|_| None).collect();
+    for part in parts {
+        for (i, r) in part.map_err(|_| SimError::ThreadPanicked)? {
+            if let Some(slot) = slots.get_mut(i) {
+                *slot = Some(r);
+            }
+        }
+    }
+    slots
+        .into_iter()
+        .map(|slot| slot.ok_or(SimError::ThreadPanicked)?)
+        .collect()
 }
 
 /// Scores → collection with a random tie order.
