@@ -50,7 +50,7 @@ pub struct Work {
 fn matchings<R: Rng + ?Sized>(items: &[u32], m: usize, rng: &mut R, w: &mut Work) {
     w.pairs.clear();
     let n = items.len();
-    if n % 2 == 0 {
+    if n.is_multiple_of(2) {
         w.perm.clear();
         w.perm.extend_from_slice(items);
         for _ in 0..m {
