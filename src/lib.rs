@@ -45,6 +45,9 @@
 #![doc(test(attr(deny(warnings))))]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+#[cfg(feature = "scheduler")]
+#[cfg_attr(docsrs, doc(cfg(feature = "scheduler")))]
+pub mod ballot;
 pub mod correlation;
 pub mod error;
 pub mod rank;

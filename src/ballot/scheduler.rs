@@ -1,0 +1,909 @@
+//! The state machine of an adaptive vote collection: open a ballot (its
+//! comparisons are issued), record votes, close it (scores x, y, ȳ), select
+//! the items of the next ballot, and rank every item at the end.
+//!
+//! ```text
+//! Ready(1) ─open→ Open(1) ─record…→ Open(1) ─close→ Ready(2) ─open→ … ─close→ Finished
+//! ```
+
+use rand::Rng;
+use rand::seq::SliceRandom;
+
+use super::config::{AverageFrom, BallotConfig, RankBy, SelectOn};
+use super::error::{BallotError, Result};
+use super::pairing::{Comparison, matchings_into};
+use super::score::{ratio_of_doubled, rescale, select_top_f64, slope_f64};
+use super::uniform::{UniformBudget, UniformPlan, uniform_comparisons, uniform_plan};
+
+/// The outcome of one comparison, relative to its [`Comparison`]'s order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Vote {
+    /// The first item won.
+    First,
+    /// The second item won.
+    Second,
+    /// A tie: each item is credited half a win (footnote 4).
+    Tie,
+}
+
+/// What closing a ballot does with comparisons that have no vote yet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Unvoted {
+    /// Refuse to close ([`BallotError::MissingVotes`]).
+    #[default]
+    Reject,
+    /// Withdraw them: each item's Mᵢ counts only the comparisons that were
+    /// voted on. Closing still fails ([`BallotError::NoVotes`]) when an item
+    /// got no vote at all.
+    Withdraw,
+}
+
+/// Which collection a scheduler runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Design {
+    /// The adaptive ballots of §2.5.
+    Adaptive,
+    /// One uniform ballot (§2.4) with the budget of the adaptive configuration.
+    Uniform(UniformBudget),
+}
+
+/// Where a collection stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum Phase {
+    /// No ballot is open; `next` (1-based) is the ballot that opens next.
+    Ready {
+        /// The next ballot.
+        next: usize,
+    },
+    /// Ballot `ballot` (1-based) is open and takes votes.
+    Open {
+        /// The open ballot.
+        ballot: usize,
+    },
+    /// Every ballot is closed.
+    Finished,
+}
+
+/// The audit trail of one ballot: its items, the comparisons issued and the
+/// vote of each ticket. This is what a saved state holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct BallotLog {
+    items: Vec<usize>,
+    comparisons: Vec<Comparison>,
+    votes: Vec<Option<Vote>>,
+    closed: bool,
+}
+
+impl BallotLog {
+    /// The items of the ballot, ascending.
+    #[must_use]
+    pub fn items(&self) -> &[usize] {
+        &self.items
+    }
+
+    /// The comparisons issued; a ticket is an index into this list.
+    #[must_use]
+    pub fn comparisons(&self) -> &[Comparison] {
+        &self.comparisons
+    }
+
+    /// The vote of each ticket (`None`: not voted, or withdrawn at close).
+    #[must_use]
+    pub fn votes(&self) -> &[Option<Vote>] {
+        &self.votes
+    }
+
+    /// `true` once the ballot is closed.
+    #[must_use]
+    pub fn is_closed(&self) -> bool {
+        self.closed
+    }
+}
+
+/// The scores of one closed ballot, one entry per item of the ballot.
+///
+/// ```text
+/// xᵢ = nᵢ/Mᵢ                                   (Eq. 1, ties ½)
+/// yᵢ = 1 − b̂ + b̂·xᵢ,  b̂ = 1 for ballot 1       (Eq. 6)
+/// ȳᵢ = mean of yᵢ over ballots 1…k (or 2…k)    (Eq. 5)
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
+pub struct BallotScores {
+    /// The ballot (1-based).
+    pub ballot: usize,
+    /// The items, ascending; every other vector is indexed like this one.
+    pub items: Vec<usize>,
+    /// Mᵢ: the comparisons of the item that were voted on.
+    pub appearances: Vec<u64>,
+    /// nᵢ = wins + ties/2.
+    pub wins: Vec<f64>,
+    /// The Borda score xᵢ⁽ᵏ⁾ (Eq. 1).
+    pub x: Vec<f64>,
+    /// The rescaled score yᵢ⁽ᵏ⁾ (Eq. 6).
+    pub y: Vec<f64>,
+    /// The running average ȳᵢ⁽ᵏ⁾ (Eq. 5).
+    pub y_bar: Vec<f64>,
+    /// The rescaling slope b̂⁽ᵏ⁾ (1 for the first ballot: the identity).
+    pub b_hat: f64,
+    /// The comparisons voted on.
+    pub votes: u64,
+    /// The comparisons withdrawn without a vote at close.
+    pub withdrawn: u64,
+}
+
+impl BallotScores {
+    /// The index of `item` in this ballot's vectors, if it took part.
+    ///
+    /// # Complexity
+    /// O(log n).
+    #[must_use]
+    pub fn position(&self, item: usize) -> Option<usize> {
+        self.items.binary_search(&item).ok()
+    }
+}
+
+/// One item of the final ranking.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
+pub struct RankedItem {
+    /// The item.
+    pub item: usize,
+    /// Its score: ȳ at the last ballot it reached.
+    pub score: f64,
+    /// The last ballot it took part in (1-based).
+    pub last_ballot: usize,
+}
+
+/// Every item, best first.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
+pub struct Ranking {
+    /// The items, best first; equal keys are in random order.
+    pub entries: Vec<RankedItem>,
+}
+
+impl Ranking {
+    /// The items, best first.
+    #[must_use]
+    pub fn items(&self) -> Vec<usize> {
+        self.entries.iter().map(|e| e.item).collect()
+    }
+
+    /// The 1-based position of each item (indexed by item): the rank vector
+    /// that the correlation functions take.
+    ///
+    /// # Complexity
+    /// O(N).
+    #[must_use]
+    pub fn positions(&self) -> Vec<usize> {
+        let mut pos = vec![0; self.entries.len()];
+        for (p, e) in self.entries.iter().enumerate() {
+            if let Some(slot) = pos.get_mut(e.item) {
+                *slot = p + 1;
+            }
+        }
+        pos
+    }
+}
+
+const NONE: usize = usize::MAX;
+
+/// An adaptive vote collection in progress (Lombardo et al. 2020, §2.5–2.6).
+///
+/// Drive it ballot by ballot: [`open_ballot`](Self::open_ballot) issues the
+/// comparisons (each item of the ballot M times, random pairs drawn with the
+/// caller's RNG); [`record`](Self::record) takes the vote of a ticket (the
+/// index of a comparison) in O(1), [`record_win`](Self::record_win) and
+/// [`record_tie`](Self::record_tie) take a vote by its pair of items in O(M);
+/// [`close_ballot`](Self::close_ballot) computes x, y and ȳ; the next
+/// `open_ballot` selects the best round(α·N⁽ᵏ⁻¹⁾) items, breaking ties at the
+/// cut-off at random. [`ranking`](Self::ranking) ranks every item at any
+/// point after the first close.
+///
+/// A failed call changes nothing: no vote is lost or counted twice.
+///
+/// # Examples
+/// ```
+/// use adaptive_comp_metrics::ballot::{BallotConfig, Scheduler, Unvoted, Vote};
+/// use rand::SeedableRng;
+/// let mut rng = rand::rngs::StdRng::seed_from_u64(1);
+/// let mut s = Scheduler::new(BallotConfig::new(8, 4, 0.5, 2)?);
+/// for _ballot in 0..2 {
+///     let comparisons = s.open_ballot(&mut rng)?.to_vec();
+///     for (ticket, c) in comparisons.iter().enumerate() {
+///         // Here the smaller item index always wins.
+///         let vote = if c.first < c.second { Vote::First } else { Vote::Second };
+///         s.record(ticket, vote)?;
+///     }
+///     s.close_ballot(Unvoted::Reject)?;
+/// }
+/// let ranking = s.ranking(&mut rng)?;
+/// assert_eq!(ranking.entries[0].item, 0);
+/// assert_eq!(ranking.entries[0].last_ballot, 2);
+/// # Ok::<(), adaptive_comp_metrics::ballot::BallotError>(())
+/// ```
+///
+/// # Saving and restoring
+/// With the `serde` feature the whole state serialises — between ballots or
+/// in the middle of one — as the configuration plus each ballot's items,
+/// comparisons and votes ([`BallotLog`]). Restoring replays the votes through
+/// the same code, so every score is recomputed bit for bit (no float goes
+/// through the text format), and checks the state first: items in range and
+/// ascending, ballot sizes per Eq. 2, each ballot's items a valid top
+/// selection of the previous one, comparisons without self-pairs with every
+/// item the planned number of times, one vote slot per comparison. An
+/// inconsistent state is [`BallotError::CorruptState`]. The RNG stays the
+/// caller's: save it alongside if the collection must continue identically.
+#[derive(Debug, Clone)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "Snapshot", into = "Snapshot")
+)]
+pub struct Scheduler {
+    config: BallotConfig,
+    design: Design,
+    sizes: Vec<usize>,
+    uniform: Option<UniformPlan>,
+    logs: Vec<BallotLog>,
+    history: Vec<BallotScores>,
+    // The open ballot, derived from the last log.
+    slot: Vec<usize>,
+    ticket_start: Vec<usize>,
+    ticket_list: Vec<usize>,
+    wins2: Vec<u64>,
+    seen: Vec<u64>,
+    pending: usize,
+    // Per item, over closed ballots.
+    score: Vec<f64>,
+    y_sum: Vec<f64>,
+    last_ballot: Vec<usize>,
+}
+
+impl Scheduler {
+    /// An adaptive collection that has not started.
+    ///
+    /// # Complexity
+    /// O(N + n_b).
+    #[must_use]
+    pub fn new(config: BallotConfig) -> Self {
+        Self::with_design(config, Design::Adaptive, None)
+    }
+
+    /// The uniform baseline of §2.4 with the same budget as the adaptive
+    /// `config`: one ballot over all items; see [`UniformBudget`].
+    ///
+    /// # Errors
+    /// [`BallotError::Overflow`] when the uniform ballot does not fit in memory.
+    ///
+    /// # Complexity
+    /// O(N + n_b).
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::ballot::{BallotConfig, Options, Scheduler, UniformBudget};
+    /// let c = BallotConfig::with_options(990, 20, 0.5, 7, Options::published())?;
+    /// let s = Scheduler::uniform(c, UniformBudget::RoundedAppearances)?;
+    /// assert_eq!(s.ballot_sizes(), &[990]);
+    /// # Ok::<(), adaptive_comp_metrics::ballot::BallotError>(())
+    /// ```
+    pub fn uniform(config: BallotConfig, budget: UniformBudget) -> Result<Self> {
+        let plan = uniform_plan(&config, budget)?;
+        Ok(Self::with_design(
+            config,
+            Design::Uniform(budget),
+            Some(plan),
+        ))
+    }
+
+    fn with_design(config: BallotConfig, design: Design, uniform: Option<UniformPlan>) -> Self {
+        let n = config.n_items();
+        let sizes = match design {
+            Design::Adaptive => config.ballot_sizes(),
+            Design::Uniform(_) => vec![n],
+        };
+        Self {
+            config,
+            design,
+            sizes,
+            uniform,
+            logs: Vec::new(),
+            history: Vec::new(),
+            slot: vec![NONE; n],
+            ticket_start: Vec::new(),
+            ticket_list: Vec::new(),
+            wins2: Vec::new(),
+            seen: Vec::new(),
+            pending: 0,
+            score: vec![0.0; n],
+            y_sum: vec![0.0; n],
+            last_ballot: vec![0; n],
+        }
+    }
+
+    /// The configuration.
+    #[must_use]
+    pub fn config(&self) -> &BallotConfig {
+        &self.config
+    }
+
+    /// Adaptive or uniform.
+    #[must_use]
+    pub fn design(&self) -> Design {
+        self.design
+    }
+
+    /// The planned number of items of each ballot (one ballot for uniform).
+    #[must_use]
+    pub fn ballot_sizes(&self) -> &[usize] {
+        &self.sizes
+    }
+
+    /// Where the collection stands.
+    #[must_use]
+    pub fn phase(&self) -> Phase {
+        match self.logs.last() {
+            Some(log) if !log.closed => Phase::Open {
+                ballot: self.logs.len(),
+            },
+            _ if self.logs.len() >= self.sizes.len() => Phase::Finished,
+            _ => Phase::Ready {
+                next: self.logs.len() + 1,
+            },
+        }
+    }
+
+    /// The open ballot (1-based) or [`BallotError::NoOpenBallot`].
+    fn open_ballot_number(&self) -> Result<usize> {
+        match self.logs.last() {
+            Some(log) if !log.closed => Ok(self.logs.len()),
+            _ => Err(BallotError::NoOpenBallot {
+                closed: self.history.len(),
+            }),
+        }
+    }
+
+    /// Opens the next ballot: selects its items (ballot k ≥ 2: the best
+    /// round(α·N⁽ᵏ⁻¹⁾) of ballot k − 1 on ȳ or x per [`SelectOn`], ties at
+    /// the cut-off at random) and issues its comparisons (each item M times,
+    /// footnote 6 for odd N⁽ᵏ⁾·M). Returns the comparisons; a ticket is an
+    /// index into them.
+    ///
+    /// # Errors
+    /// [`BallotError::BallotStillOpen`] while a ballot is open;
+    /// [`BallotError::Finished`] after the last ballot.
+    ///
+    /// # Complexity
+    /// O(N⁽ᵏ⁾·M) plus O(N⁽ᵏ⁻¹⁾) for the selection.
+    pub fn open_ballot<R: Rng + ?Sized>(&mut self, rng: &mut R) -> Result<&[Comparison]> {
+        match self.phase() {
+            Phase::Open { ballot } => return Err(BallotError::BallotStillOpen { ballot }),
+            Phase::Finished => {
+                return Err(BallotError::Finished {
+                    n_ballots: self.sizes.len(),
+                });
+            }
+            Phase::Ready { .. } => {}
+        }
+        let items = self.next_items(rng);
+        let mut comparisons = Vec::new();
+        match &self.uniform {
+            Some(plan) => uniform_comparisons(self.config.n_items(), plan, rng, &mut comparisons),
+            None => matchings_into(&items, self.config.m(), rng, &mut comparisons),
+        }
+        self.install(items, comparisons);
+        Ok(self.comparisons())
+    }
+
+    /// The items of the next ballot, ascending.
+    fn next_items<R: Rng + ?Sized>(&self, rng: &mut R) -> Vec<usize> {
+        let k = self.logs.len() + 1;
+        match self.history.last() {
+            None => (0..self.config.n_items()).collect(),
+            Some(prev) => {
+                let keys = self.selection_keys(prev);
+                let count = self.sizes.get(k - 1).copied().unwrap_or(0);
+                select_top_f64(keys, count, rng)
+                    .into_iter()
+                    .map(|p| prev.items[p])
+                    .collect()
+            }
+        }
+    }
+
+    fn selection_keys<'a>(&self, prev: &'a BallotScores) -> &'a [f64] {
+        match self.config.options().selection() {
+            SelectOn::RunningAverage => &prev.y_bar,
+            SelectOn::LastScore => &prev.x,
+        }
+    }
+
+    /// Starts a ballot with the given items (ascending, valid) and comparisons.
+    fn install(&mut self, items: Vec<usize>, comparisons: Vec<Comparison>) {
+        for s in &mut self.slot {
+            *s = NONE;
+        }
+        for (p, &i) in items.iter().enumerate() {
+            self.slot[i] = p;
+        }
+        let n = items.len();
+        let mut start = vec![0usize; n + 1];
+        for c in &comparisons {
+            start[self.slot[c.first] + 1] += 1;
+            start[self.slot[c.second] + 1] += 1;
+        }
+        for p in 0..n {
+            start[p + 1] += start[p];
+        }
+        let mut fill = start.clone();
+        let mut list = vec![0usize; start[n]];
+        for (t, c) in comparisons.iter().enumerate() {
+            for p in [self.slot[c.first], self.slot[c.second]] {
+                list[fill[p]] = t;
+                fill[p] += 1;
+            }
+        }
+        self.ticket_start = start;
+        self.ticket_list = list;
+        self.wins2 = vec![0; n];
+        self.seen = vec![0; n];
+        self.pending = comparisons.len();
+        self.logs.push(BallotLog {
+            votes: vec![None; comparisons.len()],
+            items,
+            comparisons,
+            closed: false,
+        });
+    }
+
+    /// The comparisons of the open ballot (empty when none is open).
+    #[must_use]
+    pub fn comparisons(&self) -> &[Comparison] {
+        match self.logs.last() {
+            Some(log) if !log.closed => &log.comparisons,
+            _ => &[],
+        }
+    }
+
+    /// The items of the open ballot, ascending (empty when none is open).
+    #[must_use]
+    pub fn ballot_items(&self) -> &[usize] {
+        match self.logs.last() {
+            Some(log) if !log.closed => &log.items,
+            _ => &[],
+        }
+    }
+
+    /// The comparisons of the open ballot still without a vote.
+    #[must_use]
+    pub fn pending(&self) -> usize {
+        if self.open_ballot_number().is_ok() {
+            self.pending
+        } else {
+            0
+        }
+    }
+
+    /// Every vote counted so far: in closed ballots and in the open one.
+    #[must_use]
+    pub fn total_votes(&self) -> u64 {
+        let closed: u64 = self.history.iter().map(|h| h.votes).sum();
+        let open = match self.logs.last() {
+            Some(log) if !log.closed => (log.comparisons.len() - self.pending) as u64,
+            _ => 0,
+        };
+        closed + open
+    }
+
+    /// The vote of each ballot, as issued and recorded.
+    #[must_use]
+    pub fn logs(&self) -> &[BallotLog] {
+        &self.logs
+    }
+
+    /// The scores of every closed ballot, in order.
+    #[must_use]
+    pub fn history(&self) -> &[BallotScores] {
+        &self.history
+    }
+
+    /// Records the vote of a ticket of the open ballot.
+    ///
+    /// # Errors
+    /// [`BallotError::NoOpenBallot`], [`BallotError::UnknownTicket`],
+    /// [`BallotError::AlreadyVoted`].
+    ///
+    /// # Complexity
+    /// O(1).
+    pub fn record(&mut self, ticket: usize, vote: Vote) -> Result<()> {
+        let ballot = self.open_ballot_number()?;
+        let log = &self.logs[ballot - 1];
+        match log.votes.get(ticket) {
+            None => Err(BallotError::UnknownTicket {
+                ticket,
+                issued: log.votes.len(),
+                ballot,
+            }),
+            Some(Some(_)) => Err(BallotError::AlreadyVoted { ticket, ballot }),
+            Some(None) => {
+                self.apply(ballot, ticket, vote);
+                Ok(())
+            }
+        }
+    }
+
+    /// Counts a vote that was validated: the ticket exists and has no vote.
+    fn apply(&mut self, ballot: usize, ticket: usize, vote: Vote) {
+        let log = &mut self.logs[ballot - 1];
+        let c = log.comparisons[ticket];
+        log.votes[ticket] = Some(vote);
+        let (a, b) = (self.slot[c.first], self.slot[c.second]);
+        self.seen[a] += 1;
+        self.seen[b] += 1;
+        match vote {
+            Vote::First => self.wins2[a] += 2,
+            Vote::Second => self.wins2[b] += 2,
+            Vote::Tie => {
+                self.wins2[a] += 1;
+                self.wins2[b] += 1;
+            }
+        }
+        self.pending -= 1;
+    }
+
+    /// Records that `winner` beat `loser` on one comparison of this pair that
+    /// has no vote yet (the lowest such ticket). Returns the ticket.
+    ///
+    /// # Errors
+    /// [`BallotError::NoOpenBallot`], [`BallotError::UnknownItem`],
+    /// [`BallotError::NotInBallot`], [`BallotError::PairNotIssued`],
+    /// [`BallotError::VotesExceedIssued`].
+    ///
+    /// # Complexity
+    /// O(M).
+    pub fn record_win(&mut self, winner: usize, loser: usize) -> Result<usize> {
+        self.record_pair(winner, loser, false)
+    }
+
+    /// Records a tie between `a` and `b` (half a win each, footnote 4) on one
+    /// comparison of this pair that has no vote yet. Returns the ticket.
+    ///
+    /// # Errors
+    /// As [`record_win`](Self::record_win).
+    ///
+    /// # Complexity
+    /// O(M).
+    pub fn record_tie(&mut self, a: usize, b: usize) -> Result<usize> {
+        self.record_pair(a, b, true)
+    }
+
+    fn record_pair(&mut self, a: usize, b: usize, tie: bool) -> Result<usize> {
+        let ballot = self.open_ballot_number()?;
+        let n_items = self.config.n_items();
+        for item in [a, b] {
+            if item >= n_items {
+                return Err(BallotError::UnknownItem { item, n_items });
+            }
+            if self.slot[item] == NONE {
+                return Err(BallotError::NotInBallot { item, ballot });
+            }
+        }
+        let log = &self.logs[ballot - 1];
+        let p = self.slot[a];
+        let mut issued = 0;
+        let mut free = None;
+        if a != b {
+            for &t in &self.ticket_list[self.ticket_start[p]..self.ticket_start[p + 1]] {
+                if log.comparisons[t].is_between(a, b) {
+                    issued += 1;
+                    if free.is_none() && log.votes[t].is_none() {
+                        free = Some(t);
+                    }
+                }
+            }
+        }
+        if issued == 0 {
+            return Err(BallotError::PairNotIssued {
+                first: a,
+                second: b,
+                ballot,
+            });
+        }
+        let Some(ticket) = free else {
+            return Err(BallotError::VotesExceedIssued {
+                first: a,
+                second: b,
+                issued,
+                ballot,
+            });
+        };
+        let vote = if tie {
+            Vote::Tie
+        } else if log.comparisons[ticket].first == a {
+            Vote::First
+        } else {
+            Vote::Second
+        };
+        self.apply(ballot, ticket, vote);
+        Ok(ticket)
+    }
+
+    /// Closes the open ballot and computes its scores: x (Eq. 1), b̂ and y
+    /// (Eq. 6), ȳ (Eq. 5).
+    ///
+    /// ```text
+    /// xᵢ⁽ᵏ⁾ = nᵢ/Mᵢ
+    /// b̂⁽ᵏ⁾ = Σⱼ (1 − xⱼ⁽ᵏ⁾)(1 − ȳⱼ⁽ᵏ⁻¹⁾) / Σⱼ (1 − xⱼ⁽ᵏ⁾)²   (k ≥ 2; b̂⁽¹⁾ = 1)
+    /// yᵢ⁽ᵏ⁾ = 1 − b̂⁽ᵏ⁾ + b̂⁽ᵏ⁾·xᵢ⁽ᵏ⁾
+    /// ȳᵢ⁽ᵏ⁾ = (1/k)·Σ_{k'=1..k} yᵢ⁽ᵏ'⁾          (AverageFrom::FirstBallot)
+    ///       = (1/(k−1))·Σ_{k'=2..k} yᵢ⁽ᵏ'⁾      (AverageFrom::SecondBallot, k ≥ 2)
+    /// ```
+    ///
+    /// # Errors
+    /// [`BallotError::NoOpenBallot`]; [`BallotError::MissingVotes`] under
+    /// [`Unvoted::Reject`] while some comparison has no vote;
+    /// [`BallotError::NoVotes`] when an item has no vote at all. The ballot
+    /// stays open on error.
+    ///
+    /// # Complexity
+    /// O(N⁽ᵏ⁾).
+    pub fn close_ballot(&mut self, unvoted: Unvoted) -> Result<&BallotScores> {
+        let ballot = self.open_ballot_number()?;
+        if unvoted == Unvoted::Reject && self.pending > 0 {
+            return Err(BallotError::MissingVotes {
+                ballot,
+                missing: self.pending,
+            });
+        }
+        let log = &self.logs[ballot - 1];
+        if let Some(p) = self.seen.iter().position(|&s| s == 0) {
+            return Err(BallotError::NoVotes {
+                item: log.items[p],
+                ballot,
+            });
+        }
+        let items = log.items.clone();
+        let x: Vec<f64> = self
+            .wins2
+            .iter()
+            .zip(&self.seen)
+            .map(|(&w, &s)| ratio_of_doubled(u128::from(w), s))
+            .collect();
+        let b_hat = if ballot == 1 {
+            1.0
+        } else {
+            // ȳ⁽ᵏ⁻¹⁾ of the items of ballot k; the denominator is positive
+            // because Σ xᵢ·Mᵢ = votes < Σ Mᵢ, so some x < 1.
+            slope_f64(x.iter().copied(), items.iter().map(|&i| self.score[i])).unwrap_or(1.0)
+        };
+        let y: Vec<f64> = x.iter().map(|&x| rescale(x, b_hat)).collect();
+        let from_second = self.config.options().average() == AverageFrom::SecondBallot;
+        let mut y_bar = Vec::with_capacity(items.len());
+        for (&i, &yi) in items.iter().zip(&y) {
+            let yb = if from_second && ballot == 1 {
+                yi
+            } else {
+                self.y_sum[i] += yi;
+                let counted = if from_second { ballot - 1 } else { ballot };
+                self.y_sum[i] / counted as f64
+            };
+            self.score[i] = yb;
+            self.last_ballot[i] = ballot;
+            y_bar.push(yb);
+        }
+        let wins: Vec<f64> = self.wins2.iter().map(|&w| w as f64 / 2.0).collect();
+        let votes = (log.comparisons.len() - self.pending) as u64;
+        let withdrawn = self.pending as u64;
+        self.logs[ballot - 1].closed = true;
+        self.pending = 0;
+        self.history.push(BallotScores {
+            ballot,
+            items,
+            appearances: self.seen.clone(),
+            wins,
+            x,
+            y,
+            y_bar,
+            b_hat,
+            votes,
+            withdrawn,
+        });
+        Ok(&self.history[ballot - 1])
+    }
+
+    /// Ranks every item on its score at the last ballot it reached (ȳ at
+    /// elimination, or after the last closed ballot), ordered per the
+    /// configuration's [`RankBy`]; items with equal keys are put in random
+    /// order (never by index).
+    ///
+    /// ```text
+    /// RankBy::Score:           sort on ȳᵢ at the last ballot reached, descending
+    /// RankBy::BallotThenScore: sort on (last ballot reached, ȳᵢ), descending
+    /// ```
+    ///
+    /// May be called at any point after the first close; votes of a ballot
+    /// still open are not included.
+    ///
+    /// # Errors
+    /// [`BallotError::NothingClosed`] before the first close.
+    ///
+    /// # Complexity
+    /// O(N log N).
+    pub fn ranking<R: Rng + ?Sized>(&self, rng: &mut R) -> Result<Ranking> {
+        if self.history.is_empty() {
+            return Err(BallotError::NothingClosed);
+        }
+        let mut entries: Vec<RankedItem> = (0..self.config.n_items())
+            .map(|item| RankedItem {
+                item,
+                score: self.score[item],
+                last_ballot: self.last_ballot[item],
+            })
+            .collect();
+        let by_ballot = self.config.options().rank_by() == RankBy::BallotThenScore;
+        let key = |a: &RankedItem, b: &RankedItem| {
+            let ballots = if by_ballot {
+                b.last_ballot.cmp(&a.last_ballot)
+            } else {
+                core::cmp::Ordering::Equal
+            };
+            ballots.then(b.score.total_cmp(&a.score))
+        };
+        entries.sort_by(key);
+        let mut start = 0;
+        while start < entries.len() {
+            let mut end = start + 1;
+            while end < entries.len() && key(&entries[start], &entries[end]).is_eq() {
+                end += 1;
+            }
+            entries[start..end].shuffle(rng);
+            start = end;
+        }
+        Ok(Ranking { entries })
+    }
+}
+
+/// The serialised form of a [`Scheduler`]: the parameters and the audit trail.
+#[cfg(feature = "serde")]
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Snapshot {
+    version: u32,
+    config: BallotConfig,
+    design: Design,
+    ballots: Vec<BallotLog>,
+}
+
+#[cfg(feature = "serde")]
+const SNAPSHOT_VERSION: u32 = 1;
+
+#[cfg(feature = "serde")]
+impl From<Scheduler> for Snapshot {
+    fn from(s: Scheduler) -> Self {
+        Self {
+            version: SNAPSHOT_VERSION,
+            config: s.config,
+            design: s.design,
+            ballots: s.logs,
+        }
+    }
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<Snapshot> for Scheduler {
+    type Error = BallotError;
+
+    fn try_from(snap: Snapshot) -> Result<Self> {
+        let corrupt =
+            |ballot: usize, reason: &'static str| BallotError::CorruptState { ballot, reason };
+        if snap.version != SNAPSHOT_VERSION {
+            return Err(corrupt(0, "unknown state version"));
+        }
+        let mut s = match snap.design {
+            Design::Adaptive => Self::new(snap.config),
+            Design::Uniform(budget) => Self::uniform(snap.config, budget)?,
+        };
+        if snap.ballots.len() > s.sizes.len() {
+            return Err(corrupt(s.sizes.len() + 1, "more ballots than planned"));
+        }
+        let last = snap.ballots.len();
+        for (k0, log) in snap.ballots.into_iter().enumerate() {
+            let k = k0 + 1;
+            if !log.closed && k != last {
+                return Err(corrupt(k, "only the last ballot may be open"));
+            }
+            s.check_log(k, &log)?;
+            let BallotLog {
+                items,
+                comparisons,
+                votes,
+                closed,
+            } = log;
+            s.install(items, comparisons);
+            for (t, v) in votes.into_iter().enumerate() {
+                if let Some(v) = v {
+                    s.apply(k, t, v);
+                }
+            }
+            if closed {
+                s.close_ballot(Unvoted::Withdraw)
+                    .map_err(|_| corrupt(k, "a closed ballot has an item without votes"))?;
+            }
+        }
+        Ok(s)
+    }
+}
+
+#[cfg(feature = "serde")]
+impl Scheduler {
+    /// Checks a restored ballot log against the plan and the previous ballot.
+    fn check_log(&self, k: usize, log: &BallotLog) -> Result<()> {
+        let corrupt = |reason: &'static str| BallotError::CorruptState { ballot: k, reason };
+        let n_items = self.config.n_items();
+        let items = &log.items;
+        if items.len() != self.sizes[k - 1] {
+            return Err(corrupt("the number of items differs from the plan"));
+        }
+        if items.windows(2).any(|w| w[0] >= w[1]) || items.last().is_some_and(|&i| i >= n_items) {
+            return Err(corrupt("items must be ascending, distinct and in range"));
+        }
+        if let Some(prev) = self.history.last() {
+            let keys = self.selection_keys(prev);
+            let mut lowest_kept = f64::INFINITY;
+            let mut highest_dropped = f64::NEG_INFINITY;
+            let mut next = items.iter().peekable();
+            for (p, &i) in prev.items.iter().enumerate() {
+                if next.peek() == Some(&&i) {
+                    next.next();
+                    lowest_kept = lowest_kept.min(keys[p]);
+                } else {
+                    highest_dropped = highest_dropped.max(keys[p]);
+                }
+            }
+            if next.next().is_some() {
+                return Err(corrupt("an item did not take part in the previous ballot"));
+            }
+            if lowest_kept < highest_dropped {
+                return Err(corrupt("the items are not the best of the previous ballot"));
+            }
+        }
+        let (base, extra) = match &self.uniform {
+            Some(plan) => (plan.appearances, plan.items_with_extra),
+            None => {
+                let m = self.config.m();
+                (m, usize::from(!(items.len() * m).is_multiple_of(2)))
+            }
+        };
+        let mut count = vec![0usize; items.len()];
+        for c in &log.comparisons {
+            if c.first == c.second {
+                return Err(corrupt("a comparison pairs an item with itself"));
+            }
+            for item in [c.first, c.second] {
+                let p = items
+                    .binary_search(&item)
+                    .map_err(|_| corrupt("a comparison names an item outside the ballot"))?;
+                count[p] += 1;
+            }
+        }
+        let with_extra = count.iter().filter(|&&c| c == base + 1).count();
+        let with_base = count.iter().filter(|&&c| c == base).count();
+        if with_extra != extra || with_base + with_extra != items.len() {
+            return Err(corrupt("items do not appear the planned number of times"));
+        }
+        if log.votes.len() != log.comparisons.len() {
+            return Err(corrupt(
+                "the number of votes differs from the number of comparisons",
+            ));
+        }
+        Ok(())
+    }
+}
