@@ -2,6 +2,7 @@
 //! 100 voters; uniform + adaptive, 39 460 votes): collection only, and with
 //! the four accuracy metrics; the crowd draw alone (100 × 990 opinions).
 
+use adaptive_comp_metrics::ballot::BallotConfig;
 use adaptive_comp_metrics::simulate::{Metric, Simulation, Underlying, VoterModel};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use rand::SeedableRng;
@@ -9,7 +10,8 @@ use std::hint::black_box;
 
 fn bench(c: &mut Criterion) {
     let z = Underlying::exponential(990).expect("valid distribution");
-    let base = Simulation::new(z.clone(), 20, 0.5, 7).expect("valid configuration");
+    let config = BallotConfig::new(990, 20, 0.5, 7).expect("valid configuration");
+    let base = Simulation::new(z.clone(), config).expect("valid configuration");
     let run = base.simulate(0, 0).expect("a simulation");
     let votes = run.uniform.comparisons + run.adaptive.comparisons;
 

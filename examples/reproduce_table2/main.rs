@@ -29,8 +29,9 @@ mod script;
 
 use std::time::Instant;
 
+use adaptive_comp_metrics::ballot::{BallotConfig, Options, UniformBudget};
 use adaptive_comp_metrics::simulate::{
-    Arm, Metric, PowerLaw, Report, Simulation, Underlying, UniformBudget, VoterModel,
+    Arm, Metric, PowerLaw, Report, Simulation, Underlying, VoterModel,
 };
 
 /// Table 2 of Lombardo et al. (2020), mean and SD over 50 simulations:
@@ -139,10 +140,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // (a) As published.
     let mut published = Vec::new();
     for (name, z) in distributions(PowerLaw::Published)? {
-        let sim = Simulation::new(z, 20, 0.5, 7)?
-            .published_options()
+        let config = BallotConfig::with_options(990, 20, 0.5, 7, Options::published())?;
+        let sim = Simulation::new(z, config)?
             .voters(VoterModel::published())
-            .uniform_budget(UniformBudget::PublishedRounding)
+            .uniform_budget(UniformBudget::RoundedAppearances)
             .metrics(script::script_metrics());
         published.push((name, sim.run(SIMULATIONS, SEED)?));
     }
@@ -151,7 +152,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // (b) Corrected.
     let mut corrected = Vec::new();
     for (name, z) in distributions(PowerLaw::Paper)? {
-        let sim = Simulation::new(z, 20, 0.5, 7)?
+        let config = BallotConfig::with_options(990, 20, 0.5, 7, Options::paper())?;
+        let sim = Simulation::new(z, config)?
             .voters(VoterModel::paper())
             .uniform_budget(UniformBudget::SameComparisons)
             .metrics(Metric::table2());

@@ -31,6 +31,20 @@ pub enum SimError {
         /// What was expected of it.
         expected: &'static str,
     },
+    /// The scheduler's configuration is for another number of items than
+    /// the underlying distribution has.
+    #[error(
+        "item count mismatch: the configuration has {config} items, the distribution {underlying}"
+    )]
+    ItemCount {
+        /// Items of the configuration.
+        config: usize,
+        /// Items of the distribution.
+        underlying: usize,
+    },
+    /// The scheduler refused a configuration or an operation.
+    #[error("scheduler: {0}")]
+    Ballot(#[from] crate::ballot::BallotError),
     /// Fewer items than a simulation needs.
     #[error("too few items: {needed} needed, got {got}")]
     TooFewItems {

@@ -12,15 +12,17 @@
 //! ```
 //!
 //! ```
+//! use adaptive_comp_metrics::ballot::BallotConfig;
 //! use adaptive_comp_metrics::simulate::{Arm, Simulation, Underlying};
-//! // 8 simulations of a small collection: 200 items, 10 voters.
-//! let sim = Simulation::new(Underlying::exponential(200)?, 10, 0.5, 3)?.n_voters(10)?;
+//! // 8 simulations of a small collection: 200 items, M = 10, α = 0.5, 3 ballots, 10 voters.
+//! let config = BallotConfig::new(200, 10, 0.5, 3)?;
+//! let sim = Simulation::new(Underlying::exponential(200)?, config)?.n_voters(10)?;
 //! let report = sim.run(8, 1)?; // seed 1; parallel, same result on any number of threads
 //! let adaptive = report.get(Arm::Adaptive, "rho_w").expect("a default metric");
 //! let uniform = report.get(Arm::Uniform, "rho_w").expect("a default metric");
 //! println!("ρ_w: adaptive {:.3} ± {:.3}, uniform {:.3} ± {:.3}",
 //!          adaptive.mean, adaptive.se, uniform.mean, uniform.se);
-//! # Ok::<(), adaptive_comp_metrics::simulate::SimError>(())
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
 //! ## Map
@@ -38,7 +40,7 @@
 //!
 //! [`VoterModel::paper`] and the scheduler's `Options::paper` follow the
 //! text; [`VoterModel::published`], [`PowerLaw::Published`],
-//! `Options::published` and [`UniformBudget::PublishedRounding`] reproduce
+//! `Options::published` and `UniformBudget::RoundedAppearances` reproduce
 //! the code that produced Table 2 (REFERENCES §2). The example
 //! `reproduce_table2` runs both, and rebuilds the published script's
 //! misaligned comparison of rankings explicitly.
@@ -57,7 +59,6 @@
 //! *Top-rank-focused adaptive vote collection for the evaluation of
 //! domain-specific semantic models.* EMNLP 2020, §4 and Table 2.
 
-mod collect;
 pub mod distributions;
 pub mod error;
 pub mod runner;
@@ -67,9 +68,7 @@ pub mod voter;
 
 pub use distributions::{PowerLaw, SAME_AREA_CSV, SAME_AREA_LEN, Underlying};
 pub use error::SimError;
-pub use runner::{
-    Arm, Collected, Estimate, Metric, MetricFn, Report, Run, Simulation, UniformBudget,
-};
+pub use runner::{Arm, Collected, Estimate, Metric, MetricFn, Report, Run, Simulation};
 pub use stats::Summary;
 pub use sweep::{Skipped, Sweep, SweepPoint, sweep};
 pub use voter::{Choice, Crowd, EqualOpinions, Judgement, Noise, Nonconformity, VoterModel};

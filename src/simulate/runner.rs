@@ -6,14 +6,17 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rand::SeedableRng;
-use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 
-use super::collect::{self, Adaptive, Work};
 use super::distributions::Underlying;
 use super::error::{Result, SimError};
 use super::stats::Summary;
+use super::voter::Choice;
 use super::voter::{Crowd, VoterModel};
+use crate::ballot::{
+    BallotConfig, Comparison, Phase, Scheduler, UniformBudget, Unvoted, Vote, m_for_budget,
+    spread_over_voters,
+};
 use crate::weigh::Unweighted;
 use crate::{Order, TopWeighted};
 
@@ -24,19 +27,6 @@ pub enum Arm {
     Uniform,
     /// n_b ballots narrowing on the top (§2.5).
     Adaptive,
-}
-
-/// How many comparisons the uniform baseline gets.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum UniformBudget {
-    /// The adaptive collection's number of comparisons N_comp (§4.2: "the
-    /// same total number of comparisons").
-    #[default]
-    SameComparisons,
-    /// Every item `round(M·(1 − αⁿᵇ)/(1 − α))` times (half to even), as the
-    /// published code does: 19 800 comparisons against 19 660 for Table 2
-    /// (REFERENCES §2 item 5).
-    PublishedRounding,
 }
 
 /// What a metric sees of one collection: the truth and the estimate, item
@@ -206,6 +196,8 @@ pub struct Collected {
     pub scores: Vec<f64>,
     /// Items by decreasing score, ties in random order.
     pub ranking: Vec<usize>,
+    /// The last ballot (1-based) each item took part in.
+    pub last_ballot: Vec<usize>,
     /// Number of comparisons (votes) collected.
     pub comparisons: u64,
 }
@@ -266,7 +258,7 @@ pub struct Simulation {
     underlying: Underlying,
     voters: VoterModel,
     n_voters: usize,
-    adaptive: Adaptive,
+    config: BallotConfig,
     uniform: UniformBudget,
     metrics: Vec<Metric>,
 }
@@ -275,77 +267,72 @@ pub struct Simulation {
 #[derive(Debug)]
 pub(crate) struct Scratch {
     crowd: Crowd,
-    work: Work,
+    comparisons: Vec<Comparison>,
+}
+
+impl Scratch {
+    fn new() -> Self {
+        Self {
+            crowd: Crowd::empty(),
+            comparisons: Vec::new(),
+        }
+    }
 }
 
 impl Simulation {
-    /// TEMPORARY constructor until the scheduler lands.
+    /// A simulation of the collection `config` on the items of
+    /// `underlying`, with the paper's voters ([`VoterModel::paper`]), 100 of
+    /// them, the uniform baseline at the same number of comparisons, and the
+    /// metrics of Table 2.
+    ///
+    /// The scheduler's [`Options`](crate::ballot::Options) in `config`
+    /// choose between the paper's text and the published code.
     ///
     /// # Errors
-    /// Invalid parameters.
-    pub fn new(underlying: Underlying, m: usize, alpha: f64, n_ballots: usize) -> Result<Self> {
+    /// [`SimError::ItemCount`] when `config` is not for as many items as
+    /// `underlying` has.
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::ballot::{BallotConfig, Options};
+    /// use adaptive_comp_metrics::simulate::{Simulation, Underlying};
+    /// let table2 = BallotConfig::with_options(990, 20, 0.5, 7, Options::paper())?;
+    /// let sim = Simulation::new(Underlying::exponential(990)?, table2)?;
+    /// assert!(Simulation::new(Underlying::exponential(10)?, table2).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn new(underlying: Underlying, config: BallotConfig) -> Result<Self> {
+        if config.n_items() != underlying.len() {
+            return Err(SimError::ItemCount {
+                config: config.n_items(),
+                underlying: underlying.len(),
+            });
+        }
         Ok(Self {
             underlying,
             voters: VoterModel::paper(),
             n_voters: 100,
-            adaptive: Adaptive {
-                m,
-                alpha,
-                n_ballots,
-                from_second: false,
-                select_on_x: false,
-                half_even: false,
-            },
+            config,
             uniform: UniformBudget::SameComparisons,
             metrics: Metric::table2(),
         })
     }
 
-    /// TEMPORARY: published options.
-    #[must_use]
-    pub fn published_options(mut self) -> Self {
-        self.adaptive.from_second = true;
-        self.adaptive.select_on_x = true;
-        self.adaptive.half_even = true;
-        self
-    }
-
     /// A copy with α and n_b replaced and M the largest whose comparisons
-    /// fit `budget` (TEMPORARY until the scheduler's planner lands).
+    /// fit `budget` (the scheduler's [`m_for_budget`]).
     pub(crate) fn with_budget(&self, budget: u64, alpha: f64, n_ballots: usize) -> Result<Self> {
-        if !(alpha > 0.0 && alpha < 1.0) || n_ballots == 0 {
-            return Err(SimError::InvalidParameter {
-                name: "alpha",
-                expected: "0 < α < 1 and n_b ≥ 1",
-            });
-        }
-        let mut a = self.adaptive;
-        a.alpha = alpha;
-        a.n_ballots = n_ballots;
-        let sizes = a.sizes(self.underlying.len());
-        if sizes.iter().any(|&k| k < 2) {
-            return Err(SimError::InvalidParameter {
-                name: "alpha",
-                expected: "every ballot with at least two items",
-            });
-        }
-        let per_m: usize = sizes.iter().sum();
-        let m = (2 * budget as usize) / per_m;
-        if m == 0 {
-            return Err(SimError::InvalidParameter {
-                name: "budget",
-                expected: "at least the comparisons of M = 1",
-            });
-        }
-        a.m = m;
+        let n = self.underlying.len();
+        let options = self.config.options();
+        let m = m_for_budget(n, alpha, n_ballots, options.rounding(), budget)?;
         let mut out = self.clone();
-        out.adaptive = a;
+        out.config = BallotConfig::with_options(n, m, alpha, n_ballots, options)?;
         Ok(out)
     }
 
-    /// M of the adaptive collection.
-    pub(crate) fn m(&self) -> usize {
-        self.adaptive.m
+    /// The collection's configuration.
+    #[must_use]
+    pub fn config(&self) -> &BallotConfig {
+        &self.config
     }
 
     /// Sets the voter model.
@@ -384,21 +371,6 @@ impl Simulation {
         self
     }
 
-    fn uniform_m(&self) -> usize {
-        let a = &self.adaptive;
-        let n = self.underlying.len();
-        match self.uniform {
-            UniformBudget::PublishedRounding => {
-                let v = a.m as f64 * (1.0 - a.alpha.powi(a.n_ballots as i32)) / (1.0 - a.alpha);
-                v.round_ties_even() as usize
-            }
-            UniformBudget::SameComparisons => {
-                let total: usize = a.sizes(n).iter().map(|s| s * a.m / 2).sum();
-                (2.0 * total as f64 / n as f64).round() as usize
-            }
-        }
-    }
-
     pub(crate) fn truth(&self) -> (Vec<f64>, Vec<usize>) {
         let j = self.voters.judged();
         let truth: Vec<f64> = self.underlying.z().iter().map(|&z| j.truth(z)).collect();
@@ -423,29 +395,12 @@ impl Simulation {
     /// One arm of simulation `index` with the crowd in `s` (streams
     /// 3·index + 1 for uniform, 3·index + 2 for adaptive).
     fn collect_arm(&self, arm: Arm, seed: u64, index: usize, s: &mut Scratch) -> Result<Collected> {
-        match arm {
-            Arm::Uniform => {
-                let mut rng = Self::generator(seed, 3 * index as u64 + 1);
-                let m_u = self.uniform_m();
-                let scores = collect::uniform(m_u, &s.crowd, &mut rng, &mut s.work);
-                Ok(finish(
-                    scores,
-                    (self.underlying.len() * m_u / 2) as u64,
-                    &mut rng,
-                ))
-            }
-            Arm::Adaptive => {
-                let mut rng = Self::generator(seed, 3 * index as u64 + 2);
-                let scores = collect::adaptive(&self.adaptive, &s.crowd, &mut rng, &mut s.work);
-                let total: usize = self
-                    .adaptive
-                    .sizes(self.underlying.len())
-                    .iter()
-                    .map(|k| k * self.adaptive.m / 2)
-                    .sum();
-                Ok(finish(scores, total as u64, &mut rng))
-            }
-        }
+        let (scheduler, stream) = match arm {
+            Arm::Uniform => (Scheduler::uniform(self.config, self.uniform)?, 1),
+            Arm::Adaptive => (Scheduler::new(self.config), 2),
+        };
+        let mut rng = Self::generator(seed, 3 * index as u64 + stream);
+        drive(scheduler, &s.crowd, &mut rng, &mut s.comparisons)
     }
 
     fn collect_both(
@@ -513,10 +468,7 @@ impl Simulation {
     /// A metric failure ([`SimError::Metric`]).
     pub fn simulate(&self, seed: u64, index: usize) -> Result<Run> {
         let (truth, true_ranking) = self.truth();
-        let mut s = Scratch {
-            crowd: Crowd::empty(),
-            work: Work::default(),
-        };
+        let mut s = Scratch::new();
         let (uniform, adaptive) = self.collect_both(seed, index, &mut s)?;
         let mut uniform_values = Vec::new();
         let mut adaptive_values = Vec::new();
@@ -611,10 +563,7 @@ where
 {
     let next = AtomicUsize::new(0);
     let worker = || {
-        let mut s = Scratch {
-            crowd: Crowd::empty(),
-            work: Work::default(),
-        };
+        let mut s = Scratch::new();
         let mut done = Vec::new();
         loop {
             let i = next.fetch_add(1, Ordering::Relaxed);
@@ -645,14 +594,53 @@ where
         .collect()
 }
 
-/// Scores → collection with a random tie order.
-fn finish(scores: Vec<f64>, comparisons: u64, rng: &mut ChaCha8Rng) -> Collected {
-    let mut ranking: Vec<usize> = (0..scores.len()).collect();
-    ranking.shuffle(rng);
-    ranking.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]));
-    Collected {
-        scores,
-        ranking,
-        comparisons,
+/// Runs a collection to the end with the crowd's votes: for each ballot the
+/// scheduler issues the comparisons, they are spread evenly over the voters
+/// (§2.5), every vote is recorded by ticket, the ballot is closed; then the
+/// scheduler ranks every item (ties in random order).
+///
+/// The per-vote path is one opinion lookup (or two normal draws), one
+/// uniform draw and an O(1) `record`: no hashing, no allocation.
+fn drive(
+    mut scheduler: Scheduler,
+    crowd: &Crowd,
+    rng: &mut ChaCha8Rng,
+    comparisons: &mut Vec<Comparison>,
+) -> Result<Collected> {
+    while matches!(scheduler.phase(), Phase::Ready { .. }) {
+        comparisons.clear();
+        comparisons.extend_from_slice(scheduler.open_ballot(rng)?);
+        let shares = spread_over_voters(comparisons.len(), crowd.n_voters(), rng)?;
+        for (voter, tickets) in shares.iter().enumerate() {
+            for &ticket in tickets {
+                let Some(c) = comparisons.get(ticket) else {
+                    continue;
+                };
+                let vote = match crowd.vote_unchecked(voter, c.first, c.second, rng) {
+                    Choice::First => Vote::First,
+                    Choice::Second => Vote::Second,
+                };
+                scheduler.record(ticket, vote)?;
+            }
+        }
+        scheduler.close_ballot(Unvoted::Reject)?;
     }
+    let ranking = scheduler.ranking(rng)?;
+    let n = crowd.n_items();
+    let mut scores = vec![0.0; n];
+    let mut last_ballot = vec![0; n];
+    let mut order = Vec::with_capacity(n);
+    for e in &ranking.entries {
+        if let (Some(s), Some(b)) = (scores.get_mut(e.item), last_ballot.get_mut(e.item)) {
+            *s = e.score;
+            *b = e.last_ballot;
+        }
+        order.push(e.item);
+    }
+    Ok(Collected {
+        scores,
+        ranking: order,
+        last_ballot,
+        comparisons: scheduler.total_votes(),
+    })
 }

@@ -109,14 +109,16 @@ impl Sweep {
 ///
 /// # Examples
 /// ```
+/// use adaptive_comp_metrics::ballot::BallotConfig;
 /// use adaptive_comp_metrics::simulate::{sweep, Metric, Simulation, Underlying};
-/// let base = Simulation::new(Underlying::exponential(200)?, 10, 0.5, 3)?.n_voters(20)?;
+/// let config = BallotConfig::new(200, 10, 0.5, 3)?;
+/// let base = Simulation::new(Underlying::exponential(200)?, config)?.n_voters(20)?;
 /// let s = sweep(&base, 3_000, &[0.3, 0.5], &[2, 4], &Metric::rho_w(), 4, 7)?;
 /// assert_eq!(s.points.len() + s.skipped.len(), 4);
 /// let best = s.best_point().expect("some point ran");
 /// assert!(best.comparisons <= 3_000);
 /// assert!(s.indistinguishable_from_best(2.0).contains(&s.best.unwrap()));
-/// # Ok::<(), adaptive_comp_metrics::simulate::SimError>(())
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 ///
 /// Reference: Lombardo et al. (2020) §2.7 (the trade-off between α and M
@@ -167,7 +169,7 @@ pub fn sweep(
             points.push(SweepPoint {
                 alpha,
                 n_ballots: nb,
-                m: sim.m(),
+                m: sim.config().m(),
                 comparisons: rows.first().map_or(0, |r| r.1),
                 summary: Summary::of(&values),
             });
