@@ -4,8 +4,15 @@
 //! ε ∈ [0.005, 0.05], relatedness-driven comparisons.
 //!
 //! ```text
-//! cargo run --release --features simulator --example reproduce_table2
+//! cargo run --release --features simulator --example reproduce_table2 [-- S SEED]
 //! ```
+//!
+//! S (default 50, as the paper) is the number of simulations per row and
+//! SEED (default 2020) the seed. All three distributions use the same seed,
+//! so the same crowds: a fluctuation of one seed shows in all three rows at
+//! once (with seed 2020 the uniform ρ_w rows sit at z ≈ −2.4 together; over
+//! 400 simulations the exponential one is 0.7748 ± 0.0034 against the
+//! paper's 0.778).
 //!
 //! Two blocks are printed beside the paper's published means ± SDs:
 //!
@@ -79,6 +86,24 @@ const PAPER: [[(f64, f64); 4]; 6] = [
 const PAPER_RUNS: usize = 50;
 const SIMULATIONS: usize = 50;
 const SEED: u64 = 2020;
+
+/// `[S [SEED]]` from the command line.
+fn arguments() -> Result<(usize, u64), Box<dyn std::error::Error>> {
+    let mut args = std::env::args().skip(1);
+    let s = match args.next() {
+        Some(a) => a
+            .parse()
+            .map_err(|e| format!("S must be a positive integer, got {a:?}: {e}"))?,
+        None => SIMULATIONS,
+    };
+    let seed = match args.next() {
+        Some(a) => a
+            .parse()
+            .map_err(|e| format!("SEED must be an integer, got {a:?}: {e}"))?,
+        None => SEED,
+    };
+    Ok((s, seed))
+}
 const METRICS: [&str; 4] = ["rho_w", "tau_w", "rho", "tau"];
 
 fn distributions(
@@ -135,6 +160,7 @@ fn print_block(title: &str, reports: &[(&str, Report)], with_z: bool) -> (usize,
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let (simulations, seed) = arguments()?;
     let start = Instant::now();
 
     // (a) As published.
@@ -145,7 +171,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             .voters(VoterModel::published())
             .uniform_budget(UniformBudget::RoundedAppearances)
             .metrics(script::script_metrics());
-        published.push((name, sim.run(SIMULATIONS, SEED)?));
+        published.push((name, sim.run(simulations, seed)?));
     }
     let time_a = start.elapsed();
 
@@ -157,13 +183,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             .voters(VoterModel::paper())
             .uniform_budget(UniformBudget::SameComparisons)
             .metrics(Metric::table2());
-        corrected.push((name, sim.run(SIMULATIONS, SEED)?));
+        corrected.push((name, sim.run(simulations, seed)?));
     }
     let total = start.elapsed();
 
     let r = &published[0].1;
     println!(
-        "Table 2 of Lombardo et al. (2020): {SIMULATIONS} simulations per row (seed {SEED}); \
+        "Table 2 of Lombardo et al. (2020): {simulations} simulations per row (seed {seed}); \
          comparisons per simulation: uniform {}, adaptive {}",
         r.uniform_comparisons, r.adaptive_comparisons
     );
@@ -180,7 +206,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
     println!(
         "\n{} simulations (uniform + adaptive each) in {:.2} s ((a) {:.2} s) on {} threads",
-        6 * SIMULATIONS,
+        6 * simulations,
         total.as_secs_f64(),
         time_a.as_secs_f64(),
         std::thread::available_parallelism().map_or(1, usize::from)

@@ -23,12 +23,15 @@
 //! ρ, τ  = Spearman's ρ and Kendall's τ of (b, a)
 //! ```
 //!
-//! The uniform τ_w of about −0.11 in Table 2 is no bug of τ_w itself: the
-//! uniform scores x = wins/40 take 41 values, the top few hundred items all
-//! score about 1, and the script orders those ties at random. The weights
-//! concentrate on the first positions, so τ_w is decided by where the true top
-//! item (weight 1/9 from its true rank) lands among the tied leaders: each of
-//! the heavy positions before it contributes a discordant pair.
+//! The uniform τ_w of about −0.11 in Table 2 comes from the tie order, not
+//! from the misalignment (the power law, aligned, shows it too): the uniform
+//! scores x = wins/40 take at most 41 values, so the leading items tie, and
+//! the script orders ties at random. The weights are largest for the first
+//! positions (1/(p + 3)², p from 0) and for the true top items; wherever the
+//! true top item lands inside the tied leading group, every heavier position
+//! before it forms a discordant pair with it and only the lighter positions
+//! after it concordant ones, so the expectation is negative. (Kept as ties and
+//! compared item by item, as in block (b), uniform τ_w is slightly positive.)
 
 use adaptive_comp_metrics::simulate::{Estimate, Metric};
 use adaptive_comp_metrics::{TopWeighted, Unweighted};
