@@ -14,7 +14,8 @@
 //! `examples/data/gen_sample.py` for how they were drawn).
 
 use adaptive_comp_metrics::{
-    Hyperbolic, OffsetQuadratic, Scheme, TopWeighted, first_rank_fraction,
+    Alternative, Hyperbolic, OffsetQuadratic, Scheme, TopWeighted, first_rank_fraction,
+    kendall_tau_b, spearman,
 };
 use std::error::Error;
 use std::path::PathBuf;
@@ -48,6 +49,26 @@ fn main() -> Result<(), Box<dyn Error>> {
         rho_w.effective_n
     );
 
+    let rho = spearman(&human, &model)?;
+    let tau = kendall_tau_b(&human, &model)?;
+    println!("plain coefficients (every rank counts the same)");
+    println!(
+        "  Spearman ρ  = {:+.4}   p (two-sided) = {}   p (ρ > 0) = {}",
+        rho.rho,
+        fmt_p(rho.p_value(Alternative::TwoSided)),
+        fmt_p(rho.p_value(Alternative::Greater))
+    );
+    println!(
+        "  Kendall τ-b = {:+.4}   p (two-sided) = {}   p (τ > 0) = {}",
+        tau.tau,
+        fmt_p(tau.p_value(Alternative::TwoSided)),
+        fmt_p(tau.p_value(Alternative::Greater))
+    );
+    println!(
+        "  pairs: {} concordant, {} discordant, {} tied in human only, {} in model only, {} in both\n",
+        tau.concordant, tau.discordant, tau.ties_x, tau.ties_y, tau.ties_xy
+    );
+
     println!("other weightings of the same data");
     let n0_0 = paper.weigher(OffsetQuadratic::new(0.0)?);
     println!(
@@ -69,6 +90,15 @@ fn main() -> Result<(), Box<dyn Error>> {
         vigna.tau(&human, &model)?.tau
     );
     Ok(())
+}
+
+/// A p-value for printing: below the smallest positive f64 it underflows to 0.
+fn fmt_p(p: f64) -> String {
+    if p == 0.0 {
+        "< 1e-308".to_string()
+    } else {
+        format!("{p:.3e}")
+    }
 }
 
 /// Reads two numeric columns (by header name) of a simple CSV file.

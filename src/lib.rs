@@ -57,6 +57,11 @@ pub mod weigh;
 pub use correlation::weighted::{
     RhoW, TauW, TopWeighted, rho_w, rho_w_with_weights, tau_w, tau_w_with_weights,
 };
+pub use correlation::{
+    kendall::{KendallResult, kendall_tau_b, kendall_tau_b_naive},
+    pvalue::Alternative,
+    spearman::{SpearmanResult, spearman, spearman_ranks},
+};
 pub use error::{Error, Result, WeightProblem};
 pub use rank::{Order, Ties, rank, validate_ranks};
 pub use weigh::{

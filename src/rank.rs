@@ -81,33 +81,33 @@ pub fn rank<F: Float>(scores: &[F], order: Order, ties: Ties) -> Result<Vec<f64>
 /// [`rank`] for finite scores (checked by the caller).
 pub(crate) fn rank_unchecked<F: Float>(scores: &[F], order: Order, ties: Ties) -> Vec<f64> {
     let n = scores.len();
-    let mut idx: Vec<usize> = (0..n).collect();
-    // Stable sort: ordinal ties keep input order.
-    match order {
-        Order::LargerIsBetter => idx.sort_by(|&i, &j| {
-            scores[j]
-                .partial_cmp(&scores[i])
-                .unwrap_or(core::cmp::Ordering::Equal)
-        }),
-        Order::SmallerIsBetter => idx.sort_by(|&i, &j| {
-            scores[i]
-                .partial_cmp(&scores[j])
-                .unwrap_or(core::cmp::Ordering::Equal)
-        }),
-    }
+    // Sort (key, index) pairs contiguously: an index sort with an indirect
+    // comparator is memory-latency bound at large n. Keys are negated for
+    // "larger is better"; ties are broken by index, so ordinal ranks keep
+    // input order. Finite scores: `to_f64` is exact for f32 and f64.
+    let sign = match order {
+        Order::LargerIsBetter => -1.0,
+        Order::SmallerIsBetter => 1.0,
+    };
+    let mut keyed: Vec<(f64, usize)> = scores
+        .iter()
+        .enumerate()
+        .map(|(i, v)| (sign * v.to_f64().unwrap_or(0.0) + 0.0, i))
+        .collect();
+    keyed.sort_unstable_by(|p, q| p.0.total_cmp(&q.0).then(p.1.cmp(&q.1)));
     let mut out = vec![0.0; n];
     let mut start = 0;
     let mut dense = 0.0;
     while start < n {
         let mut end = start + 1;
-        while end < n && scores[idx[end]] == scores[idx[start]] {
+        while end < n && keyed[end].0 == keyed[start].0 {
             end += 1;
         }
         dense += 1.0;
         // Positions start..end hold ranks start+1 ..= end.
         let lo = (start + 1) as f64;
         let hi = end as f64;
-        for (k, &i) in idx[start..end].iter().enumerate() {
+        for (k, &(_, i)) in keyed[start..end].iter().enumerate() {
             out[i] = match ties {
                 Ties::Average => 0.5 * (lo + hi),
                 Ties::Min => lo,

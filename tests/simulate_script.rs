@@ -9,7 +9,7 @@
 mod script;
 
 use adaptive_comp_metrics::simulate::{Estimate, Underlying};
-use adaptive_comp_metrics::{TopWeighted, Unweighted};
+use adaptive_comp_metrics::{TopWeighted, spearman_ranks};
 use proptest::prelude::*;
 use script::{script_rho_w, script_tau_w, script_vectors};
 
@@ -25,11 +25,7 @@ fn perfect(z: &Underlying) -> (f64, f64, f64) {
     let (truth, order) = true_ranking(z.z());
     let e = Estimate::new(&truth, &order, &truth, &order);
     let (a, b) = script_vectors(&e);
-    let rho = TopWeighted::new()
-        .weigher(Unweighted)
-        .rho_ranks(&b, &a)
-        .unwrap()
-        .rho;
+    let rho = spearman_ranks(&b, &a).unwrap().rho;
     (script_rho_w(&a, &b), script_tau_w(&a, &b), rho)
 }
 

@@ -34,7 +34,7 @@
 //! compared item by item, as in block (b), uniform τ_w is slightly positive.)
 
 use adaptive_comp_metrics::simulate::{Estimate, Metric};
-use adaptive_comp_metrics::{TopWeighted, Unweighted};
+use adaptive_comp_metrics::{kendall_tau_b, spearman_ranks};
 
 /// The script's two vectors `(a, b)` for an estimate.
 pub fn script_vectors(e: &Estimate<'_>) -> (Vec<f64>, Vec<f64>) {
@@ -117,17 +117,11 @@ pub fn script_metrics() -> Vec<Metric> {
         }),
         Metric::custom("rho", |e: &Estimate<'_>| {
             let (a, b) = script_vectors(e);
-            Ok(TopWeighted::new()
-                .weigher(Unweighted)
-                .rho_ranks(&b, &a)?
-                .rho)
+            Ok(spearman_ranks(&b, &a)?.rho)
         }),
         Metric::custom("tau", |e: &Estimate<'_>| {
             let (a, b) = script_vectors(e);
-            Ok(TopWeighted::new()
-                .weigher(Unweighted)
-                .tau_ranks(&b, &a)?
-                .tau)
+            Ok(kendall_tau_b(&b, &a)?.tau)
         }),
     ]
 }

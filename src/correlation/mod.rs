@@ -4,6 +4,7 @@
 
 pub mod gamma;
 pub mod kendall;
+pub mod pvalue;
 pub mod spearman;
 pub mod vigna;
 pub mod weighted;

@@ -1,1 +1,356 @@
-//! (in progress)
+//! Spearman's rank correlation ρ: the Pearson correlation of the two rank
+//! vectors (Spearman 1904), with SciPy-compatible t-test p-values.
+
+use super::pvalue::{Alternative, student_t_p};
+use crate::error::{Error, Result, check_finite, check_pair_len};
+use crate::rank::{Order, Ties, rank_unchecked, validate_ranks};
+use crate::sum::Neumaier;
+use num_traits::Float;
+
+/// Spearman's ρ of two samples with its test statistic; see [`spearman`].
+///
+/// The p-values come from [`SpearmanResult::p_value`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
+pub struct SpearmanResult {
+    /// The coefficient ρ ∈ [−1, 1].
+    pub rho: f64,
+    /// The number of items.
+    pub n: usize,
+    /// The t statistic `ρ·√((n − 2)/((1 + ρ)(1 − ρ)))`, ±∞ when |ρ| = 1
+    /// (by convention also for n = 2, where it is formally 0/0).
+    pub statistic: f64,
+}
+
+impl SpearmanResult {
+    /// The p-value of ρ under the null hypothesis of independence.
+    ///
+    /// ```text
+    /// t = ρ·√((n − 2)/((1 + ρ)(1 − ρ)))  ~  Student t with n − 2 df
+    /// ```
+    /// as `scipy.stats.spearmanr` computes it (an approximation that is good
+    /// from n ≈ 10 on). For n = 2 the t distribution has no degrees of freedom
+    /// and the exact permutation p-value is returned instead: ρ = ±1, each
+    /// with probability 1/2, so the two-sided p-value is 1 and a one-sided one
+    /// is 1/2 (ρ on the side of the alternative) or 1. The t tail comes from
+    /// statrs and agrees with SciPy to about 1e-13 up to n ≈ 10⁴ and 1e-10
+    /// relative at n = 10⁶.
+    ///
+    /// # Complexity
+    /// O(1).
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::{spearman, Alternative};
+    /// let r = spearman(&[1.0, 2.0, 3.0, 4.0, 5.0], &[5.0, 6.0, 7.0, 8.0, 7.0])?;
+    /// // scipy.stats.spearmanr gives pvalue=0.08858700531354381.
+    /// assert!((r.p_value(Alternative::TwoSided) - 0.08858700531354381).abs() < 1e-12);
+    /// # Ok::<(), adaptive_comp_metrics::Error>(())
+    /// ```
+    #[must_use]
+    pub fn p_value(&self, alternative: Alternative) -> f64 {
+        if self.n < 3 {
+            let on_side = match alternative {
+                Alternative::TwoSided => return 1.0,
+                Alternative::Greater => self.rho > 0.0,
+                Alternative::Less => self.rho < 0.0,
+            };
+            return if on_side { 0.5 } else { 1.0 };
+        }
+        student_t_p(self.statistic, (self.n - 2) as f64, alternative)
+    }
+}
+
+/// Spearman's rank correlation of two samples of scores.
+///
+/// Both inputs are ranked with average ranks for ties (`Ties::Average`, as
+/// `scipy.stats.rankdata` does), and ρ is the Pearson correlation of the ranks:
+///
+/// ```text
+/// ρ = Σ (r_i − r̄)(s_i − s̄) / √(Σ (r_i − r̄)² · Σ (s_i − s̄)²),   r̄ = s̄ = (n + 1)/2
+/// ```
+/// which without ties equals `1 − 6 Σ (r_i − s_i)² / (n(n² − 1))`. The
+/// deviations r_i − r̄ are half-integers, their products are exact in `f64`,
+/// and the three sums are compensated (Neumaier), so ρ is within a few ulp
+/// of the exact value even at n = 10⁶ (naive running sums were 55 000 ulp,
+/// 6·10⁻¹², off in `tests/plain_large.rs`).
+/// Which end of the scale is "better" does not matter: reversing both
+/// rankings leaves ρ unchanged.
+///
+/// # Errors
+/// - [`Error::LengthMismatch`] if `x` and `y` differ in length;
+/// - [`Error::TooFewItems`] for fewer than 2 items;
+/// - [`Error::NaN`] / [`Error::Infinite`] naming `"x"` or `"y"` and the index;
+/// - [`Error::Constant`] if all values of `x` (or `y`) are equal: ρ is 0/0.
+///
+/// # Complexity
+/// O(n log n) time (two sorts), O(n) extra memory (two rank vectors and the
+/// sort's index buffer).
+///
+/// # Examples
+/// ```
+/// use adaptive_comp_metrics::{spearman, Alternative};
+/// let human = [3.5, 1.0, 2.0, 4.0, 0.5];
+/// let model = [0.9, 0.2, 0.4, 0.7, 0.1];
+/// let r = spearman(&human, &model)?;
+/// assert!((r.rho - 0.9).abs() < 1e-15);
+/// assert!(r.p_value(Alternative::Greater) < 0.05);
+/// # Ok::<(), adaptive_comp_metrics::Error>(())
+/// ```
+///
+/// # References
+/// C. Spearman (1904), "The proof and measurement of association between two
+/// things", *American Journal of Psychology* 15(1), 72–101.
+pub fn spearman<F: Float>(x: &[F], y: &[F]) -> Result<SpearmanResult> {
+    let n = check_scores(x, y)?;
+    let a = rank_unchecked(x, Order::SmallerIsBetter, Ties::Average);
+    let b = rank_unchecked(y, Order::SmallerIsBetter, Ties::Average);
+    // Average ranks always sum to n(n + 1)/2, so the mean is exact.
+    let mean = 0.5 * (n as f64 + 1.0);
+    let sums = centred_sums(&a, mean, &b, mean);
+    Ok(finish(n, sums))
+}
+
+/// Spearman's ρ of two ready-made rankings: the Pearson correlation of `a`
+/// and `b` as given, without re-ranking.
+///
+/// ```text
+/// ρ = Σ (a_i − ā)(b_i − b̄) / √(Σ (a_i − ā)² · Σ (b_i − b̄)²)
+/// ```
+/// Use it when the ranks come from elsewhere (a gold ranking, a system's
+/// output list). Ranks are 1-based (1 = top) and may be fractional (average
+/// ranks of ties); only their values are used, so ranks of ties that were not
+/// averaged give the Pearson correlation of those ranks, which differs from
+/// [`spearman`] of the underlying scores. Sums are compensated as in
+/// [`spearman`]. The p-values are those of [`SpearmanResult::p_value`].
+///
+/// # Errors
+/// - [`Error::LengthMismatch`], [`Error::TooFewItems`] as for [`spearman`];
+/// - [`Error::InvalidRank`] naming `"a"` or `"b"` and the index of the first
+///   value that is not finite or outside `[1, n]`;
+/// - [`Error::Constant`] naming `"a"` or `"b"` if all its ranks are equal.
+///
+/// # Complexity
+/// O(n) time, no allocation.
+///
+/// # Examples
+/// ```
+/// use adaptive_comp_metrics::spearman_ranks;
+/// // Two rankings of four items that swap the two bottom items.
+/// let r = spearman_ranks(&[1.0, 2.0, 3.0, 4.0], &[1.0, 2.0, 4.0, 3.0])?;
+/// // 1 − 6·Σd²/(n(n² − 1)) = 1 − 6·2/60 = 0.8
+/// assert!((r.rho - 0.8).abs() < 1e-15);
+/// # Ok::<(), adaptive_comp_metrics::Error>(())
+/// ```
+///
+/// # References
+/// C. Spearman (1904), *American Journal of Psychology* 15(1), 72–101.
+pub fn spearman_ranks(a: &[f64], b: &[f64]) -> Result<SpearmanResult> {
+    let n = check_pair_len("a", a, "b", b, 2)?;
+    validate_ranks("a", a)?;
+    validate_ranks("b", b)?;
+    check_not_constant("a", a)?;
+    check_not_constant("b", b)?;
+    let mean_a = mean(a);
+    let mean_b = mean(b);
+    let sums = centred_sums(a, mean_a, b, mean_b);
+    Ok(finish(n, sums))
+}
+
+/// Checks two score samples for a rank correlation, in one pass over each:
+/// equal lengths, at least two items, finite values, neither constant.
+///
+/// NaN and infinite values are reported before constant inputs.
+pub(crate) fn check_scores<F: Float>(x: &[F], y: &[F]) -> Result<usize> {
+    let n = check_pair_len("x", x, "y", y, 2)?;
+    check_finite("x", x)?;
+    check_finite("y", y)?;
+    check_not_constant("x", x)?;
+    check_not_constant("y", y)?;
+    Ok(n)
+}
+
+/// [`Error::Constant`] if every value equals the first (`-0.0 == 0.0`).
+fn check_not_constant<F: Float>(input: &'static str, x: &[F]) -> Result<()> {
+    match x.split_first() {
+        Some((first, rest)) if rest.iter().any(|v| v != first) => Ok(()),
+        _ => Err(Error::Constant { input }),
+    }
+}
+
+/// The compensated mean of `v` (non-empty).
+fn mean(v: &[f64]) -> f64 {
+    crate::sum::neumaier(v.iter().copied()) / v.len() as f64
+}
+
+/// Centred cross and square sums of two vectors.
+#[derive(Debug, Clone, Copy)]
+struct Sums {
+    xy: f64,
+    xx: f64,
+    yy: f64,
+}
+
+/// `Σ (a − ma)(b − mb)`, `Σ (a − ma)²`, `Σ (b − mb)²` with Neumaier sums.
+fn centred_sums(a: &[f64], ma: f64, b: &[f64], mb: f64) -> Sums {
+    let (mut xy, mut xx, mut yy) = (
+        Neumaier::default(),
+        Neumaier::default(),
+        Neumaier::default(),
+    );
+    for (&ai, &bi) in a.iter().zip(b) {
+        let (da, db) = (ai - ma, bi - mb);
+        xy.add(da * db);
+        xx.add(da * da);
+        yy.add(db * db);
+    }
+    Sums {
+        xy: xy.value(),
+        xx: xx.value(),
+        yy: yy.value(),
+    }
+}
+
+/// ρ and t from the sums (`xx`, `yy` > 0).
+fn finish(n: usize, s: Sums) -> SpearmanResult {
+    // One rounding for the product, one for the root: identical rankings
+    // give exactly 1 because √(fl(v²)) = v in binary floating point.
+    let rho = (s.xy / (s.xx * s.yy).sqrt()).clamp(-1.0, 1.0);
+    let statistic = if n < 3 {
+        rho.signum() * f64::INFINITY
+    } else {
+        // |ρ| = 1 divides by zero and gives ±∞, never NaN.
+        let df = (n - 2) as f64;
+        rho * (df / ((1.0 + rho) * (1.0 - rho))).sqrt()
+    };
+    SpearmanResult { rho, n, statistic }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use approx::assert_relative_eq;
+
+    #[test]
+    fn hand_worked_example_with_a_tie() {
+        // x = [1, 2, 3, 4, 5] ranks [1, 2, 3, 4, 5]; y = [5, 6, 7, 8, 7] ranks
+        // [1, 2, 3.5, 5, 3.5]. Deviations from 3: dx = [−2, −1, 0, 1, 2],
+        // dy = [−2, −1, 0.5, 2, 0.5]. Σdx·dy = 4 + 1 + 0 + 2 + 1 = 8,
+        // Σdx² = 10, Σdy² = 4 + 1 + 0.25 + 4 + 0.25 = 9.5, ρ = 8/√95.
+        let r = spearman(&[1.0, 2.0, 3.0, 4.0, 5.0], &[5.0, 6.0, 7.0, 8.0, 7.0]).unwrap();
+        assert_relative_eq!(r.rho, 8.0 / 95f64.sqrt(), max_relative = 1e-15);
+        assert_eq!(r.n, 5);
+        // t = ρ √(3/((1 + ρ)(1 − ρ))) = 8/√95 · √(3·95/31) = 8·√(3/31).
+        assert_relative_eq!(
+            r.statistic,
+            8.0 * (3.0f64 / 31.0).sqrt(),
+            max_relative = 1e-14
+        );
+    }
+
+    #[test]
+    fn perfect_and_reversed() {
+        let x = [0.3f32, 0.1, 0.7, 0.2];
+        let up = spearman(&x, &x).unwrap();
+        assert_eq!(up.rho, 1.0);
+        assert_eq!(up.statistic, f64::INFINITY);
+        assert_eq!(up.p_value(Alternative::TwoSided), 0.0);
+        let neg: Vec<f32> = x.iter().map(|v| -v).collect();
+        let down = spearman(&x, &neg).unwrap();
+        assert_eq!(down.rho, -1.0);
+        assert_eq!(down.p_value(Alternative::Less), 0.0);
+        assert_eq!(down.p_value(Alternative::Greater), 1.0);
+    }
+
+    #[test]
+    fn two_items_use_the_exact_permutation_p_value() {
+        let r = spearman(&[1.0, 2.0], &[3.0, 4.0]).unwrap();
+        assert_eq!(r.rho, 1.0);
+        assert_eq!(r.p_value(Alternative::TwoSided), 1.0);
+        assert_eq!(r.p_value(Alternative::Greater), 0.5);
+        assert_eq!(r.p_value(Alternative::Less), 1.0);
+    }
+
+    #[test]
+    fn errors_say_what_and_where() {
+        assert_eq!(
+            spearman(&[1.0, 2.0], &[1.0]),
+            Err(Error::LengthMismatch {
+                left: "x",
+                left_len: 2,
+                right: "y",
+                right_len: 1
+            })
+        );
+        assert_eq!(
+            spearman(&[1.0], &[1.0]),
+            Err(Error::TooFewItems { needed: 2, got: 1 })
+        );
+        assert_eq!(
+            spearman::<f64>(&[], &[]),
+            Err(Error::TooFewItems { needed: 2, got: 0 })
+        );
+        assert_eq!(
+            spearman(&[1.0, 2.0, 3.0], &[1.0, f64::NAN, 3.0]),
+            Err(Error::NaN {
+                input: "y",
+                index: 1
+            })
+        );
+        assert_eq!(
+            spearman(&[1.0, f64::INFINITY, 3.0], &[1.0, 2.0, 3.0]),
+            Err(Error::Infinite {
+                input: "x",
+                index: 1
+            })
+        );
+        assert_eq!(
+            spearman(&[2.0, 2.0, 2.0], &[1.0, 2.0, 3.0]),
+            Err(Error::Constant { input: "x" })
+        );
+        assert_eq!(
+            spearman(&[1.0, 2.0, 3.0], &[0.0, -0.0, 0.0]),
+            Err(Error::Constant { input: "y" })
+        );
+        // NaN is reported even when the other input is constant.
+        assert_eq!(
+            spearman(&[2.0, 2.0], &[f64::NAN, 1.0]),
+            Err(Error::NaN {
+                input: "y",
+                index: 0
+            })
+        );
+    }
+
+    #[test]
+    fn ready_made_ranks() {
+        let r = spearman_ranks(&[1.0, 2.5, 2.5, 4.0], &[2.0, 1.0, 3.0, 4.0]).unwrap();
+        let s = spearman(&[4.0, 2.0, 2.0, 1.0], &[3.0, 4.0, 2.0, 1.0]).unwrap();
+        assert_relative_eq!(r.rho, s.rho, max_relative = 1e-15);
+        assert_eq!(
+            spearman_ranks(&[1.0, 2.0, 3.0], &[1.0, 2.0, 3.5]),
+            Err(Error::InvalidRank {
+                input: "b",
+                index: 2,
+                len: 3
+            })
+        );
+        assert_eq!(
+            spearman_ranks(&[2.0, 2.0, 2.0], &[1.0, 2.0, 3.0]),
+            Err(Error::Constant { input: "a" })
+        );
+        assert_eq!(
+            spearman_ranks(&[1.0, 2.0], &[1.5, 1.5]),
+            Err(Error::Constant { input: "b" })
+        );
+        assert_eq!(
+            spearman_ranks(&[1.0], &[1.0, 2.0]),
+            Err(Error::LengthMismatch {
+                left: "a",
+                left_len: 1,
+                right: "b",
+                right_len: 2
+            })
+        );
+    }
+}

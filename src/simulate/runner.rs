@@ -11,14 +11,11 @@ use rand_chacha::ChaCha8Rng;
 use super::distributions::Underlying;
 use super::error::{Result, SimError};
 use super::stats::Summary;
-use super::voter::Choice;
-use super::voter::{Crowd, VoterModel};
+use super::voter::{Choice, Crowd, VoterModel};
 use crate::ballot::{
     BallotConfig, Comparison, Phase, Scheduler, UniformBudget, Unvoted, Vote, m_for_budget,
     spread_over_voters,
 };
-use crate::weigh::Unweighted;
-use crate::{Order, TopWeighted};
 
 /// The two ways of spending the budget.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -175,17 +172,11 @@ impl Metric {
         match &self.kind {
             Kind::RhoW => Ok(crate::rho_w(e.truth, e.scores)?.rho),
             Kind::TauW => Ok(crate::tau_w(e.truth, e.scores)?.tau),
-            Kind::Rho => Ok(plain().rho(e.truth, e.scores)?.rho),
-            Kind::Tau => Ok(plain().tau(e.truth, e.scores)?.tau),
+            Kind::Rho => Ok(crate::spearman(e.truth, e.scores)?.rho),
+            Kind::Tau => Ok(crate::kendall_tau_b(e.truth, e.scores)?.tau),
             Kind::Custom(f) => f(e),
         }
     }
-}
-
-fn plain() -> TopWeighted<Unweighted> {
-    TopWeighted::new()
-        .weigher(Unweighted)
-        .order(Order::LargerIsBetter)
 }
 
 /// One collection's outcome.
