@@ -289,6 +289,7 @@ impl Simulation {
     /// use adaptive_comp_metrics::simulate::{Simulation, Underlying};
     /// let table2 = BallotConfig::with_options(990, 20, 0.5, 7, Options::paper())?;
     /// let sim = Simulation::new(Underlying::exponential(990)?, table2)?;
+    /// assert_eq!(sim.config().m(), 20);
     /// assert!(Simulation::new(Underlying::exponential(10)?, table2).is_err());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
