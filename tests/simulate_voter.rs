@@ -52,6 +52,29 @@ fn exact_first_wins(z1: f64, a1: f64, z2: f64, a2: f64, eps: f64) -> f64 {
     (1.0 - eps) * (greater + 0.5 * equal) + eps * (less + 0.5 * equal)
 }
 
+/// Voters with fixed σ* and ε, η drawn afresh for every vote.
+fn fixed(model: VoterModel, sigma: f64, eps: f64) -> VoterModel {
+    model
+        .sigma_range(sigma, sigma)
+        .unwrap()
+        .epsilon_range(eps, eps)
+        .unwrap()
+        .noise(Noise::PerComparison)
+}
+
+/// Frequency of a first-item win over `votes` votes of one voter, against
+/// its exact probability: within 4.5 standard errors.
+fn check_frequency(model: &VoterModel, z1: f64, z2: f64, exact: f64, seed: u64) {
+    let z = Underlying::new(&[z1, z2]).unwrap();
+    let votes = 400_000;
+    let freq = frequency_first(model, &z, votes, seed);
+    let se = (exact * (1.0 - exact) / votes as f64).sqrt();
+    assert!(
+        (freq - exact).abs() < 4.5 * se,
+        "frequency {freq}, exact {exact}, se {se}"
+    );
+}
+
 fn frequency_first(model: &VoterModel, z: &Underlying, votes: usize, seed: u64) -> f64 {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let crowd = model.draw(z, 1, &mut rng).unwrap();
@@ -72,21 +95,8 @@ fn relatedness_win_probability_matches_numeric_integral() {
     let a1 = sigma * (1.0 - z1 * z1);
     let a2 = sigma * (1.0 - z2 * z2);
     let exact = exact_first_wins(z1, a1, z2, a2, eps);
-    let model = VoterModel::paper()
-        .sigma_range(sigma, sigma)
-        .unwrap()
-        .epsilon_range(eps, eps)
-        .unwrap()
-        .noise(Noise::PerComparison)
-        .equal_opinions(EqualOpinions::CoinFlip);
-    let z = Underlying::new(&[z1, z2]).unwrap();
-    let votes = 400_000;
-    let freq = frequency_first(&model, &z, votes, 11);
-    let se = (exact * (1.0 - exact) / votes as f64).sqrt();
-    assert!(
-        (freq - exact).abs() < 4.5 * se,
-        "frequency {freq}, exact {exact}, se {se}"
-    );
+    let model = fixed(VoterModel::paper(), sigma, eps).equal_opinions(EqualOpinions::CoinFlip);
+    check_frequency(&model, z1, z2, exact, 11);
     // The model is not trivial here: neither 0, ½ nor 1.
     assert!(exact > 0.45 && exact < 0.495, "{exact}");
 }
@@ -100,21 +110,8 @@ fn similarity_win_probability_matches_closed_form() {
     let a2 = sigma * (1.0 - z2 * z2);
     let p = phi((z1 - z2) / (a1 * a1 + a2 * a2).sqrt());
     let exact = (1.0 - eps) * p + eps * (1.0 - p);
-    let model = VoterModel::paper()
-        .sigma_range(sigma, sigma)
-        .unwrap()
-        .epsilon_range(eps, eps)
-        .unwrap()
-        .noise(Noise::PerComparison)
-        .judgement(Judgement::Similarity);
-    let z = Underlying::new(&[z1, z2]).unwrap();
-    let votes = 400_000;
-    let freq = frequency_first(&model, &z, votes, 12);
-    let se = (exact * (1.0 - exact) / votes as f64).sqrt();
-    assert!(
-        (freq - exact).abs() < 4.5 * se,
-        "frequency {freq}, exact {exact}"
-    );
+    let model = fixed(VoterModel::paper(), sigma, eps).judgement(Judgement::Similarity);
+    check_frequency(&model, z1, z2, exact, 12);
     // The numeric integral agrees with the closed form where both apply
     // (similarity = relatedness for positive z far from clipping).
     let integral = exact_first_wins(z1, a1, z2, a2, eps);

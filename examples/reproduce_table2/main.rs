@@ -116,6 +116,15 @@ fn distributions(
     ])
 }
 
+/// One block's choices: the paper's text or the published code.
+struct Profile {
+    power_law: PowerLaw,
+    options: Options,
+    voters: VoterModel,
+    uniform: UniformBudget,
+    metrics: Vec<Metric>,
+}
+
 fn print_block(title: &str, reports: &[(&str, Report)], with_z: bool) -> (usize, f64) {
     println!("\n{title}");
     println!(
@@ -163,28 +172,36 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (simulations, seed) = arguments()?;
     let start = Instant::now();
 
+    let run =
+        |profile: &Profile| -> Result<Vec<(&'static str, Report)>, Box<dyn std::error::Error>> {
+            let mut reports = Vec::new();
+            for (name, z) in distributions(profile.power_law)? {
+                let config = BallotConfig::with_options(990, 20, 0.5, 7, profile.options)?;
+                let sim = Simulation::new(z, config)?
+                    .voters(profile.voters.clone())
+                    .uniform_budget(profile.uniform)
+                    .metrics(profile.metrics.clone());
+                reports.push((name, sim.run(simulations, seed)?));
+            }
+            Ok(reports)
+        };
     // (a) As published.
-    let mut published = Vec::new();
-    for (name, z) in distributions(PowerLaw::Published)? {
-        let config = BallotConfig::with_options(990, 20, 0.5, 7, Options::published())?;
-        let sim = Simulation::new(z, config)?
-            .voters(VoterModel::published())
-            .uniform_budget(UniformBudget::RoundedAppearances)
-            .metrics(script::script_metrics());
-        published.push((name, sim.run(simulations, seed)?));
-    }
+    let published = run(&Profile {
+        power_law: PowerLaw::Published,
+        options: Options::published(),
+        voters: VoterModel::published(),
+        uniform: UniformBudget::RoundedAppearances,
+        metrics: script::script_metrics(),
+    })?;
     let time_a = start.elapsed();
-
     // (b) Corrected.
-    let mut corrected = Vec::new();
-    for (name, z) in distributions(PowerLaw::Paper)? {
-        let config = BallotConfig::with_options(990, 20, 0.5, 7, Options::paper())?;
-        let sim = Simulation::new(z, config)?
-            .voters(VoterModel::paper())
-            .uniform_budget(UniformBudget::SameComparisons)
-            .metrics(Metric::table2());
-        corrected.push((name, sim.run(simulations, seed)?));
-    }
+    let corrected = run(&Profile {
+        power_law: PowerLaw::Paper,
+        options: Options::paper(),
+        voters: VoterModel::paper(),
+        uniform: UniformBudget::SameComparisons,
+        metrics: Metric::table2(),
+    })?;
     let total = start.elapsed();
 
     let r = &published[0].1;
