@@ -503,12 +503,7 @@ impl Simulation {
         seed: u64,
         threads: usize,
     ) -> Result<Report> {
-        if simulations == 0 {
-            return Err(SimError::InvalidParameter {
-                name: "simulations",
-                expected: "at least one simulation",
-            });
-        }
+        check_simulations(simulations)?;
         if threads == 0 {
             return Err(SimError::InvalidParameter {
                 name: "threads",
@@ -543,6 +538,17 @@ impl Simulation {
             adaptive_comparisons: ca,
         })
     }
+}
+
+/// [`SimError::InvalidParameter`] for zero simulations.
+pub(crate) fn check_simulations(simulations: usize) -> Result<()> {
+    if simulations == 0 {
+        return Err(SimError::InvalidParameter {
+            name: "simulations",
+            expected: "at least one simulation",
+        });
+    }
+    Ok(())
 }
 
 /// Runs `f(i, scratch)` for i = 0 … n − 1 on `threads` scoped threads (each

@@ -9,7 +9,7 @@
 //! crowd-to-crowd variation (common random numbers).
 
 use super::error::{Result, SimError};
-use super::runner::{Metric, Simulation, par_map};
+use super::runner::{Metric, Simulation, check_simulations, par_map};
 use super::stats::Summary;
 
 /// One evaluated grid point.
@@ -133,12 +133,7 @@ pub fn sweep(
     simulations: usize,
     seed: u64,
 ) -> Result<Sweep> {
-    if simulations == 0 {
-        return Err(SimError::InvalidParameter {
-            name: "simulations",
-            expected: "at least one simulation",
-        });
-    }
+    check_simulations(simulations)?;
     if alphas.is_empty() || n_ballots.is_empty() {
         return Err(SimError::InvalidParameter {
             name: "grid",
