@@ -50,6 +50,7 @@
 pub mod ballot;
 pub mod correlation;
 pub mod error;
+pub mod lexsub;
 pub mod rank;
 mod sum;
 pub mod weigh;

@@ -2,7 +2,7 @@
 //! options that choose between the paper's text and its published code.
 
 use super::error::{BallotError, Result};
-use super::plan::{ballot_sizes, comparisons_in_ballot};
+use super::plan::{ballot_sizes, check_m, comparisons_in_ballot};
 
 /// Where the running average ȳ of Eq. 5 starts.
 ///
@@ -207,6 +207,9 @@ impl Options {
 /// A value of this type always describes a collection that can run: N ≥ 2,
 /// M ≥ 1, 0 < α < 1, 1 ≤ n_b ≤ [`BallotConfig::MAX_BALLOTS`], every ballot
 /// with at least two items, and every count within 64 bits and memory.
+/// Deserialising validates again. (A text format may read α back one ulp
+/// off — serde_json does without its `float_roundtrip` feature; a saved
+/// [`Scheduler`](super::Scheduler) keeps α's exact bits for that reason.)
 ///
 /// # Examples
 /// ```
@@ -307,18 +310,7 @@ impl BallotConfig {
         n_ballots: usize,
         options: Options,
     ) -> Result<Self> {
-        if m == 0 {
-            return Err(BallotError::InvalidParameter {
-                name: "m",
-                expected: "at least one appearance per item and ballot (M ≥ 1)",
-            });
-        }
-        if n_ballots == 0 || n_ballots > Self::MAX_BALLOTS {
-            return Err(BallotError::InvalidParameter {
-                name: "n_ballots",
-                expected: "a number of ballots in 1..=1000",
-            });
-        }
+        check_m(m)?;
         let sizes = ballot_sizes(n_items, alpha, n_ballots, options.rounding)?;
         let mut total: u64 = 0;
         for &n in &sizes {

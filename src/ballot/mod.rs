@@ -29,6 +29,44 @@
 //!
 //! Everything random takes the caller's `R: rand::Rng + ?Sized`, so a seeded
 //! collection is reproducible.
+//!
+//! # Example
+//! ```
+//! use adaptive_comp_metrics::ballot::{plan, BallotConfig, Scheduler, Unvoted, Vote};
+//! use rand::SeedableRng;
+//! let config = BallotConfig::new(990, 20, 0.5, 7)?;
+//! assert_eq!(plan(&config).total_comparisons, 19_660); // known before voting
+//! let mut rng = rand::rngs::StdRng::seed_from_u64(42);
+//! let mut s = Scheduler::new(config);
+//! while let Ok(comparisons) = s.open_ballot(&mut rng) {
+//!     let comparisons = comparisons.to_vec();
+//!     for (ticket, c) in comparisons.iter().enumerate() {
+//!         // A perfect voter: the smaller item index is the more related pair.
+//!         let vote = if c.first < c.second { Vote::First } else { Vote::Second };
+//!         s.record(ticket, vote)?;
+//!     }
+//!     s.close_ballot(Unvoted::Reject)?;
+//! }
+//! let ranking = s.ranking(&mut rng)?;
+//! assert_eq!(ranking.entries[0].item, 0);
+//! assert_eq!(ranking.entries[0].last_ballot, 7);
+//! # Ok::<(), adaptive_comp_metrics::ballot::BallotError>(())
+//! ```
+//!
+//! # The paper's text and its published code
+//! The code that produced the paper's Table 2 departs from the text in a few
+//! places (REFERENCES §2); [`Options::paper`] (the default) follows the text,
+//! [`Options::published`] reproduces the code:
+//!
+//! | choice | paper (default) | published code |
+//! |---|---|---|
+//! | running average ȳ (Eq. 5) | from ballot 1 | from ballot 2 |
+//! | selection for the next ballot | on ȳ | on the last x |
+//! | `round` in Eq. 2 | half up | half to even |
+//! | uniform baseline budget | same N_comp ([`UniformBudget::SameComparisons`]) | round(M(1 − αⁿᵇ)/(1 − α)) appearances |
+//!
+//! Both rank every item on its score at the last ballot it reached and break
+//! ties at random ([`RankBy`] offers nested tiers instead).
 
 pub mod config;
 pub mod error;

@@ -45,6 +45,25 @@ fn check_ballots(n_ballots: usize, min: usize) -> Result<()> {
     }
 }
 
+/// Checks N ≥ 2, 0 < α < 1 and n_b in 1..=1000, in that order.
+fn check_shape(n_items: usize, alpha: f64, n_ballots: usize) -> Result<()> {
+    check_items(n_items)?;
+    check_alpha(alpha)?;
+    check_ballots(n_ballots, 1)
+}
+
+/// Checks M ≥ 1.
+pub(crate) fn check_m(m: usize) -> Result<()> {
+    if m == 0 {
+        Err(BallotError::InvalidParameter {
+            name: "m",
+            expected: "at least one appearance per item and ballot (M ≥ 1)",
+        })
+    } else {
+        Ok(())
+    }
+}
+
 fn check_positive(name: &'static str, v: f64, expected: &'static str) -> Result<()> {
     if v.is_finite() && v > 0.0 {
         Ok(())
@@ -86,9 +105,7 @@ pub fn ballot_sizes(
     n_ballots: usize,
     rounding: Rounding,
 ) -> Result<Vec<usize>> {
-    check_items(n_items)?;
-    check_alpha(alpha)?;
-    check_ballots(n_ballots, 1)?;
+    check_shape(n_items, alpha, n_ballots)?;
     let mut sizes = Vec::with_capacity(n_ballots);
     let mut n = n_items;
     sizes.push(n);
@@ -232,15 +249,8 @@ pub fn approx_total_comparisons(
     alpha: f64,
     n_ballots: usize,
 ) -> Result<f64> {
-    check_items(n_items)?;
-    check_alpha(alpha)?;
-    check_ballots(n_ballots, 1)?;
-    if m == 0 {
-        return Err(BallotError::InvalidParameter {
-            name: "m",
-            expected: "at least one appearance per item and ballot (M ≥ 1)",
-        });
-    }
+    check_shape(n_items, alpha, n_ballots)?;
+    check_m(m)?;
     Ok(approx_total(n_items as f64, m as f64, alpha, n_ballots))
 }
 
@@ -347,9 +357,7 @@ pub fn comparisons_for_m_top(
     n_ballots: usize,
     m_top: f64,
 ) -> Result<f64> {
-    check_items(n_items)?;
-    check_alpha(alpha)?;
-    check_ballots(n_ballots, 1)?;
+    check_shape(n_items, alpha, n_ballots)?;
     check_positive("m_top", m_top, "a finite, positive number of appearances")?;
     Ok(m_top * n_items as f64 / (2.0 * (1.0 - alpha) * n_ballots as f64))
 }
@@ -383,9 +391,7 @@ pub fn m_from_comparisons(
     alpha: f64,
     n_ballots: usize,
 ) -> Result<f64> {
-    check_items(n_items)?;
-    check_alpha(alpha)?;
-    check_ballots(n_ballots, 1)?;
+    check_shape(n_items, alpha, n_ballots)?;
     check_positive(
         "n_comparisons",
         n_comparisons,

@@ -260,6 +260,7 @@ pub struct Scheduler {
     slot: Vec<usize>,
     ticket_start: Vec<usize>,
     ticket_list: Vec<usize>,
+    partner_list: Vec<usize>,
     wins2: Vec<u64>,
     seen: Vec<u64>,
     pending: usize,
@@ -321,6 +322,7 @@ impl Scheduler {
             slot: vec![NONE; n],
             ticket_start: Vec::new(),
             ticket_list: Vec::new(),
+            partner_list: Vec::new(),
             wins2: Vec::new(),
             seen: Vec::new(),
             pending: 0,
@@ -384,6 +386,18 @@ impl Scheduler {
     ///
     /// # Complexity
     /// O(N⁽ᵏ⁾·M) plus O(N⁽ᵏ⁻¹⁾) for the selection.
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::ballot::{BallotConfig, Scheduler};
+    /// use rand::SeedableRng;
+    /// let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+    /// let mut s = Scheduler::new(BallotConfig::new(6, 2, 0.5, 2)?);
+    /// let comparisons = s.open_ballot(&mut rng)?;
+    /// assert_eq!(comparisons.len(), 6); // 6 items × M = 2 / 2
+    /// assert!(s.open_ballot(&mut rng).is_err()); // still open
+    /// # Ok::<(), adaptive_comp_metrics::ballot::BallotError>(())
+    /// ```
     pub fn open_ballot<R: Rng + ?Sized>(&mut self, rng: &mut R) -> Result<&[Comparison]> {
         match self.phase() {
             Phase::Open { ballot } => return Err(BallotError::BallotStillOpen { ballot }),
@@ -446,14 +460,18 @@ impl Scheduler {
         }
         let mut fill = start.clone();
         let mut list = vec![0usize; start[n]];
+        let mut partners = vec![0usize; start[n]];
         for (t, c) in comparisons.iter().enumerate() {
-            for p in [self.slot[c.first], self.slot[c.second]] {
+            for (item, partner) in [(c.first, c.second), (c.second, c.first)] {
+                let p = self.slot[item];
                 list[fill[p]] = t;
+                partners[fill[p]] = partner;
                 fill[p] += 1;
             }
         }
         self.ticket_start = start;
         self.ticket_list = list;
+        self.partner_list = partners;
         self.wins2 = vec![0; n];
         self.seen = vec![0; n];
         self.pending = comparisons.len();
@@ -524,6 +542,19 @@ impl Scheduler {
     ///
     /// # Complexity
     /// O(1).
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::ballot::{BallotConfig, Scheduler, Vote};
+    /// use rand::SeedableRng;
+    /// let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+    /// let mut s = Scheduler::new(BallotConfig::new(6, 2, 0.5, 2)?);
+    /// s.open_ballot(&mut rng)?;
+    /// s.record(0, Vote::First)?;
+    /// assert!(s.record(0, Vote::Second).is_err()); // one vote per ticket
+    /// assert_eq!(s.pending(), 5);
+    /// # Ok::<(), adaptive_comp_metrics::ballot::BallotError>(())
+    /// ```
     pub fn record(&mut self, ticket: usize, vote: Vote) -> Result<()> {
         let ballot = self.open_ballot_number()?;
         let log = &self.logs[ballot - 1];
@@ -570,6 +601,18 @@ impl Scheduler {
     ///
     /// # Complexity
     /// O(M).
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::ballot::{BallotConfig, Scheduler, Vote};
+    /// use rand::SeedableRng;
+    /// let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+    /// let mut s = Scheduler::new(BallotConfig::new(6, 2, 0.5, 2)?);
+    /// let c = s.open_ballot(&mut rng)?[0];
+    /// let ticket = s.record_win(c.second, c.first)?;
+    /// assert_eq!(s.logs()[0].votes()[ticket], Some(Vote::Second));
+    /// # Ok::<(), adaptive_comp_metrics::ballot::BallotError>(())
+    /// ```
     pub fn record_win(&mut self, winner: usize, loser: usize) -> Result<usize> {
         self.record_pair(winner, loser, false)
     }
@@ -582,6 +625,18 @@ impl Scheduler {
     ///
     /// # Complexity
     /// O(M).
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::ballot::{BallotConfig, Scheduler, Vote};
+    /// use rand::SeedableRng;
+    /// let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+    /// let mut s = Scheduler::new(BallotConfig::new(6, 2, 0.5, 2)?);
+    /// let c = s.open_ballot(&mut rng)?[0];
+    /// let ticket = s.record_tie(c.first, c.second)?;
+    /// assert_eq!(s.logs()[0].votes()[ticket], Some(Vote::Tie));
+    /// # Ok::<(), adaptive_comp_metrics::ballot::BallotError>(())
+    /// ```
     pub fn record_tie(&mut self, a: usize, b: usize) -> Result<usize> {
         self.record_pair(a, b, true)
     }
@@ -602,8 +657,12 @@ impl Scheduler {
         let mut issued = 0;
         let mut free = None;
         if a != b {
-            for &t in &self.ticket_list[self.ticket_start[p]..self.ticket_start[p + 1]] {
-                if log.comparisons[t].is_between(a, b) {
+            let range = self.ticket_start[p]..self.ticket_start[p + 1];
+            for (&t, &partner) in self.ticket_list[range.clone()]
+                .iter()
+                .zip(&self.partner_list[range])
+            {
+                if partner == b {
                     issued += 1;
                     if free.is_none() && log.votes[t].is_none() {
                         free = Some(t);
@@ -656,6 +715,22 @@ impl Scheduler {
     ///
     /// # Complexity
     /// O(N⁽ᵏ⁾).
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::ballot::{BallotConfig, Scheduler, Unvoted, Vote};
+    /// use rand::SeedableRng;
+    /// let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+    /// let mut s = Scheduler::new(BallotConfig::new(6, 2, 0.5, 2)?);
+    /// let n = s.open_ballot(&mut rng)?.len();
+    /// assert!(s.close_ballot(Unvoted::Reject).is_err()); // votes missing
+    /// for t in 0..n {
+    ///     s.record(t, Vote::Tie)?;
+    /// }
+    /// let scores = s.close_ballot(Unvoted::Reject)?;
+    /// assert!(scores.x.iter().all(|&x| x == 0.5)); // all ties: x = ½
+    /// # Ok::<(), adaptive_comp_metrics::ballot::BallotError>(())
+    /// ```
     pub fn close_ballot(&mut self, unvoted: Unvoted) -> Result<&BallotScores> {
         let ballot = self.open_ballot_number()?;
         if unvoted == Unvoted::Reject && self.pending > 0 {
@@ -738,6 +813,24 @@ impl Scheduler {
     ///
     /// # Complexity
     /// O(N log N).
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::ballot::{BallotConfig, Scheduler, Unvoted, Vote};
+    /// use rand::SeedableRng;
+    /// let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+    /// let mut s = Scheduler::new(BallotConfig::new(6, 2, 0.5, 2)?);
+    /// assert!(s.ranking(&mut rng).is_err());
+    /// let n = s.open_ballot(&mut rng)?.len();
+    /// for t in 0..n {
+    ///     s.record(t, Vote::First)?;
+    /// }
+    /// s.close_ballot(Unvoted::Reject)?;
+    /// let r = s.ranking(&mut rng)?;
+    /// assert_eq!(r.entries.len(), 6);
+    /// assert!(r.entries.windows(2).all(|w| w[0].score >= w[1].score));
+    /// # Ok::<(), adaptive_comp_metrics::ballot::BallotError>(())
+    /// ```
     pub fn ranking<R: Rng + ?Sized>(&self, rng: &mut R) -> Result<Ranking> {
         if self.history.is_empty() {
             return Err(BallotError::NothingClosed);
@@ -778,6 +871,10 @@ impl Scheduler {
 struct Snapshot {
     version: u32,
     config: BallotConfig,
+    /// α as IEEE-754 bits: text formats may parse `config.alpha` one ulp
+    /// off (serde_json without `float_roundtrip` does), which could move a
+    /// ballot size at an exact half.
+    alpha_bits: u64,
     design: Design,
     ballots: Vec<BallotLog>,
 }
@@ -790,6 +887,7 @@ impl From<Scheduler> for Snapshot {
     fn from(s: Scheduler) -> Self {
         Self {
             version: SNAPSHOT_VERSION,
+            alpha_bits: s.config.alpha().to_bits(),
             config: s.config,
             design: s.design,
             ballots: s.logs,
@@ -807,9 +905,16 @@ impl TryFrom<Snapshot> for Scheduler {
         if snap.version != SNAPSHOT_VERSION {
             return Err(corrupt(0, "unknown state version"));
         }
+        let c = snap.config;
+        let alpha = f64::from_bits(snap.alpha_bits);
+        if (alpha - c.alpha()).abs() > 1e-12 * c.alpha() {
+            return Err(corrupt(0, "alpha and alpha_bits disagree"));
+        }
+        let config =
+            BallotConfig::with_options(c.n_items(), c.m(), alpha, c.n_ballots(), c.options())?;
         let mut s = match snap.design {
-            Design::Adaptive => Self::new(snap.config),
-            Design::Uniform(budget) => Self::uniform(snap.config, budget)?,
+            Design::Adaptive => Self::new(config),
+            Design::Uniform(budget) => Self::uniform(config, budget)?,
         };
         if snap.ballots.len() > s.sizes.len() {
             return Err(corrupt(s.sizes.len() + 1, "more ballots than planned"));

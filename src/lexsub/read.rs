@@ -1,0 +1,346 @@
+//! Streaming readers for the SemEval-2007 gold and system formats.
+//!
+//! ```text
+//! gold:  lemma.pos ID :: sub1 n1;sub2 n2;…
+//! best:  lemma.pos ID :: a1;a2;…
+//! oot:   lemma.pos ID ::: a1;a2;…;a10
+//! ```
+//!
+//! The readers work line by line over any [`BufRead`], so files of any size
+//! stream in constant memory through [`GoldLines`] and [`SystemLines`];
+//! [`read_gold`] and [`read_system`] collect them. They accept LF and CRLF
+//! line endings, a UTF-8 byte-order mark, blank lines (skipped), any
+//! whitespace around fields and separators, a trailing `;` and empty
+//! entries between `;` (skipped). Terms are kept as written: normalisation
+//! happens at scoring time (see [`Profile`](super::Profile)).
+//!
+//! A malformed line is a [`LexsubError::Syntax`] naming the 1-based line and
+//! what was expected there. In [`Mode::Lenient`] such lines (and lines that
+//! are not UTF-8) are skipped and returned in [`Parsed::skipped`]; I/O
+//! errors always stop reading.
+
+use std::io::BufRead;
+
+use super::error::LexsubError;
+use super::model::{GoldItem, SystemAnswer};
+
+/// Which system format a file is in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// `lemma.pos ID :: a1;a2;…` (best and mode-best measures).
+    Best,
+    /// `lemma.pos ID ::: a1;…;a10` (out-of-ten measures).
+    Oot,
+}
+
+/// What to do with a malformed line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Mode {
+    /// Stop at the first malformed line and return its error (default).
+    #[default]
+    Strict,
+    /// Skip malformed lines and report them in [`Parsed::skipped`].
+    Lenient,
+}
+
+/// The records of a file and the lines skipped in lenient mode.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Parsed<T> {
+    /// The records in file order.
+    pub items: Vec<T>,
+    /// The errors of the skipped lines, in file order (always empty in
+    /// [`Mode::Strict`]).
+    pub skipped: Vec<LexsubError>,
+}
+
+/// Line source shared by the readers: numbers lines, strips the line ending
+/// and a byte-order mark, skips blank lines.
+#[derive(Debug)]
+struct Lines<R> {
+    reader: R,
+    buf: Vec<u8>,
+    line: usize,
+    done: bool,
+}
+
+impl<R: BufRead> Lines<R> {
+    fn new(reader: R) -> Self {
+        Self {
+            reader,
+            buf: Vec::with_capacity(256),
+            line: 0,
+            done: false,
+        }
+    }
+
+    /// The next non-blank line, its number, or an error for that line.
+    fn next_line(&mut self) -> Option<Result<(usize, &str), LexsubError>> {
+        // The trimmed line's byte range in `buf` (a borrow cannot leave the loop).
+        let (start, end) = loop {
+            if self.done {
+                return None;
+            }
+            self.buf.clear();
+            self.line += 1;
+            match self.reader.read_until(b'\n', &mut self.buf) {
+                Ok(0) => {
+                    self.done = true;
+                    return None;
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    self.done = true;
+                    return Some(Err(LexsubError::Io {
+                        line: self.line,
+                        kind: e.kind(),
+                    }));
+                }
+            }
+            let bom = if self.line == 1 && self.buf.starts_with(b"\xEF\xBB\xBF") {
+                3
+            } else {
+                0
+            };
+            let Ok(text) = core::str::from_utf8(self.buf.get(bom..).unwrap_or_default()) else {
+                return Some(Err(LexsubError::InvalidUtf8 { line: self.line }));
+            };
+            let trimmed = text.trim_start();
+            let lead = bom + (text.len() - trimmed.len());
+            let trimmed = trimmed.trim_end();
+            if !trimmed.is_empty() {
+                break (lead, lead + trimmed.len());
+            }
+        };
+        let text = core::str::from_utf8(self.buf.get(start..end).unwrap_or_default()).ok()?;
+        Some(Ok((self.line, text)))
+    }
+}
+
+/// The parts of a record line: target, id and the text after the separator.
+fn split_record(
+    text: &str,
+    line: usize,
+    format: Option<Format>,
+) -> Result<(&str, &str, &str), LexsubError> {
+    let syntax = |expected| LexsubError::Syntax { line, expected };
+    let pos = text
+        .find("::")
+        .ok_or_else(|| syntax("'lemma.pos ID ::' before the substitutes"))?;
+    let (head, after) = (&text[..pos], &text[pos + 2..]);
+    let (triple, rest) = match after.strip_prefix(':') {
+        Some(r) => (true, r),
+        None => (false, after),
+    };
+    match (format, triple) {
+        (Some(Format::Oot), false) => return Err(syntax("':::' after the item id (oot format)")),
+        (None | Some(Format::Best), true) => {
+            return Err(syntax("'::' after the item id, found ':::' (oot format)"));
+        }
+        _ => {}
+    }
+    let mut toks = head.split_whitespace();
+    let (Some(target), Some(id), None) = (toks.next(), toks.next(), toks.next()) else {
+        return Err(syntax("exactly two fields, 'lemma.pos ID', before '::'"));
+    };
+    match target.split_once('.') {
+        Some((lemma, pos)) if !lemma.is_empty() && !pos.is_empty() => {}
+        _ => return Err(syntax("a target of the form lemma.pos")),
+    }
+    Ok((target, id, rest))
+}
+
+/// Parses one gold line (already trimmed, non-blank).
+fn parse_gold(text: &str, line: usize) -> Result<GoldItem, LexsubError> {
+    let syntax = |expected| LexsubError::Syntax { line, expected };
+    let (target, id, rest) = split_record(text, line, None)?;
+    let mut subs: Vec<(&str, u32)> = Vec::new();
+    for entry in rest.split(';') {
+        let entry = entry.trim();
+        if entry.is_empty() {
+            continue;
+        }
+        let (term, count) = entry
+            .rsplit_once(char::is_whitespace)
+            .ok_or_else(|| syntax("'substitute count' entries separated by ';'"))?;
+        let count: u32 = count
+            .parse()
+            .map_err(|_| syntax("an annotator count (a positive integer) after each substitute"))?;
+        if count == 0 {
+            return Err(syntax(
+                "an annotator count (a positive integer) after each substitute",
+            ));
+        }
+        subs.push((term.trim_end(), count));
+    }
+    if subs.is_empty() {
+        return Err(syntax("at least one 'substitute count' entry after '::'"));
+    }
+    GoldItem::new(id, target, subs)
+        .map_err(|_| syntax("non-empty substitutes with positive counts"))
+}
+
+/// Parses one system line (already trimmed, non-blank).
+fn parse_system(text: &str, line: usize, format: Format) -> Result<SystemAnswer, LexsubError> {
+    let (target, id, rest) = split_record(text, line, Some(format))?;
+    let mut answers = Vec::with_capacity(rest.bytes().filter(|&b| b == b';').count() + 1);
+    answers.extend(
+        rest.split(';')
+            .map(str::trim)
+            .filter(|a| !a.is_empty())
+            .map(str::to_owned),
+    );
+    Ok(SystemAnswer {
+        id: id.to_owned(),
+        target: target.to_owned(),
+        answers,
+    })
+}
+
+/// A streaming reader of a gold file: one item (or error) per non-blank line.
+///
+/// After an I/O error the iterator ends.
+///
+/// # Examples
+/// ```
+/// use adaptive_comp_metrics::lexsub::GoldLines;
+/// # fn main() -> Result<(), adaptive_comp_metrics::lexsub::LexsubError> {
+/// let text = "bright.a 1 :: intelligent 3;clever 3;smart 1;\r\n";
+/// for item in GoldLines::new(text.as_bytes()) {
+///     let item = item?;
+///     assert_eq!(item.freq("clever"), 3);
+/// }
+/// # Ok(()) }
+/// ```
+#[derive(Debug)]
+pub struct GoldLines<R> {
+    lines: Lines<R>,
+}
+
+impl<R: BufRead> GoldLines<R> {
+    /// Reads gold items from `reader`.
+    pub fn new(reader: R) -> Self {
+        Self {
+            lines: Lines::new(reader),
+        }
+    }
+}
+
+impl<R: BufRead> Iterator for GoldLines<R> {
+    type Item = Result<GoldItem, LexsubError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        Some(match self.lines.next_line()? {
+            Ok((line, text)) => parse_gold(text, line),
+            Err(e) => Err(e),
+        })
+    }
+}
+
+/// A streaming reader of a system file in the given [`Format`]: one answer
+/// (or error) per non-blank line.
+///
+/// After an I/O error the iterator ends.
+///
+/// # Examples
+/// ```
+/// use adaptive_comp_metrics::lexsub::{Format, SystemLines};
+/// # fn main() -> Result<(), adaptive_comp_metrics::lexsub::LexsubError> {
+/// let text = "bright.a 1 ::: clever;smart;\n";
+/// let answers: Vec<_> = SystemLines::new(text.as_bytes(), Format::Oot).collect::<Result<_, _>>()?;
+/// assert_eq!(answers[0].answers, ["clever", "smart"]);
+/// # Ok(()) }
+/// ```
+#[derive(Debug)]
+pub struct SystemLines<R> {
+    lines: Lines<R>,
+    format: Format,
+}
+
+impl<R: BufRead> SystemLines<R> {
+    /// Reads system answers in `format` from `reader`.
+    pub fn new(reader: R, format: Format) -> Self {
+        Self {
+            lines: Lines::new(reader),
+            format,
+        }
+    }
+}
+
+impl<R: BufRead> Iterator for SystemLines<R> {
+    type Item = Result<SystemAnswer, LexsubError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let format = self.format;
+        Some(match self.lines.next_line()? {
+            Ok((line, text)) => parse_system(text, line, format),
+            Err(e) => Err(e),
+        })
+    }
+}
+
+fn collect<T>(
+    records: impl Iterator<Item = Result<T, LexsubError>>,
+    mode: Mode,
+) -> Result<Parsed<T>, LexsubError> {
+    let mut parsed = Parsed {
+        items: Vec::new(),
+        skipped: Vec::new(),
+    };
+    for r in records {
+        match (r, mode) {
+            (Ok(item), _) => parsed.items.push(item),
+            (Err(e @ LexsubError::Io { .. }), _) | (Err(e), Mode::Strict) => return Err(e),
+            (Err(e), Mode::Lenient) => parsed.skipped.push(e),
+        }
+    }
+    Ok(parsed)
+}
+
+/// Reads a whole gold file.
+///
+/// # Errors
+/// [`LexsubError::Syntax`] or [`LexsubError::InvalidUtf8`] for the first bad
+/// line in [`Mode::Strict`]; [`LexsubError::Io`] in either mode.
+///
+/// # Complexity
+/// O(file size) time, O(gold size) memory.
+///
+/// # Examples
+/// ```
+/// use adaptive_comp_metrics::lexsub::{Mode, LexsubError, read_gold};
+/// # fn main() -> Result<(), LexsubError> {
+/// let text = "bright.a 1 :: clever 3;smart 1\nbroken line\n";
+/// let gold = read_gold(text.as_bytes(), Mode::Lenient)?;
+/// assert_eq!(gold.items.len(), 1);
+/// assert_eq!(gold.skipped[0], LexsubError::Syntax {
+///     line: 2, expected: "'lemma.pos ID ::' before the substitutes" });
+/// assert!(read_gold(text.as_bytes(), Mode::Strict).is_err());
+/// # Ok(()) }
+/// ```
+pub fn read_gold<R: BufRead>(reader: R, mode: Mode) -> Result<Parsed<GoldItem>, LexsubError> {
+    collect(GoldLines::new(reader), mode)
+}
+
+/// Reads a whole system file in `format`.
+///
+/// # Errors
+/// As [`read_gold`].
+///
+/// # Complexity
+/// O(file size) time, O(output size) memory.
+///
+/// # Examples
+/// ```
+/// use adaptive_comp_metrics::lexsub::{Format, Mode, read_system};
+/// # fn main() -> Result<(), adaptive_comp_metrics::lexsub::LexsubError> {
+/// let sys = read_system("bright.a 1 :: clever\nbright.a 2 ::\n".as_bytes(), Format::Best, Mode::Strict)?;
+/// assert_eq!(sys.items[1].answers.len(), 0); // kept; scoring counts it as not attempted
+/// # Ok(()) }
+/// ```
+pub fn read_system<R: BufRead>(
+    reader: R,
+    format: Format,
+    mode: Mode,
+) -> Result<Parsed<SystemAnswer>, LexsubError> {
+    collect(SystemLines::new(reader, format), mode)
+}
