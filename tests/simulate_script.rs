@@ -8,10 +8,11 @@
 #[allow(dead_code)]
 mod script;
 
-use adaptive_comp_metrics::simulate::{Estimate, Underlying};
+use adaptive_comp_metrics::ballot::{BallotConfig, Options, UniformBudget};
+use adaptive_comp_metrics::simulate::{Arm, Estimate, Metric, Simulation, Underlying, VoterModel};
 use adaptive_comp_metrics::{TopWeighted, spearman_ranks};
 use proptest::prelude::*;
-use script::{script_rho_w, script_tau_w, script_vectors};
+use script::{aligned_vectors, script_rho_w, script_tau_w, script_vectors};
 
 /// True ranking by |z| (ties by index), as the runner builds it.
 fn true_ranking(z: &[f64]) -> (Vec<f64>, Vec<usize>) {
@@ -71,5 +72,69 @@ proptest! {
         let tau = TopWeighted::new().tau_ranks(&perm, &other).unwrap().tau;
         prop_assert!((script_rho_w(&perm, &other) - rho).abs() < 1e-12);
         prop_assert!((script_tau_w(&perm, &other) - tau).abs() < 1e-12);
+    }
+}
+
+/// REFERENCES §2 table: the script's first ten simulations (exponential),
+/// mean ± sample SD, as printed (misaligned) and aligned: (uniform, adaptive).
+const REF_SCRIPT: [(&str, (f64, f64), (f64, f64)); 4] = [
+    ("rho_w", (0.7680, 0.0782), (0.9455, 0.0036)),
+    ("tau_w", (-0.2000, 0.1400), (0.5999, 0.2003)),
+    ("rho", (0.8129, 0.0113), (0.8039, 0.0114)),
+    ("tau", (0.6300, 0.0110), (0.6352, 0.0134)),
+];
+const REF_ALIGNED: [(&str, (f64, f64), (f64, f64)); 4] = [
+    ("rho_w", (0.7878, 0.0826), (0.9799, 0.0016)),
+    ("tau_w", (-0.2000, 0.1400), (0.5999, 0.2003)),
+    ("rho", (0.9716, 0.0019), (0.9630, 0.0014)),
+    ("tau", (0.8499, 0.0052), (0.8404, 0.0029)),
+];
+
+fn aligned_metrics() -> Vec<Metric> {
+    fn vectors(e: &Estimate<'_>) -> (Vec<f64>, Vec<f64>) {
+        aligned_vectors(e)
+    }
+    vec![
+        Metric::custom("rho_w", |e: &Estimate<'_>| {
+            let (a, b) = vectors(e);
+            Ok(script_rho_w(&a, &b))
+        }),
+        Metric::custom("tau_w", |e: &Estimate<'_>| {
+            let (a, b) = vectors(e);
+            Ok(script_tau_w(&a, &b))
+        }),
+        Metric::custom("rho", |e: &Estimate<'_>| {
+            let (a, b) = vectors(e);
+            Ok(spearman_ranks(&b, &a)?.rho)
+        }),
+        Metric::custom("tau", |e: &Estimate<'_>| {
+            let (a, b) = vectors(e);
+            Ok(adaptive_comp_metrics::kendall_tau_b(&b, &a)?.tau)
+        }),
+    ]
+}
+
+#[test]
+fn published_profile_matches_the_scripts_first_ten_simulations() {
+    // The whole pipeline (voters, scheduler with the published options,
+    // script metrics) against REFERENCES §2's ten-simulation table for the
+    // exponential distribution, misaligned and aligned: every cell within
+    // 4 combined standard errors (10 reference runs, 24 here).
+    let published = BallotConfig::with_options(990, 20, 0.5, 7, Options::published()).unwrap();
+    let base = Simulation::new(Underlying::exponential(990).unwrap(), published)
+        .unwrap()
+        .voters(VoterModel::published())
+        .uniform_budget(UniformBudget::RoundedAppearances);
+    for (metrics, reference) in [
+        (script::script_metrics(), REF_SCRIPT),
+        (aligned_metrics(), REF_ALIGNED),
+    ] {
+        let report = base.clone().metrics(metrics).run(24, 77).unwrap();
+        for (name, uniform, adaptive) in reference {
+            for (arm, (mean, sd)) in [(Arm::Uniform, uniform), (Arm::Adaptive, adaptive)] {
+                let z = report.get(arm, name).unwrap().z_score(mean, sd, 10);
+                assert!(z.abs() < 4.0, "{name} {arm:?}: z = {z}");
+            }
+        }
     }
 }
