@@ -50,21 +50,6 @@ pub fn script_vectors(e: &Estimate<'_>) -> (Vec<f64>, Vec<f64>) {
     (a, b)
 }
 
-/// The same comparison done right (REFERENCES §2 "aligned" column): both
-/// vectors indexed by item, a[i] = 1 + estimated rank of item i, b[i] = 1 +
-/// true rank of item i.
-pub fn aligned_vectors(e: &Estimate<'_>) -> (Vec<f64>, Vec<f64>) {
-    let n = e.ranking.len();
-    let (mut a, mut b) = (vec![0.0; n], vec![0.0; n]);
-    for (pos, (&est, &tru)) in e.ranking.iter().zip(e.true_ranking).enumerate() {
-        if let (Some(x), Some(y)) = (a.get_mut(est), b.get_mut(tru)) {
-            *x = (pos + 1) as f64;
-            *y = (pos + 1) as f64;
-        }
-    }
-    (a, b)
-}
-
 fn script_weights(a: &[f64], b: &[f64]) -> Vec<f64> {
     a.iter()
         .zip(b)
