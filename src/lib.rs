@@ -24,7 +24,12 @@
 //! | scores → 1-based ranks, tie methods | [`rank()`], [`Ties`], [`Order`] |
 //! | weighting functions f(rank), R(n0), per-item weights (Eq. 9) | [`weigh`] |
 //! | top-weighted ρ_w and τ_w (Lombardo et al. 2020, Eq. 8) | [`rho_w`], [`tau_w`], [`TopWeighted`] |
+//! | plain Spearman ρ and Kendall τ-b with p-values | [`spearman`], [`kendall_tau_b`] |
 //! | Kendall's general Γ, the O(n²) reference | [`correlation::gamma`] |
+//! | lexical substitution: SemEval-2007 best/oot/mode, Jabbari et al.'s revised measures, GAP | [`lexsub`] |
+//! | reliability-weighted triplet score (Avraham & Goldberg 2016), dataset building, word vectors | [`triplet`] |
+//! | graded relevance judgements, tie-aware MAP/P@k/nDCG, rank-biased overlap | [`relevance`] |
+//! | adaptive ballot scheduler for pairwise vote collection (feature `scheduler`) | `ballot` |
 //!
 //! Every function validates its input in one pass and returns a typed
 //! [`Error`] (what was wrong and where) instead of panicking or returning NaN.
@@ -52,7 +57,9 @@ pub mod correlation;
 pub mod error;
 pub mod lexsub;
 pub mod rank;
+pub mod relevance;
 mod sum;
+pub mod triplet;
 pub mod weigh;
 
 pub use correlation::weighted::{

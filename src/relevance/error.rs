@@ -1,0 +1,213 @@
+//! The error type of the graded-relevance module.
+
+use core::fmt;
+use thiserror::Error;
+
+/// Where a bad judgement or score came from: a line of a CSV file, or the
+/// position of a record handed to the API.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Location {
+    /// 1-based line of a CSV file (the line where the record starts).
+    Line(usize),
+    /// 1-based number of a record added through the API.
+    Record(usize),
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Line(n) => write!(f, "line {n}"),
+            Self::Record(n) => write!(f, "record {n}"),
+        }
+    }
+}
+
+/// Everything that can go wrong when reading relevance judgements, scoring a
+/// model's ranking against them, or computing rank-biased overlap.
+///
+/// Every variant says what was wrong and where (line or record, index,
+/// column). Messages are lowercase without a trailing period. New variants may
+/// be added in minor releases.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum RelevanceError {
+    /// A grade lies outside the declared scale.
+    #[error("{at}: grade {grade} is off the scale {min}..={max}")]
+    GradeOffScale {
+        /// Where the judgement came from.
+        at: Location,
+        /// The grade given.
+        grade: i64,
+        /// Smallest grade of the scale.
+        min: i32,
+        /// Largest grade of the scale.
+        max: i32,
+    },
+    /// The same annotator judged the same (query, document) pair twice.
+    #[error("{at}: annotator {annotator:?} already judged ({query:?}, {document:?}) at {first}")]
+    DuplicateJudgement {
+        /// Where the repeated judgement came from.
+        at: Location,
+        /// Where the first judgement came from.
+        first: Location,
+        /// The query.
+        query: String,
+        /// The document.
+        document: String,
+        /// The annotator.
+        annotator: String,
+    },
+    /// A required field is absent or empty.
+    #[error("{at}: missing field {column:?}")]
+    MissingField {
+        /// Where the record came from.
+        at: Location,
+        /// Name of the missing column.
+        column: String,
+    },
+    /// A field could not be parsed as the number it must be.
+    #[error("{at}: field {column:?} is not {expected}: {value:?}")]
+    BadNumber {
+        /// Where the record came from.
+        at: Location,
+        /// Name of the column.
+        column: String,
+        /// What the field should hold ("an integer grade", "a finite score").
+        expected: &'static str,
+        /// The text found (cut to 40 characters).
+        value: String,
+    },
+    /// A header line lacks a column the caller asked for.
+    #[error("header lacks column {column:?}")]
+    MissingColumn {
+        /// The column name asked for.
+        column: String,
+    },
+    /// A header names the same column twice.
+    #[error("header names column {column:?} twice")]
+    DuplicateColumn {
+        /// The repeated column name.
+        column: String,
+    },
+    /// The input has no header line.
+    #[error("the input is empty: no header line")]
+    NoHeader,
+    /// A quoted field is never closed, or text follows a closing quote.
+    #[error("line {line}: malformed quoted field in column {field}")]
+    MalformedQuote {
+        /// 1-based line where the record starts.
+        line: usize,
+        /// 1-based position of the field in the record.
+        field: usize,
+    },
+    /// A line is not valid UTF-8.
+    #[error("line {line}: not valid UTF-8")]
+    NotUtf8 {
+        /// 1-based line.
+        line: usize,
+    },
+    /// Reading the input failed.
+    #[error("read error at line {line}: {kind:?}")]
+    Io {
+        /// 1-based line being read.
+        line: usize,
+        /// The kind of I/O error.
+        kind: std::io::ErrorKind,
+    },
+    /// A model scored the same document of a query twice.
+    #[error("{at}: document {document:?} of query {query:?} is scored twice (first at {first})")]
+    DuplicateScore {
+        /// Where the repeated score came from.
+        at: Location,
+        /// Where the first score came from.
+        first: Location,
+        /// The query.
+        query: String,
+        /// The document.
+        document: String,
+    },
+    /// A model score is NaN.
+    #[error("{input}[{index}] is NaN")]
+    NaN {
+        /// Name of the input.
+        input: &'static str,
+        /// Index of the first NaN.
+        index: usize,
+    },
+    /// A model score or grade is infinite.
+    #[error("{input}[{index}] is infinite")]
+    Infinite {
+        /// Name of the input.
+        input: &'static str,
+        /// Index of the first infinite value.
+        index: usize,
+    },
+    /// A gain mapping returned a negative, NaN or infinite gain.
+    #[error("gain of {input}[{index}] (mean grade {grade}) is not finite and non-negative")]
+    InvalidGain {
+        /// Name of the input (`"labels"` or `"missing"`).
+        input: &'static str,
+        /// Index of the label.
+        index: usize,
+        /// The mean grade the gain was computed from (as text, to keep `Eq`).
+        grade: String,
+    },
+    /// Two inputs that must pair up item by item have different lengths.
+    #[error("length mismatch: {left} has {left_len} values, {right} has {right_len}")]
+    LengthMismatch {
+        /// Name of the first input.
+        left: &'static str,
+        /// Its length.
+        left_len: usize,
+        /// Name of the second input.
+        right: &'static str,
+        /// Its length.
+        right_len: usize,
+    },
+    /// A parameter is outside its domain.
+    #[error("invalid parameter {name}: {expected}")]
+    InvalidParameter {
+        /// The parameter (`"k"`, `"p"`, `"scale"`, …).
+        name: &'static str,
+        /// What was expected of it.
+        expected: &'static str,
+    },
+    /// A ranking given to rank-biased overlap is empty.
+    #[error("ranking {ranking} is empty")]
+    EmptyRanking {
+        /// Which ranking (`"s"` or `"t"`).
+        ranking: &'static str,
+    },
+    /// A tie group of a ranking is empty.
+    #[error("ranking {ranking}: tie group {group} is empty")]
+    EmptyGroup {
+        /// Which ranking.
+        ranking: &'static str,
+        /// 0-based index of the group.
+        group: usize,
+    },
+    /// An item occurs twice in one ranking.
+    #[error("ranking {ranking}: item at position {index} occurs earlier too")]
+    DuplicateItem {
+        /// Which ranking.
+        ranking: &'static str,
+        /// 0-based position (counting items, not groups) of the repeat.
+        index: usize,
+    },
+}
+
+/// Shorthand for results of the relevance module.
+pub type Result<T, E = RelevanceError> = core::result::Result<T, E>;
+
+/// Checks that every value is finite, reporting the first bad index.
+pub(crate) fn check_finite<F: num_traits::Float>(input: &'static str, x: &[F]) -> Result<()> {
+    for (index, v) in x.iter().enumerate() {
+        if v.is_nan() {
+            return Err(RelevanceError::NaN { input, index });
+        }
+        if v.is_infinite() {
+            return Err(RelevanceError::Infinite { input, index });
+        }
+    }
+    Ok(())
+}

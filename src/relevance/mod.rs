@@ -1,0 +1,68 @@
+//! Graded relevance judgements and top-rank retrieval metrics, after the
+//! PhraseRel dataset design (Milajevs, *PhraseRel: An IR-inspired evaluation
+//! dataset*, thesis chapter).
+//!
+//! Several annotators judge query–document pairs on a declared integer scale
+//! (PhraseRel: −3 … 3). This module
+//!
+//! - aggregates the raw judgements per pair (count, mean, sample SD) and
+//!   classifies pairs as *strictly relevant* (every judgement ≥ 0 and at least
+//!   one at the top grade) or *loosely relevant* (every judgement ≥ 0), and
+//!   queries as *diverse* (≥ 4 loosely relevant documents), with the
+//!   thresholds as parameters ([`Judgements`], [`Thresholds`], [`Assessments`]);
+//! - scores a model's ranking of each query's documents against those labels
+//!   with average precision (MAP), precision@k, R-precision, reciprocal rank
+//!   and nDCG@k with graded gains, ties in model scores resolved as the
+//!   expectation over all tie orders ([`evaluate_query`], [`evaluate_run`]);
+//! - compares two rankings (a model's and the humans', or two models') with
+//!   rank-biased overlap, its lower bound, residual and extrapolation,
+//!   accepting ties ([`rbo`], [`rbo_tied`]; Webber, Moffat & Zobel 2010);
+//! - reads judgement and model score files in CSV with caller-given column
+//!   names, streaming, with line-numbered errors ([`read_judgements`],
+//!   [`judgement_records`], [`read_run`]).
+//!
+//! # Example
+//! ```
+//! use adaptive_comp_metrics::relevance::{evaluate_run, Judgements, Options, Run, Scale, Thresholds};
+//! let mut j = Judgements::new(Scale::default());
+//! for (doc, grades) in [("d1", [3, 2, 3]), ("d2", [1, 0, 2]), ("d3", [-2, 0, 1])] {
+//!     for (annotator, g) in ["a", "b", "c"].iter().zip(grades) {
+//!         j.add("q1", doc, annotator, g)?;
+//!     }
+//! }
+//! let assessments = j.summarize(&Thresholds::default())?;
+//! let q = assessments.query("q1").ok_or("no query")?;
+//! assert_eq!((q.strictly_relevant, q.loosely_relevant, q.diverse), (1, 2, false));
+//!
+//! let mut run = Run::new();
+//! for (doc, score) in [("d1", 0.9), ("d2", 0.7), ("d3", 0.8)] {
+//!     run.add("q1", doc, score)?;
+//! }
+//! let report = evaluate_run(&assessments, &run, &Options::default())?;
+//! // Relevant (loosely): d1 at rank 1, d2 at rank 3 → AP = (1/1 + 2/3)/2.
+//! let map = report.mean.map.value.ok_or("no MAP")?;
+//! assert!((map - 5.0 / 6.0).abs() < 1e-12);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod csv;
+mod error;
+mod judgements;
+mod metrics;
+mod rbo;
+
+pub use csv::{
+    JudgementColumns, JudgementRecord, JudgementRecords, ScoreColumns, judgement_records,
+    read_judgements, read_run,
+};
+pub use error::{Location, RelevanceError, Result};
+pub use judgements::{
+    Assessments, Class, GradeStats, Judgements, Level, PairSummary, QuerySummary, Scale,
+    Thresholds, classify, grade_stats,
+};
+pub use metrics::{
+    Exponential, Gain, Label, Linear, Mean, MeanMetrics, NoRelevant, Options, QueryMetrics,
+    QueryReport, Run, RunReport, evaluate_query, evaluate_query_with_missing, evaluate_run,
+    mean_metrics,
+};
+pub use rbo::{Rbo, rbo, rbo_tied, tie_groups};

@@ -1,0 +1,294 @@
+//! The error type of the triplet module.
+
+use thiserror::Error;
+
+/// Everything that can go wrong when building, reading, writing or scoring
+/// reliability-weighted triplet comparisons.
+///
+/// Each variant says *what* was wrong and *where*: the 0-based index of a
+/// comparison, group or annotation, or the 1-based line of a file. Messages are
+/// lowercase without a trailing period. New variants may be added in minor
+/// releases.
+#[derive(Debug, Clone, PartialEq, Error)]
+#[non_exhaustive]
+pub enum TripletError {
+    /// A comparison's reliability R_> is NaN or outside `[0, 1]`.
+    #[error("comparison {index}: reliability {value} is not a number in [0, 1]")]
+    InvalidReliability {
+        /// 0-based index of the comparison.
+        index: usize,
+        /// The offending value.
+        value: f64,
+    },
+    /// The similarity model returned NaN.
+    #[error("comparison {index}: the model's similarity is NaN")]
+    NanSimilarity {
+        /// 0-based index of the comparison.
+        index: usize,
+    },
+    /// A comparison cannot be written in the dataset format.
+    #[error("comparison {index} cannot be written: {problem}")]
+    Unwritable {
+        /// 0-based index of the comparison.
+        index: usize,
+        /// What is wrong with it.
+        problem: WordProblem,
+    },
+    /// A line of a dataset file is malformed.
+    #[error("dataset line {line}: {problem}")]
+    Format {
+        /// 1-based line number.
+        line: usize,
+        /// What is wrong with it.
+        problem: FormatProblem,
+    },
+    /// A line of a word2vec text file is malformed.
+    #[error("vectors line {line}: {problem}")]
+    VectorFile {
+        /// 1-based line number.
+        line: usize,
+        /// What is wrong with it.
+        problem: VectorProblem,
+    },
+    /// A vector added to an in-memory [`Vectors`](super::Vectors) store is invalid.
+    #[error("vector {entry}: {problem}")]
+    Vector {
+        /// 0-based index of the vector among those added.
+        entry: usize,
+        /// What is wrong with it.
+        problem: VectorProblem,
+    },
+    /// Reading from the underlying reader (or writing) failed.
+    #[error("i/o error at line {line}: {message}")]
+    Io {
+        /// 1-based line being read (0 when writing).
+        line: usize,
+        /// The kind of the I/O error.
+        kind: std::io::ErrorKind,
+        /// The I/O error's message.
+        message: String,
+    },
+    /// A target group is invalid.
+    #[error("target group {group}: {problem}")]
+    InvalidGroup {
+        /// 0-based index of the group.
+        group: usize,
+        /// What is wrong with it.
+        problem: GroupProblem,
+    },
+    /// An annotator's ranking is invalid.
+    #[error("annotation {index}: {problem}")]
+    InvalidAnnotation {
+        /// 0-based index of the annotation.
+        index: usize,
+        /// What is wrong with it.
+        problem: AnnotationProblem,
+    },
+    /// A target group with two or more positives has no annotation, so
+    /// R_> between its positives is undefined.
+    #[error("target group {group}: no annotator ranked its positives")]
+    NoAnnotations {
+        /// 0-based index of the group.
+        group: usize,
+    },
+    /// A parameter is outside its domain.
+    #[error("invalid parameter {name}: {expected}")]
+    InvalidParameter {
+        /// The parameter.
+        name: &'static str,
+        /// What was expected of it.
+        expected: &'static str,
+    },
+}
+
+impl TripletError {
+    pub(crate) fn io(line: usize, e: &std::io::Error) -> Self {
+        Self::Io {
+            line,
+            kind: e.kind(),
+            message: e.to_string(),
+        }
+    }
+}
+
+/// What is wrong with a word; see [`TripletError::Unwritable`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum WordProblem {
+    /// A word is empty.
+    #[error("a word is empty")]
+    Empty,
+    /// A word contains a comma, the field separator of the dataset format.
+    #[error("a word contains a comma")]
+    Comma,
+    /// A word contains a line break.
+    #[error("a word contains a line break")]
+    LineBreak,
+    /// A word starts or ends with whitespace, which the reader would trim.
+    #[error("a word starts or ends with whitespace")]
+    Padded,
+    /// `w1` and `w2` are the same word, which the reader rejects.
+    #[error("w1 and w2 are the same word")]
+    SameWords,
+}
+
+/// What is wrong with a dataset line; see [`TripletError::Format`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum FormatProblem {
+    /// The line is not valid UTF-8.
+    #[error("not valid UTF-8")]
+    InvalidUtf8,
+    /// A block starts with a comparison line instead of its target word.
+    #[error("a block must start with its target word, found a comparison line")]
+    MissingTarget,
+    /// A block has a target word but no comparison.
+    #[error("the target group has no comparison")]
+    EmptyGroup,
+    /// A comparison line does not have the four fields `w1,p1,w2,p2`.
+    #[error("expected 4 comma-separated fields w1,p1,w2,p2, found {found}")]
+    FieldCount {
+        /// The number of fields found.
+        found: usize,
+    },
+    /// A word field is empty.
+    #[error("field {field} is an empty word")]
+    EmptyWord {
+        /// 1-based field number.
+        field: usize,
+    },
+    /// A probability field is not a number in `[0, 1]`.
+    #[error("field {field} is not a probability in [0, 1]")]
+    InvalidProbability {
+        /// 1-based field number.
+        field: usize,
+    },
+    /// The two probabilities do not add up to 1.
+    #[error("p1 + p2 is not 1")]
+    ProbabilitySum,
+    /// Both words of a comparison are the same.
+    #[error("w1 and w2 are the same word")]
+    SameWords,
+    /// A line without a comma is not `positives`, `distractors` or `randoms`.
+    #[error("unknown section: expected positives, distractors or randoms")]
+    UnknownSection,
+}
+
+/// What is wrong with a vector; see [`TripletError::VectorFile`] and
+/// [`TripletError::Vector`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum VectorProblem {
+    /// The file is empty: the header `count dim` is missing.
+    #[error("missing header `count dim`")]
+    MissingHeader,
+    /// The header is not two non-negative integers `count dim`.
+    #[error("the header must be two integers `count dim`")]
+    BadHeader,
+    /// The dimension is zero.
+    #[error("the dimension is zero")]
+    ZeroDimension,
+    /// The line is not valid UTF-8.
+    #[error("not valid UTF-8")]
+    InvalidUtf8,
+    /// The word is empty.
+    #[error("the word is empty")]
+    EmptyWord,
+    /// A vector has the wrong number of components.
+    #[error("expected {expected} components, found {found}")]
+    WrongDimension {
+        /// The dimension from the header (or the store).
+        expected: usize,
+        /// The number of components found.
+        found: usize,
+    },
+    /// A component is not a number.
+    #[error("component {column} is not a number")]
+    InvalidValue {
+        /// 1-based component number.
+        column: usize,
+    },
+    /// A component is NaN or infinite (also after conversion to the
+    /// storage type, e.g. an overflow to f32).
+    #[error("component {column} is not finite")]
+    NonFinite {
+        /// 1-based component number.
+        column: usize,
+    },
+    /// The squared norm of the vector overflows f64.
+    #[error("the squared norm overflows f64")]
+    NormOverflow,
+    /// A word appears twice.
+    #[error("duplicate word")]
+    DuplicateWord,
+    /// More vectors than the header announced.
+    #[error("more vectors than the {expected} the header announced")]
+    TooManyVectors {
+        /// The count from the header.
+        expected: usize,
+    },
+    /// The file ended before the announced number of vectors.
+    #[error("the header announced {expected} vectors, found {found}")]
+    TooFewVectors {
+        /// The count from the header.
+        expected: usize,
+        /// The number found.
+        found: usize,
+    },
+}
+
+/// What is wrong with a target group; see [`TripletError::InvalidGroup`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum GroupProblem {
+    /// The target or a candidate is empty.
+    #[error("a word is empty")]
+    EmptyWord,
+    /// A candidate is the target word itself.
+    #[error("a candidate is the target word")]
+    CandidateIsTarget,
+    /// A candidate appears twice in the group (in any category).
+    #[error("a candidate appears twice")]
+    DuplicateCandidate,
+    /// Another group has the same target word.
+    #[error("the target word is also the target of group {first}")]
+    DuplicateTarget {
+        /// 0-based index of the first group with this target.
+        first: usize,
+    },
+}
+
+/// What is wrong with an annotation; see [`TripletError::InvalidAnnotation`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum AnnotationProblem {
+    /// The annotation's target is not the target of any group.
+    #[error("its target is not the target of any group")]
+    UnknownTarget,
+    /// The ranking does not have one entry per positive of the group.
+    #[error("the ranking has {found} entries, the group has {expected} positives")]
+    WrongLength {
+        /// The number of positives of the group.
+        expected: usize,
+        /// The number of entries in the ranking.
+        found: usize,
+    },
+    /// An entry of the ranking is not a positive of the group.
+    #[error("entry {position} is not a positive of the group")]
+    NotAPositive {
+        /// 0-based position in the ranking.
+        position: usize,
+    },
+    /// A positive appears twice in the ranking.
+    #[error("entry {position} repeats an earlier entry")]
+    Repeated {
+        /// 0-based position in the ranking.
+        position: usize,
+    },
+    /// The same annotator ranked the same target twice.
+    #[error("the annotator already ranked this target in annotation {first}")]
+    Duplicate {
+        /// 0-based index of the first annotation.
+        first: usize,
+    },
+}

@@ -1,0 +1,357 @@
+//! Reader and writer of the published dataset format (Avraham & Goldberg
+//! 2016, footnote 1; REFERENCES.md §4).
+//!
+//! ```text
+//! singer                      ← a block starts with its target word
+//! person,0.1,musician,0.9     ← w1,p1,w2,p2 with p1 = R_>(w1, w2), p2 = 1 − p1
+//! artist,0.8,person,0.2          (lines before any header are positives)
+//! distractors                 ← a line without a comma switches the type
+//! musician,1,song,0
+//! randoms
+//! musician,1,laptop,0
+//!                             ← blank lines separate blocks
+//! dancer
+//! …
+//! ```
+//!
+//! Files are UTF-8; the reader accepts LF and CRLF line ends, a leading byte
+//! order mark, blank lines made of whitespace, spaces around fields, and
+//! section headers in any ASCII case. Everything else that does not fit is a
+//! [`TripletError::Format`] error with its 1-based line number.
+
+use std::io::{BufRead, Write};
+
+use super::error::{FormatProblem, TripletError, WordProblem};
+use super::model::{Comparison, ComparisonKind};
+
+/// Largest distance of `p1 + p2` from 1 that the reader accepts (the
+/// published files use two decimals, whose sums are exact in decimal).
+const SUM_TOLERANCE: f64 = 1e-9;
+
+/// Reads a dataset in the published format, streaming line by line.
+///
+/// Each comparison line `w1,p1,w2,p2` becomes a [`Comparison`] with
+/// `reliability = p1`, the block's target and the current section's kind.
+///
+/// ```text
+/// p1, p2 ∈ [0, 1],  |p1 + p2 − 1| ≤ 1e−9,  w1 ≠ w2, both non-empty
+/// ```
+///
+/// # Errors
+/// [`TripletError::Format`] with the line number for: invalid UTF-8, a block
+/// that starts with a comparison line, a target with no comparison, a line
+/// without four fields, an empty word, a probability that is not a number in
+/// `[0, 1]`, `p1 + p2 ≠ 1`, `w1 = w2`, an unknown section name;
+/// [`TripletError::Io`] if the reader fails.
+///
+/// # Complexity
+/// O(file size) time; memory for the comparisons and one line.
+///
+/// # Examples
+/// ```
+/// use adaptive_comp_metrics::triplet::{read_dataset, ComparisonKind};
+/// let file = "singer\r\nperson,0.1,musician,0.9\r\ndistractors\r\nmusician,1.0,song,0.0\r\n";
+/// let c = read_dataset(file.as_bytes())?;
+/// assert_eq!(c.len(), 2);
+/// assert_eq!((c[0].w1.as_str(), c[0].reliability), ("person", 0.1));
+/// assert_eq!(c[1].kind, ComparisonKind::Distractor);
+/// # Ok::<(), adaptive_comp_metrics::triplet::TripletError>(())
+/// ```
+pub fn read_dataset<R: BufRead>(mut reader: R) -> Result<Vec<Comparison>, TripletError> {
+    let mut out = Vec::new();
+    let mut buf = Vec::new();
+    let mut block: Option<Block> = None;
+    let mut line_no = 0usize;
+    loop {
+        buf.clear();
+        line_no += 1;
+        let n = reader
+            .read_until(b'\n', &mut buf)
+            .map_err(|e| TripletError::io(line_no, &e))?;
+        if n == 0 {
+            break;
+        }
+        let err = |problem| TripletError::Format {
+            line: line_no,
+            problem,
+        };
+        let mut bytes = buf.as_slice();
+        if line_no == 1 {
+            bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+        }
+        let text = core::str::from_utf8(bytes).map_err(|_| err(FormatProblem::InvalidUtf8))?;
+        let text = text.trim();
+        if text.is_empty() {
+            if let Some(b) = block.take() {
+                b.finish()?;
+            }
+            continue;
+        }
+        match &mut block {
+            None => {
+                if text.contains(',') {
+                    return Err(err(FormatProblem::MissingTarget));
+                }
+                block = Some(Block {
+                    target: text.to_owned(),
+                    line: line_no,
+                    kind: ComparisonKind::Positive,
+                    count: 0,
+                });
+            }
+            Some(b) if text.contains(',') => {
+                let (w1, p1, w2) = parse_line(text).map_err(err)?;
+                out.push(Comparison {
+                    target: b.target.clone(),
+                    w1: w1.to_owned(),
+                    w2: w2.to_owned(),
+                    reliability: p1,
+                    kind: b.kind,
+                });
+                b.count += 1;
+            }
+            Some(b) => {
+                b.kind = ComparisonKind::ALL
+                    .into_iter()
+                    .find(|k| k.section().eq_ignore_ascii_case(text))
+                    .ok_or_else(|| err(FormatProblem::UnknownSection))?;
+            }
+        }
+    }
+    if let Some(b) = block {
+        b.finish()?;
+    }
+    Ok(out)
+}
+
+/// The block being read.
+#[derive(Debug)]
+struct Block {
+    target: String,
+    line: usize,
+    kind: ComparisonKind,
+    count: usize,
+}
+
+impl Block {
+    fn finish(self) -> Result<(), TripletError> {
+        if self.count == 0 {
+            return Err(TripletError::Format {
+                line: self.line,
+                problem: FormatProblem::EmptyGroup,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// Parses `w1,p1,w2,p2` into `(w1, p1, w2)`.
+fn parse_line(text: &str) -> Result<(&str, f64, &str), FormatProblem> {
+    let mut fields = [""; 4];
+    let mut found = 0;
+    for f in text.split(',') {
+        if let Some(slot) = fields.get_mut(found) {
+            *slot = f.trim();
+        }
+        found += 1;
+    }
+    if found != 4 {
+        return Err(FormatProblem::FieldCount { found });
+    }
+    let [w1, p1, w2, p2] = fields;
+    for (field, w) in [(1, w1), (3, w2)] {
+        if w.is_empty() {
+            return Err(FormatProblem::EmptyWord { field });
+        }
+    }
+    let prob = |field: usize, s: &str| {
+        s.parse::<f64>()
+            .ok()
+            .filter(|p| (0.0..=1.0).contains(p))
+            .ok_or(FormatProblem::InvalidProbability { field })
+    };
+    let p1 = prob(2, p1)?;
+    let p2 = prob(4, p2)?;
+    if (p1 + p2 - 1.0).abs() > SUM_TOLERANCE {
+        return Err(FormatProblem::ProbabilitySum);
+    }
+    if w1 == w2 {
+        return Err(FormatProblem::SameWords);
+    }
+    Ok((w1, p1, w2))
+}
+
+/// How the writer prints probabilities.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub enum Decimals {
+    /// The shortest text that reads back to the same `f64` (so reading the
+    /// written file gives the same reliabilities); `p2` is printed as the
+    /// `f64` value `1 − p1`.
+    #[default]
+    Shortest,
+    /// Rounded to this many decimals (the published files use 2), at most 15.
+    /// `p1` is rounded half away from zero and `p2` is the exact decimal
+    /// complement, so `p1 + p2 = 1` in the file.
+    Fixed(u8),
+}
+
+/// Writes comparisons in the published format.
+///
+/// Comparisons are grouped into one block per target word (in order of first
+/// appearance), and within a block into the `positives` (implicit, first),
+/// `distractors` and `randoms` sections, keeping their relative order. A
+/// dataset whose comparisons are already in that order reads back unchanged
+/// (with [`Decimals::Shortest`]). Lines end with LF.
+///
+/// # Errors
+/// [`TripletError::InvalidReliability`] if a reliability is NaN or outside
+/// `[0, 1]`; [`TripletError::Unwritable`] if a word is empty, contains a comma
+/// or a line break, or has surrounding whitespace, or `w1 = w2`;
+/// [`TripletError::InvalidParameter`] for more than 15 decimals;
+/// [`TripletError::Io`] if writing fails. Everything is validated before the
+/// first byte is written.
+///
+/// # Complexity
+/// O(n log n) for grouping n comparisons.
+///
+/// # Examples
+/// ```
+/// use adaptive_comp_metrics::triplet::{write_dataset, Comparison, ComparisonKind::*, Decimals};
+/// let c: Vec<Comparison> = vec![
+///     Comparison::new("singer", "person", "musician", 0.1, Positive),
+///     Comparison::new("singer", "musician", "song", 1.0, Distractor),
+/// ];
+/// let mut out = Vec::new();
+/// write_dataset(&mut out, &c, Decimals::Fixed(2))?;
+/// assert_eq!(String::from_utf8(out).unwrap(),
+///            "singer\nperson,0.10,musician,0.90\ndistractors\nmusician,1.00,song,0.00\n");
+/// # Ok::<(), adaptive_comp_metrics::triplet::TripletError>(())
+/// ```
+pub fn write_dataset<W: Write, S: AsRef<str>>(
+    mut writer: W,
+    comparisons: &[Comparison<S>],
+    decimals: Decimals,
+) -> Result<(), TripletError> {
+    if let Decimals::Fixed(d) = decimals
+        && d > 15
+    {
+        return Err(TripletError::InvalidParameter {
+            name: "decimals",
+            expected: "at most 15 decimals",
+        });
+    }
+    for (index, c) in comparisons.iter().enumerate() {
+        if !(0.0..=1.0).contains(&c.reliability) {
+            return Err(TripletError::InvalidReliability {
+                index,
+                value: c.reliability,
+            });
+        }
+        let unwritable = |problem| TripletError::Unwritable { index, problem };
+        for w in [&c.target, &c.w1, &c.w2] {
+            check_word(w.as_ref()).map_err(unwritable)?;
+        }
+        if c.w1.as_ref() == c.w2.as_ref() {
+            return Err(unwritable(WordProblem::SameWords));
+        }
+    }
+    // Order: target by first appearance, then kind, then input order.
+    let mut first: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    let mut order: Vec<(usize, ComparisonKind, usize)> = comparisons
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let n = first.len();
+            (*first.entry(c.target.as_ref()).or_insert(n), c.kind, i)
+        })
+        .collect();
+    order.sort_unstable();
+    let io = |e: std::io::Error| TripletError::io(0, &e);
+    let mut current: Option<(usize, ComparisonKind)> = None;
+    let mut text = String::new();
+    for &(group, kind, i) in &order {
+        let Some(c) = comparisons.get(i) else {
+            continue;
+        };
+        match current {
+            Some((g, k)) if g == group => {
+                if k != kind {
+                    text.push_str(kind.section());
+                    text.push('\n');
+                }
+            }
+            previous => {
+                if previous.is_some() {
+                    text.push('\n');
+                }
+                text.push_str(c.target.as_ref());
+                text.push('\n');
+                if kind != ComparisonKind::Positive {
+                    text.push_str(kind.section());
+                    text.push('\n');
+                }
+            }
+        }
+        current = Some((group, kind));
+        let (p1, p2) = probabilities(c.reliability, decimals);
+        text.push_str(c.w1.as_ref());
+        text.push(',');
+        text.push_str(&p1);
+        text.push(',');
+        text.push_str(c.w2.as_ref());
+        text.push(',');
+        text.push_str(&p2);
+        text.push('\n');
+        if text.len() >= 1 << 16 {
+            writer.write_all(text.as_bytes()).map_err(io)?;
+            text.clear();
+        }
+    }
+    writer.write_all(text.as_bytes()).map_err(io)?;
+    writer.flush().map_err(io)
+}
+
+/// Checks that a word survives a write–read round trip.
+fn check_word(w: &str) -> Result<(), WordProblem> {
+    if w.is_empty() {
+        Err(WordProblem::Empty)
+    } else if w.contains(',') {
+        Err(WordProblem::Comma)
+    } else if w.contains(['\n', '\r']) {
+        Err(WordProblem::LineBreak)
+    } else if w.trim() != w {
+        Err(WordProblem::Padded)
+    } else {
+        Ok(())
+    }
+}
+
+/// `(p1, p2)` as text.
+fn probabilities(r: f64, decimals: Decimals) -> (String, String) {
+    match decimals {
+        Decimals::Shortest => (format!("{r}"), format!("{}", 1.0 - r)),
+        Decimals::Fixed(d) => {
+            let d = u32::from(d);
+            let scale = 10u64.pow(d);
+            // r ∈ [0, 1] and scale ≤ 10¹⁵ < 2⁵³, so the product is exact enough
+            // and the cast cannot overflow.
+            let h = ((r * scale as f64).round() as u64).min(scale);
+            (fixed(h, scale, d), fixed(scale - h, scale, d))
+        }
+    }
+}
+
+/// `units / scale` printed with `d` decimals.
+fn fixed(units: u64, scale: u64, d: u32) -> String {
+    if d == 0 {
+        format!("{units}")
+    } else {
+        format!(
+            "{}.{:0width$}",
+            units / scale,
+            units % scale,
+            width = d as usize
+        )
+    }
+}
