@@ -80,3 +80,6 @@ pub use weigh::{
     Hyperbolic, Logarithmic, OffsetQuadratic, Quadratic, Scheme, Unweighted, Weigher,
     first_rank_fraction, item_weights,
 };
+#[cfg(feature = "simulator")]
+#[cfg_attr(docsrs, doc(cfg(feature = "simulator")))]
+pub mod simulate;
