@@ -83,3 +83,8 @@ pub use weigh::{
 #[cfg(feature = "simulator")]
 #[cfg_attr(docsrs, doc(cfg(feature = "simulator")))]
 pub mod simulate;
+
+/// The README's example, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
