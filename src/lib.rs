@@ -83,3 +83,11 @@ pub use weigh::{
     Hyperbolic, Logarithmic, OffsetQuadratic, Quadratic, Scheme, Unweighted, Weigher,
     first_rank_fraction, item_weights,
 };
+#[cfg(feature = "simulator")]
+#[cfg_attr(docsrs, doc(cfg(feature = "simulator")))]
+pub mod simulate;
+
+/// The README's example, compiled and run as a doctest.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -1,0 +1,644 @@
+//! Uniform against adaptive vote collection at equal budget, repeated over
+//! seeded simulations in parallel (Lombardo et al. 2020, §4.2, Table 2).
+
+use std::fmt;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use super::distributions::Underlying;
+use super::error::{Result, SimError};
+use super::stats::Summary;
+use super::voter::{Choice, Crowd, VoterModel};
+use crate::ballot::{
+    BallotConfig, Comparison, Phase, Scheduler, UniformBudget, Unvoted, Vote, m_for_budget,
+    spread_over_voters,
+};
+
+/// The two ways of spending the budget.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Arm {
+    /// Every item shown equally often (§2.4).
+    Uniform,
+    /// n_b ballots narrowing on the top (§2.5).
+    Adaptive,
+}
+
+/// What a metric sees of one collection: the truth and the estimate, item
+/// by item.
+#[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
+pub struct Estimate<'a> {
+    /// True score of every item: |z_i| (relatedness) or z_i (similarity).
+    pub truth: &'a [f64],
+    /// Items by decreasing truth (ties by increasing index).
+    pub true_ranking: &'a [usize],
+    /// Estimated score of every item (x for uniform, ȳ at the last ballot
+    /// reached for adaptive).
+    pub scores: &'a [f64],
+    /// Items by decreasing estimated score, ties in a random order drawn
+    /// from the simulation's generator.
+    pub ranking: &'a [usize],
+}
+
+impl<'a> Estimate<'a> {
+    /// Bundles an estimate for [`Metric::eval`] outside a simulation.
+    #[must_use]
+    pub fn new(
+        truth: &'a [f64],
+        true_ranking: &'a [usize],
+        scores: &'a [f64],
+        ranking: &'a [usize],
+    ) -> Self {
+        Self {
+            truth,
+            true_ranking,
+            scores,
+            ranking,
+        }
+    }
+}
+
+/// A user metric: the estimate in, a number out.
+pub type MetricFn = dyn Fn(&Estimate<'_>) -> crate::Result<f64> + Send + Sync;
+
+#[derive(Clone)]
+enum Kind {
+    RhoW,
+    TauW,
+    Rho,
+    Tau,
+    Custom(Arc<MetricFn>),
+}
+
+/// A ranking-accuracy metric computed for each collection.
+///
+/// The built-ins compare the estimated scores with the truth item by item,
+/// ties kept as ties (average ranks, τ-b tie correction):
+///
+/// ```text
+/// rho_w  ρ_w(truth, scores)   Eq. 8, f(n) = 1/(n + 2)², additive weights (Eq. 9)
+/// tau_w  τ_w(truth, scores)
+/// rho    Spearman's ρ(truth, scores)
+/// tau    Kendall's τ-b(truth, scores)
+/// ```
+///
+/// # Examples
+/// ```
+/// use adaptive_comp_metrics::simulate::{Estimate, Metric};
+/// // Fraction of the true top 10 found in the estimated top 10.
+/// let top10 = Metric::custom("top-10 recall", |e: &Estimate<'_>| {
+///     let found = e.ranking[..10].iter().filter(|i| e.true_ranking[..10].contains(i)).count();
+///     Ok(found as f64 / 10.0)
+/// });
+/// assert_eq!(top10.name(), "top-10 recall");
+/// assert_eq!(Metric::rho_w().name(), "rho_w");
+/// ```
+#[derive(Clone)]
+pub struct Metric {
+    name: String,
+    kind: Kind,
+}
+
+impl fmt::Debug for Metric {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Metric").field("name", &self.name).finish()
+    }
+}
+
+impl Metric {
+    /// ρ_w of Eq. 8 (paper defaults).
+    #[must_use]
+    pub fn rho_w() -> Self {
+        Self::builtin("rho_w", Kind::RhoW)
+    }
+
+    /// τ_w of Eq. 8 (paper defaults).
+    #[must_use]
+    pub fn tau_w() -> Self {
+        Self::builtin("tau_w", Kind::TauW)
+    }
+
+    /// Spearman's ρ.
+    #[must_use]
+    pub fn rho() -> Self {
+        Self::builtin("rho", Kind::Rho)
+    }
+
+    /// Kendall's τ-b.
+    #[must_use]
+    pub fn tau() -> Self {
+        Self::builtin("tau", Kind::Tau)
+    }
+
+    /// The four metrics of Table 2: ρ_w, τ_w, ρ, τ.
+    #[must_use]
+    pub fn table2() -> Vec<Self> {
+        vec![Self::rho_w(), Self::tau_w(), Self::rho(), Self::tau()]
+    }
+
+    /// Any closure over an [`Estimate`].
+    pub fn custom<F>(name: impl Into<String>, f: F) -> Self
+    where
+        F: Fn(&Estimate<'_>) -> crate::Result<f64> + Send + Sync + 'static,
+    {
+        Self {
+            name: name.into(),
+            kind: Kind::Custom(Arc::new(f)),
+        }
+    }
+
+    fn builtin(name: &str, kind: Kind) -> Self {
+        Self {
+            name: name.to_owned(),
+            kind,
+        }
+    }
+
+    /// The metric's name.
+    #[must_use]
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Evaluates the metric on one estimate.
+    ///
+    /// # Errors
+    /// Whatever the metric reports (e.g. [`crate::Error::Constant`] for a
+    /// constant estimate).
+    pub fn eval(&self, e: &Estimate<'_>) -> crate::Result<f64> {
+        match &self.kind {
+            Kind::RhoW => Ok(crate::rho_w(e.truth, e.scores)?.rho),
+            Kind::TauW => Ok(crate::tau_w(e.truth, e.scores)?.tau),
+            Kind::Rho => Ok(crate::spearman(e.truth, e.scores)?.rho),
+            Kind::Tau => Ok(crate::kendall_tau_b(e.truth, e.scores)?.tau),
+            Kind::Custom(f) => f(e),
+        }
+    }
+}
+
+/// One collection's outcome.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Collected {
+    /// Estimated score of every item.
+    pub scores: Vec<f64>,
+    /// Items by decreasing score, ties in random order.
+    pub ranking: Vec<usize>,
+    /// The last ballot (1-based) each item took part in.
+    pub last_ballot: Vec<usize>,
+    /// Number of comparisons (votes) collected.
+    pub comparisons: u64,
+}
+
+/// Both collections of one simulation and their metric values.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Run {
+    /// The uniform collection.
+    pub uniform: Collected,
+    /// The adaptive collection.
+    pub adaptive: Collected,
+    /// Metric values of the uniform collection, in metric order.
+    pub uniform_values: Vec<f64>,
+    /// Metric values of the adaptive collection, in metric order.
+    pub adaptive_values: Vec<f64>,
+}
+
+/// Mean ± SD of every metric for both arms over S simulations.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Report {
+    /// Number of simulations S.
+    pub simulations: usize,
+    /// The seed.
+    pub seed: u64,
+    /// Metric names, in order.
+    pub metrics: Vec<String>,
+    /// Per metric, the uniform arm.
+    pub uniform: Vec<Summary>,
+    /// Per metric, the adaptive arm.
+    pub adaptive: Vec<Summary>,
+    /// Comparisons per simulation: uniform.
+    pub uniform_comparisons: u64,
+    /// Comparisons per simulation: adaptive.
+    pub adaptive_comparisons: u64,
+}
+
+impl Report {
+    /// The summary of `metric` for `arm`, if that metric was computed.
+    #[must_use]
+    pub fn get(&self, arm: Arm, metric: &str) -> Option<&Summary> {
+        let i = self.metrics.iter().position(|m| m == metric)?;
+        match arm {
+            Arm::Uniform => self.uniform.get(i),
+            Arm::Adaptive => self.adaptive.get(i),
+        }
+    }
+}
+
+/// A simulated comparison of uniform and adaptive collection (§4.2).
+///
+/// Each simulation s draws a fresh crowd (σ*_v, ε_v, η) and runs both
+/// collections with it, from a generator seeded by `(seed, s)` alone
+/// (ChaCha8, stream s), so results do not depend on the number of threads.
+#[derive(Debug, Clone)]
+pub struct Simulation {
+    underlying: Underlying,
+    voters: VoterModel,
+    n_voters: usize,
+    config: BallotConfig,
+    uniform: UniformBudget,
+    metrics: Vec<Metric>,
+}
+
+/// Per-thread buffers.
+#[derive(Debug)]
+pub(crate) struct Scratch {
+    crowd: Crowd,
+    comparisons: Vec<Comparison>,
+}
+
+impl Scratch {
+    fn new() -> Self {
+        Self {
+            crowd: Crowd::empty(),
+            comparisons: Vec::new(),
+        }
+    }
+}
+
+impl Simulation {
+    /// A simulation of the collection `config` on the items of
+    /// `underlying`, with the paper's voters ([`VoterModel::paper`]), 100 of
+    /// them, the uniform baseline at the same number of comparisons, and the
+    /// metrics of Table 2.
+    ///
+    /// The scheduler's [`Options`](crate::ballot::Options) in `config`
+    /// choose between the paper's text and the published code.
+    ///
+    /// # Errors
+    /// [`SimError::ItemCount`] when `config` is not for as many items as
+    /// `underlying` has.
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::ballot::{BallotConfig, Options};
+    /// use adaptive_comp_metrics::simulate::{Simulation, Underlying};
+    /// let table2 = BallotConfig::with_options(990, 20, 0.5, 7, Options::paper())?;
+    /// let sim = Simulation::new(Underlying::exponential(990)?, table2)?;
+    /// assert_eq!(sim.config().m(), 20);
+    /// assert!(Simulation::new(Underlying::exponential(10)?, table2).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn new(underlying: Underlying, config: BallotConfig) -> Result<Self> {
+        if config.n_items() != underlying.len() {
+            return Err(SimError::ItemCount {
+                config: config.n_items(),
+                underlying: underlying.len(),
+            });
+        }
+        Ok(Self {
+            underlying,
+            voters: VoterModel::paper(),
+            n_voters: 100,
+            config,
+            uniform: UniformBudget::SameComparisons,
+            metrics: Metric::table2(),
+        })
+    }
+
+    /// A copy with α and n_b replaced and M the largest whose comparisons
+    /// fit `budget` (the scheduler's [`m_for_budget`]).
+    pub(crate) fn with_budget(&self, budget: u64, alpha: f64, n_ballots: usize) -> Result<Self> {
+        let n = self.underlying.len();
+        let options = self.config.options();
+        let m = m_for_budget(n, alpha, n_ballots, options.rounding(), budget)?;
+        let mut out = self.clone();
+        out.config = BallotConfig::with_options(n, m, alpha, n_ballots, options)?;
+        Ok(out)
+    }
+
+    /// The collection's configuration.
+    #[must_use]
+    pub fn config(&self) -> &BallotConfig {
+        &self.config
+    }
+
+    /// Sets the voter model.
+    #[must_use]
+    pub fn voters(mut self, model: VoterModel) -> Self {
+        self.voters = model;
+        self
+    }
+
+    /// Sets the number of voters (100 in Table 2).
+    ///
+    /// # Errors
+    /// [`SimError::InvalidParameter`] for zero voters.
+    pub fn n_voters(mut self, n: usize) -> Result<Self> {
+        if n == 0 {
+            return Err(SimError::InvalidParameter {
+                name: "n_voters",
+                expected: "at least one voter",
+            });
+        }
+        self.n_voters = n;
+        Ok(self)
+    }
+
+    /// Sets the uniform baseline's budget.
+    #[must_use]
+    pub fn uniform_budget(mut self, budget: UniformBudget) -> Self {
+        self.uniform = budget;
+        self
+    }
+
+    /// Sets the metrics (default: [`Metric::table2`]).
+    #[must_use]
+    pub fn metrics(mut self, metrics: Vec<Metric>) -> Self {
+        self.metrics = metrics;
+        self
+    }
+
+    pub(crate) fn truth(&self) -> (Vec<f64>, Vec<usize>) {
+        let j = self.voters.judged();
+        let truth: Vec<f64> = self.underlying.z().iter().map(|&z| j.truth(z)).collect();
+        let mut order: Vec<usize> = (0..truth.len()).collect();
+        order.sort_by(|&a, &b| truth[b].total_cmp(&truth[a]).then(a.cmp(&b)));
+        (truth, order)
+    }
+
+    fn generator(seed: u64, stream: u64) -> ChaCha8Rng {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        rng.set_stream(stream);
+        rng
+    }
+
+    /// Draws simulation `index`'s crowd into `s.crowd` (stream 3·index).
+    fn draw_crowd(&self, seed: u64, index: usize, s: &mut Scratch) -> Result<()> {
+        let mut rng = Self::generator(seed, 3 * index as u64);
+        self.voters
+            .draw_into(&self.underlying, self.n_voters, &mut rng, &mut s.crowd)
+    }
+
+    /// One arm of simulation `index` with the crowd in `s` (streams
+    /// 3·index + 1 for uniform, 3·index + 2 for adaptive).
+    fn collect_arm(&self, arm: Arm, seed: u64, index: usize, s: &mut Scratch) -> Result<Collected> {
+        let (scheduler, stream) = match arm {
+            Arm::Uniform => (Scheduler::uniform(self.config, self.uniform)?, 1),
+            Arm::Adaptive => (Scheduler::new(self.config), 2),
+        };
+        let mut rng = Self::generator(seed, 3 * index as u64 + stream);
+        drive(scheduler, &s.crowd, &mut rng, &mut s.comparisons)
+    }
+
+    fn collect_both(
+        &self,
+        seed: u64,
+        index: usize,
+        s: &mut Scratch,
+    ) -> Result<(Collected, Collected)> {
+        self.draw_crowd(seed, index, s)?;
+        let uniform = self.collect_arm(Arm::Uniform, seed, index, s)?;
+        let adaptive = self.collect_arm(Arm::Adaptive, seed, index, s)?;
+        Ok((uniform, adaptive))
+    }
+
+    /// The adaptive arm only, evaluated with `metric` (for sweeps).
+    pub(crate) fn adaptive_value(
+        &self,
+        seed: u64,
+        index: usize,
+        s: &mut Scratch,
+        metric: &Metric,
+        truth: &[f64],
+        true_ranking: &[usize],
+    ) -> Result<(f64, u64)> {
+        self.draw_crowd(seed, index, s)?;
+        let c = self.collect_arm(Arm::Adaptive, seed, index, s)?;
+        let e = Estimate::new(truth, true_ranking, &c.scores, &c.ranking);
+        let v = metric.eval(&e).map_err(|source| SimError::Metric {
+            metric: metric.name.clone(),
+            simulation: index,
+            source,
+        })?;
+        Ok((v, c.comparisons))
+    }
+
+    fn evaluate(
+        &self,
+        index: usize,
+        truth: &[f64],
+        true_ranking: &[usize],
+        c: &Collected,
+        out: &mut Vec<f64>,
+    ) -> Result<()> {
+        let e = Estimate {
+            truth,
+            true_ranking,
+            scores: &c.scores,
+            ranking: &c.ranking,
+        };
+        for m in &self.metrics {
+            out.push(m.eval(&e).map_err(|source| SimError::Metric {
+                metric: m.name.clone(),
+                simulation: index,
+                source,
+            })?);
+        }
+        Ok(())
+    }
+
+    /// Simulation number `index` of a run seeded with `seed`: both
+    /// collections and their metric values. [`run`](Self::run) computes
+    /// exactly these values.
+    ///
+    /// # Errors
+    /// A metric failure ([`SimError::Metric`]).
+    pub fn simulate(&self, seed: u64, index: usize) -> Result<Run> {
+        let (truth, true_ranking) = self.truth();
+        let mut s = Scratch::new();
+        let (uniform, adaptive) = self.collect_both(seed, index, &mut s)?;
+        let mut uniform_values = Vec::new();
+        let mut adaptive_values = Vec::new();
+        self.evaluate(index, &truth, &true_ranking, &uniform, &mut uniform_values)?;
+        self.evaluate(
+            index,
+            &truth,
+            &true_ranking,
+            &adaptive,
+            &mut adaptive_values,
+        )?;
+        Ok(Run {
+            uniform,
+            adaptive,
+            uniform_values,
+            adaptive_values,
+        })
+    }
+
+    /// `simulations` seeded simulations on all cores
+    /// ([`std::thread::available_parallelism`]).
+    ///
+    /// # Errors
+    /// [`SimError::InvalidParameter`] for zero simulations; the first
+    /// failing simulation's error (by index).
+    pub fn run(&self, simulations: usize, seed: u64) -> Result<Report> {
+        let threads = std::thread::available_parallelism().map_or(1, usize::from);
+        self.run_with_threads(simulations, seed, threads)
+    }
+
+    /// [`run`](Self::run) on `threads` threads; the report is bit-for-bit
+    /// the same for any `threads ≥ 1`.
+    ///
+    /// # Errors
+    /// As [`run`](Self::run), and [`SimError::InvalidParameter`] for zero
+    /// threads.
+    pub fn run_with_threads(
+        &self,
+        simulations: usize,
+        seed: u64,
+        threads: usize,
+    ) -> Result<Report> {
+        check_simulations(simulations)?;
+        if threads == 0 {
+            return Err(SimError::InvalidParameter {
+                name: "threads",
+                expected: "at least one thread",
+            });
+        }
+        let (truth, true_ranking) = self.truth();
+        let k = self.metrics.len();
+        let rows = par_map(simulations, threads, |i, s| {
+            let (u, a) = self.collect_both(seed, i, s)?;
+            let mut v = Vec::with_capacity(2 * k);
+            self.evaluate(i, &truth, &true_ranking, &u, &mut v)?;
+            self.evaluate(i, &truth, &true_ranking, &a, &mut v)?;
+            Ok((v, u.comparisons, a.comparisons))
+        })?;
+        let mut columns = vec![Vec::with_capacity(simulations); 2 * k];
+        let (mut cu, mut ca) = (0, 0);
+        for (v, u, a) in rows {
+            for (col, x) in columns.iter_mut().zip(v) {
+                col.push(x);
+            }
+            (cu, ca) = (u, a);
+        }
+        let summaries: Vec<Summary> = columns.iter().map(|c| Summary::of(c)).collect();
+        Ok(Report {
+            simulations,
+            seed,
+            metrics: self.metrics.iter().map(|m| m.name.clone()).collect(),
+            uniform: summaries[..k].to_vec(),
+            adaptive: summaries[k..].to_vec(),
+            uniform_comparisons: cu,
+            adaptive_comparisons: ca,
+        })
+    }
+}
+
+/// [`SimError::InvalidParameter`] for zero simulations.
+pub(crate) fn check_simulations(simulations: usize) -> Result<()> {
+    if simulations == 0 {
+        return Err(SimError::InvalidParameter {
+            name: "simulations",
+            expected: "at least one simulation",
+        });
+    }
+    Ok(())
+}
+
+/// Runs `f(i, scratch)` for i = 0 … n − 1 on `threads` scoped threads (each
+/// with its own scratch buffers) and returns the results in index order;
+/// the first error by index wins.
+pub(crate) fn par_map<T, F>(n: usize, threads: usize, f: F) -> Result<Vec<T>>
+where
+    T: Send,
+    F: Fn(usize, &mut Scratch) -> Result<T> + Sync,
+{
+    let next = AtomicUsize::new(0);
+    let worker = || {
+        let mut s = Scratch::new();
+        let mut done = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            if i >= n {
+                break;
+            }
+            done.push((i, f(i, &mut s)));
+        }
+        done
+    };
+    let parts: Vec<_> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads.clamp(1, n.max(1)))
+            .map(|_| scope.spawn(worker))
+            .collect();
+        handles.into_iter().map(|h| h.join()).collect()
+    });
+    let mut slots: Vec<Option<Result<T>>> = (0..n).map(|_| None).collect();
+    for part in parts {
+        for (i, r) in part.map_err(|_| SimError::ThreadPanicked)? {
+            if let Some(slot) = slots.get_mut(i) {
+                *slot = Some(r);
+            }
+        }
+    }
+    slots
+        .into_iter()
+        .map(|slot| slot.ok_or(SimError::ThreadPanicked)?)
+        .collect()
+}
+
+/// Runs a collection to the end with the crowd's votes: for each ballot the
+/// scheduler issues the comparisons, they are spread evenly over the voters
+/// (§2.5), every vote is recorded by ticket, the ballot is closed; then the
+/// scheduler ranks every item (ties in random order).
+///
+/// The per-vote path is one opinion lookup (or two normal draws), one
+/// uniform draw and an O(1) `record`: no hashing, no allocation.
+fn drive(
+    mut scheduler: Scheduler,
+    crowd: &Crowd,
+    rng: &mut ChaCha8Rng,
+    comparisons: &mut Vec<Comparison>,
+) -> Result<Collected> {
+    while matches!(scheduler.phase(), Phase::Ready { .. }) {
+        comparisons.clear();
+        comparisons.extend_from_slice(scheduler.open_ballot(rng)?);
+        let shares = spread_over_voters(comparisons.len(), crowd.n_voters(), rng)?;
+        for (voter, tickets) in shares.iter().enumerate() {
+            for &ticket in tickets {
+                let Some(c) = comparisons.get(ticket) else {
+                    continue;
+                };
+                let vote = match crowd.vote_unchecked(voter, c.first, c.second, rng) {
+                    Choice::First => Vote::First,
+                    Choice::Second => Vote::Second,
+                };
+                scheduler.record(ticket, vote)?;
+            }
+        }
+        scheduler.close_ballot(Unvoted::Reject)?;
+    }
+    let ranking = scheduler.ranking(rng)?;
+    let n = crowd.n_items();
+    let mut scores = vec![0.0; n];
+    let mut last_ballot = vec![0; n];
+    let mut order = Vec::with_capacity(n);
+    for e in &ranking.entries {
+        if let (Some(s), Some(b)) = (scores.get_mut(e.item), last_ballot.get_mut(e.item)) {
+            *s = e.score;
+            *b = e.last_ballot;
+        }
+        order.push(e.item);
+    }
+    Ok(Collected {
+        scores,
+        ranking: order,
+        last_ballot,
+        comparisons: scheduler.total_votes(),
+    })
+}
