@@ -328,6 +328,23 @@ fn extreme_values_never_give_nan() {
     ));
 }
 
+#[test]
+fn constant_input_is_an_error_despite_rounding_in_the_weighted_mean() {
+    // Found by the proptest below: a constant y under dense ranks gave
+    // ρ_w = 5.9e-17 from the residue of Σ w_i·1 ≠ 1.
+    for ties in [Ties::Average, Ties::Dense, Ties::Min] {
+        let tw = TopWeighted::new().weigher(Logarithmic).ties(ties);
+        assert_eq!(
+            tw.rho(&[0.0, 1.0], &[1.0, 1.0]),
+            Err(Error::Constant { input: "y" })
+        );
+        assert_eq!(
+            tw.tau(&[0.0, 1.0], &[1.0, 1.0]),
+            Err(Error::Constant { input: "y" })
+        );
+    }
+}
+
 fn scores(max_len: usize) -> impl Strategy<Value = (Vec<f64>, Vec<f64>)> {
     (2..max_len).prop_flat_map(|n| {
         // Few distinct values → heavy ties; the rest continuous.

@@ -372,6 +372,21 @@ fn effective_n(w: &[f64]) -> f64 {
 /// ρ_w for validated inputs and normalised weights: two passes with
 /// compensated sums (means first, then centred moments).
 pub(crate) fn rho_w_normalised(a: &[f64], b: &[f64], w: &[f64]) -> Result<RhoW> {
+    // Exact checks first: a weighted mean of equal values can carry a
+    // rounding residue, which must not turn 0/0 into a tiny number.
+    let weighted_constant = |v: &[f64]| {
+        let mut carried = v
+            .iter()
+            .zip(w)
+            .filter(|&(_, &wi)| wi > 0.0)
+            .map(|(&x, _)| x);
+        carried
+            .next()
+            .is_none_or(|first| carried.all(|x| x == first))
+    };
+    if weighted_constant(a) || weighted_constant(b) {
+        return Err(constant_error(a, b));
+    }
     let (mut ma, mut mb) = (Neumaier::default(), Neumaier::default());
     for ((&x, &y), &wi) in a.iter().zip(b).zip(w) {
         ma.add(wi * x);
