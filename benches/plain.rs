@@ -5,18 +5,14 @@ use adaptive_comp_metrics::{kendall_tau_b, kendall_tau_b_naive, spearman};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 
-/// Deterministic uniform [0, 1) values (SplitMix64), no external generator.
+#[path = "../tests/vigna_common/splitmix.rs"]
+#[allow(dead_code)]
+mod splitmix;
+
+/// Deterministic uniform [0, 1) values (the shared SplitMix64 stream).
 fn data(n: usize, seed: u64) -> Vec<f64> {
-    let mut s = seed;
-    (0..n)
-        .map(|_| {
-            s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = s;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            ((z ^ (z >> 31)) >> 11) as f64 * 2f64.powi(-53)
-        })
-        .collect()
+    let mut g = splitmix::SplitMix64(seed);
+    (0..n).map(|_| g.next_f64()).collect()
 }
 
 /// The same values on a 100-level scale: heavy ties.

@@ -10,18 +10,14 @@ use adaptive_comp_metrics::{
 };
 use proptest::prelude::*;
 
-/// SplitMix64, as in tests/data/weighted/gen_weighted.py.
+#[path = "vigna_common/splitmix.rs"]
+#[allow(dead_code)]
+mod splitmix;
+
+/// SplitMix64 floats, as in tests/data/weighted/gen_weighted.py.
 fn uniform(seed: u64, n: usize) -> Vec<f64> {
-    let mut state = seed;
-    (0..n)
-        .map(|_| {
-            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            ((z ^ (z >> 31)) >> 11) as f64 * 2f64.powi(-53)
-        })
-        .collect()
+    let mut g = splitmix::SplitMix64(seed);
+    (0..n).map(|_| g.next_f64()).collect()
 }
 
 fn golden_inputs(name: &str) -> (Vec<f64>, Vec<f64>) {
