@@ -82,6 +82,14 @@ pub enum Error {
         /// Number of items (the largest valid rank).
         len: usize,
     },
+    /// More items than the computation can index.
+    #[error("too many items: at most {max} supported, got {got}")]
+    TooManyItems {
+        /// The largest supported number of items.
+        max: usize,
+        /// Number of items.
+        got: usize,
+    },
     /// The result is 0/0 for a reason other than a constant input
     /// (e.g. every pair is tied in one of the two inputs, or every pair
     /// weight is zero).

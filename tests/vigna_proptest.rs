@@ -63,11 +63,16 @@ fn assert_same_tau(fast: &Result<WeightedTau>, slow: &Result<WeightedTau>) {
     }
 }
 
-/// Scores with heavy ties (few levels) or none (continuous values).
+/// Scores with heavy ties (few levels) or none (continuous values). The
+/// kernel ranks small non-negative multiples of ½ by counting and anything
+/// else by sorting: both paths are drawn with and without ties.
 fn scores(n: usize) -> impl Strategy<Value = Vec<f64>> {
     prop_oneof![
         prop::collection::vec(0u8..3, n).prop_map(|v| v.into_iter().map(f64::from).collect()),
         prop::collection::vec(0u8..8, n).prop_map(|v| v.into_iter().map(f64::from).collect()),
+        prop::collection::vec(2u16..300, n)
+            .prop_map(|v| v.into_iter().map(|k| f64::from(k) / 2.0).collect()),
+        prop::collection::vec(-4i8..4, n).prop_map(|v| v.into_iter().map(f64::from).collect()),
         prop::collection::vec(-1e3f64..1e3, n),
     ]
 }

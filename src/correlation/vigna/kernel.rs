@@ -1,30 +1,375 @@
-//! The O(n log n) kernel: weighted concordance by a merge sort that counts
-//! exchanges (Knight 1966, generalised to weights by Vigna 2015).
+//! The O(n log n) kernel: weighted concordance from dense ranks and a
+//! Fenwick tree.
 //!
-//! Items are `(a, b, w)` triples sorted by `(a, b)`. One pass over the sorted
-//! items sums the weight of pairs tied in `a`, untied in `a` and tied in
-//! `(a, b)`; a bottom-up merge sort on `b` sums the weight of exchanged
-//! (discordant) pairs; a second pass over the `(b, a)`-sorted result sums the
-//! weight of pairs tied in `b`, untied in `b`, and tied in `b` but not in `a`.
-//! Every quantity is a sum of non-negative terms, accumulated with
-//! compensation, so nothing is obtained by subtracting large sums.
+//! Knight (1966) and Vigna (2015) count exchanges in a merge sort; a merge
+//! is a chain of dependent loads and compares, so it runs at the latency of
+//! that chain, not at the throughput of the processor. Here the scores are
+//! first replaced by dense ranks (one sort per input; O(n) with a counting
+//! sort when the scores are already ranks), the (x, y) and (y, x) orders
+//! follow from stable counting sorts, and the discordant weight comes from
+//! one pass over the (x, y) order with a Fenwick tree (binary indexed tree)
+//! indexed by the rank of y:
+//!
+//! ```text
+//! Multiplicative  D = Σ_k u_k · (weight of the earlier items with a larger y)
+//! Additive        D = Σ_k u_k · d_k,  d_k = number of items discordant with item k
+//! ```
+//!
+//! The additive form needs only integer counts d_k, whatever the weights, so
+//! SciPy's symmetric default (two importance rankings) costs one counting
+//! pass. Tie sums come from passes over the two orders, skipped for an input
+//! without ties. Every quantity is a sum of non-negative terms, accumulated
+//! with compensation, so nothing is obtained by subtracting large sums.
 
 use crate::correlation::vigna::Combine;
+use crate::error::{Error, Result};
 use crate::sum::Neumaier;
 
-/// One item: the first key `a` (sorted first), the merge key `b`, the weight.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub(crate) struct Item {
-    pub(crate) a: f64,
-    pub(crate) b: f64,
-    pub(crate) w: f64,
+/// Maps a finite score (no −0; NaN mapped beforehand) to a `u64` with the
+/// same order, so that sorting compares integers.
+#[inline]
+fn order_key(v: f64) -> u64 {
+    let b = v.to_bits();
+    if b >> 63 == 1 { !b } else { b | (1 << 63) }
 }
 
-/// Sorts items by `(a, b)` in increasing order. The keys are finite with no
-/// negative zero (normalised by the callers), so `total_cmp` agrees with `<`.
-pub(crate) fn sort_by_ab(items: &mut [Item]) {
-    items.sort_unstable_by(|p, q| p.a.total_cmp(&q.a).then_with(|| p.b.total_cmp(&q.b)));
+/// Whether every key is a multiple of ½ in [0, 2n] (ranks, whatever the
+/// tie method): then counting sorts replace comparison sorts.
+fn small_keys(keys: &[f64]) -> Option<Vec<u32>> {
+    let limit = 4.0 * keys.len() as f64;
+    keys.iter()
+        .map(|&v| {
+            let t = 2.0 * v;
+            (t >= 0.0 && t <= limit && t == t.trunc()).then_some(t as u32)
+        })
+        .collect()
 }
+
+/// Stable counting sort of `items` by `key(item)` (values at most `max`).
+fn stable_by(items: &[u32], key: impl Fn(u32) -> u32, max: usize) -> Vec<u32> {
+    let mut start = vec![0u32; max + 2];
+    for &i in items {
+        start[key(i) as usize + 1] += 1;
+    }
+    for v in 1..start.len() {
+        start[v] += start[v - 1];
+    }
+    let mut out = vec![0u32; items.len()];
+    for &i in items {
+        let s = &mut start[key(i) as usize];
+        out[*s as usize] = i;
+        *s += 1;
+    }
+    out
+}
+
+/// From the keys along the (y, x) order (sorted by (y, x)): the (y, x)
+/// position of each (x, y) position and the dense ranks of y along the
+/// (y, x) order and of x along the (x, y) order, with their numbers.
+fn from_yx(
+    n: usize,
+    y_at: impl Fn(usize) -> u64,
+    x_at: impl Fn(usize) -> u64,
+) -> (Vec<u32>, Dense, Dense) {
+    let ry = dense_along(n, |p| y_at(p) != y_at(p - 1));
+    // Sorting (x key, p) pairs orders ties in x by p, i.e. by y.
+    let mut xy: Vec<(u64, u32)> = (0..n).zip(0u32..).map(|(p, q)| (x_at(p), q)).collect();
+    xy.sort_unstable();
+    let rx = dense_along(n, |k| xy[k].0 != xy[k - 1].0);
+    (xy.into_iter().map(|t| t.1).collect(), ry, rx)
+}
+
+/// Dense ranks along a sequence sorted by them, from "differs from the
+/// previous item" flags; returns the ranks and their number.
+fn dense_along(n: usize, differs: impl Fn(usize) -> bool) -> Dense {
+    let distinct = usize::from(n > 0) + (1..n).filter(|&k| differs(k)).count();
+    // Without ties the rank is the position: no vector needed.
+    let ranks = if distinct < n {
+        let mut r = 0u32;
+        (0..n)
+            .map(|k| {
+                r += u32::from(k > 0 && differs(k));
+                r
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    Dense { ranks, distinct }
+}
+
+/// Dense 0-based ranks along a sorted sequence: empty when there are no
+/// ties (then the rank is the position).
+struct Dense {
+    ranks: Vec<u32>,
+    distinct: usize,
+}
+
+/// The dense rank at position k: `ranks[k]`, or k itself without ties
+/// (`ranks` empty).
+fn rank_at(ranks: &[u32], k: u32) -> u32 {
+    ranks.get(k as usize).copied().unwrap_or(k)
+}
+
+/// The (x, y) and (y, x) orders of the items and the dense ranks along them.
+///
+/// Positions in the (y, x) order, `p`, are the kernel's currency: along the
+/// (x, y) order they form a permutation, and item j before item k in the
+/// (x, y) order has a larger y exactly when `p_j > p_k` (ties in y are
+/// ordered by x in both orders; items tied in both come in one unspecified
+/// order, the same in both, and no sum depends on it).
+pub(crate) struct Layout {
+    n: usize,
+    /// Distinct x and y scores.
+    mx: usize,
+    my: usize,
+    /// (y, x) position of each (x, y) position.
+    yx_pos: Vec<u32>,
+    /// Dense ranks of x and y along the (x, y) order (empty without ties in x:
+    /// then no pass over that order is needed).
+    rx_xy: Vec<u32>,
+    ry_xy: Vec<u32>,
+    /// Dense ranks of y and x along the (y, x) order, and the (x, y)
+    /// position of each (y, x) position (empty without ties in y).
+    ry_yx: Vec<u32>,
+    rx_yx: Vec<u32>,
+    xy_pos: Vec<u32>,
+}
+
+impl Layout {
+    /// Orders validated keys (finite, no −0): two sorts (counting sorts when
+    /// the keys are ranks) and linear passes.
+    ///
+    /// # Errors
+    /// [`Error::TooManyItems`] beyond `u32::MAX` items.
+    pub(crate) fn new(kx: &[f64], ky: &[f64]) -> Result<Self> {
+        Self::build(kx, ky, false).map(|(layout, _)| layout)
+    }
+
+    /// [`Layout::new`], and the input index at each (x, y) position.
+    ///
+    /// # Errors
+    /// As [`Layout::new`].
+    pub(crate) fn with_index(kx: &[f64], ky: &[f64]) -> Result<(Self, Vec<u32>)> {
+        Self::build(kx, ky, true)
+    }
+
+    fn build(kx: &[f64], ky: &[f64], index: bool) -> Result<(Self, Vec<u32>)> {
+        let n = kx.len();
+        if n > u32::MAX as usize {
+            return Err(Error::TooManyItems {
+                max: u32::MAX as usize,
+                got: n,
+            });
+        }
+        // The (y, x) order (with the input indices when asked for), the
+        // (y, x) position of each (x, y) position, the dense ranks.
+        let (index_yx, yx_pos, ry, rx) = match (small_keys(kx), small_keys(ky)) {
+            (Some(sx), Some(sy)) => {
+                let all: Vec<u32> = (0..n as u32).collect();
+                let max = 4 * n;
+                let by_x = stable_by(&all, |i| sx[i as usize], max);
+                let index_yx = stable_by(&by_x, |i| sy[i as usize], max);
+                let yx_pos = stable_by(&all, |p| sx[index_yx[p as usize] as usize], max);
+                let y_at = |p: usize| sy[index_yx[p] as usize];
+                let x_at = |k: usize| sx[index_yx[yx_pos[k] as usize] as usize];
+                let ry = dense_along(n, |p| y_at(p) != y_at(p - 1));
+                let rx = dense_along(n, |k| x_at(k) != x_at(k - 1));
+                (index_yx, yx_pos, ry, rx)
+            }
+            _ if index => {
+                let mut yx: Vec<(u64, u64, u32)> = kx
+                    .iter()
+                    .zip(ky)
+                    .zip(0u32..)
+                    .map(|((&x, &y), i)| (order_key(y), order_key(x), i))
+                    .collect();
+                yx.sort_unstable();
+                let (yx_pos, ry, rx) = from_yx(n, |p| yx[p].0, |p| yx[p].1);
+                (yx.into_iter().map(|t| t.2).collect(), yx_pos, ry, rx)
+            }
+            _ => {
+                let mut yx: Vec<(u64, u64)> = kx
+                    .iter()
+                    .zip(ky)
+                    .map(|(&x, &y)| (order_key(y), order_key(x)))
+                    .collect();
+                yx.sort_unstable();
+                let (yx_pos, ry, rx) = from_yx(n, |p| yx[p].0, |p| yx[p].1);
+                (Vec::new(), yx_pos, ry, rx)
+            }
+        };
+        let (ry_yx, my, rx_xy, mx) = (ry.ranks, ry.distinct, rx.ranks, rx.distinct);
+        let xy_index: Vec<u32> = if index {
+            yx_pos.iter().map(|&p| index_yx[p as usize]).collect()
+        } else {
+            Vec::new()
+        };
+        let mut layout = Self {
+            n,
+            mx,
+            my,
+            yx_pos,
+            rx_xy: Vec::new(),
+            ry_xy: Vec::new(),
+            ry_yx: Vec::new(),
+            rx_yx: Vec::new(),
+            xy_pos: Vec::new(),
+        };
+        if mx < n {
+            layout.ry_xy = layout.yx_pos.iter().map(|&p| rank_at(&ry_yx, p)).collect();
+            layout.rx_xy = rx_xy;
+        }
+        if my < n {
+            let mut xy_pos = vec![0u32; n];
+            for (k, &p) in (0u32..).zip(&layout.yx_pos) {
+                xy_pos[p as usize] = k;
+            }
+            layout.rx_yx = xy_pos.iter().map(|&k| rank_at(&layout.rx_xy, k)).collect();
+            layout.xy_pos = xy_pos;
+            layout.ry_yx = ry_yx;
+        }
+        Ok((layout, xy_index))
+    }
+
+    /// Position in the (y, x) order of each (x, y) position.
+    pub(crate) fn yx_positions(&self) -> &[u32] {
+        &self.yx_pos
+    }
+
+    /// Calls `f(k, p_k, d_k)` for each (x, y) position k, in order, with
+    /// d_k the number of items discordant with item k: earlier items with a
+    /// larger y plus later items with a smaller y,
+    ///
+    /// ```text
+    /// d_k = k + p_k − 2·#{j < k : p_j < p_k}
+    /// ```
+    ///
+    /// from a Fenwick tree over the positions p. O(n log n), integer
+    /// arithmetic.
+    pub(crate) fn for_each_discordant_count(&self, mut f: impl FnMut(usize, u32, u32)) {
+        let n = self.n;
+        let mut tree = vec![0u32; n + 1];
+        for (k, &p) in (0u32..).zip(&self.yx_pos) {
+            // Earlier items with a smaller p: Fenwick prefix over 1 ..= p.
+            let mut smaller = 0u32;
+            let mut i = p as usize;
+            while i > 0 {
+                smaller += tree[i];
+                i &= i - 1;
+            }
+            f(k as usize, p, k + p - 2 * smaller);
+            let mut i = p as usize + 1;
+            while i <= n {
+                tree[i] += 1;
+                i += i & i.wrapping_neg();
+            }
+        }
+    }
+
+    /// Σ_k w_k · (weight of the earlier items with a larger y), along the
+    /// (x, y) order: the multiplicative discordant weight. Every term is a
+    /// product of non-negative sums.
+    pub(crate) fn discordant_weight(&self, w_xy: &[f64]) -> f64 {
+        let n = self.n;
+        // Indexed by the reversed position n − 1 − p, so that "larger y" is
+        // a prefix.
+        let mut tree = vec![0.0f64; n + 1];
+        let mut acc = Neumaier::default();
+        let mut part = 0.0;
+        for (k, (&p, &w)) in self.yx_pos.iter().zip(w_xy).enumerate() {
+            let rev = n - 1 - p as usize;
+            let mut larger = 0.0;
+            let mut i = rev;
+            while i > 0 {
+                larger += tree[i];
+                i &= i - 1;
+            }
+            part += w * larger;
+            if k % FLUSH == FLUSH - 1 {
+                acc.add(part);
+                part = 0.0;
+            }
+            let mut i = rev + 1;
+            while i <= n {
+                tree[i] += w;
+                i += i & i.wrapping_neg();
+            }
+        }
+        acc.add(part);
+        acc.value()
+    }
+
+    /// The sums of one importance: per-item weights `w` (along either
+    /// order) and the discordant weight `discordant`; `swapped` when the
+    /// run's first key is y (then [`Sums`]' `a` is y). The weights are
+    /// carried over to the other order only when that order has ties.
+    pub(crate) fn sums(
+        &self,
+        w: Along<'_>,
+        discordant: f64,
+        combine: Combine,
+        swapped: bool,
+    ) -> Sums {
+        let xy = View {
+            k1: &self.rx_xy,
+            k2: &self.ry_xy,
+            untied: self.mx == self.n,
+        };
+        let yx = View {
+            k1: &self.ry_yx,
+            k2: &self.rx_yx,
+            untied: self.my == self.n,
+        };
+        let (given, total) = match w {
+            Along::Xy(v) | Along::Yx(v) => (v, total(v, combine)),
+        };
+        let carried: Vec<f64>;
+        let (w_xy, w_yx): (&[f64], &[f64]) = match w {
+            Along::Xy(_) if !yx.untied => {
+                carried = self.xy_pos.iter().map(|&k| given[k as usize]).collect();
+                (given, &carried)
+            }
+            Along::Yx(_) if !xy.untied => {
+                carried = self.yx_pos.iter().map(|&p| given[p as usize]).collect();
+                (&carried, given)
+            }
+            _ => (given, given),
+        };
+        let on_xy = group_sums(&xy, w_xy, total, combine);
+        let on_yx = group_sums(&yx, w_yx, total, combine);
+        let (pre, post, constant_a, constant_b) = if swapped {
+            (on_yx, on_xy, self.my <= 1, self.mx <= 1)
+        } else {
+            (on_xy, on_yx, self.mx <= 1, self.my <= 1)
+        };
+        Sums {
+            total,
+            tied_a: pre.within,
+            untied_a: pre.across,
+            tied_ab: pre.within_sub,
+            tied_b: post.within,
+            untied_b: post.across,
+            tied_b_only: post.across_sub,
+            discordant,
+            constant_a,
+            constant_b,
+        }
+    }
+}
+
+/// Per-item weights along one of the two orders of a [`Layout`].
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Along<'a> {
+    /// Along the (x, y) order.
+    Xy(&'a [f64]),
+    /// Along the (y, x) order.
+    Yx(&'a [f64]),
+}
+
+/// Number of terms summed in plain arithmetic before the partial sum goes
+/// into the compensated accumulator.
+const FLUSH: usize = 256;
 
 /// Raw weighted sums of one kernel run (keys `a`, `b`).
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -43,12 +388,37 @@ pub(crate) struct Sums {
     pub(crate) constant_b: bool,
 }
 
+/// A sequence sorted by two keys given as dense ranks.
+struct View<'a> {
+    k1: &'a [u32],
+    k2: &'a [u32],
+    /// No two items share `k1`: no pass needed.
+    untied: bool,
+}
+
+/// Σ_{i<j} w_ij, in any order: (n − 1)·Σ w (additive) or Σ_k w_k·Σ_{j<k} w_j.
+fn total(w: &[f64], combine: Combine) -> f64 {
+    let mut sum = Neumaier::default();
+    match combine {
+        Combine::Additive => {
+            w.iter().for_each(|&v| sum.add(v));
+            w.len().saturating_sub(1) as f64 * sum.value()
+        }
+        Combine::Multiplicative => {
+            let mut pairs = Neumaier::default();
+            for &v in w {
+                pairs.add(v * sum.value());
+                sum.add(v);
+            }
+            pairs.value()
+        }
+    }
+}
+
 /// Pair sums of a sequence sorted by two keys, grouped on the first key
 /// (groups) and, inside a group, on the second (subgroups).
 #[derive(Debug, Clone, Copy, Default)]
 struct GroupSums {
-    /// Σ w over all pairs.
-    total: f64,
     /// Pairs inside one group.
     within: f64,
     /// Pairs in different groups.
@@ -57,21 +427,13 @@ struct GroupSums {
     within_sub: f64,
     /// Pairs inside one group but in different subgroups.
     across_sub: f64,
-    /// Number of groups.
-    groups: usize,
 }
 
-/// Splits off the leading run of items with equal `key`; `None` when empty.
-fn split_group<'s>(
-    items: &'s [Item],
-    key: &impl Fn(&Item) -> f64,
-) -> Option<(&'s [Item], &'s [Item])> {
-    let first = key(items.first()?);
-    let m = items
-        .iter()
-        .position(|it| key(it) != first)
-        .unwrap_or(items.len());
-    Some(items.split_at(m))
+/// Length of the leading run of equal values.
+fn run_len(keys: &[u32]) -> usize {
+    keys.first().map_or(0, |&k| {
+        keys.iter().position(|&v| v != k).unwrap_or(keys.len())
+    })
 }
 
 /// Pair weight sums by groups, in one pass, from non-negative terms only.
@@ -83,46 +445,43 @@ fn split_group<'s>(
 /// Multiplicative  Σ_{i<j∈G} w_i w_j    = Σ_{i∈G} w_i·(prefix of G before i)
 ///                 across groups:       Σ_G S_G·(S of earlier groups)
 /// ```
-fn group_sums(
-    items: &[Item],
-    k1: impl Fn(&Item) -> f64,
-    k2: impl Fn(&Item) -> f64,
-    combine: Combine,
-) -> GroupSums {
-    let n = items.len();
+fn group_sums(view: &View<'_>, w: &[f64], total: f64, combine: Combine) -> GroupSums {
+    if view.untied {
+        return GroupSums {
+            across: total,
+            ..GroupSums::default()
+        };
+    }
+    let n = view.k1.len();
     let mut within_sub = Neumaier::default();
     let mut across_sub = Neumaier::default();
     let mut across = Neumaier::default();
     let mut before = Neumaier::default();
-    let mut groups = 0;
-    let mut rest = items;
-    while let Some((group, tail)) = split_group(rest, &k1) {
-        let m_g = group.len();
-        rest = tail;
-        groups += 1;
-        if let [single] = group {
-            // The common case without ties: no pair inside the group.
+    let mut start = 0;
+    while start < n {
+        let m_g = run_len(&view.k1[start..]);
+        let end = start + m_g;
+        if m_g == 1 {
+            // The common case: no pair inside the group.
+            let w = w[start];
             match combine {
-                Combine::Additive => across.add((n - 1) as f64 * single.w),
-                Combine::Multiplicative => across.add(single.w * before.value()),
+                Combine::Additive => across.add((n - 1) as f64 * w),
+                Combine::Multiplicative => across.add(w * before.value()),
             }
-            before.add(single.w);
+            before.add(w);
+            start = end;
             continue;
         }
         let mut s_g = Neumaier::default();
-        let mut sub_rest = group;
-        while let Some((sub, sub_tail)) = split_group(sub_rest, &k2) {
-            let m_s = sub.len();
-            sub_rest = sub_tail;
+        let mut sub = start;
+        while sub < end {
+            let m_s = run_len(&view.k2[sub..end]);
             let mut s_s = Neumaier::default();
-            match combine {
-                Combine::Additive => sub.iter().for_each(|it| s_s.add(it.w)),
-                Combine::Multiplicative => {
-                    for it in sub {
-                        within_sub.add(it.w * s_s.value());
-                        s_s.add(it.w);
-                    }
+            for &v in &w[sub..sub + m_s] {
+                if combine == Combine::Multiplicative {
+                    within_sub.add(v * s_s.value());
                 }
+                s_s.add(v);
             }
             let s = s_s.value();
             match combine {
@@ -133,6 +492,7 @@ fn group_sums(
                 Combine::Multiplicative => across_sub.add(s * s_g.value()),
             }
             s_g.add(s);
+            sub += m_s;
         }
         let s = s_g.value();
         match combine {
@@ -140,204 +500,41 @@ fn group_sums(
             Combine::Multiplicative => across.add(s * before.value()),
         }
         before.add(s);
+        start = end;
     }
-    let within = within_sub.value() + across_sub.value();
-    let total = match combine {
-        Combine::Additive => n.saturating_sub(1) as f64 * before.value(),
-        Combine::Multiplicative => within + across.value(),
-    };
     GroupSums {
-        total,
-        within,
+        within: within_sub.value() + across_sub.value(),
         across: across.value(),
         within_sub: within_sub.value(),
         across_sub: across_sub.value(),
-        groups,
     }
 }
 
-/// Runs the kernel on items sorted by `(a, b)`. On return `items` is sorted
-/// by `(b, a)` (the merge is stable), ready for a run with the keys swapped.
-/// `scratch` is a second buffer, resized as needed.
-pub(crate) fn run_sorted(items: &mut Vec<Item>, scratch: &mut Vec<Item>, combine: Combine) -> Sums {
-    let pre = group_sums(items, |it| it.a, |it| it.b, combine);
-    let discordant = merge_sort_by_b(items, scratch, combine);
-    let post = group_sums(items, |it| it.b, |it| it.a, combine);
-    Sums {
-        total: pre.total,
-        tied_a: pre.within,
-        untied_a: pre.across,
-        tied_ab: pre.within_sub,
-        tied_b: post.within,
-        untied_b: post.across,
-        tied_b_only: post.across_sub,
-        discordant,
-        constant_a: pre.groups <= 1,
-        constant_b: post.groups <= 1,
-    }
-}
-
-/// Length of the runs sorted by insertion before merging.
-const RUN: usize = 16;
-
-/// Items per block of the cache-resident first merge phase (a power-of-two
-/// multiple of [`RUN`]): 2¹⁴ items of 24 bytes, two buffers, fit in L2.
-const BLOCK: usize = 1 << 14;
-
-/// Number of merge steps summed in plain arithmetic before the partial sum
-/// goes into the compensated accumulator.
-const FLUSH: usize = 256;
-
-/// Stable bottom-up merge sort of `items` by `b`, returning the weight of the
-/// exchanged pairs: pairs (i, j) with i before j and `b_i > b_j`.
-///
-/// ```text
-/// Additive:        Σ_{exchanged (i,j)} (w_i + w_j)
-/// Multiplicative:  Σ_{exchanged (i,j)} w_i·w_j
-/// ```
-fn merge_sort_by_b(items: &mut Vec<Item>, scratch: &mut Vec<Item>, combine: Combine) -> f64 {
-    let n = items.len();
-    let mut acc = Neumaier::default();
-    for run in items.chunks_mut(RUN) {
-        acc.add(insertion_sort(run, combine));
-    }
-    if n <= RUN {
-        return acc.value();
-    }
-    scratch.clear();
-    scratch.resize(n, Item::default());
-    // Phase 1: every pass up to runs of BLOCK items, one cache-sized block at
-    // a time. Every block makes the same number of passes, so all end up in
-    // the same buffer.
-    let mut in_scratch = false;
-    for (blk, sblk) in items.chunks_mut(BLOCK).zip(scratch.chunks_mut(BLOCK)) {
-        let mut width = RUN;
-        in_scratch = false;
-        while width < BLOCK {
-            if in_scratch {
-                pass(sblk, blk, width, combine, &mut acc);
-            } else {
-                pass(blk, sblk, width, combine, &mut acc);
-            }
-            in_scratch = !in_scratch;
-            width *= 2;
+/// The additive discordant weights Σ_k w_k·d_k for weights along the
+/// (x, y) order and, optionally, Σ_k v_{p_k}·d_k for weights along the
+/// (y, x) order (the symmetric importance), from one counting pass.
+pub(crate) fn additive_discordant(
+    layout: &Layout,
+    w_xy: &[f64],
+    v_yx: Option<&[f64]>,
+) -> (f64, f64) {
+    let mut first = Neumaier::default();
+    // Counts along the (y, x) order, for the second weights: scattered
+    // here, summed in order below (a random read per item would stall the
+    // counting loop on cache misses).
+    let mut d_yx = vec![0u32; if v_yx.is_some() { layout.n } else { 0 }];
+    layout.for_each_discordant_count(|k, p, d| {
+        first.add(w_xy.get(k).copied().unwrap_or(0.0) * f64::from(d));
+        if let Some(slot) = d_yx.get_mut(p as usize) {
+            *slot = d;
         }
-    }
-    if in_scratch {
-        core::mem::swap(items, scratch);
-    }
-    // Phase 2: the remaining passes over the whole array.
-    let mut width = BLOCK;
-    while width < n {
-        pass(items, scratch, width, combine, &mut acc);
-        core::mem::swap(items, scratch);
-        width *= 2;
-    }
-    acc.value()
-}
-
-/// One merge pass: runs of `width` items of `src`, merged pairwise into `dst`.
-fn pass(src: &[Item], dst: &mut [Item], width: usize, combine: Combine, acc: &mut Neumaier) {
-    for (src, dst) in src.chunks(2 * width).zip(dst.chunks_mut(2 * width)) {
-        if src.len() <= width {
-            dst.copy_from_slice(src);
-            continue;
+    });
+    let second = v_yx.map_or(0.0, |v| {
+        let mut acc = Neumaier::default();
+        for (&w, &d) in v.iter().zip(&d_yx) {
+            acc.add(w * f64::from(d));
         }
-        let (left, right) = src.split_at(width);
-        match (left.last(), right.first()) {
-            (Some(l), Some(r)) if l.b <= r.b => dst.copy_from_slice(src),
-            _ => match combine {
-                Combine::Additive => merge::<true>(left, right, dst, acc),
-                Combine::Multiplicative => merge::<false>(left, right, dst, acc),
-            },
-        }
-    }
-}
-
-/// Sorts a short run by insertion, returning its exchanged weight: moving an
-/// element of weight w past k elements of total weight S adds `S + k·w`
-/// (additive) or `S·w` (multiplicative).
-fn insertion_sort(run: &mut [Item], combine: Combine) -> f64 {
-    let mut acc = 0.0;
-    for i in 1..run.len() {
-        let cur = run[i];
-        let mut j = i;
-        let mut passed = 0.0;
-        while j > 0 && run[j - 1].b > cur.b {
-            passed += run[j - 1].w;
-            run[j] = run[j - 1];
-            j -= 1;
-        }
-        run[j] = cur;
-        acc += match combine {
-            Combine::Additive => passed + (i - j) as f64 * cur.w,
-            Combine::Multiplicative => passed * cur.w,
-        };
-    }
-    acc
-}
-
-/// Merges two runs sorted by `b` into `out`, adding their exchanged weight.
-///
-/// Accounted when a left element of weight w is emitted after k right
-/// elements of total weight P: `w·k + P` (additive) or `w·P`
-/// (multiplicative). P only grows, so it is a sum of positive terms. The
-/// loop is branch-free in the data (selects instead of jumps): on random
-/// input a data-dependent branch is mispredicted half of the time.
-#[inline]
-fn merge<const ADDITIVE: bool>(
-    left: &[Item],
-    right: &[Item],
-    out: &mut [Item],
-    acc: &mut Neumaier,
-) {
-    let (mut i, mut j) = (0, 0);
-    let mut taken = 0.0; // P
-    let mut part = 0.0;
-    let mut steps = 0;
-    let (nl, nr) = (left.len(), right.len());
-    let mut o = 0;
-    while i < nl && j < nr {
-        let (l, r) = (left[i], right[j]);
-        let take_right = r.b < l.b;
-        out[o] = if take_right { r } else { l };
-        // All ones when the right element is taken: masks instead of
-        // branches. Left visible, the optimiser turns the masks back into a
-        // jump, mispredicted half of the time on random input; `black_box`
-        // keeps it opaque (it costs a register move, off the loop's critical
-        // path through i and j).
-        let right_mask = core::hint::black_box(0u64.wrapping_sub(u64::from(take_right)));
-        let passed = if ADDITIVE {
-            l.w * j as f64 + taken
-        } else {
-            l.w * taken
-        };
-        part += f64::from_bits(passed.to_bits() & !right_mask);
-        taken += f64::from_bits(r.w.to_bits() & right_mask);
-        j += usize::from(take_right);
-        i += usize::from(!take_right);
-        o += 1;
-        steps += 1;
-        if steps == FLUSH {
-            acc.add(part);
-            part = 0.0;
-            steps = 0;
-        }
-    }
-    acc.add(part);
-    if i < nl {
-        // The right run is exhausted: each remaining left element passes all
-        // of it.
-        let rest = &left[i..];
-        let mut w = Neumaier::default();
-        rest.iter().for_each(|it| w.add(it.w));
-        acc.add(if ADDITIVE {
-            w.value() * j as f64 + rest.len() as f64 * taken
-        } else {
-            w.value() * taken
-        });
-        out[o..].copy_from_slice(rest);
-    } else {
-        out[o..].copy_from_slice(&right[j..]);
-    }
+        acc.value()
+    });
+    (first.value(), second)
 }

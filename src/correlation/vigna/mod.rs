@@ -61,7 +61,7 @@ use crate::error::{Error, Result, check_pair_len, check_weights};
 #[cfg(doc)]
 use crate::weigh::Unweighted;
 use crate::weigh::{Hyperbolic, Weigher};
-use kernel::{Item, Sums, run_sorted, sort_by_ab};
+use kernel::{Along, Layout, Sums, additive_discordant};
 use num_traits::Float;
 
 /// How two per-item weights combine into the weight of a pair.
@@ -192,20 +192,25 @@ fn key<F: Float>(v: F, input: &'static str, index: usize, nan: NanPolicy) -> Res
     Ok(v + 0.0)
 }
 
-/// Validates x, y and builds the kernel items `(x, y, 0)` in input order.
-fn items_xy<F: Float>(x: &[F], y: &[F], nan: NanPolicy) -> Result<Vec<Item>> {
+/// Validates x and y, item by item, and converts them to the kernel's keys.
+fn keys_xy<F: Float>(x: &[F], y: &[F], nan: NanPolicy) -> Result<(Vec<f64>, Vec<f64>)> {
     check_pair_len("x", x, "y", y, 2)?;
-    x.iter()
-        .zip(y)
-        .enumerate()
-        .map(|(i, (&a, &b))| {
-            Ok(Item {
-                a: key(a, "x", i, nan)?,
-                b: key(b, "y", i, nan)?,
-                w: 0.0,
-            })
-        })
-        .collect()
+    let mut kx = Vec::with_capacity(x.len());
+    let mut ky = Vec::with_capacity(y.len());
+    for (i, (&a, &b)) in x.iter().zip(y).enumerate() {
+        kx.push(key(a, "x", i, nan)?);
+        ky.push(key(b, "y", i, nan)?);
+    }
+    Ok((kx, ky))
+}
+
+/// One kernel run: the sums for the weights `w_xy` along the (x, y) order.
+fn run(layout: &Layout, w_xy: &[f64], combine: Combine, swapped: bool) -> Sums {
+    let discordant = match combine {
+        Combine::Additive => additive_discordant(layout, w_xy, None).0,
+        Combine::Multiplicative => layout.discordant_weight(w_xy),
+    };
+    layout.sums(Along::Xy(w_xy), discordant, combine, swapped)
 }
 
 /// Weighted concordance of x and y for per-item weights u: every weighted
@@ -251,16 +256,13 @@ pub fn weighted_kendall<F: Float>(
     u: &[f64],
     combine: Combine,
 ) -> Result<WeightedTauStats> {
-    let mut items = items_xy(x, y, NanPolicy::Error)?;
+    let (kx, ky) = keys_xy(x, y, NanPolicy::Error)?;
     check_pair_len("x", x, "u", u, 2)?;
     check_weights(u)?;
     let ((f1, f2), unscale) = weight_scale(u, combine);
-    for (it, &w) in items.iter_mut().zip(u) {
-        it.w = w * f1 * f2;
-    }
-    sort_by_ab(&mut items);
-    let mut scratch = Vec::new();
-    let sums = run_sorted(&mut items, &mut scratch, combine);
+    let (layout, xy) = Layout::with_index(&kx, &ky)?;
+    let w_xy: Vec<f64> = xy.iter().map(|&i| u[i as usize] * f1 * f2).collect();
+    let sums = run(&layout, &w_xy, combine, false);
     WeightedTauStats::from_sums(&sums, false, unscale)
 }
 
@@ -494,43 +496,56 @@ pub fn weighted_tau_stats<F: Float, W: Weigher>(
     y: &[F],
     opts: &WeightedTauOptions<'_, W>,
 ) -> Result<WeightedTau> {
-    let mut items = items_xy(x, y, opts.nan)?;
-    let n = items.len();
+    let (mut kx, mut ky) = keys_xy(x, y, opts.nan)?;
+    let n = kx.len();
     let combine = opts.combine;
-    let mut scratch = Vec::new();
+    let single = |layout: &Layout, w_xy: &[f64]| {
+        let stats = WeightedTauStats::from_sums(&run(layout, w_xy, combine, false), false, 1.0)?;
+        Ok(WeightedTau {
+            tau: stats.tau,
+            stats,
+            stats_yx: None,
+        })
+    };
     match opts.rank {
         Rank::Symmetric | Rank::ByXY | Rank::ByYX => {
             let table = weight_table(&opts.weigher, n)?;
             let swapped = opts.rank == Rank::ByYX;
             if swapped {
-                items
-                    .iter_mut()
-                    .for_each(|it| core::mem::swap(&mut it.a, &mut it.b));
+                core::mem::swap(&mut kx, &mut ky);
             }
-            sort_by_ab(&mut items);
-            // Ascending position k has importance rank n − 1 − k.
-            for (it, &w) in items.iter_mut().zip(table.iter().rev()) {
-                it.w = w;
-            }
-            let first = run_sorted(&mut items, &mut scratch, combine);
-            let stats = WeightedTauStats::from_sums(&first, swapped, 1.0)?;
+            let layout = Layout::new(&kx, &ky)?;
+            // Ascending (x, y) position k has importance rank n − 1 − k; for
+            // the symmetric second half, ascending (y, x) position p has
+            // importance rank n − 1 − p: the same weights along the other order.
+            let w_pos: Vec<f64> = table.iter().rev().copied().collect();
             if opts.rank != Rank::Symmetric {
+                let first = run(&layout, &w_pos, combine, false);
+                let stats = WeightedTauStats::from_sums(&first, swapped, 1.0)?;
                 return Ok(WeightedTau {
                     tau: stats.tau,
                     stats,
                     stats_yx: None,
                 });
             }
-            // The items are now sorted by (y, x): swap the keys and weigh
-            // them by their new positions.
-            for (it, &w) in items.iter_mut().zip(table.iter().rev()) {
-                *it = Item {
-                    a: it.b,
-                    b: it.a,
-                    w,
-                };
-            }
-            let second = run_sorted(&mut items, &mut scratch, combine);
+            let (d1, d2) = match combine {
+                // Additive: one counting pass serves both importances.
+                Combine::Additive => additive_discordant(&layout, &w_pos, Some(&w_pos)),
+                Combine::Multiplicative => {
+                    let w2_xy: Vec<f64> = layout
+                        .yx_positions()
+                        .iter()
+                        .map(|&p| w_pos[p as usize])
+                        .collect();
+                    (
+                        layout.discordant_weight(&w_pos),
+                        layout.discordant_weight(&w2_xy),
+                    )
+                }
+            };
+            let first = layout.sums(Along::Xy(&w_pos), d1, combine, false);
+            let stats = WeightedTauStats::from_sums(&first, false, 1.0)?;
+            let second = layout.sums(Along::Yx(&w_pos), d2, combine, true);
             let stats_yx = WeightedTauStats::from_sums(&second, true, 1.0)?;
             Ok(WeightedTau {
                 tau: 0.5 * (stats.tau + stats_yx.tau),
@@ -540,34 +555,23 @@ pub fn weighted_tau_stats<F: Float, W: Weigher>(
         }
         Rank::Index => {
             let table = weight_table(&opts.weigher, n)?;
-            for (it, &w) in items.iter_mut().zip(&table) {
-                it.w = w;
-            }
-            single(items, scratch, combine)
+            let (layout, xy) = Layout::with_index(&kx, &ky)?;
+            let w_xy: Vec<f64> = xy.iter().map(|&i| table[i as usize]).collect();
+            single(&layout, &w_xy)
         }
         Rank::Given(r) => {
             check_pair_len("x", x, "rank", r, 2)?;
             let dense = dense_ranks(r)?;
             let distinct = dense.iter().copied().max().map_or(0, |m| m + 1);
             let table = weight_table(&opts.weigher, distinct)?;
-            for (it, &d) in items.iter_mut().zip(&dense) {
-                it.w = table.get(d).copied().unwrap_or(0.0);
-            }
-            single(items, scratch, combine)
+            let (layout, xy) = Layout::with_index(&kx, &ky)?;
+            let w_xy: Vec<f64> = xy
+                .iter()
+                .map(|&i| table.get(dense[i as usize]).copied().unwrap_or(0.0))
+                .collect();
+            single(&layout, &w_xy)
         }
     }
-}
-
-/// One kernel run on items weighted in input order.
-fn single(mut items: Vec<Item>, mut scratch: Vec<Item>, combine: Combine) -> Result<WeightedTau> {
-    sort_by_ab(&mut items);
-    let sums = run_sorted(&mut items, &mut scratch, combine);
-    let stats = WeightedTauStats::from_sums(&sums, false, 1.0)?;
-    Ok(WeightedTau {
-        tau: stats.tau,
-        stats,
-        stats_yx: None,
-    })
 }
 
 /// `f(ρ + 1)` for ρ = 0 … len − 1, validated (the error index is ρ).

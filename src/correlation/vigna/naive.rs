@@ -1,9 +1,7 @@
 //! The O(n²) definitions, written plainly: the oracle for the O(n log n)
 //! kernel in tests, fuzzing and benchmarks.
 
-use super::{
-    Combine, NanPolicy, Rank, WeightedTau, WeightedTauOptions, WeightedTauStats, items_xy,
-};
+use super::{Combine, NanPolicy, Rank, WeightedTau, WeightedTauOptions, WeightedTauStats, keys_xy};
 use crate::error::{Error, Result, check_pair_len, check_weights};
 use crate::sum::Neumaier;
 use crate::weigh::Weigher;
@@ -41,11 +39,9 @@ pub fn weighted_kendall_naive<F: Float>(
     u: &[f64],
     combine: Combine,
 ) -> Result<WeightedTauStats> {
-    let items = items_xy(x, y, NanPolicy::Error)?;
+    let (xs, ys) = keys_xy(x, y, NanPolicy::Error)?;
     check_pair_len("x", x, "u", u, 2)?;
     check_weights(u)?;
-    let xs: Vec<f64> = items.iter().map(|it| it.a).collect();
-    let ys: Vec<f64> = items.iter().map(|it| it.b).collect();
     naive(&xs, &ys, u, combine)
 }
 
@@ -154,9 +150,7 @@ pub fn weighted_tau_naive<F: Float, W: Weigher>(
     y: &[F],
     opts: &WeightedTauOptions<'_, W>,
 ) -> Result<WeightedTau> {
-    let items = items_xy(x, y, opts.nan)?;
-    let xs: Vec<f64> = items.iter().map(|it| it.a).collect();
-    let ys: Vec<f64> = items.iter().map(|it| it.b).collect();
+    let (xs, ys) = keys_xy(x, y, opts.nan)?;
     let n = xs.len();
     let by = |first: &[f64], second: &[f64]| -> Vec<usize> {
         (0..n)
