@@ -61,7 +61,7 @@ use crate::error::{Error, Result, check_pair_len, check_weights};
 #[cfg(doc)]
 use crate::weigh::Unweighted;
 use crate::weigh::{Hyperbolic, Weigher};
-use kernel::{Along, Layout, Sums, additive_discordant};
+use kernel::{Along, Layout, Sums, additive_discordant, order_key};
 use num_traits::Float;
 
 /// How two per-item weights combine into the weight of a pair.
@@ -204,6 +204,20 @@ fn keys_xy<F: Float>(x: &[F], y: &[F], nan: NanPolicy) -> Result<(Vec<f64>, Vec<
     Ok((kx, ky))
 }
 
+/// Validates x and y, item by item, and converts them to the kernel's
+/// (order key of y, order key of x) pairs.
+fn order_pairs<F: Float>(x: &[F], y: &[F], nan: NanPolicy) -> Result<Vec<(u64, u64)>> {
+    check_pair_len("x", x, "y", y, 2)?;
+    x.iter()
+        .zip(y)
+        .enumerate()
+        .map(|(i, (&a, &b))| {
+            let kx = key(a, "x", i, nan)?;
+            Ok((order_key(key(b, "y", i, nan)?), order_key(kx)))
+        })
+        .collect()
+}
+
 /// One kernel run: the sums for the weights `w_xy` along the (x, y) order.
 fn run(layout: &Layout, w_xy: &[f64], combine: Combine, swapped: bool) -> Sums {
     let discordant = match combine {
@@ -256,11 +270,11 @@ pub fn weighted_kendall<F: Float>(
     u: &[f64],
     combine: Combine,
 ) -> Result<WeightedTauStats> {
-    let (kx, ky) = keys_xy(x, y, NanPolicy::Error)?;
+    let pairs = order_pairs(x, y, NanPolicy::Error)?;
     check_pair_len("x", x, "u", u, 2)?;
     check_weights(u)?;
     let ((f1, f2), unscale) = weight_scale(u, combine);
-    let (layout, xy) = Layout::with_index(&kx, &ky)?;
+    let (layout, xy) = Layout::with_index(pairs)?;
     let w_xy: Vec<f64> = xy.iter().map(|&i| u[i as usize] * f1 * f2).collect();
     let sums = run(&layout, &w_xy, combine, false);
     WeightedTauStats::from_sums(&sums, false, unscale)
@@ -496,8 +510,8 @@ pub fn weighted_tau_stats<F: Float, W: Weigher>(
     y: &[F],
     opts: &WeightedTauOptions<'_, W>,
 ) -> Result<WeightedTau> {
-    let (mut kx, mut ky) = keys_xy(x, y, opts.nan)?;
-    let n = kx.len();
+    let mut pairs = order_pairs(x, y, opts.nan)?;
+    let n = pairs.len();
     let combine = opts.combine;
     let single = |layout: &Layout, w_xy: &[f64]| {
         let stats = WeightedTauStats::from_sums(&run(layout, w_xy, combine, false), false, 1.0)?;
@@ -509,16 +523,16 @@ pub fn weighted_tau_stats<F: Float, W: Weigher>(
     };
     match opts.rank {
         Rank::Symmetric | Rank::ByXY | Rank::ByYX => {
-            let table = weight_table(&opts.weigher, n)?;
-            let swapped = opts.rank == Rank::ByYX;
-            if swapped {
-                core::mem::swap(&mut kx, &mut ky);
-            }
-            let layout = Layout::new(&kx, &ky)?;
             // Ascending (x, y) position k has importance rank n − 1 − k; for
             // the symmetric second half, ascending (y, x) position p has
             // importance rank n − 1 − p: the same weights along the other order.
-            let w_pos: Vec<f64> = table.iter().rev().copied().collect();
+            let mut w_pos = weight_table(&opts.weigher, n)?;
+            w_pos.reverse();
+            let swapped = opts.rank == Rank::ByYX;
+            if swapped {
+                pairs.iter_mut().for_each(|(a, b)| core::mem::swap(a, b));
+            }
+            let layout = Layout::new(pairs)?;
             if opts.rank != Rank::Symmetric {
                 let first = run(&layout, &w_pos, combine, false);
                 let stats = WeightedTauStats::from_sums(&first, swapped, 1.0)?;
@@ -555,7 +569,7 @@ pub fn weighted_tau_stats<F: Float, W: Weigher>(
         }
         Rank::Index => {
             let table = weight_table(&opts.weigher, n)?;
-            let (layout, xy) = Layout::with_index(&kx, &ky)?;
+            let (layout, xy) = Layout::with_index(pairs)?;
             let w_xy: Vec<f64> = xy.iter().map(|&i| table[i as usize]).collect();
             single(&layout, &w_xy)
         }
@@ -564,7 +578,7 @@ pub fn weighted_tau_stats<F: Float, W: Weigher>(
             let dense = dense_ranks(r)?;
             let distinct = dense.iter().copied().max().map_or(0, |m| m + 1);
             let table = weight_table(&opts.weigher, distinct)?;
-            let (layout, xy) = Layout::with_index(&kx, &ky)?;
+            let (layout, xy) = Layout::with_index(pairs)?;
             let w_xy: Vec<f64> = xy
                 .iter()
                 .map(|&i| table.get(dense[i as usize]).copied().unwrap_or(0.0))
