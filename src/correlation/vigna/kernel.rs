@@ -68,10 +68,26 @@ fn stable_by(items: &[u32], key: impl Fn(u32) -> u32, max: usize) -> Vec<u32> {
     out
 }
 
+/// Sorts tuples lexicographically: by their first field, then each run of
+/// equal first fields by the whole tuple. Comparing one field is cheaper
+/// than comparing tuples, and runs are rare unless there are ties.
+fn sort_lexicographic<T: Ord + Copy>(v: &mut [T], first: impl Fn(&T) -> u64) {
+    v.sort_unstable_by_key(&first);
+    let mut start = 0;
+    while start < v.len() {
+        let k = first(&v[start]);
+        let len = v[start..].iter().take_while(|t| first(t) == k).count();
+        if len > 1 {
+            v[start..start + len].sort_unstable();
+        }
+        start += len;
+    }
+}
+
 /// Sorts (x key, (y, x) position) pairs, which orders ties in x by y, and
 /// returns the positions along the (x, y) order and the dense ranks of x.
 fn x_then_positions(xp: &mut [(u64, u64)]) -> (Vec<u32>, Dense) {
-    xp.sort_unstable();
+    sort_lexicographic(xp, |t| t.0);
     let rx = dense_along(xp.len(), |k| xp[k].0 != xp[k - 1].0);
     (xp.iter().map(|t| t.1 as u32).collect(), rx)
 }
@@ -184,7 +200,7 @@ impl Layout {
                     .map(|(&(y, x), i)| (y, x, i))
                     .collect();
                 drop(pairs);
-                yx.sort_unstable();
+                sort_lexicographic(&mut yx, |t| t.0);
                 let ry = dense_along(n, |p| yx[p].0 != yx[p - 1].0);
                 let mut xp: Vec<(u64, u64)> =
                     yx.iter().zip(0u64..).map(|(t, p)| (t.1, p)).collect();
@@ -192,7 +208,7 @@ impl Layout {
                 (yx.into_iter().map(|t| t.2).collect(), yx_pos, ry, rx)
             }
             None => {
-                pairs.sort_unstable();
+                sort_lexicographic(&mut pairs, |t| t.0);
                 let ry = dense_along(n, |p| pairs[p].0 != pairs[p - 1].0);
                 // The same buffer, now (x key, (y, x) position).
                 for (pair, p) in pairs.iter_mut().zip(0u64..) {
@@ -248,41 +264,32 @@ impl Layout {
     /// d_k = k + p_k − 2·#{j < k : p_j < p_k}
     /// ```
     ///
-    /// The count comes from two Fenwick trees: one over buckets of
-    /// [`BUCKET`] positions, one inside each bucket (16-bit counts, 2 KiB),
-    /// so that most reads hit the L1 cache where one tree over all n
+    /// The count comes from a bitmap of the positions seen (a popcount
+    /// inside a 64-position word) and a Fenwick tree over the words, small
+    /// enough (n/16 bytes) to stay in cache, where one tree over all n
     /// positions would miss it. O(n log n), integer arithmetic.
     pub(crate) fn for_each_discordant_count(&self, mut f: impl FnMut(usize, u32, u32)) {
-        let buckets = self.n / BUCKET + 1;
-        let mut top = vec![0u32; buckets + 1];
-        let mut inner = vec![[0u16; BUCKET]; buckets];
+        let words = self.n / 64 + 1;
+        let mut tree = vec![0u32; words + 1];
+        let mut seen = vec![0u64; words];
         for (k, &p) in (0u32..).zip(&self.yx_pos) {
-            let (b, offset) = (p as usize / BUCKET, p as usize % BUCKET);
-            // Earlier items in lower buckets: prefix over top[1 ..= b].
+            let (w, bit) = (p as usize / 64, p % 64);
+            // Earlier items in lower words: Fenwick prefix over 1 ..= w.
             let mut smaller = 0u32;
-            let mut i = b;
+            let mut i = w;
             while i > 0 {
-                smaller += top[i];
+                smaller += tree[i];
                 i &= i - 1;
             }
-            // Earlier items of this bucket below p: prefix over 1 ..= offset
-            // (node j of the inner tree is stored at j − 1).
-            if let Some(tree) = inner.get_mut(b) {
-                let mut i = offset;
-                while i > 0 {
-                    smaller += u32::from(tree[i - 1]);
-                    i &= i - 1;
-                }
-                let mut i = offset + 1;
-                while i <= BUCKET {
-                    tree[i - 1] += 1;
-                    i += i & i.wrapping_neg();
-                }
+            // Earlier items in this word below p.
+            if let Some(word) = seen.get_mut(w) {
+                smaller += (*word & ((1u64 << bit) - 1)).count_ones();
+                *word |= 1u64 << bit;
             }
             f(k as usize, p, k + p - 2 * smaller);
-            let mut i = b + 1;
-            while i <= buckets {
-                top[i] += 1;
+            let mut i = w + 1;
+            while i <= words {
+                tree[i] += 1;
                 i += i & i.wrapping_neg();
             }
         }
@@ -387,10 +394,6 @@ pub(crate) enum Along<'a> {
     /// Along the (y, x) order.
     Yx(&'a [f64]),
 }
-
-/// Positions per bucket of the two-level counting tree (at most 2¹⁶, so
-/// that a bucket's counts fit 16 bits).
-const BUCKET: usize = 1024;
 
 /// Number of terms summed in plain arithmetic before the partial sum goes
 /// into the compensated accumulator.
@@ -599,8 +602,8 @@ mod tests {
     }
 
     #[test]
-    fn counts_match_the_definition_across_many_buckets() {
-        // n spans several buckets of the two-level tree; with and without
+    fn counts_match_the_definition_across_many_words() {
+        // n spans many words of the counting bitmap; with and without
         // ties, on the sorting path (negative scores) and the counting path.
         for (n, levels, offset) in [(5000usize, 0u64, -0.5), (4099, 7, -3.0), (3000, 50, 0.0)] {
             let mut g = stream(n as u64);
@@ -623,7 +626,7 @@ mod tests {
     }
 
     #[test]
-    fn every_sum_matches_the_definition_beyond_one_bucket() {
+    fn every_sum_matches_the_definition_at_n_2500() {
         use crate::correlation::vigna::{weighted_kendall, weighted_kendall_naive};
         let n = 2500;
         let mut g = stream(11);

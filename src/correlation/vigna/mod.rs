@@ -208,6 +208,12 @@ fn keys_xy<F: Float>(x: &[F], y: &[F], nan: NanPolicy) -> Result<(Vec<f64>, Vec<
 /// (order key of y, order key of x) pairs.
 fn order_pairs<F: Float>(x: &[F], y: &[F], nan: NanPolicy) -> Result<Vec<(u64, u64)>> {
     check_pair_len("x", x, "y", y, 2)?;
+    let finite = |v: F| v.to_f64().is_some_and(f64::is_finite);
+    if x.iter().zip(y).all(|(&a, &b)| finite(a) && finite(b)) {
+        // The common case, without a check per item: −0 becomes +0.
+        let k = |v: F| order_key(v.to_f64().unwrap_or(0.0) + 0.0);
+        return Ok(x.iter().zip(y).map(|(&a, &b)| (k(b), k(a))).collect());
+    }
     x.iter()
         .zip(y)
         .enumerate()
