@@ -42,6 +42,10 @@ fn from_order_key(k: u64) -> f64 {
 /// Whether every key is a multiple of ½ in [0, 2n] (ranks, whatever the
 /// tie method): then counting sorts replace comparison sorts.
 fn small_keys(keys: impl ExactSizeIterator<Item = u64>) -> Option<Vec<u32>> {
+    // Slots up to 4n must fit u32 (and the counting arrays memory).
+    if keys.len() > 1 << 28 {
+        return None;
+    }
     let limit = 4.0 * keys.len() as f64;
     keys.map(|k| {
         let t = 2.0 * from_order_key(k);
@@ -286,7 +290,9 @@ impl Layout {
                 smaller += (*word & ((1u64 << bit) - 1)).count_ones();
                 *word |= 1u64 << bit;
             }
-            f(k as usize, p, k + p - 2 * smaller);
+            // k + p may exceed u32 (not d_k < n): count in u64.
+            let d = u64::from(k) + u64::from(p) - 2 * u64::from(smaller);
+            f(k as usize, p, d as u32);
             let mut i = w + 1;
             while i <= words {
                 tree[i] += 1;
