@@ -341,7 +341,7 @@ fn tau_w_by_hand() {
     assert!((s.untied_x - z).abs() < 1e-15);
 }
 
-/// The weigher is evaluated once per rank (n calls), never inside the merge;
+/// The weigher is evaluated once per rank (n calls), never inside the sweep;
 /// for a given rank array, once per distinct rank.
 #[test]
 fn weigher_is_called_once_per_rank() {
@@ -370,8 +370,8 @@ fn weigher_is_called_once_per_rank() {
     assert_eq!(calls.get(), 7);
 }
 
-/// At n = 10⁵ with ties, the symmetric path (whose second merge sort starts
-/// from the first one's output) equals the mean of two separate runs, and
+/// At n = 10⁵ with ties, the symmetric path (whose two importances share one
+/// layout and one counting pass) equals the mean of two separate runs, and
 /// ByYX on (x, y) equals ByXY on (y, x).
 #[test]
 fn symmetric_path_at_large_n() {

@@ -1,6 +1,7 @@
-//! Numerical stability at large n: the merge-sort kernel against a Fenwick
-//! tree sweep, a different algorithm with a different summation order (tree
-//! partial sums), and exact integer counts for unit weights.
+//! Numerical stability at large n: the kernel against an independent sweep
+//! written here (a Fenwick tree over y ranks with weight and count nodes,
+//! sharing no code with the crate; the kernel's additive path counts
+//! discordant partners instead), and exact integer counts for unit weights.
 //!
 //! n = 10⁵ runs always; n = 10⁷ is `#[ignore]`d (about a minute with the
 //! naive-free oracle): `cargo test --release --test vigna_stability -- --ignored`.

@@ -46,10 +46,12 @@ fn small_keys(keys: impl ExactSizeIterator<Item = u64>) -> Option<Vec<u32>> {
     if keys.len() > 1 << 28 {
         return None;
     }
-    let limit = 4.0 * keys.len() as f64;
+    let limit = 4 * keys.len() as u32;
     keys.map(|k| {
         let t = 2.0 * from_order_key(k);
-        (t >= 0.0 && t <= limit && t == t.trunc()).then_some(t as u32)
+        // In range first, so the conversion is exact or rejected.
+        let slot = (t >= 0.0 && t <= f64::from(limit)).then_some(t as u32)?;
+        (f64::from(slot) == t).then_some(slot)
     })
     .collect()
 }
@@ -187,7 +189,8 @@ impl Layout {
         let (index_yx, yx_pos, ry, rx) = match small {
             Some((sx, sy)) => {
                 let all: Vec<u32> = (0..n as u32).collect();
-                let max = 4 * n;
+                // The largest slot: counting arrays no longer than needed.
+                let max = sx.iter().chain(&sy).copied().max().unwrap_or(0) as usize;
                 let by_x = stable_by(&all, |i| sx[i as usize], max);
                 let index_yx = stable_by(&by_x, |i| sy[i as usize], max);
                 let yx_pos = stable_by(&all, |p| sx[index_yx[p as usize] as usize], max);

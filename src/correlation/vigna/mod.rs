@@ -21,12 +21,33 @@
 //! * [`weighted_tau`] is Vigna's weighted τ: u_i = f(ρ_i + 1) for an
 //!   importance rank ρ ([`Rank`]) and a [`Weigher`] f, with SciPy's defaults.
 //!
-//! The algorithm is Knight's (1966) merge sort generalised with weights
-//! (Vigna 2015, §5): sort by (x, y), sum the weight of pairs tied in x and in
-//! (x, y), merge sort by y summing the weight of exchanged pairs, sum the
-//! weight of pairs tied in y. Every sum is a sum of non-negative terms with
-//! compensated (Neumaier) accumulation; nothing is obtained by subtracting two
-//! large sums, so the result stays accurate at n = 10⁷.
+//! # Algorithm
+//! Knight (1966) and Vigna (2015, §5) sort by (x, y) and count the weight of
+//! the pairs a merge sort by y exchanges. A merge runs at the latency of its
+//! chain of dependent loads and compares, so this crate computes the same
+//! sums another way, in O(n log n):
+//!
+//! 1. sort the (y, x) key pairs and the (x, (y, x)-position) pairs, as
+//!    integers (counting sorts when the scores are ranks, e.g. in permutation
+//!    tests); the positions p_k in the (y, x) order, read along the (x, y)
+//!    order, are a permutation, and an earlier item has a larger y exactly
+//!    when its p is larger;
+//! 2. discordant weight: with multiplicative weights,
+//!    D = Σ_k u_k·(weight of the earlier items with a larger p), from a
+//!    Fenwick tree; with additive weights, D = Σ_k u_k·d_k, where
+//!    d_k = k + p_k − 2·#{j < k : p_j < p_k} is the number of items
+//!    discordant with item k, counted once with a bitmap and a small Fenwick
+//!    tree whatever the weights (so [`Rank::Symmetric`] costs one counting
+//!    pass for its two importances);
+//! 3. tie sums from one pass over each order, skipped for an input without
+//!    ties.
+//!
+//! Every sum is a sum of non-negative terms with compensated (Neumaier)
+//! accumulation; nothing is obtained by subtracting two large sums, so the
+//! result stays accurate at n = 10⁷. At n = 10⁶ (no ties, SciPy's default)
+//! the whole computation takes about 2.5 times one `sort_unstable_by` of the
+//! (x, y) pairs, and is about 80 times faster than `scipy.stats.weightedtau`
+//! (`benches/scipy_compare.sh`).
 //!
 //! # Differences from `scipy.stats.weightedtau` (on purpose)
 //! * A 0/0 coefficient is an error, never a number: a constant input gives
@@ -40,7 +61,7 @@
 //! * Weighers are 1-based (rank 1 is the top): SciPy's `weigher(r)` for its
 //!   0-based r is `f(r + 1)` here, so [`Hyperbolic`] is SciPy's default
 //!   `1/(r + 1)`.
-//! * The weigher is called once per rank (n times), never inside the merge.
+//! * The weigher is called once per rank (n times), never inside the sweep.
 //!
 //! # References
 //! * S. Vigna, "A weighted correlation index for rankings with ties", WWW 2015.
@@ -136,7 +157,7 @@ impl WeightedTauStats {
                 reason: "every pair untied in x or in y has zero weight",
             });
         }
-        // C + D = (pairs untied in both); the merge accumulates D, C is the
+        // C + D = (pairs untied in both); the kernel accumulates D, C is the
         // rest. A sum within rounding error of zero is set to zero, so that
         // identical and reversed rankings give exactly ±1.
         let untied_both = s.untied_a - s.tied_b_only;
@@ -256,7 +277,9 @@ fn run(layout: &Layout, w_xy: &[f64], combine: Combine, swapped: bool) -> Sums {
 /// every pair untied in x (or y) has weight 0.
 ///
 /// # Complexity
-/// O(n log n) time; O(n) memory (two buffers of n 24-byte items).
+/// O(n log n) time: two sorts (counting sorts when x and y are ranks, i.e.
+/// multiples of ½ in [0, 2n]) and a Fenwick-tree sweep. O(n) memory: a few
+/// buffers of n pairs or indices.
 ///
 /// # Examples
 /// ```
@@ -460,9 +483,10 @@ pub struct WeightedTau {
 /// y is constant; [`Error::Undefined`] when the untied pairs of x or y weigh 0.
 ///
 /// # Complexity
-/// O(n log n) time (one sort and, for [`Rank::Symmetric`], two merge sorts,
-/// the second starting from the first's output), O(n) memory; the weigher is
-/// called once per rank.
+/// O(n log n) time: two sorts of integer key pairs and one counting sweep
+/// (additive; [`Rank::Symmetric`] shares it between its two importances) or
+/// one Fenwick sweep per importance (multiplicative). O(n) memory; the
+/// weigher is called once per rank.
 ///
 /// # Examples
 /// ```
