@@ -1,25 +1,25 @@
-//! The O(n log n) kernel: weighted concordance from dense ranks and a
-//! Fenwick tree.
+//! The O(n log n) kernel: weighted concordance from two sorts and a
+//! Fenwick-tree sweep.
 //!
 //! Knight (1966) and Vigna (2015) count exchanges in a merge sort; a merge
 //! is a chain of dependent loads and compares, so it runs at the latency of
-//! that chain, not at the throughput of the processor. Here the scores are
-//! first replaced by dense ranks (one sort per input; O(n) with a counting
-//! sort when the scores are already ranks), the (x, y) and (y, x) orders
-//! follow from stable counting sorts, and the discordant weight comes from
-//! one pass over the (x, y) order with a Fenwick tree (binary indexed tree)
-//! indexed by the rank of y:
+//! that chain, not at the throughput of the processor. Here the items are
+//! sorted twice as integer key pairs, (y, x) and then (x, position in the
+//! (y, x) order), with counting sorts when the scores are already ranks. The
+//! (y, x) positions p_k read along the (x, y) order form a permutation, and
+//! the discordant weight comes from one sweep over it:
 //!
 //! ```text
-//! Multiplicative  D = Σ_k u_k · (weight of the earlier items with a larger y)
-//! Additive        D = Σ_k u_k · d_k,  d_k = number of items discordant with item k
+//! Multiplicative  D = Σ_k u_k · (weight of the earlier items with a larger p)
+//! Additive        D = Σ_k u_k · d_k,  d_k = k + p_k − 2·#{j < k : p_j < p_k}
 //! ```
 //!
-//! The additive form needs only integer counts d_k, whatever the weights, so
-//! SciPy's symmetric default (two importance rankings) costs one counting
-//! pass. Tie sums come from passes over the two orders, skipped for an input
-//! without ties. Every quantity is a sum of non-negative terms, accumulated
-//! with compensation, so nothing is obtained by subtracting large sums.
+//! with d_k the number of items discordant with item k. The additive form
+//! needs only integer counts, whatever the weights, so SciPy's symmetric
+//! default (two importance rankings) costs one counting sweep. Tie sums come
+//! from passes over the two orders, skipped for an input without ties. Every
+//! quantity is a sum of non-negative terms, accumulated with compensation,
+//! so nothing is obtained by subtracting large sums.
 
 use crate::correlation::vigna::Combine;
 use crate::error::{Error, Result};
