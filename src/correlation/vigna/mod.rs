@@ -45,8 +45,8 @@
 //! Every sum is a sum of non-negative terms with compensated (Neumaier)
 //! accumulation; nothing is obtained by subtracting two large sums, so the
 //! result stays accurate at n = 10⁷. At n = 10⁶ (no ties, SciPy's default)
-//! the whole computation takes about 2.5 times one `sort_unstable_by` of the
-//! (x, y) pairs, and is about 80 times faster than `scipy.stats.weightedtau`
+//! the whole computation takes 2.5–3 times one `sort_unstable_by` of the
+//! (x, y) pairs, and is 60–80 times faster than `scipy.stats.weightedtau`
 //! (`benches/scipy_compare.sh`).
 //!
 //! # Differences from `scipy.stats.weightedtau` (on purpose)
