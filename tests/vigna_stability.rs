@@ -3,8 +3,9 @@
 //! sharing no code with the crate; the kernel's additive path counts
 //! discordant partners instead), and exact integer counts for unit weights.
 //!
-//! n = 10⁵ runs always; n = 10⁷ is `#[ignore]`d (about a minute with the
-//! naive-free oracle): `cargo test --release --test vigna_stability -- --ignored`.
+//! n = 10⁵ runs always; n = 10⁷ is `#[ignore]`d in debug test runs (about
+//! three minutes in release, mostly the sweep) and run by `.ci/run` as
+//! `cargo test --release --test vigna_stability -- --ignored`.
 
 // Ties are exact equality, and unit-weight counts must agree exactly.
 #![allow(clippy::float_cmp)]
