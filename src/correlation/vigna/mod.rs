@@ -79,6 +79,7 @@ mod naive;
 pub use naive::{weighted_kendall_naive, weighted_tau_naive};
 
 use crate::error::{Error, Result, check_pair_len, check_weights};
+use crate::rank::{Order, Ties, rank_unchecked};
 #[cfg(doc)]
 use crate::weigh::Unweighted;
 use crate::weigh::{Hyperbolic, Weigher};
@@ -235,14 +236,14 @@ fn order_pairs<F: Float>(x: &[F], y: &[F], nan: NanPolicy) -> Result<Vec<(u64, u
         let k = |v: F| order_key(v.to_f64().unwrap_or(0.0) + 0.0);
         return Ok(x.iter().zip(y).map(|(&a, &b)| (k(b), k(a))).collect());
     }
-    x.iter()
-        .zip(y)
-        .enumerate()
-        .map(|(i, (&a, &b))| {
-            let kx = key(a, "x", i, nan)?;
-            Ok((order_key(key(b, "y", i, nan)?), order_key(kx)))
-        })
-        .collect()
+    // A NaN or infinite score: the item-by-item checks (an error, or NaN
+    // mapped by the policy).
+    let (kx, ky) = keys_xy(x, y, nan)?;
+    Ok(ky
+        .iter()
+        .zip(&kx)
+        .map(|(&b, &a)| (order_key(b), order_key(a)))
+        .collect())
 }
 
 /// One kernel run: the sums for the weights `w_xy` along the (x, y) order.
@@ -628,22 +629,11 @@ fn weight_table<W: Weigher>(weigher: &W, len: usize) -> Result<Vec<f64>> {
 /// Dense 0-based ranks of a rank array (smallest value → 0; equal values
 /// share a rank), as SciPy's re-ranking of `rank=array`.
 fn dense_ranks(r: &[f64]) -> Result<Vec<usize>> {
-    let mut order: Vec<(f64, usize)> = Vec::with_capacity(r.len());
     for (i, &v) in r.iter().enumerate() {
-        order.push((key(v, "rank", i, NanPolicy::Error)?, i));
+        key(v, "rank", i, NanPolicy::Error)?;
     }
-    order.sort_unstable_by(|p, q| p.0.total_cmp(&q.0));
-    let mut dense = vec![0; r.len()];
-    let mut d = 0;
-    let mut prev = None;
-    for &(v, i) in &order {
-        if prev.is_some_and(|p| p != v) {
-            d += 1;
-        }
-        prev = Some(v);
-        if let Some(slot) = dense.get_mut(i) {
-            *slot = d;
-        }
-    }
-    Ok(dense)
+    Ok(rank_unchecked(r, Order::SmallerIsBetter, Ties::Dense)
+        .into_iter()
+        .map(|d| d as usize - 1)
+        .collect())
 }
