@@ -5,7 +5,7 @@
 //! in the SemEval-2007 formats, with CRLF endings on every other line.
 //!
 //! ```text
-//! cargo bench --bench lexsub -- --warm-up-time 1 --measurement-time 3
+//! cargo bench -p adaptive-comp-metrics-benches --bench lexsub -- --warm-up-time 1 --measurement-time 3
 //! ```
 
 use std::fmt::Write as _;

@@ -5,9 +5,7 @@ use adaptive_comp_metrics::{kendall_tau_b, kendall_tau_b_naive, spearman};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 
-#[path = "../tests/vigna_common/splitmix.rs"]
-#[allow(dead_code)]
-mod splitmix;
+use adaptive_comp_metrics_benches::splitmix;
 
 /// Deterministic uniform [0, 1) values (the shared SplitMix64 stream).
 fn data(n: usize, seed: u64) -> Vec<f64> {

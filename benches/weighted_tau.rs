@@ -1,6 +1,6 @@
 //! Criterion benches of the O(n log n) weighted τ.
 //!
-//! `cargo bench --bench weighted_tau -- --warm-up-time 1 --measurement-time 3`
+//! `cargo bench -p adaptive-comp-metrics-benches --bench weighted_tau -- --warm-up-time 1 --measurement-time 3`
 //!
 //! * `weighted_tau_1e6`: SciPy's default (symmetric, hyperbolic, additive),
 //!   the paper's τ_w (multiplicative item weights), unweighted τ-b through the
@@ -9,9 +9,7 @@
 //! * `weighted_tau_scaling`: n = 10³ … 10⁵, with the O(n²) definition at
 //!   n = 10³ so the gap shows.
 
-#[path = "../tests/vigna_common/splitmix.rs"]
-#[allow(dead_code)]
-mod splitmix;
+use adaptive_comp_metrics_benches::splitmix;
 
 use adaptive_comp_metrics::correlation::vigna::{
     Rank, WeightedTauOptions, weighted_tau, weighted_tau_naive,

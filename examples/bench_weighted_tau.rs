@@ -11,7 +11,7 @@
 //! default REPEATS times and nothing else (so a caller can take the process's
 //! CPU time per call).
 
-#[path = "../tests/vigna_common/splitmix.rs"]
+#[path = "../tests/common/splitmix.rs"]
 #[allow(dead_code)]
 mod splitmix;
 

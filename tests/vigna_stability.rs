@@ -10,7 +10,7 @@
 // Ties are exact equality, and unit-weight counts must agree exactly.
 #![allow(clippy::float_cmp)]
 
-#[path = "vigna_common/splitmix.rs"]
+#[path = "common/splitmix.rs"]
 mod splitmix;
 
 use adaptive_comp_metrics::correlation::vigna::{Combine, weighted_kendall};

@@ -73,7 +73,7 @@ impl SpearmanResult {
 /// deviations r_i − r̄ are half-integers, their products are exact in `f64`,
 /// and the three sums are compensated (Neumaier), so ρ is within a few ulp
 /// of the exact value even at n = 10⁶ (naive running sums were 55 000 ulp,
-/// 6·10⁻¹², off in `tests/plain_large.rs`).
+/// 6·10⁻¹², off in `tests/correlation/plain_large.rs`).
 /// Which end of the scale is "better" does not matter: reversing both
 /// rankings leaves ρ unchanged.
 ///

@@ -1,4 +1,4 @@
-"""Golden values for tests/plain_scipy.rs: scipy.stats.spearmanr and
+"""Golden values for tests/correlation/plain_scipy.rs: scipy.stats.spearmanr and
 scipy.stats.kendalltau on fixed data from a seeded generator.
 
 Run from the repository root:  python3 tests/data/plain/gen_scipy.py

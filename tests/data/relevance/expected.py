@@ -1,4 +1,4 @@
-"""Independent reference values for tests/relevance_csv.rs.
+"""Independent reference values for tests/domains/relevance_csv.rs.
 
 Reads judgements.csv and model.csv with Python's csv module, aggregates and
 classifies the pairs as in the PhraseRel chapter (loose: every grade >= 0;

@@ -3,8 +3,8 @@
 
 Regenerate with `python3 tests/data/vigna/gen_scipy.py` (needs numpy and
 scipy; the values committed were made with the versions written into the
-output). tests/vigna_golden.rs rebuilds the same data in Rust
-(tests/vigna_common/splitmix.rs) and checks every value to 1e-12 relative.
+output). tests/correlation/vigna_golden.rs rebuilds the same data in Rust
+(tests/common/splitmix.rs) and checks every value to 1e-12 relative.
 
 Data: output k (0-based) of SplitMix64 seeded with s is mix(s + (k+1)*gamma);
 a float is its top 53 bits / 2**53; x = the first n floats, y = the next n;

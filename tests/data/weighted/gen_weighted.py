@@ -1,7 +1,7 @@
 """Reference values for ρ_w and τ_w (Lombardo et al. 2020, Eq. 8–9).
 
 An independent NumPy implementation of the paper's definitions, used as
-golden values by tests/weighted.rs. Run from the repository root:
+golden values by tests/correlation/weighted.rs. Run from the repository root:
 
     python3 tests/data/weighted/gen_weighted.py > tests/data/weighted/golden.txt
 

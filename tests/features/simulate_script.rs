@@ -4,9 +4,7 @@
 //! the script's first ten simulations (REFERENCES §2 table).
 #![cfg(feature = "simulator")]
 
-#[path = "../examples/reproduce_table2/script.rs"]
-#[allow(dead_code)]
-mod script;
+use crate::script;
 
 use adaptive_comp_metrics::ballot::{BallotConfig, Options, UniformBudget};
 use adaptive_comp_metrics::simulate::{Arm, Estimate, Metric, Simulation, Underlying, VoterModel};

@@ -449,7 +449,7 @@ fn failures_of_the_statistic_are_reported_where_they_happen() {
 // ---------------------------------------------------------------- null moments
 
 fn golden_null() -> Vec<(String, String, usize, usize, f64, f64, f64)> {
-    include_str!("data/uncertainty/null.txt")
+    include_str!("../data/uncertainty/null.txt")
         .lines()
         .map(|l| {
             let f: Vec<&str> = l.split_whitespace().collect();

@@ -15,7 +15,7 @@ const ALTS: [(&str, Alternative); 3] = [
 ];
 
 fn cases() -> Vec<Value> {
-    let text = include_str!("data/plain/scipy_goldens.json");
+    let text = include_str!("../data/plain/scipy_goldens.json");
     let doc: Value = serde_json::from_str(text).expect("valid JSON");
     doc["cases"].as_array().expect("cases").clone()
 }

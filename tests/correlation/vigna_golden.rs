@@ -2,8 +2,7 @@
 //! `scipy.stats.kendalltau`: the published ones of REFERENCES.md §1 and the
 //! ones of `tests/data/vigna/gen_scipy.py` on SplitMix64 data.
 
-#[path = "vigna_common/splitmix.rs"]
-mod splitmix;
+use crate::splitmix;
 
 use adaptive_comp_metrics::correlation::vigna::{
     Combine, NanPolicy, Rank, WeightedTauOptions, weighted_kendall, weighted_tau,

@@ -10,9 +10,7 @@ use adaptive_comp_metrics::{
 };
 use proptest::prelude::*;
 
-#[path = "vigna_common/splitmix.rs"]
-#[allow(dead_code)]
-mod splitmix;
+use crate::splitmix;
 
 /// SplitMix64 floats, as in tests/data/weighted/gen_weighted.py.
 fn uniform(seed: u64, n: usize) -> Vec<f64> {
@@ -46,7 +44,7 @@ fn golden_inputs(name: &str) -> (Vec<f64>, Vec<f64>) {
 #[test]
 fn matches_an_independent_numpy_implementation() {
     // Values from tests/data/weighted/gen_weighted.py (NumPy + scipy.stats.rankdata).
-    let golden = include_str!("data/weighted/golden.txt");
+    let golden = include_str!("../data/weighted/golden.txt");
     let mut checked = 0;
     for line in golden.lines() {
         let f: Vec<&str> = line.split_whitespace().collect();

@@ -11,9 +11,7 @@ use adaptive_comp_metrics::{
 };
 use proptest::prelude::*;
 
-#[path = "vigna_common/splitmix.rs"]
-#[allow(dead_code)]
-mod splitmix;
+use crate::splitmix;
 
 /// Agreement bound: every pair sum to 1e-12 relative to the total pair weight
 /// (each is a part of it), τ to 1e-12 (relative to its range [−1, 1]; for

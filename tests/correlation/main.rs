@@ -1,0 +1,17 @@
+//! Integration tests of the rank-correlation core: ρ_w and τ_w, plain
+//! Spearman and Kendall, Vigna's weighted τ.
+//!
+//! One test binary with one module per topic, so a fresh `cargo test` links
+//! a few binaries instead of one per file.
+
+#[path = "../common/splitmix.rs"]
+#[allow(dead_code)]
+mod splitmix;
+
+mod plain_large;
+mod plain_props;
+mod plain_scipy;
+mod vigna_edges;
+mod vigna_golden;
+mod vigna_proptest;
+mod weighted;

@@ -1,0 +1,17 @@
+//! Integration tests of the evaluation domains: lexical substitution,
+//! graded relevance, reliability-weighted triplets.
+//!
+//! One test binary with one module per topic, so a fresh `cargo test` links
+//! a few binaries instead of one per file.
+
+mod lexsub_props;
+mod lexsub_read;
+mod lexsub_semeval;
+mod lexsub_slides;
+mod relevance;
+mod relevance_csv;
+mod relevance_rbo;
+mod triplet_build;
+mod triplet_format;
+mod triplet_score;
+mod triplet_vectors;

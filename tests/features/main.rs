@@ -1,0 +1,21 @@
+//! Integration tests of the optional features: the ballot scheduler
+//! (`scheduler`), the voter simulator (`simulator`) and the uncertainty
+//! module (`uncertainty`). Each module is compiled only with its feature.
+//!
+//! One test binary with one module per topic, so a fresh `cargo test` links
+//! a few binaries instead of one per file.
+
+/// The published script's metrics, as rebuilt in the `reproduce_table2` example.
+#[cfg(feature = "simulator")]
+#[path = "../../examples/reproduce_table2/script.rs"]
+#[allow(dead_code)]
+mod script;
+
+mod ballot_scheduler;
+mod ballot_serde;
+mod simulate_data;
+mod simulate_runner;
+mod simulate_script;
+mod simulate_sweep;
+mod simulate_voter;
+mod uncertainty;
