@@ -188,7 +188,7 @@ fn table2_budgets() {
         .unwrap()
         .uniform_budget(UniformBudget::RoundedAppearances)
         .metrics(cheap(quick.clone()))
-        .run(1, 0)
+        .run(2, 0)
         .unwrap();
     assert_eq!(
         (r.uniform_comparisons, r.adaptive_comparisons),
