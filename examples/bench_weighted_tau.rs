@@ -29,7 +29,7 @@ const BYTES_PER_ITEM: u64 = 96;
 const MAX_BYTES: u64 = 16 << 30;
 
 /// Refuses an N whose data would not fit in [`MAX_BYTES`], before allocating.
-fn check_size(n: usize) -> Result<(), String> {
+pub(crate) fn check_size(n: usize) -> Result<(), String> {
     match (n as u64).checked_mul(BYTES_PER_ITEM) {
         Some(bytes) if bytes <= MAX_BYTES => Ok(()),
         _ => Err(format!(
@@ -38,6 +38,14 @@ fn check_size(n: usize) -> Result<(), String> {
             MAX_BYTES / BYTES_PER_ITEM
         )),
     }
+}
+
+/// Refuses REPEATS = 0: the best of no run would be +∞, which JSON cannot hold.
+pub(crate) fn check_repeats(repeats: usize) -> Result<(), String> {
+    if repeats == 0 {
+        return Err("REPEATS must be at least 1 (the best time of no run is undefined)".into());
+    }
+    Ok(())
 }
 
 /// The best of `repeats ≥ 1` timed runs of `f` (after one untimed warm-up).
@@ -59,10 +67,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let repeats: usize = args.next().as_deref().unwrap_or("5").parse()?;
     let only_weighted = args.next().as_deref() == Some("weightedtau");
     check_size(n)?;
-    if repeats == 0 {
-        // The best of no run would be +∞, which JSON cannot hold.
-        return Err("REPEATS must be at least 1".into());
-    }
+    check_repeats(repeats)?;
     let (x, y) = splitmix::data(seed, n, 0);
     let scipy_default = WeightedTauOptions::default();
     if only_weighted {

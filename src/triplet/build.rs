@@ -565,6 +565,8 @@ pub fn build_dataset(
     deviation: Deviation,
 ) -> Result<BuiltDataset, TripletError> {
     let checked = check(groups, annotations)?;
+    // Refuse an oversized dataset before the O(m²·p²) agreement, too.
+    comparison_total(groups)?;
     let all = vec![true; checked.names.len()];
     let agreement = agreement_of(&checked, &all);
     let exclusion = exclude(&agreement, deviation);

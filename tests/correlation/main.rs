@@ -8,6 +8,7 @@
 #[allow(dead_code)]
 mod splitmix;
 
+mod misuse;
 mod plain_large;
 mod plain_props;
 mod plain_scipy;
