@@ -503,8 +503,8 @@ impl Simulation {
         self.run_with_threads(simulations, seed, threads)
     }
 
-    /// [`run`](Self::run) on `threads` threads; the report is bit-for-bit
-    /// the same for any `threads ≥ 1`.
+    /// [`run`](Self::run) on `threads` threads (at most 256 are used); the
+    /// report is bit-for-bit the same for any `threads ≥ 1`.
     ///
     /// # Errors
     /// As [`run`](Self::run), and [`SimError::InvalidParameter`] for zero
@@ -611,9 +611,14 @@ fn metric_value(metric: &Metric, e: &Estimate<'_>, index: usize) -> Result<f64> 
     Ok(v)
 }
 
-/// Runs `f(i, scratch)` for i = 0 … n − 1 on `threads` scoped threads (each
-/// with its own scratch buffers) and returns the results in index order;
-/// the first error by index wins.
+/// The most threads a run uses, whatever it asks: each holds a crowd and a
+/// collection's buffers, and results do not depend on the count.
+const MAX_THREADS: usize = 256;
+
+/// Runs `f(i, scratch)` for i = 0 … n − 1 on `threads` scoped threads (at
+/// most [`MAX_THREADS`], each with its own scratch buffers; as many as the
+/// OS spawns, the caller's own if none) and returns the results in index
+/// order; the first error by index wins.
 pub(crate) fn par_map<T, F>(n: usize, threads: usize, f: F) -> Result<Vec<T>>
 where
     T: Send,
@@ -633,10 +638,15 @@ where
         done
     };
     let parts: Vec<_> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads.clamp(1, n.max(1)))
-            .map(|_| scope.spawn(worker))
+        let handles: Vec<_> = (0..threads.clamp(1, n.clamp(1, MAX_THREADS)))
+            .filter_map(|_| std::thread::Builder::new().spawn_scoped(scope, worker).ok())
             .collect();
-        handles.into_iter().map(|h| h.join()).collect()
+        let mut parts: Vec<_> = handles.into_iter().map(|h| h.join()).collect();
+        if parts.is_empty() {
+            // No thread could be spawned: the caller's thread does the work.
+            parts.push(Ok(worker()));
+        }
+        parts
     });
     let mut slots: Vec<Option<Result<T>>> = (0..n).map(|_| None).collect();
     for part in parts {

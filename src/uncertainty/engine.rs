@@ -14,6 +14,10 @@ use rand_chacha::ChaCha8Rng;
 /// memory of a run is `BLOCK` results, whatever the number of replicates.
 pub(crate) const BLOCK: usize = 1 << 16;
 
+/// The most threads a block uses, whatever [`Threads`] asks: each holds
+/// O(n) scratch memory, and results do not depend on the count.
+pub(crate) const MAX_THREADS: usize = 256;
+
 /// Values kept by [`Moments`] for the exact two-pass standard deviation.
 pub(crate) const KEEP: usize = 1 << 20;
 
@@ -50,8 +54,10 @@ pub(crate) fn check_count(
 /// run (no later block is computed) and is returned.
 ///
 /// Within a block the indices are split into contiguous chunks, one per
-/// thread, each thread with its own `init()` state (scratch buffers whose
-/// content must not influence the result). A panic in `job` is propagated.
+/// thread (at most [`MAX_THREADS`]), each thread with its own `init()` state
+/// (scratch buffers whose content must not influence the result); a chunk
+/// whose thread cannot be spawned runs on the caller's thread. A panic in
+/// `job` is propagated.
 pub(crate) fn for_each<S, T, I, J, K, E>(
     count: usize,
     seed: u64,
@@ -84,22 +90,29 @@ where
     while block_start < count {
         let block_end = block_start + (count - block_start).min(BLOCK);
         let len = block_end - block_start;
-        let workers = threads.min(len);
+        let workers = threads.min(len).min(MAX_THREADS);
         let chunk = len.div_ceil(workers);
         let parts: Vec<Vec<T>> = std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..workers)
+            // A chunk whose thread cannot be spawned (the OS refused) runs
+            // here, in order: the result is the same.
+            let spawned: Vec<_> = (0..workers)
                 .map(|w| {
                     let start = (block_start + w * chunk).min(block_end);
                     let end = (block_start + (w + 1) * chunk).min(block_end);
                     let run_chunk = &run_chunk;
-                    scope.spawn(move || run_chunk(start, end))
+                    std::thread::Builder::new()
+                        .spawn_scoped(scope, move || run_chunk(start, end))
+                        .map_err(|_| (start, end))
                 })
                 .collect();
-            handles
+            spawned
                 .into_iter()
-                .map(|handle| match handle.join() {
-                    Ok(part) => part,
-                    Err(panic) => std::panic::resume_unwind(panic),
+                .map(|handle| match handle {
+                    Ok(handle) => match handle.join() {
+                        Ok(part) => part,
+                        Err(panic) => std::panic::resume_unwind(panic),
+                    },
+                    Err((start, end)) => run_chunk(start, end),
                 })
                 .collect()
         });
@@ -242,7 +255,7 @@ mod tests {
             let one = draw(count, Threads::Fixed(NonZeroUsize::MIN));
             assert_eq!(one.len(), count);
             assert!(one.iter().enumerate().all(|(i, &(j, _))| i == j));
-            for t in [2, 3, 8, 200] {
+            for t in [2, 3, 8, 200, 100_000] {
                 assert_eq!(
                     draw(count, Threads::Fixed(NonZeroUsize::new(t).unwrap())),
                     one

@@ -151,6 +151,26 @@ mod uncertainty {
     }
 
     #[test]
+    fn a_huge_thread_count_is_capped_not_a_spawn_panic() {
+        // usize::MAX threads, each with O(n) scratch: capped at 256 (results
+        // do not depend on the count).
+        let run = |t: NonZeroUsize| {
+            Permutations::new(1000)
+                .threads(Threads::Fixed(t))
+                .test(&Spearman, &X, &Y, &mut rng())
+                .unwrap()
+        };
+        assert_eq!(run(NonZeroUsize::MAX), run(NonZeroUsize::MIN));
+        let b = |t: NonZeroUsize| {
+            Bootstrap::new(1000)
+                .threads(Threads::Fixed(t))
+                .run(&Spearman, &X, &Y, &mut rng())
+                .unwrap()
+        };
+        assert_eq!(b(NonZeroUsize::MAX), b(NonZeroUsize::MIN));
+    }
+
+    #[test]
     fn beyond_the_kept_values_the_sd_is_streamed_and_right() {
         // n = 3: the six permutations give ρ = 1, ½, ½, −½, −½, −1 with equal
         // probability, so the null mean is 0 and the null SD is
@@ -377,6 +397,12 @@ mod simulate {
                 ..
             })
         ));
+    }
+
+    #[test]
+    fn a_huge_thread_count_is_capped_not_a_spawn_panic() {
+        let one = small().run_with_threads(3, 7, 1).unwrap();
+        assert_eq!(small().run_with_threads(3, 7, usize::MAX).unwrap(), one);
     }
 
     #[test]
