@@ -13,9 +13,10 @@ use adaptive_comp_metrics::{
 };
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-/// The benchmark example, compiled here so its size checks can be called.
+/// The benchmark example, compiled here so its size checks can be called
+/// (it brings its own copy of the SplitMix64 module).
 #[path = "../../examples/bench_weighted_tau.rs"]
-#[allow(dead_code)]
+#[allow(dead_code, clippy::duplicate_mod)]
 mod bench;
 
 const TINY: f64 = f64::MIN_POSITIVE;
