@@ -86,10 +86,7 @@ fn errors_are_typed() {
     let sim = small();
     assert!(matches!(
         sim.run(0, 1),
-        Err(SimError::InvalidParameter {
-            name: "simulations",
-            ..
-        })
+        Err(SimError::TooFewSimulations { needed: 2, got: 0 })
     ));
     assert!(matches!(
         sim.run_with_threads(3, 1, 0),
