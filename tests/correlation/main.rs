@@ -9,6 +9,8 @@
 mod splitmix;
 
 mod misuse;
+mod pearson_props;
+mod pearson_scipy;
 mod plain_large;
 mod plain_props;
 mod plain_scipy;

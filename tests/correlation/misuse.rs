@@ -8,7 +8,7 @@ use adaptive_comp_metrics::correlation::gamma::kendall_gamma;
 use adaptive_comp_metrics::{
     Alternative, Error, Hyperbolic, Logarithmic, OffsetQuadratic, Order, Quadratic, Scheme, Ties,
     TopWeighted, Unweighted, WeightedTauOptions, first_rank_fraction, item_weights, kendall_tau_b,
-    kendall_tau_b_naive, rank, rho_w, rho_w_with_weights, spearman, spearman_ranks, tau_w,
+    kendall_tau_b_naive, pearson, rank, rho_w, rho_w_with_weights, spearman, spearman_ranks, tau_w,
     tau_w_with_weights, validate_ranks, weighted_tau,
 };
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -150,6 +150,21 @@ fn scores_in_every_shape_never_panic_and_never_give_nan() {
                 spearman(x, y).map(|r| {
                     let mut out = vec![("rho", r.rho, -1.0, 1.0), ("t", r.statistic, -INF, INF)];
                     out.extend(ALTS.map(|a| ("p", r.p_value(a), 0.0, 1.0)));
+                    out
+                })
+            });
+            h.call(format!("pearson{c}"), || {
+                pearson(x, y).map(|r| {
+                    let mut out = vec![("r", r.r, -1.0, 1.0), ("t", r.statistic, -INF, INF)];
+                    out.extend(ALTS.map(|a| ("p", r.p_value(a), 0.0, 1.0)));
+                    for level in [f64::NAN, 0.0, 0.5, 0.95, 1.0] {
+                        for a in ALTS {
+                            if let Ok(ci) = r.confidence_interval(level, a) {
+                                out.push(("lower", ci.lower, -1.0, 1.0));
+                                out.push(("upper", ci.upper, -1.0, 1.0));
+                            }
+                        }
+                    }
                     out
                 })
             });
