@@ -47,7 +47,9 @@ impl Summary {
     ///
     /// # Errors
     /// [`SimError::TooFewSimulations`] for fewer than 2 values;
-    /// [`SimError::NotFinite`] for a NaN or infinite value (the first).
+    /// [`SimError::NotFinite`] for a NaN or infinite value (the first);
+    /// [`SimError::InvalidParameter`] when finite values are so large that
+    /// the mean or the squared deviations overflow.
     ///
     /// # Complexity
     /// O(S).
@@ -66,9 +68,9 @@ impl Summary {
         // Finite values can still overflow in the squares (|v| > 1e154).
         let sd = (neumaier(values.iter().map(|v| (v - mean) * (v - mean))) / (n - 1.0)).sqrt();
         if !(mean.is_finite() && sd.is_finite()) {
-            return Err(SimError::NotFinite {
-                index: 0,
-                value: if mean.is_finite() { sd } else { mean },
+            return Err(SimError::InvalidParameter {
+                name: "values",
+                expected: "values whose mean and squared deviations fit in f64 (|v| < 1e154)",
             });
         }
         Ok(Self {
@@ -152,7 +154,11 @@ mod tests {
         // Finite values whose squared deviations overflow.
         assert!(matches!(
             Summary::of(&[-1e300, 1e300]).unwrap_err(),
-            SimError::NotFinite { .. }
+            SimError::InvalidParameter { name: "values", .. }
+        ));
+        assert!(matches!(
+            Summary::of(&[f64::MAX, f64::MAX]).unwrap_err(),
+            SimError::InvalidParameter { name: "values", .. }
         ));
         let s = Summary::of(&[0.5, 0.5]).unwrap();
         assert_eq!((s.sd, s.se), (0.0, 0.0));
