@@ -698,6 +698,89 @@ mod tests {
         assert_eq!(fixmisc(b"non-"), b"non");
     }
 
+    /// Perl's backtracking order, spelled out: every start, every length of
+    /// the greedy class from longest to shortest.
+    fn naive_entry(f: &[u8], first: bool) -> Option<(usize, usize)> {
+        let run = |from: usize| {
+            f[from.min(f.len())..]
+                .iter()
+                .take_while(|&&b| is_field(b))
+                .count()
+        };
+        for s in 0..f.len() {
+            let (lo, body) = if first {
+                (s, run(s))
+            } else if is_word(f[s]) {
+                (s + 1, run(s + 1))
+            } else {
+                continue;
+            };
+            for len in (1..=body).rev() {
+                let k = lo + len;
+                if f.get(k) == Some(&b' ') && f.get(k + 1).is_some_and(u8::is_ascii_digit) {
+                    return Some((s, k));
+                }
+            }
+        }
+        None
+    }
+
+    fn naive_record<'a>(line: &'a [u8], sep: &[u8]) -> Option<(&'a [u8], &'a [u8])> {
+        let head = |b: u8| is_word(b) || b == b'.';
+        for s in 0..line.len() {
+            let m = line[s..].iter().take_while(|&&b| head(b)).count();
+            for len in (1..=m).rev() {
+                let e = s + len;
+                if line.get(e) != Some(&b' ') {
+                    continue;
+                }
+                let m2 = line[e + 1..].iter().take_while(|&&b| !is_space(b)).count();
+                for len2 in (1..=m2).rev() {
+                    let f = e + 1 + len2;
+                    let want = [b" ".as_slice(), sep, b" "].concat();
+                    if line[f..].starts_with(&want) {
+                        return Some((&line[e + 1..f], &line[f + want.len()..]));
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    fn bytes() -> impl proptest::strategy::Strategy<Value = Vec<u8>> {
+        proptest::collection::vec(
+            proptest::sample::select(b"ab12 .:;'-\t\r_\xc3x0".to_vec()),
+            0..40,
+        )
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+
+        #[test]
+        fn patterns_agree_with_a_naive_backtracking_matcher(f in bytes()) {
+            proptest::prop_assert_eq!(entry(&f), naive_entry(&f, false));
+            proptest::prop_assert_eq!(
+                first_count(&f),
+                naive_entry(&f, true).map(|(_, k)| digit_run(&f, k + 1))
+            );
+            proptest::prop_assert_eq!(record(&f, b"::"), naive_record(&f, b"::"));
+            proptest::prop_assert_eq!(record(&f, b":::"), naive_record(&f, b":::"));
+        }
+
+        #[test]
+        fn arbitrary_files_never_panic(gold in bytes(), system in bytes(), oot: bool) {
+            let gold = [gold.as_slice(), b"\nx.n 1 :: ab 2;cd 1\n"].concat();
+            let format = if oot { Format::Oot } else { Format::Best };
+            if let Ok(s) = score(&gold[..], &system[..], format) {
+                for t in [s.scores, s.mode] {
+                    proptest::prop_assert!(t.credit >= 0.0 && t.credit.is_finite());
+                    proptest::prop_assert_eq!(t.precision().is_none(), t.attempted == 0);
+                }
+            }
+        }
+    }
+
     #[test]
     fn counts_parse_with_checked_arithmetic() {
         assert_eq!(parse_count(b"007"), Some(7));

@@ -207,6 +207,43 @@ fn blank_answer_line_borrows_the_previous_answers() {
 }
 
 #[test]
+fn hyphenated_mode_and_repeated_answers() {
+    let gold = "fit.a 8 :: well-suited 3;apt 1;\n";
+    // score.pl: credit under the spaced key, but the mode keeps its hyphen:
+    // best 75.00 with mode 0.00; oot 100.00 with mode 0.00.
+    let sys = "fit.a 8 :: well-suited\n";
+    assert_eq!(
+        figures(&exact(gold, sys, Format::Best)),
+        ["75.00", "75.00", "0.00", "0.00"]
+    );
+    assert_eq!(
+        corrected(gold, sys, Format::Best).unwrap(),
+        ["75.00", "75.00", "100.00", "100.00"]
+    );
+    let sys = "fit.a 8 ::: well suited;apt\n";
+    assert_eq!(
+        figures(&exact(gold, sys, Format::Oot)),
+        ["100.00", "100.00", "0.00", "0.00"]
+    );
+    assert_eq!(
+        corrected(gold, sys, Format::Oot).unwrap(),
+        ["100.00", "100.00", "100.00", "100.00"]
+    );
+    // Eleven copies of the mode: score.pl credits the first ten, 10 · 4/6 =
+    // 666.67 %, and warns; corrected: 4/6.
+    let gold = "match.n 4 :: game 4;contest 1;fixture 1;\n";
+    let sys = format!("match.n 4 ::: {}\n", ["game"; 11].join(";"));
+    let s = exact(gold, &sys, Format::Oot);
+    assert_eq!(figures(&s), ["666.67", "666.67", "100.00", "100.00"]);
+    assert_eq!(s.duplicate_lines, 1);
+    assert!(
+        s.to_string()
+            .starts_with("WARNING OOT file contains duplicates on 1 lines\n")
+    );
+    assert_eq!(corrected(gold, &sys, Format::Oot).unwrap()[0], "66.67");
+}
+
+#[test]
 fn hash_order_dependence_is_reported() {
     // score.pl prints 66.67 or 33.33 depending on PERL_HASH_SEED (seed 1:
     // 66.67, seed 3: 33.33). The crate takes file order (the last spelling
