@@ -18,30 +18,29 @@
 //! # What `score.pl` does, and what the crate does instead
 //!
 //! Each row was run through the real `score.pl` (Perl 5.36); the values are
-//! regression tests (`tests/domains/lexsub_score_pl.rs`). "Default" is
-//! [`Profile::Semeval2007`](super::Profile::Semeval2007) through the readers
-//! and [`Corpus`](super::Corpus); [`Profile::Strict`](super::Profile::Strict)
-//! differs from it only where noted.
+//! regression tests (`tests/domains/lexsub_score_pl.rs`). The two profiles
+//! are scored through the crate's readers and [`Corpus`](super::Corpus);
+//! "same" means as [`Profile::Semeval2007`](super::Profile::Semeval2007).
 //!
-//! | case (gold / answer) | `score.pl` and [`score`] | default profile |
-//! |---|---|---|
-//! | `garden 2;lot 1;garden  1;` (two spaces before a count), answer `garden` | `garden ` with a trailing space is a key of its own: best 50.00 | whitespace trimmed, counts merged: 75.00 |
-//! | `kilo 2;11.27 kilograms 1;`, oot answer `11.27 kilograms` | the field pattern keeps only `27 kilograms`: 0.00 | the term is read whole: 33.33 |
-//! | `cheer  up 2;happy 1;` (inner double space), answer `cheer up` | keys compared byte for byte: 0.00 (`cheer  up` scores 66.67) | inner spaces collapsed on both sides: 66.67 either way |
-//! | answers `glad;;merry` (gold `glad 2;merry 1;`) | the empty answer is a guess: (2/3 + 1/3) / 3 = 33.33 | empty answers dropped: 50.00 |
-//! | answers `;glad` | two guesses, the first empty: best 33.33, mode 0.00 | 66.67, mode 100.00 |
-//! | system line ending in CRLF, answer `glad\r\n` | the answer is `glad\r`: 0.00 | line endings stripped: 66.67 |
-//! | answers `glad ; merry` (spaces around) | `glad ` and ` merry` match nothing: 0.00 | answers trimmed: 50.00 |
-//! | gold item whose substitutes are all one character (`a 1;b 1;`) | counted in the total, never attempted: recall divides by it | one-character substitutes dropped, then the empty item too (not in the total); `Strict` keeps and scores it |
-//! | apostrophe collision (`don't 2;dont 1;glad 1;`), answer `dont` | both are `dont`, the last count wins: 1/2 = 50.00 | counts summed: 3/4 = 75.00 |
-//! | a system id on two lines | the first line is scored, later ones ignored | [`LexsubError::DuplicateId`] |
-//! | a system line naming another lemma than the gold item with its id | matched by id only | [`LexsubError::TargetMismatch`] |
-//! | a system line with a blank answer text (`x.n 2 :: `) | not attempted, but the previous line's answers are scored again (credit and mode) | not attempted, scores 0 |
-//! | gold lists a smaller count first (`glad 1;sunny 3;`) | the mode is the first listed substitute (`glad`) | the mode is the substitute with the unique largest count (`sunny`) |
-//! | repeated answers (oot `game;game;…`) | every copy earns credit (an item can score over 100 %) | repeats removed |
-//! | hyphenated gold mode (`well-suited 3;apt 1;`) | answers lose their hyphens, the mode keeps it: never matched | both sides lose the hyphen: matched |
-//! | `well-being 2;well being 1;`, answer `well being` | credit 2/3 or 1/3 depending on Perl's random hash order | counts summed: 3/3 |
-//! | nothing attempted, no gold item, no item with a mode | `Illegal division by zero` (the script stops) | the undefined figure is `None` |
+//! | case (gold / answer) | `score.pl` and [`score`] | [`Profile::Semeval2007`](super::Profile::Semeval2007) (default) | [`Profile::Strict`](super::Profile::Strict) |
+//! |---|---|---|---|
+//! | `garden 2;lot 1;garden  1;` (two spaces before a count), answer `garden` | `garden ` with a trailing space is a key of its own: best 50.00 | whitespace trimmed, counts merged: 75.00 | same |
+//! | `kilo 2;11.27 kilograms 1;`, oot answer `11.27 kilograms` | the field pattern keeps only `27 kilograms`: 0.00 | the term is read whole: 33.33 | same |
+//! | `cheer  up 2;happy 1;` (inner double space), answer `cheer up` | keys compared byte for byte: 0.00 (`cheer  up` scores 66.67) | inner spaces collapsed on both sides: 66.67 either way | same |
+//! | answers `glad;;merry` (gold `glad 2;merry 1;`) | the empty answer is a guess: (2/3 + 1/3) / 3 = 33.33 | empty answers dropped: 50.00 | same |
+//! | answers `;glad` | two guesses, the first empty: best 33.33, mode 0.00 | 66.67, mode 100.00 | same |
+//! | system line ending in CRLF, answer `glad\r\n` | the answer is `glad\r`: 0.00 | line endings stripped: 66.67 | same |
+//! | answers `glad ; merry` (spaces around) | `glad ` and ` merry` match nothing: 0.00 | answers trimmed: 50.00 | same |
+//! | gold item whose substitutes are all one character (`a 1;b 1;`) | counted in the total, never attempted: recall divides by it | one-character substitutes dropped, then the empty item (not in the total) | kept and scored like any item |
+//! | apostrophe collision (`don't 2;dont 1;glad 1;`), answer `dont` | both are `dont`, the last count wins: 1/2 = 50.00 | both are `dont`, counts summed: 3/4 = 75.00 | two terms, apostrophe kept: 1/4 = 25.00 |
+//! | a system id on two lines | the first line is scored, later ones ignored | [`LexsubError::DuplicateId`] | same |
+//! | a system line naming another lemma than the gold item with its id | matched by id only | [`LexsubError::TargetMismatch`] | same |
+//! | a system line with a blank answer text (`x.n 2 :: `) | not attempted, but the previous line's answers are scored again (credit and mode) | not attempted, scores 0 | same |
+//! | gold lists a smaller count first (`glad 1;sunny 3;`) | the mode is the first listed substitute (`glad`) | the mode is the substitute with the unique largest count (`sunny`) | same |
+//! | repeated answers (oot `game;game;…`) | every copy earns credit (an item can score over 100 %) | repeats removed | same |
+//! | hyphenated gold mode (`well-suited 3;apt 1;`), answer `well-suited` | answers lose their hyphens, the mode keeps it: mode never matched | both sides lose the hyphen: matched | hyphens kept on both sides: matched (`well suited` is not) |
+//! | `well-being 2;well being 1;`, answer `well being` | credit 2/3 or 1/3 depending on Perl's random hash order | one term, counts summed: 3/3 | two terms: 1/3 |
+//! | nothing attempted, no gold item, no item with a mode | `Illegal division by zero` (the script stops) | the undefined figure is `None` | same |
 //!
 //! The last two rows are where `score.pl` is not deterministic or gives no
 //! number. [`score`] then computes the run that visits an item's gold

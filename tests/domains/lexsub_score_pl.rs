@@ -28,9 +28,22 @@ fn exact(gold: &str, system: &str, format: Format) -> ScorePlScores {
 
 /// The corrected default: readers, `Profile::Semeval2007`, `Corpus`.
 fn corrected(gold: &str, system: &str, format: Format) -> Result<[String; 4], LexsubError> {
+    profiled(gold, system, format, Profile::Semeval2007)
+}
+
+fn strict(gold: &str, system: &str, format: Format) -> Result<[String; 4], LexsubError> {
+    profiled(gold, system, format, Profile::Strict)
+}
+
+fn profiled(
+    gold: &str,
+    system: &str,
+    format: Format,
+    profile: Profile,
+) -> Result<[String; 4], LexsubError> {
     let g = read_gold(gold.as_bytes(), Mode::Strict)?;
     let s = read_system(system.as_bytes(), format, Mode::Strict)?;
-    let c = Corpus::new(&g.items, &s.items, Profile::Semeval2007)?;
+    let c = Corpus::new(&g.items, &s.items, profile)?;
     let (main, mode) = match format {
         Format::Best => (Measure::Best, Measure::ModeBest),
         Format::Oot => (Measure::Oot, Measure::ModeOot),
@@ -241,6 +254,91 @@ fn hyphenated_mode_and_repeated_answers() {
             .starts_with("WARNING OOT file contains duplicates on 1 lines\n")
     );
     assert_eq!(corrected(gold, &sys, Format::Oot).unwrap()[0], "66.67");
+}
+
+#[test]
+fn strict_profile_where_it_differs() {
+    // The rows of the score_pl table where Profile::Strict differs from the
+    // default (hand-computed from the counts).
+    // apostrophe kept: "dont" 1 of |H| = 2 + 1 + 1.
+    let gold = "x.n 1 :: don't 2;dont 1;glad 1;\n";
+    assert_eq!(
+        strict(gold, "x.n 1 :: dont\n", Format::Best).unwrap()[0],
+        "25.00"
+    );
+    // two spellings, two terms: 1/3.
+    let gold = "x.n 1 :: well-being 2;well being 1;\n";
+    assert_eq!(
+        strict(gold, "x.n 1 :: well being\n", Format::Best).unwrap()[0],
+        "33.33"
+    );
+    // hyphens kept: the hyphenated mode matches only as written.
+    let gold = "fit.a 8 :: well-suited 3;apt 1;\n";
+    assert_eq!(
+        strict(gold, "fit.a 8 :: well-suited\n", Format::Best).unwrap(),
+        ["75.00", "75.00", "100.00", "100.00"]
+    );
+    assert_eq!(
+        strict(gold, "fit.a 8 :: well suited\n", Format::Best).unwrap(),
+        ["0.00", "0.00", "0.00", "0.00"]
+    );
+    // one-character substitutes kept: item 2 scores a 1/2.
+    let gold = "x.n 1 :: glad 2;merry 1;\nx.n 2 :: a 1;b 1;\n";
+    let sys = "x.n 1 :: glad\nx.n 2 :: a\n";
+    let want = (2.0 / 3.0 + 0.5) / 2.0; // 58.33
+    assert_eq!(
+        strict(gold, sys, Format::Best).unwrap()[..2],
+        [Percent(Some(want)).to_string(), "58.33".into()]
+    );
+    // everywhere else Strict agrees with the default on the table's rows
+    for (gold, sys, format) in [
+        (
+            "x.n 1 :: garden 2;lot 1;garden  1;\n",
+            "x.n 1 :: garden\n",
+            Format::Best,
+        ),
+        (
+            "pound.n 715 :: kilo 2;11.27 kilograms 1;\n",
+            "pound.n 715 ::: 11.27 kilograms\n",
+            Format::Oot,
+        ),
+        (
+            "x.n 1 :: cheer  up 2;happy 1;\n",
+            "x.n 1 :: cheer up\n",
+            Format::Best,
+        ),
+        (
+            "x.n 1 :: glad 2;merry 1;\n",
+            "x.n 1 :: glad;;merry\n",
+            Format::Best,
+        ),
+        (
+            "x.n 1 :: glad 2;merry 1;\n",
+            "x.n 1 :: ;glad\n",
+            Format::Best,
+        ),
+        (
+            "x.n 1 :: glad 2;merry 1;\n",
+            "x.n 1 :: glad\r\n",
+            Format::Best,
+        ),
+        (
+            "x.n 1 :: glad 2;merry 1;\n",
+            "x.n 1 :: glad ; merry\n",
+            Format::Best,
+        ),
+        (
+            "x.n 1 :: glad 2;merry 1;\nx.n 2 :: glad 1;sunny 3;\n",
+            "x.n 1 :: glad\nx.n 2 :: \n",
+            Format::Best,
+        ),
+    ] {
+        assert_eq!(
+            strict(gold, sys, format).unwrap(),
+            corrected(gold, sys, format).unwrap(),
+            "{sys}"
+        );
+    }
 }
 
 #[test]
