@@ -6,6 +6,7 @@
 
 mod lexsub_props;
 mod lexsub_read;
+mod lexsub_score_pl;
 mod lexsub_semeval;
 mod lexsub_slides;
 mod limits;
