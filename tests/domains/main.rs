@@ -11,6 +11,7 @@ mod lexsub_slides;
 mod relevance;
 mod relevance_csv;
 mod relevance_rbo;
+mod relevance_trec;
 mod triplet_build;
 mod triplet_format;
 mod triplet_score;
