@@ -3,7 +3,7 @@
 //! tables of an [`Ids`].
 
 use super::error::{Location, RelevanceError, Result};
-use super::intern::{Ids, StringTable};
+use super::intern::{Documents, Ids, StringTable};
 
 /// Entries held by one qrels or run (they are indexed with `u32`).
 const MAX_ENTRIES: usize = u32::MAX as usize;
@@ -196,6 +196,10 @@ fn first_duplicate(g: &Grouped<impl Copy>, doc_count: usize) -> Option<(usize, u
     best
 }
 
+fn doc_name(t: &Documents, id: Option<&u32>) -> String {
+    id.and_then(|&i| t.name(i)).unwrap_or("").to_owned()
+}
+
 fn rows_of(queries: &[u32], query_count: usize) -> Vec<u32> {
     let mut row_of = vec![u32::MAX; query_count];
     for (row, &q) in queries.iter().enumerate() {
@@ -320,7 +324,8 @@ impl QrelsBuilder<'_> {
         self.staged.records += 1;
         let at = self.staged.records;
         let (qt, dt) = self.ids.tables_mut();
-        let (q, d) = (qt.intern(query)?, dt.intern(document)?);
+        let q = qt.intern(query)?;
+        let d = dt.intern(q, document)?;
         self.staged.push(q, d, grade, at)
     }
 
@@ -328,7 +333,7 @@ impl QrelsBuilder<'_> {
         self.staged.push(q, d, grade, line)
     }
 
-    pub(crate) fn tables(&mut self) -> (&mut StringTable, &mut StringTable) {
+    pub(crate) fn tables(&mut self) -> (&mut StringTable, &mut Documents) {
         self.ids.tables_mut()
     }
 
@@ -352,7 +357,7 @@ impl QrelsBuilder<'_> {
                 at: origin.at(g.at.get(again).copied().unwrap_or(0)),
                 first: origin.at(g.at.get(first).copied().unwrap_or(0)),
                 query: name(self.ids.queries(), g.queries.get(row)),
-                document: name(self.ids.documents(), g.doc.get(again)),
+                document: doc_name(self.ids.documents(), g.doc.get(again)),
             });
         }
         let mut pairs: Vec<(i32, u32)> = Vec::new();
@@ -518,7 +523,8 @@ impl RunBuilder<'_> {
             });
         }
         let (qt, dt) = self.ids.tables_mut();
-        let (q, d) = (qt.intern(query)?, dt.intern(document)?);
+        let q = qt.intern(query)?;
+        let d = dt.intern(q, document)?;
         self.staged.push(q, d, score, at)
     }
 
@@ -526,7 +532,7 @@ impl RunBuilder<'_> {
         self.staged.push(q, d, score, line)
     }
 
-    pub(crate) fn tables(&mut self) -> (&mut StringTable, &mut StringTable) {
+    pub(crate) fn tables(&mut self) -> (&mut StringTable, &mut Documents) {
         self.ids.tables_mut()
     }
 
@@ -560,7 +566,7 @@ impl RunBuilder<'_> {
                 at: origin.at(g.at.get(again).copied().unwrap_or(0)),
                 first: origin.at(g.at.get(first).copied().unwrap_or(0)),
                 query: name(self.ids.queries(), g.queries.get(row)),
-                document: name(names, g.doc.get(again)),
+                document: doc_name(names, g.doc.get(again)),
             });
         }
         let mut pairs: Vec<(u64, u32)> = Vec::new();

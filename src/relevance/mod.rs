@@ -79,7 +79,7 @@ pub use csv::{
 pub use error::{Location, RelevanceError, Result};
 pub use evaluate::{Ties, TrecOptions, TrecReport, evaluate_trec};
 pub use flat::{Qrels, QrelsBuilder, RunBuilder, TrecRun};
-pub use intern::{Ids, StringTable};
+pub use intern::{Documents, Ids, StringTable};
 pub use judgements::{
     Assessments, Class, GradeStats, Judgements, Level, PairSummary, QuerySummary, Scale,
     Thresholds, classify, grade_stats,

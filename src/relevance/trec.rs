@@ -194,7 +194,7 @@ pub fn read_trec_qrels<R: BufRead>(reader: R, ids: &mut Ids) -> Result<Qrels> {
             .ok_or_else(|| bad_number(line, "rel", "an integer grade", rf))?;
         let (qt, dt) = builder.tables();
         let q = cache.intern(qt, qf, line)?;
-        let d = dt.intern(text(df, line)?)?;
+        let d = dt.intern(q, text(df, line)?)?;
         builder.push_ids(q, d, grade, line)?;
     }
     builder.finish()
@@ -267,7 +267,7 @@ pub fn read_trec_run<R: BufRead>(reader: R, ids: &mut Ids) -> Result<TrecRun> {
         }
         let (qt, dt) = builder.tables();
         let q = cache.intern(qt, qf, line)?;
-        let d = dt.intern(text(df, line)?)?;
+        let d = dt.intern(q, text(df, line)?)?;
         builder.push_ids(q, d, score, line)?;
     }
     builder.finish()
