@@ -93,6 +93,8 @@ pub enum RelevanceError {
     #[error("the input is empty: no header line")]
     NoHeader,
     /// A quoted field is never closed, or text follows a closing quote.
+    /// No longer produced: the CSV readers read quotes as the `csv` crate
+    /// does (see [`read_judgements`](super::read_judgements)).
     #[error("line {line}: malformed quoted field in column {field}")]
     MalformedQuote {
         /// 1-based line where the record starts.
