@@ -10,11 +10,11 @@ use adaptive_comp_metrics::relevance::{
     read_trec_qrels, read_trec_run,
 };
 use adaptive_comp_metrics_benches::splitmix::SplitMix64;
-use std::fmt::Write as _;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use std::fmt::Write as _;
 use std::hint::black_box;
 
 const DOCS: usize = 100;
@@ -103,7 +103,9 @@ fn trec(c: &mut Criterion) {
     let (qrels_text, run_text) = trec_files(10_000, 100);
     let mut group = c.benchmark_group("relevance_trec");
     group.sample_size(10);
-    group.throughput(Throughput::Bytes((qrels_text.len() + run_text.len()) as u64));
+    group.throughput(Throughput::Bytes(
+        (qrels_text.len() + run_text.len()) as u64,
+    ));
     group.bench_function("load 1e6 qrels + 1e6 run lines", |b| {
         b.iter(|| {
             let mut ids = Ids::new();
@@ -120,14 +122,20 @@ fn trec(c: &mut Criterion) {
         panic!("generated files are well formed");
     };
     group.throughput(Throughput::Elements(run.len() as u64));
-    for (name, ties) in [("trec_eval ties", Ties::TrecEval), ("expected ties", Ties::Expected)] {
+    for (name, ties) in [
+        ("trec_eval ties", Ties::TrecEval),
+        ("expected ties", Ties::Expected),
+    ] {
         let options = TrecOptions {
             ties,
             ..TrecOptions::default()
         };
-        group.bench_function(format!("score 1e4 queries x 100 docs, 7 measures, {name}"), |b| {
-            b.iter(|| evaluate_trec(&qrels, &run, black_box(&Measure::STANDARD), &options));
-        });
+        group.bench_function(
+            format!("score 1e4 queries x 100 docs, 7 measures, {name}"),
+            |b| {
+                b.iter(|| evaluate_trec(&qrels, &run, black_box(&Measure::STANDARD), &options));
+            },
+        );
     }
     group.finish();
 }

@@ -165,7 +165,9 @@ fn parse_args() -> Result<Args, Failure> {
             "-c" => a.complete = true,
             "--time" => a.time = true,
             "--skip-no-relevant" => a.no_relevant = NoRelevant::Skip,
-            "-m" => a.measures.extend(Measure::parse_list(&value(&mut it, "-m")?)?),
+            "-m" => a
+                .measures
+                .extend(Measure::parse_list(&value(&mut it, "-m")?)?),
             "-l" => {
                 let v = value(&mut it, "-l")?;
                 a.level = v
@@ -251,12 +253,21 @@ fn trec_table(a: &Args, measures: Vec<Measure>) -> Result<Table, Failure> {
     }
     let name = |q: u32| ids.queries().name(q).unwrap_or("?").to_owned();
     if !report.unjudged_queries.is_empty() {
-        let some: Vec<String> = report.unjudged_queries.iter().take(5).map(|&q| name(q)).collect();
+        let some: Vec<String> = report
+            .unjudged_queries
+            .iter()
+            .take(5)
+            .map(|&q| name(q))
+            .collect();
         eprintln!(
             "note: {} queries of the run are not judged, skipped: {}{}",
             report.unjudged_queries.len(),
             some.join(" "),
-            if report.unjudged_queries.len() > 5 { " …" } else { "" }
+            if report.unjudged_queries.len() > 5 {
+                " …"
+            } else {
+                ""
+            }
         );
     }
     if !a.complete && !report.unranked_queries.is_empty() {
@@ -298,7 +309,9 @@ fn csv_table(a: &Args, out: &mut dyn Write) -> Result<Table, Outcome> {
                 .ok_or_else(|| Failure::usage(format!("K: not an integer ≥ 1: {k:?}")))?;
             (PathBuf::from(j), PathBuf::from(m), Some(k))
         }
-        _ => return Err(Failure::usage("expected JUDGEMENTS.csv MODEL.csv [K] (see --help)").into()),
+        _ => {
+            return Err(Failure::usage("expected JUDGEMENTS.csv MODEL.csv [K] (see --help)").into());
+        }
     };
     let measures = if a.measures.is_empty() {
         match k {
@@ -345,7 +358,10 @@ fn csv_table(a: &Args, out: &mut dyn Write) -> Result<Table, Outcome> {
                 q.query, q.judged, q.strictly_relevant, q.loosely_relevant, q.diverse
             )?;
         }
-        writeln!(out, "\nrank-biased overlap (p = 0.9) with the ranking by mean judgement:")?;
+        writeln!(
+            out,
+            "\nrank-biased overlap (p = 0.9) with the ranking by mean judgement:"
+        )?;
         for q in assessments.queries() {
             let (docs, scores): (Vec<&str>, Vec<f64>) = run
                 .documents(&q.query)
@@ -360,7 +376,12 @@ fn csv_table(a: &Args, out: &mut dyn Write) -> Result<Table, Outcome> {
             } else {
                 let model = tie_groups(&docs, &scores)?;
                 let human = tie_groups(&docs, &means)?;
-                writeln!(out, "{:<28} {:.4}", q.query, rbo_tied(&model, &human, 0.9)?.ext)?;
+                writeln!(
+                    out,
+                    "{:<28} {:.4}",
+                    q.query,
+                    rbo_tied(&model, &human, 0.9)?.ext
+                )?;
             }
         }
         writeln!(out)?;
@@ -446,7 +467,12 @@ fn write_text(t: &Table, per_query: bool, out: &mut dyn Write) -> io::Result<()>
         rows.sort_by(|a, b| a.0.cmp(&b.0));
         for (q, values) in rows {
             for (m, v) in t.measures.iter().zip(values) {
-                writeln!(out, "{:<22}\t{q}\t{}", m.to_string(), cell(m, shown(*v, t.no_relevant)))?;
+                writeln!(
+                    out,
+                    "{:<22}\t{q}\t{}",
+                    m.to_string(),
+                    cell(m, shown(*v, t.no_relevant))
+                )?;
             }
         }
     }

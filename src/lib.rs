@@ -28,7 +28,7 @@
 //! | Kendall's general Γ, the O(n²) reference | [`correlation::gamma`] |
 //! | lexical substitution: SemEval-2007 best/oot/mode, Jabbari et al.'s revised measures, GAP | [`lexsub`] |
 //! | reliability-weighted triplet score (Avraham & Goldberg 2016), dataset building, word vectors | [`triplet`] |
-//! | graded relevance judgements, tie-aware MAP/P@k/nDCG, rank-biased overlap | [`relevance`] |
+//! | graded relevance judgements, tie-aware MAP/P@k/nDCG, rank-biased overlap, TREC qrels and runs scored as `trec_eval` does | [`relevance`] |
 //! | adaptive ballot scheduler for pairwise vote collection (feature `scheduler`) | `ballot` |
 //!
 //! Every function validates its input in one pass and returns a typed

@@ -452,7 +452,8 @@ mod tests {
 
     #[test]
     fn splits_rfc4180_records_with_their_lines() -> Result<()> {
-        let text = "\u{feff}a,b,c\r\n\r\n\n\"x, y\",\"say \"\"hi\"\"\",\n\"multi\r\nline\",2,\"\"\nlast";
+        let text =
+            "\u{feff}a,b,c\r\n\r\n\n\"x, y\",\"say \"\"hi\"\"\",\n\"multi\r\nline\",2,\"\"\nlast";
         let got = split(text.as_bytes())?;
         assert_eq!(
             got,
@@ -477,7 +478,10 @@ mod tests {
         let got = split(text.as_bytes())?;
         assert_eq!(got.len(), 2);
         assert_eq!(got.first().map(|r| r.1.len()), Some(101));
-        assert_eq!(got.first().and_then(|r| r.1.first()).map(String::len), Some(5000));
+        assert_eq!(
+            got.first().and_then(|r| r.1.first()).map(String::len),
+            Some(5000)
+        );
         assert_eq!(got.get(1).map(|r| r.0), Some(2));
         Ok(())
     }

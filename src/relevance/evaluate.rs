@@ -251,7 +251,9 @@ pub fn evaluate_trec<G: Gain>(
     cuts.dedup();
     let mut s = Scratch {
         grade_of: alloc(doc_bound, UNJUDGED, "per-document grades")?,
-        log2: (1..=longest.max(1)).map(|i| ((i + 1) as f64).log2()).collect(),
+        log2: (1..=longest.max(1))
+            .map(|i| ((i + 1) as f64).log2())
+            .collect(),
         rel_at: vec![0.0; cuts.len()],
         dcg_at: vec![0.0; cuts.len()],
         idcg_at: vec![0.0; cuts.len()],

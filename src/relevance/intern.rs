@@ -285,7 +285,9 @@ impl Documents {
         let names = &self.names;
         self.per_query
             .get(query as usize)?
-            .find(hash(name.as_bytes()) >> 32, |id| names.name(id) == Some(name))
+            .find(hash(name.as_bytes()) >> 32, |id| {
+                names.name(id) == Some(name)
+            })
     }
 
     /// The id of document `name` of query `query`, adding it if new.

@@ -203,7 +203,17 @@ mod tests {
         for m in all {
             assert_eq!(m.to_string().parse::<Measure>()?, m);
         }
-        for bad in ["P_0", "P_", "P_x", "ndcg_cut_-1", "MAP", "", "P.0", "P.5,", "x.5"] {
+        for bad in [
+            "P_0",
+            "P_",
+            "P_x",
+            "ndcg_cut_-1",
+            "MAP",
+            "",
+            "P.0",
+            "P.5,",
+            "x.5",
+        ] {
             assert!(Measure::parse_list(bad).is_err(), "{bad}");
         }
         assert_eq!(Measure::parse_list("P")?.len(), 9);

@@ -84,11 +84,11 @@ pub use judgements::{
     Assessments, Class, GradeStats, Judgements, Level, PairSummary, QuerySummary, Scale,
     Thresholds, classify, grade_stats,
 };
+pub use measure::Measure;
 pub use metrics::{
     Exponential, Gain, Label, Linear, Mean, MeanMetrics, NoRelevant, Options, QueryMetrics,
     QueryReport, Run, RunReport, evaluate_query, evaluate_query_with_missing, evaluate_run,
     mean_metrics,
 };
-pub use measure::Measure;
 pub use rbo::{Rbo, rbo, rbo_tied, tie_groups};
 pub use trec::{read_trec_qrels, read_trec_run};

@@ -143,6 +143,10 @@ const RUN_FORMAT: &str = "qid Q0 docno rank score tag";
 /// as "in the pool but unjudged", which for every measure of this crate
 /// is the same as non-relevant).
 ///
+/// A query all of whose grades are negative is read and scored as a query
+/// without relevant documents (0 on every measure); `trec_eval` 9.x and
+/// `pytrec_eval` crash on it (they size an array by the largest grade + 1).
+///
 /// [`TrecOptions::relevance_level`]: super::TrecOptions::relevance_level
 ///
 /// # Errors

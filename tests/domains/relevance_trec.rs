@@ -9,8 +9,8 @@
 
 use adaptive_comp_metrics::relevance::{
     Ids, Judgements, Label, Location, Measure, NoRelevant, Options, Qrels, RelevanceError, Scale,
-    Thresholds, Ties, TrecOptions, TrecReport, TrecRun, evaluate_query_with_missing,
-    evaluate_run, evaluate_trec, read_trec_qrels, read_trec_run,
+    Thresholds, Ties, TrecOptions, TrecReport, TrecRun, evaluate_query_with_missing, evaluate_run,
+    evaluate_trec, read_trec_qrels, read_trec_run,
 };
 use proptest::prelude::*;
 use std::collections::HashMap;
@@ -178,7 +178,12 @@ fn tie_aware_mode_matches_the_slice_api() -> TestResult {
     Ok(())
 }
 
-fn eval(qrels: &str, run: &str, m: &[Measure], o: &TrecOptions) -> Result<TrecReport, RelevanceError> {
+fn eval(
+    qrels: &str,
+    run: &str,
+    m: &[Measure],
+    o: &TrecOptions,
+) -> Result<TrecReport, RelevanceError> {
     let mut ids = Ids::new();
     let q = read_trec_qrels(qrels.as_bytes(), &mut ids)?;
     let r = read_trec_run(run.as_bytes(), &mut ids)?;
@@ -234,15 +239,23 @@ fn trec_eval_conventions_by_hand() -> TestResult {
     // decreasing id as text: "dx" > "d9" > "d10". Ranking:
     //   1 d5 (0.9, grade −1)  2 dx  3 d9 (rel)  4 d10 (rel)  5 d1 (0.1)
     let qrels = "q 0 d10 2\nq 0 d9 1\nq 0 d1 0\nq 0 d5 -1\n";
-    let run = "q Q0 d10 1 0.5 r\nq Q0 dx 2 0.5 r\nq Q0 d9 3 0.5 r\nq Q0 d5 4 0.9 r\nq Q0 d1 5 0.1 r\n";
+    let run =
+        "q Q0 d10 1 0.5 r\nq Q0 dx 2 0.5 r\nq Q0 d9 3 0.5 r\nq Q0 d5 4 0.9 r\nq Q0 d1 5 0.1 r\n";
     let r = eval(qrels, run, &ALL, &TrecOptions::default())?;
-    let v: Vec<f64> = r.row(0).ok_or("row")?.iter().map(|x| x.unwrap_or(f64::NAN)).collect();
+    let v: Vec<f64> = r
+        .row(0)
+        .ok_or("row")?
+        .iter()
+        .map(|x| x.unwrap_or(f64::NAN))
+        .collect();
     // AP = (1/3 + 2/4)/2; P@5 = 2/5; P@10 = 2/10; R = 2: R-prec = 0/2; RR = 1/3.
     assert_eq!(v[0], (1.0 / 3.0 + 2.0 / 4.0) / 2.0);
     assert_eq!((v[1], v[2], v[3], v[4]), (0.4, 0.2, 0.0, 1.0 / 3.0));
     // Gains are the grades: DCG = 1/log2(4) + 2/log2(5); ideal 2 + 1/log2(3).
     let ndcg = (1.0 / 4f64.log2() + 2.0 / 5f64.log2()) / (2.0 + 1.0 / 3f64.log2());
-    assert!((v[5] - ndcg).abs() < 1e-15 && (v[6] - ndcg).abs() < 1e-15 && (v[7] - ndcg).abs() < 1e-15);
+    assert!(
+        (v[5] - ndcg).abs() < 1e-15 && (v[6] - ndcg).abs() < 1e-15 && (v[7] - ndcg).abs() < 1e-15
+    );
     assert_eq!((v[8], v[9], v[10]), (5.0, 2.0, 2.0));
     // Relevance level 2: only d10 relevant, at rank 4.
     let l2 = TrecOptions {
@@ -270,7 +283,12 @@ fn trec_eval_conventions_by_hand() -> TestResult {
     let r = eval(&qrels2, run, &[Measure::AveragePrecision], &c)?;
     assert_eq!(r.queries.len(), 2);
     assert_eq!(r.summary[0].value, Some((1.0 / 3.0 + 2.0 / 4.0) / 4.0));
-    let r = eval(&qrels2, run, &[Measure::AveragePrecision], &TrecOptions::default())?;
+    let r = eval(
+        &qrels2,
+        run,
+        &[Measure::AveragePrecision],
+        &TrecOptions::default(),
+    )?;
     assert_eq!((r.queries.len(), r.unranked_queries.len()), (1, 1));
     Ok(())
 }
@@ -293,13 +311,20 @@ fn reader_errors_name_the_line() {
     );
     assert!(matches!(
         r("q Q0 d 1 0.5 t extra\n"),
-        Err(RelevanceError::FieldCount { line: 1, found: 7, .. })
+        Err(RelevanceError::FieldCount {
+            line: 1,
+            found: 7,
+            ..
+        })
     ));
     for bad in ["1.5", "x", "99999999999", ""] {
         let text = format!("q 0 d1 1\nq 0 d {bad} \n");
         let got = q(&text);
         if bad.is_empty() {
-            assert!(matches!(got, Err(RelevanceError::FieldCount { line: 2, .. })));
+            assert!(matches!(
+                got,
+                Err(RelevanceError::FieldCount { line: 2, .. })
+            ));
         } else {
             assert!(
                 matches!(&got, Err(RelevanceError::BadNumber { at: Location::Line(2), column, .. }) if column == "rel"),
@@ -357,10 +382,18 @@ fn parameters_are_checked() -> TestResult {
     };
     assert!(matches!(
         evaluate_trec(&qrels, &run, &ALL, &bad),
-        Err(RelevanceError::InvalidParameter { name: "relevance_level", .. })
+        Err(RelevanceError::InvalidParameter {
+            name: "relevance_level",
+            ..
+        })
     ));
     assert!(matches!(
-        evaluate_trec(&qrels, &run, &[Measure::Precision(0)], &TrecOptions::default()),
+        evaluate_trec(
+            &qrels,
+            &run,
+            &[Measure::Precision(0)],
+            &TrecOptions::default()
+        ),
         Err(RelevanceError::InvalidParameter { name: "k", .. })
     ));
     let neg = TrecOptions::default().with_gain(|g: f64| g - 2.0);
@@ -373,7 +406,10 @@ fn parameters_are_checked() -> TestResult {
     let q0 = read_trec_qrels("".as_bytes(), &mut c)?;
     let r0 = read_trec_run("".as_bytes(), &mut c)?;
     let rep = evaluate_trec(&q0, &r0, &ALL, &TrecOptions::default())?;
-    assert_eq!((rep.summary[0].value, rep.summary[8].value), (None, Some(0.0)));
+    assert_eq!(
+        (rep.summary[0].value, rep.summary[8].value),
+        (None, Some(0.0))
+    );
     Ok(())
 }
 
