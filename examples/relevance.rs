@@ -310,7 +310,9 @@ fn csv_table(a: &Args, out: &mut dyn Write) -> Result<Table, Outcome> {
             (PathBuf::from(j), PathBuf::from(m), Some(k))
         }
         _ => {
-            return Err(Failure::usage("expected JUDGEMENTS.csv MODEL.csv [K] (see --help)").into());
+            return Err(
+                Failure::usage("expected JUDGEMENTS.csv MODEL.csv [K] (see --help)").into(),
+            );
         }
     };
     let measures = if a.measures.is_empty() {

@@ -152,21 +152,23 @@ pub enum RelevanceError {
         /// Number of fields found.
         found: usize,
     },
-    /// More distinct items than the data layout can index.
-    #[error("too many {what}: at most {max}")]
-    TooMany {
-        /// What overflowed (`"distinct ids"`, `"judgements"`, …).
-        what: &'static str,
-        /// The largest number supported.
-        max: usize,
-    },
-    /// An allocation of the given size cannot be made.
-    #[error("cannot allocate the {what} ({count} items)")]
+    /// More items than the flat layout indexes (ids and entries are 32-bit).
+    #[error("too large: {requested} {quantity} requested, at most {limit}")]
     TooLarge {
-        /// What was being allocated.
-        what: &'static str,
+        /// What is counted (`"distinct ids"`, `"entries"`).
+        quantity: &'static str,
+        /// The number asked for (saturated at `u64::MAX`).
+        requested: u64,
+        /// The limit.
+        limit: u64,
+    },
+    /// An allocation for data already read failed.
+    #[error("out of memory: {requested} {quantity} could not be allocated")]
+    OutOfMemory {
+        /// What was being allocated (`"string table slots"`, …).
+        quantity: &'static str,
         /// Number of items asked for.
-        count: usize,
+        requested: u64,
     },
     /// A measure name is not one this crate computes.
     #[error("unknown measure {name:?}")]

@@ -186,7 +186,7 @@ struct Core {
 /// different [`Ids`](super::Ids) (`"ids"`), `options.relevance_level < 0`
 /// (`"relevance_level"`) or a cut-off is 0 (`"k"`);
 /// [`RelevanceError::InvalidGain`] if the gain of a grade is negative or not
-/// finite; [`RelevanceError::TooLarge`] if the scratch space cannot be
+/// finite; [`RelevanceError::OutOfMemory`] if the scratch space cannot be
 /// allocated.
 ///
 /// # Complexity
@@ -305,7 +305,10 @@ pub fn evaluate_trec<G: Gain>(
 fn alloc<T: Clone>(n: usize, fill: T, what: &'static str) -> Result<Vec<T>> {
     let mut v = Vec::new();
     v.try_reserve_exact(n)
-        .map_err(|_| RelevanceError::TooLarge { what, count: n })?;
+        .map_err(|_| RelevanceError::OutOfMemory {
+            quantity: what,
+            requested: n as u64,
+        })?;
     v.resize(n, fill);
     Ok(v)
 }

@@ -67,9 +67,10 @@ impl<V: Copy + Default> Staged<V> {
 
     fn push(&mut self, q: u32, d: u32, v: V, at: usize) -> Result<()> {
         if self.query.len() >= MAX_ENTRIES {
-            return Err(RelevanceError::TooMany {
-                what: "entries",
-                max: MAX_ENTRIES,
+            return Err(RelevanceError::TooLarge {
+                quantity: "entries",
+                requested: self.query.len() as u64 + 1,
+                limit: MAX_ENTRIES as u64,
             });
         }
         if self.last_query != Some(q) {
@@ -316,7 +317,7 @@ impl QrelsBuilder<'_> {
     /// reported by [`QrelsBuilder::finish`].
     ///
     /// # Errors
-    /// [`RelevanceError::TooMany`] past `u32::MAX` judgements or distinct ids.
+    /// [`RelevanceError::TooLarge`] past `u32::MAX` judgements or distinct ids.
     ///
     /// # Complexity
     /// O(length of the ids) expected.
@@ -502,7 +503,7 @@ impl RunBuilder<'_> {
     ///
     /// # Errors
     /// [`RelevanceError::NaN`] / [`RelevanceError::Infinite`] (input
-    /// `"score"`, index = record number − 1); [`RelevanceError::TooMany`]
+    /// `"score"`, index = record number − 1); [`RelevanceError::TooLarge`]
     /// past `u32::MAX` scores or distinct ids.
     ///
     /// # Complexity

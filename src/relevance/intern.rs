@@ -95,9 +95,9 @@ impl Index {
         let mut slots = Vec::new();
         slots
             .try_reserve_exact(capacity)
-            .map_err(|_| RelevanceError::TooLarge {
-                what: "string table index",
-                count: capacity,
+            .map_err(|_| RelevanceError::OutOfMemory {
+                quantity: "string table slots",
+                requested: capacity as u64,
             })?;
         slots.resize(capacity, 0_u64);
         let mask = capacity - 1;
@@ -205,8 +205,8 @@ impl StringTable {
     /// The id of `s`, adding it if new.
     ///
     /// # Errors
-    /// [`RelevanceError::TooMany`] if the table already holds `u32::MAX − 1`
-    /// strings; [`RelevanceError::TooLarge`] if its index cannot grow.
+    /// [`RelevanceError::TooLarge`] if the table already holds `u32::MAX − 1`
+    /// strings; [`RelevanceError::OutOfMemory`] if its index cannot grow.
     pub fn intern(&mut self, s: &str) -> Result<u32> {
         let names = &self.names;
         let n = names.ends.len();
@@ -314,9 +314,10 @@ impl Documents {
 }
 
 fn too_many() -> RelevanceError {
-    RelevanceError::TooMany {
-        what: "distinct ids",
-        max: MAX_IDS,
+    RelevanceError::TooLarge {
+        quantity: "distinct ids",
+        requested: MAX_IDS as u64 + 1,
+        limit: MAX_IDS as u64,
     }
 }
 

@@ -154,7 +154,7 @@ const RUN_FORMAT: &str = "qid Q0 docno rank score tag";
 /// without exactly 4 fields, [`RelevanceError::BadNumber`] for a grade that
 /// is not an integer in `i32`, [`RelevanceError::NotUtf8`],
 /// [`RelevanceError::Io`]; then [`RelevanceError::DuplicateQrel`] (both
-/// lines) for the earliest pair judged twice; [`RelevanceError::TooMany`]
+/// lines) for the earliest pair judged twice; [`RelevanceError::TooLarge`]
 /// past `u32::MAX` lines or ids.
 ///
 /// # Complexity
@@ -219,7 +219,7 @@ pub fn read_trec_qrels<R: BufRead>(reader: R, ids: &mut Ids) -> Result<Qrels> {
 /// [`RelevanceError::Io`]; then [`RelevanceError::DuplicateScore`] (both
 /// lines) for the earliest document listed twice for one query (an error in
 /// `trec_eval`, "duplicate docs", and an assertion in
-/// `pytrec_eval.parse_run`); [`RelevanceError::TooMany`] past `u32::MAX`
+/// `pytrec_eval.parse_run`); [`RelevanceError::TooLarge`] past `u32::MAX`
 /// lines or ids.
 ///
 /// # Complexity

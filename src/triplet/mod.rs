@@ -45,8 +45,8 @@ mod score;
 mod vectors;
 
 pub use build::{
-    Agreement, Annotation, AnnotatorAgreement, BuiltDataset, Deviation, Exclusion, agreement,
-    build_dataset, comparisons, exclude,
+    Agreement, Annotation, AnnotatorAgreement, BuiltDataset, Deviation, Exclusion, MAX_COMPARISONS,
+    agreement, build_dataset, comparisons, exclude,
 };
 pub use error::{
     AnnotationProblem, FormatProblem, GroupProblem, TripletError, VectorProblem, WordProblem,

@@ -8,6 +8,7 @@ mod lexsub_props;
 mod lexsub_read;
 mod lexsub_semeval;
 mod lexsub_slides;
+mod limits;
 mod relevance;
 mod relevance_csv;
 mod relevance_rbo;
