@@ -91,6 +91,7 @@ pub mod ballot;
 pub mod correlation;
 pub mod error;
 pub mod lexsub;
+mod present;
 pub mod rank;
 pub mod relevance;
 mod special;

@@ -2,6 +2,7 @@
 //! top-weighted ρ_w and τ_w of Lombardo et al. (2020), Vigna's (2015) weighted
 //! τ, and Kendall's general Γ as the O(n²) reference.
 
+mod display;
 pub mod gamma;
 pub mod kendall;
 pub mod pearson;
