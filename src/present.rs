@@ -16,16 +16,6 @@ pub(crate) fn precision(f: &fmt::Formatter<'_>) -> usize {
     f.precision().unwrap_or(DEFAULT_PRECISION)
 }
 
-/// A real number with `.1` decimals.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Real(pub(crate) f64, pub(crate) usize);
-
-impl fmt::Display for Real {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:.*}", self.1, self.0)
-    }
-}
-
 /// An optional real number: the value with `.1` decimals, or `n/a`.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Maybe(pub(crate) Option<f64>, pub(crate) usize);
@@ -59,9 +49,11 @@ impl fmt::Display for Prob {
 
 /// A fraction such as a confidence level as a percentage, without trailing
 /// zeros: `0.95` prints `95`, `0.999` prints `99.9`.
+#[cfg(feature = "uncertainty")]
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Percentage(pub(crate) f64);
 
+#[cfg(feature = "uncertainty")]
 impl fmt::Display for Percentage {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         // Ten decimals hide the binary representation error
@@ -73,6 +65,7 @@ impl fmt::Display for Percentage {
 }
 
 /// The words for a test's alternative hypothesis.
+#[cfg(feature = "uncertainty")]
 pub(crate) fn alternative(a: crate::correlation::pvalue::Alternative) -> &'static str {
     use crate::correlation::pvalue::Alternative;
     match a {
@@ -146,6 +139,7 @@ mod tests {
         assert_eq!(Prob(0.001, 2).to_string(), "1.0e-3");
     }
 
+    #[cfg(feature = "uncertainty")]
     #[test]
     fn percentages_drop_representation_error_and_trailing_zeros() {
         assert_eq!(Percentage(0.95).to_string(), "95");
