@@ -106,6 +106,7 @@
 //!     (`simulate` and the `reproduce_table2` example rebuild it).
 
 pub mod config;
+mod display;
 pub mod error;
 pub mod pairing;
 pub mod plan;
