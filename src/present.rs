@@ -16,6 +16,17 @@ pub(crate) fn precision(f: &fmt::Formatter<'_>) -> usize {
     f.precision().unwrap_or(DEFAULT_PRECISION)
 }
 
+/// `n` and a noun, in the singular for 1: `1 item`, `3 items`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Count(pub(crate) u64, pub(crate) &'static str);
+
+impl fmt::Display for Count {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = if self.0 == 1 { "" } else { "s" };
+        write!(f, "{} {}{s}", self.0, self.1)
+    }
+}
+
 /// An optional real number: the value with `.1` decimals, or `n/a`.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Maybe(pub(crate) Option<f64>, pub(crate) usize);

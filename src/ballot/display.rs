@@ -6,7 +6,7 @@
 
 // Through the module's re-exports, which stay put when files move.
 use super::{AlphaBounds, BallotScores, Plan, RankedItem, Ranking, UniformPlan};
-use crate::present::precision;
+use crate::present::{Count, precision};
 use core::fmt;
 
 /// A header, then one line per ballot:
@@ -56,17 +56,17 @@ impl fmt::Display for AlphaBounds {
 /// `19660 comparisons: 710 items appear 40 times, the others 39`.
 impl fmt::Display for UniformPlan {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let times = |n: usize| Count(n as u64, "time");
         write!(f, "{} comparisons: ", self.comparisons)?;
         if self.items_with_extra == 0 {
-            write!(f, "every item appears {} times", self.appearances)
+            write!(f, "every item appears {}", times(self.appearances))
         } else {
             write!(
                 f,
-                "{} item{} appear{} {} times, the others {}",
-                self.items_with_extra,
-                if self.items_with_extra == 1 { "" } else { "s" },
+                "{} appear{} {}, the others {}",
+                Count(self.items_with_extra as u64, "item"),
                 if self.items_with_extra == 1 { "s" } else { "" },
-                self.appearances + 1,
+                times(self.appearances + 1),
                 self.appearances
             )
         }

@@ -9,7 +9,7 @@ use super::gap::AtK;
 use super::model::{ItemScore, Outcome, Totals};
 use super::revised::RevisedScores;
 use super::semeval::{BestScores, OotScores};
-use crate::present::{Maybe, precision};
+use crate::present::{Count, Maybe, precision};
 use core::fmt;
 
 /// `precision 0.7500, recall 0.3750 (credit 1.5000; 2 attempted of 4
@@ -19,12 +19,12 @@ impl fmt::Display for Totals {
         let d = precision(f);
         write!(
             f,
-            "precision {}, recall {} (credit {:.d$}; {} attempted of {} items)",
+            "precision {}, recall {} (credit {:.d$}; {} attempted of {})",
             Maybe(self.precision(), d),
             Maybe(self.recall(), d),
             self.credit,
             self.attempted,
-            self.items
+            Count(self.items as u64, "item")
         )
     }
 }
@@ -97,15 +97,15 @@ impl fmt::Display for RevisedScores {
         writeln!(f, "oot: {:.d$}", self.oot)?;
         writeln!(
             f,
-            "recall: {} (mean over {} gold items)",
+            "recall: {} (mean over {})",
             Maybe(self.recall.recall(), d),
-            self.recall.items
+            Count(self.recall.items as u64, "gold item")
         )?;
         writeln!(
             f,
-            "weighted precision: {} (mean over {} attempted items)",
+            "weighted precision: {} (mean over {})",
             Maybe(self.precision.precision(), d),
-            self.precision.attempted
+            Count(self.precision.attempted as u64, "attempted item")
         )?;
         write!(f, "rank: {:.d$}", self.rank)
     }

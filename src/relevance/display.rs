@@ -8,7 +8,7 @@ use super::evaluate::TrecReport;
 use super::judgements::{Class, GradeStats, PairSummary, QuerySummary};
 use super::metrics::{Mean, MeanMetrics, QueryMetrics, QueryReport, RunReport};
 use super::rbo::Rbo;
-use crate::present::{Maybe, precision};
+use crate::present::{Count, Maybe, precision};
 use core::fmt;
 
 /// `RBO_EXT = 0.7300 (RBO_MIN 0.6000, RBO_MAX 0.8500, residual 0.2500)`.
@@ -73,9 +73,9 @@ impl fmt::Display for QuerySummary {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "query {:?}: {} judged documents, {} strictly relevant, {} loosely relevant ({})",
+            "query {:?}: {}, {} strictly relevant, {} loosely relevant ({})",
             self.query,
-            self.judged,
+            Count(self.judged as u64, "judged document"),
             self.strictly_relevant,
             self.loosely_relevant,
             if self.diverse { "diverse" } else { "not diverse" }
@@ -90,13 +90,13 @@ impl fmt::Display for QueryMetrics {
         let d = precision(f);
         write!(
             f,
-            "AP {}, P@k {:.d$}, R-precision {}, RR {}, nDCG@k {} ({} documents ranked, {} relevant)",
+            "AP {}, P@k {:.d$}, R-precision {}, RR {}, nDCG@k {} ({} ranked, {} relevant)",
             Maybe(self.average_precision, d),
             self.precision_at_k,
             Maybe(self.r_precision, d),
             Maybe(self.reciprocal_rank, d),
             Maybe(self.ndcg_at_k, d),
-            self.ranked,
+            Count(self.ranked as u64, "document"),
             self.relevant
         )
     }

@@ -13,8 +13,10 @@ mod script;
 
 mod ballot_scheduler;
 mod ballot_serde;
+mod display;
 mod limits;
 mod misuse;
+mod serde_all;
 mod simulate_data;
 mod simulate_runner;
 mod simulate_script;

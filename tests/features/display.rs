@@ -1,0 +1,277 @@
+//! The text results print for a person: the exact `Display` output of
+//! representative result types, with the numbers from SciPy or worked out by
+//! hand (each says which), at the default 4 decimals and at the formatter's
+//! precision.
+//!
+//! Values that depend on random draws (permutation tests, bootstrap
+//! intervals, simulations) are read from JSON (feature `serde`) so that the
+//! text is pinned exactly.
+
+use adaptive_comp_metrics::lexsub::Totals;
+use adaptive_comp_metrics::relevance::{
+    Ids, Measure, TrecOptions, evaluate_trec, rbo, read_trec_qrels, read_trec_run,
+};
+use adaptive_comp_metrics::triplet::Tally;
+use adaptive_comp_metrics::{Alternative, kendall_tau_b, pearson, rho_w, spearman};
+
+type TestResult = Result<(), Box<dyn std::error::Error>>;
+
+/// x and y of SciPy's examples below.
+const X: [f64; 5] = [1.0, 2.0, 3.0, 4.0, 5.0];
+const Y: [f64; 5] = [5.0, 6.0, 7.0, 8.0, 7.0];
+
+#[test]
+fn spearman_names_the_coefficient_and_its_test() -> TestResult {
+    // scipy.stats.spearmanr(X, Y): statistic 0.8207826816681233, pvalue
+    // 0.08858700531354384; t = ρ·√(3/(1 − ρ²)) = 2.488684067353021.
+    let r = spearman(&X, &Y)?;
+    assert_eq!(
+        r.to_string(),
+        "Spearman's ρ = 0.8208 (n = 5, t = 2.4887, two-sided p = 0.0886)"
+    );
+    assert_eq!(
+        format!("{r:.2}"),
+        "Spearman's ρ = 0.82 (n = 5, t = 2.49, two-sided p = 0.09)"
+    );
+    // A perfect correlation: t is infinite and the p-value 0, as SciPy gives.
+    let perfect = spearman(&[1.0, 2.0, 3.0, 4.0], &[2.0, 4.0, 6.0, 8.0])?;
+    assert_eq!(
+        perfect.to_string(),
+        "Spearman's ρ = 1.0000 (n = 4, t = inf, two-sided p = 0.0000)"
+    );
+    Ok(())
+}
+
+#[test]
+fn kendall_lists_its_pair_counts() -> TestResult {
+    // By hand: of the 10 pairs, (4, 5) is discordant and (3, 5) tied in y
+    // (7 = 7); τ-b = 7/√(10·9). scipy.stats.kendalltau: statistic
+    // 0.7378647873726218, pvalue 0.07697417298126674 (normal approximation,
+    // z = Φ⁻¹(1 − p/2) = 1.7685190342396901).
+    let k = kendall_tau_b(&X, &Y)?;
+    assert_eq!(
+        k.to_string(),
+        "Kendall's τ-b = 0.7379 (n = 5; pairs: 8 concordant, 1 discordant, 0 tied in x only, \
+         1 tied in y only, 0 tied in both; z = 1.7685, two-sided p = 0.0770)"
+    );
+    Ok(())
+}
+
+#[test]
+fn pearson_and_its_interval() -> TestResult {
+    // scipy.stats.pearsonr(X, Y): statistic 0.8320502943378436, pvalue
+    // 0.0805095732984986, t = 2.5980762113533156; confidence_interval(0.95):
+    // (-0.18884637201382123, 0.9885972938541849).
+    let r = pearson(&X, &Y)?;
+    assert_eq!(
+        r.to_string(),
+        "Pearson's r = 0.8321 (n = 5, t = 2.5981, two-sided p = 0.0805)"
+    );
+    let ci = r.confidence_interval(0.95, Alternative::TwoSided)?;
+    assert_eq!(ci.to_string(), "[-0.1888, 0.9886]");
+    assert_eq!(format!("{ci:.1}"), "[-0.2, 1.0]");
+    Ok(())
+}
+
+#[test]
+fn rho_w_says_how_many_items_the_weighting_is_worth() -> TestResult {
+    // Identical rankings of 4 items: ρ_w = 1. Additive weights f(a) + f(b)
+    // = 2/(i + 2)², normalised; Kish's effective n = (Σ f)²/Σ f² with
+    // f = 1/9, 1/16, 1/25, 1/36: 3.128761481763831 (exact fractions).
+    let s = [4.0, 3.0, 2.0, 1.0];
+    let r = rho_w(&s, &s)?;
+    assert_eq!(r.to_string(), "ρ_w = 1.0000 (n = 4, effective n = 3.1)");
+    assert_eq!(format!("{r:.1}"), "ρ_w = 1.0 (n = 4, effective n = 3.1)");
+    Ok(())
+}
+
+#[test]
+fn lexsub_totals_say_na_when_undefined() {
+    // precision = 1.5/2, recall = 1.5/4.
+    let t = Totals {
+        credit: 1.5,
+        attempted: 2,
+        items: 4,
+    };
+    assert_eq!(
+        t.to_string(),
+        "precision 0.7500, recall 0.3750 (credit 1.5000; 2 attempted of 4 items)"
+    );
+    let none = Totals {
+        credit: 0.0,
+        attempted: 0,
+        items: 4,
+    };
+    assert_eq!(
+        format!("{none:.2}"),
+        "precision n/a, recall 0.00 (credit 0.00; 0 attempted of 4 items)"
+    );
+}
+
+#[test]
+fn rbo_shows_its_bounds() -> TestResult {
+    // Identical prefixes of 3, p = 0.9 (Webber et al. 2010, Eqs. 11 and 30,
+    // by hand): RBO_MIN = (1 − p)/p·(Σ_{d≤3} (d − 3)p^d/d − 3 ln(1 − p)) =
+    // 0.5225283643313484, RBO_RES = p³ − (1 − p)/p·3·(ln 10 − Σ_{d≤3} p^d/d)
+    // = 0.4774716356686516, RBO_EXT = 1.
+    let r = rbo(&["a", "b", "c"], &["a", "b", "c"], 0.9)?;
+    assert_eq!(
+        r.to_string(),
+        "RBO_EXT = 1.0000 (RBO_MIN 0.5225, RBO_MAX 1.0000, residual 0.4775)"
+    );
+    Ok(())
+}
+
+#[test]
+fn trec_report_prints_trec_eval_summary_lines() -> TestResult {
+    // q1 ranks its one relevant document first: AP 1, P@5 = 1/5, one
+    // relevant retrieved. q2 is judged but not ranked (left out).
+    let mut ids = Ids::new();
+    let qrels = read_trec_qrels("q1 0 d1 1\nq1 0 d2 0\nq2 0 d3 1\n".as_bytes(), &mut ids)?;
+    let run = read_trec_run("q1 Q0 d1 1 2.0 r\nq1 Q0 d2 2 1.0 r\n".as_bytes(), &mut ids)?;
+    let measures = [
+        Measure::AveragePrecision,
+        Measure::Precision(5),
+        Measure::RelevantRetrieved,
+    ];
+    let report = evaluate_trec(&qrels, &run, &measures, &TrecOptions::default())?;
+    assert_eq!(
+        report.to_string(),
+        "num_q        all  1\n\
+         map          all  1.0000\n\
+         P_5          all  0.2000\n\
+         num_rel_ret  all  1\n\
+         1 judged query the run does not rank"
+    );
+    Ok(())
+}
+
+#[test]
+fn triplet_tally_names_its_counts() {
+    // The doc example of Tally::score: 1/4.
+    let t = Tally {
+        credit: 1.0,
+        weight: 4.0,
+        scored: 3,
+        ..Tally::default()
+    };
+    assert_eq!(
+        t.to_string(),
+        "score 0.2500 (credit 1.0000 of weight 4.0000; 3 comparisons scored, 0 of them ties, \
+         0 skipped for unknown words, 0 ties skipped)"
+    );
+    assert!(Tally::default().to_string().starts_with("score n/a"));
+}
+
+#[cfg(feature = "scheduler")]
+#[test]
+fn ballot_plan_lists_its_ballots() -> TestResult {
+    use adaptive_comp_metrics::ballot::{BallotConfig, UniformBudget, plan, uniform_plan};
+    // The paper's Table 2 configuration (its plan is in the `plan` docs):
+    // ⌈20·N⁽ᵏ⁾/2⌉ per ballot; Eq. 3's approximation (1 − 0.5⁷)/(2·0.5)·20·990
+    // = 19645.3125; M_unif = 2·19660/990 = 39.71717…
+    let c = BallotConfig::new(990, 20, 0.5, 7)?;
+    assert_eq!(
+        plan(&c).to_string(),
+        "7 ballots, 19660 comparisons (Eq. 3 approximation 19645.3125); M_top = 140, \
+         M_unif = 39.7172\n\
+         ballot 1: 990 items, 9900 comparisons\n\
+         ballot 2: 495 items, 4950 comparisons\n\
+         ballot 3: 248 items, 2480 comparisons\n\
+         ballot 4: 124 items, 1240 comparisons\n\
+         ballot 5: 62 items, 620 comparisons\n\
+         ballot 6: 31 items, 310 comparisons\n\
+         ballot 7: 16 items, 160 comparisons"
+    );
+    // 2·19660 = 990·39 + 710 (the `uniform_plan` docs).
+    let u = uniform_plan(&c, UniformBudget::SameComparisons)?;
+    assert_eq!(
+        u.to_string(),
+        "19660 comparisons: 710 items appear 40 times, the others 39"
+    );
+    Ok(())
+}
+
+#[cfg(feature = "simulator")]
+#[test]
+fn summary_is_mean_plus_minus_sd() -> TestResult {
+    use adaptive_comp_metrics::simulate::Summary;
+    // Values 1, 2, 3, 4: mean 2.5, SD √(5/3) = 1.2909944…, SE SD/2.
+    let s = Summary::of(&[1.0, 2.0, 3.0, 4.0])?;
+    assert_eq!(
+        s.to_string(),
+        "2.5000 ± 1.2910 (mean ± SD of 4 simulations, standard error 0.6455)"
+    );
+    Ok(())
+}
+
+#[cfg(all(feature = "simulator", feature = "serde"))]
+#[test]
+fn simulation_report_is_a_table() -> TestResult {
+    use adaptive_comp_metrics::simulate::Report;
+    // SD of 0.25, 0.75: √(2·0.25²/1) = 0.35355…; standard error SD/√2 = 0.25.
+    let report: Report = serde_json::from_str(
+        r#"{"simulations":2,"seed":7,"metrics":["rho_w","top-10 recall"],
+            "uniform":[{"mean":0.5,"sd":0.3535533905932738,"se":0.25,"values":[0.25,0.75]},
+                       {"mean":0.5,"sd":0.0,"se":0.0,"values":[0.5,0.5]}],
+            "adaptive":[{"mean":0.75,"sd":0.0,"se":0.0,"values":[0.75,0.75]},
+                        {"mean":1.0,"sd":0.0,"se":0.0,"values":[1.0,1.0]}],
+            "uniform_comparisons":100,"adaptive_comparisons":98}"#,
+    )?;
+    assert_eq!(
+        format!("{report:.2}"),
+        "2 simulations (seed 7); comparisons per simulation: 100 uniform, 98 adaptive\n\
+         metric         uniform (mean ± SD)  adaptive (mean ± SD)\n\
+         rho_w          0.50 ± 0.35          0.75 ± 0.00\n\
+         top-10 recall  0.50 ± 0.00          1.00 ± 0.00"
+    );
+    Ok(())
+}
+
+#[cfg(feature = "uncertainty")]
+#[test]
+fn exact_null_moments() -> TestResult {
+    use adaptive_comp_metrics::uncertainty::spearman_null;
+    // E[ρ] = 0, SD[ρ] = 1/√(n − 1) = 1/3 for n = 10 (Kendall 1948, ch. 5).
+    assert_eq!(
+        spearman_null(10)?.to_string(),
+        "null mean 0.0000 (exact), null SD 0.3333 (exact)"
+    );
+    Ok(())
+}
+
+#[cfg(all(feature = "uncertainty", feature = "serde"))]
+#[test]
+fn tests_and_intervals_name_every_number() -> TestResult {
+    use adaptive_comp_metrics::uncertainty::{ConfidenceInterval, PermutationTest};
+    let t: PermutationTest = serde_json::from_str(
+        r#"{"statistic":0.5,"p_value":0.012,"standard_error":0.0034,"alternative":"TwoSided",
+            "permutations":999,"at_least":5,"at_most":990,"null_mean":0.001,"null_sd":0.1}"#,
+    )?;
+    assert_eq!(
+        t.to_string(),
+        "statistic 0.5000, two-sided p = 0.0120 (Monte-Carlo SE 0.0034; 999 permutations, \
+         null mean 0.0010, null SD 0.1000)"
+    );
+    // p = 1/(m + 1) for m = 99999: below 10⁻⁴, so in scientific notation.
+    let tiny: PermutationTest = serde_json::from_str(
+        r#"{"statistic":0.9,"p_value":1e-5,"standard_error":1e-5,"alternative":"Greater",
+            "permutations":99999,"at_least":0,"at_most":99999,"null_mean":0.0,"null_sd":0.1}"#,
+    )?;
+    assert!(
+        tiny.to_string()
+            .starts_with("statistic 0.9000, one-sided (greater) p = 1.00e-5 (Monte-Carlo SE 1.00e-5;"),
+        "{tiny}"
+    );
+    let ci: ConfidenceInterval = serde_json::from_str(
+        r#"{"estimate":0.41,"lower":0.21,"upper":0.6,"level":0.95,"interval":"Bca",
+            "resamples":2000,"failed":3,"standard_error":0.1,"bias_correction":0.05,
+            "acceleration":-0.01}"#,
+    )?;
+    assert_eq!(
+        format!("{ci:.2}"),
+        "estimate 0.41, 95% BCa interval [0.21, 0.60] (bootstrap SE 0.10; 2000 resamples, \
+         3 failed; bias correction z₀ = 0.05, acceleration a = -0.01)"
+    );
+    Ok(())
+}
