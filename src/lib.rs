@@ -74,7 +74,22 @@
 //! - `scheduler`: the adaptive ballot protocol of Lombardo et al. (2020), §2.
 //! - `simulator`: the voter simulator of §4 and the Table 2 reproduction.
 //! - `uncertainty`: null distributions, permutation p-values, bootstrap intervals.
-//! - `serde`: serialisation of public data types.
+//! - `serde`: `Serialize`/`Deserialize` for every result, option and
+//!   configuration type, read back with the checks of their constructors
+//!   (an invalid configuration is refused, as its constructor refuses it),
+//!   and for a resumable scheduler state. Not serialised: the error types
+//!   (and `lexsub::Parsed`, which holds them), readers and builders, and
+//!   bulk data: `lexsub::{Corpus, Paired}`, `relevance::{Qrels, TrecRun,
+//!   Run, Judgements, Assessments}` and their id tables, `triplet::Vectors`,
+//!   a simulated `Crowd` and the borrowed `simulate::Estimate`. A closure
+//!   has no serialised form: a configuration with a closure weigher does
+//!   not implement `Serialize`, and a custom simulation metric or amplitude
+//!   function is refused with an error. A `Rank::Given` array, which
+//!   borrows the caller's data, serialises but cannot be read back.
+//!
+//! Every result type implements `Display` for a person: one line naming
+//! each number (a short block for reports), with the formatter's precision
+//! (`{:.2}`) or 4 decimals.
 //!
 //! ## References
 //!

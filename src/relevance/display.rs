@@ -78,7 +78,11 @@ impl fmt::Display for QuerySummary {
             Count(self.judged as u64, "judged document"),
             self.strictly_relevant,
             self.loosely_relevant,
-            if self.diverse { "diverse" } else { "not diverse" }
+            if self.diverse {
+                "diverse"
+            } else {
+                "not diverse"
+            }
         )
     }
 }
@@ -215,7 +219,10 @@ impl fmt::Display for TrecReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let d = precision(f);
         let names: Vec<String> = self.measures.iter().map(ToString::to_string).collect();
-        let w = names.iter().map(String::len).fold("num_q".len(), usize::max);
+        let w = names
+            .iter()
+            .map(String::len)
+            .fold("num_q".len(), usize::max);
         write!(f, "{:<w$}  all  {}", "num_q", self.queries.len())?;
         for (name, m) in names.iter().zip(&self.measures) {
             let value = self.summary_of(*m).and_then(|s| s.value);

@@ -41,7 +41,10 @@ impl fmt::Display for Report {
             self.simulations, self.seed, self.uniform_comparisons, self.adaptive_comparisons
         )?;
         let cell = |s: Option<&Summary>| {
-            s.map_or_else(|| "n/a".to_owned(), |s| format!("{:.d$} ± {:.d$}", s.mean, s.sd))
+            s.map_or_else(
+                || "n/a".to_owned(),
+                |s| format!("{:.d$} ± {:.d$}", s.mean, s.sd),
+            )
         };
         let rows: Vec<(&str, String, String)> = self
             .metrics

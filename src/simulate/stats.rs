@@ -65,7 +65,10 @@ impl TryFrom<SummaryRepr> for Summary {
     type Error = SimError;
     fn try_from(r: SummaryRepr) -> Result<Self> {
         let s = Summary::of(&r.values)?;
-        let scale = r.values.iter().fold(f64::MIN_POSITIVE, |m, v| m.max(v.abs()));
+        let scale = r
+            .values
+            .iter()
+            .fold(f64::MIN_POSITIVE, |m, v| m.max(v.abs()));
         let agrees = |stored: f64, computed: f64| (stored - computed).abs() <= 1e-9 * scale;
         if agrees(r.mean, s.mean) && agrees(r.sd, s.sd) && agrees(r.se, s.se) {
             Ok(s)

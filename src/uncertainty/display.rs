@@ -33,7 +33,10 @@ impl fmt::Display for ConfidenceInterval {
             self.failed
         )?;
         if let (Some(z0), Some(a)) = (self.bias_correction, self.acceleration) {
-            write!(f, "; bias correction z₀ = {z0:.d$}, acceleration a = {a:.d$}")?;
+            write!(
+                f,
+                "; bias correction z₀ = {z0:.d$}, acceleration a = {a:.d$}"
+            )?;
         }
         f.write_str(")")
     }

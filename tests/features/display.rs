@@ -82,6 +82,13 @@ fn rho_w_says_how_many_items_the_weighting_is_worth() -> TestResult {
     let r = rho_w(&s, &s)?;
     assert_eq!(r.to_string(), "ρ_w = 1.0000 (n = 4, effective n = 3.1)");
     assert_eq!(format!("{r:.1}"), "ρ_w = 1.0 (n = 4, effective n = 3.1)");
+    // The README's example prints this (the text is quoted there).
+    let human = [0.95, 0.80, 0.61, 0.40, 0.12];
+    let model = [0.91, 0.62, 0.83, 0.35, 0.20];
+    assert_eq!(
+        rho_w(&human, &model)?.to_string(),
+        "ρ_w = 0.8848 (n = 5, effective n = 3.6)"
+    );
     Ok(())
 }
 
@@ -259,8 +266,9 @@ fn tests_and_intervals_name_every_number() -> TestResult {
             "permutations":99999,"at_least":0,"at_most":99999,"null_mean":0.0,"null_sd":0.1}"#,
     )?;
     assert!(
-        tiny.to_string()
-            .starts_with("statistic 0.9000, one-sided (greater) p = 1.00e-5 (Monte-Carlo SE 1.00e-5;"),
+        tiny.to_string().starts_with(
+            "statistic 0.9000, one-sided (greater) p = 1.00e-5 (Monte-Carlo SE 1.00e-5;"
+        ),
         "{tiny}"
     );
     let ci: ConfidenceInterval = serde_json::from_str(

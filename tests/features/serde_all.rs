@@ -22,7 +22,10 @@ fn close(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Number(x), Value::Number(y)) => {
             if x.is_f64() || y.is_f64() {
-                let (x, y) = (x.as_f64().unwrap_or(f64::NAN), y.as_f64().unwrap_or(f64::NAN));
+                let (x, y) = (
+                    x.as_f64().unwrap_or(f64::NAN),
+                    y.as_f64().unwrap_or(f64::NAN),
+                );
                 x == y || (x - y).abs() <= f64::EPSILON * x.abs().max(y.abs())
             } else {
                 x == y
@@ -32,9 +35,7 @@ fn close(a: &Value, b: &Value) -> bool {
             x.len() == y.len() && x.iter().zip(y).all(|(x, y)| close(x, y))
         }
         (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len()
-                && x.iter()
-                    .all(|(k, v)| y.get(k).is_some_and(|w| close(v, w)))
+            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| close(v, w)))
         }
         _ => a == b,
     }
@@ -53,7 +54,10 @@ fn round_trip<T: Serialize + DeserializeOwned>(value: &T) -> T {
     let from_text: T =
         serde_json::from_str(&text).unwrap_or_else(|e| panic!("{name}: read {text}: {e}"));
     let from_text = serde_json::to_value(&from_text).unwrap();
-    assert!(close(&from_text, &tree), "{name}: {text} read back as {from_text}");
+    assert!(
+        close(&from_text, &tree),
+        "{name}: {text} read back as {from_text}"
+    );
     back
 }
 
@@ -110,8 +114,17 @@ mod core {
         let ranks: Vec<f64> = (0..8).map(f64::from).collect();
         let opts = WeightedTauOptions::default().rank(Rank::Given(&ranks));
         result(&weighted_tau_stats(&HUMAN, &MODEL, &opts)?);
-        result(&weighted_tau_stats(&HUMAN, &MODEL, &WeightedTauOptions::default())?);
-        result(&weighted_kendall(&HUMAN, &MODEL, &[1.0; 8], Combine::Multiplicative)?);
+        result(&weighted_tau_stats(
+            &HUMAN,
+            &MODEL,
+            &WeightedTauOptions::default(),
+        )?);
+        result(&weighted_kendall(
+            &HUMAN,
+            &MODEL,
+            &[1.0; 8],
+            Combine::Multiplicative,
+        )?);
         Ok(())
     }
 
@@ -145,14 +158,29 @@ mod core {
         same(&TopWeighted::new().weigher(Quadratic));
         same(&TopWeighted::new().weigher(Logarithmic));
         same(&TopWeighted::new().weigher(Unweighted));
-        for s in [Scheme::Additive, Scheme::Multiplicative, Scheme::First, Scheme::Second] {
+        for s in [
+            Scheme::Additive,
+            Scheme::Multiplicative,
+            Scheme::First,
+            Scheme::Second,
+        ] {
             same(&s);
         }
-        for t in [Ties::Average, Ties::Min, Ties::Max, Ties::Dense, Ties::Ordinal] {
+        for t in [
+            Ties::Average,
+            Ties::Min,
+            Ties::Max,
+            Ties::Dense,
+            Ties::Ordinal,
+        ] {
             same(&t);
         }
         same(&Order::SmallerIsBetter);
-        for a in [Alternative::TwoSided, Alternative::Greater, Alternative::Less] {
+        for a in [
+            Alternative::TwoSided,
+            Alternative::Greater,
+            Alternative::Less,
+        ] {
             same(&a);
         }
         same(&NanPolicy::Smallest);
@@ -189,13 +217,14 @@ mod core {
 mod lexsub {
     use super::*;
     use adaptive_comp_metrics::lexsub::{
-        Corpus, Format, GoldItem, Measure, Mode, Penalty, Percent, Profile, read_gold,
-        read_system, revised, score_pl, semeval,
+        Corpus, Format, GoldItem, Measure, Mode, Penalty, Percent, Profile,
         gap::{self, Averaging},
+        read_gold, read_system, revised, score_pl, semeval,
     };
     use std::num::NonZeroUsize;
 
-    const GOLD: &str = "bright.a 1 :: clever 3;smart 1\nbright.a 2 :: shiny 2;vivid 2\nbright.a 3 :: sunny 1\n";
+    const GOLD: &str =
+        "bright.a 1 :: clever 3;smart 1\nbright.a 2 :: shiny 2;vivid 2\nbright.a 3 :: sunny 1\n";
     const BEST: &str = "bright.a 1 :: clever;smart\nbright.a 2 :: dull\n";
     const OOT: &str = "bright.a 1 ::: smart;clever;clever\nbright.a 3 ::: sunny\n";
 
@@ -229,7 +258,11 @@ mod lexsub {
         result(&gap::at_k(&corpus, k, Averaging::Micro));
         result(&Percent(corpus.totals(Measure::Best).recall()));
         same(&Percent(None));
-        result(&score_pl::score(GOLD.as_bytes(), OOT.as_bytes(), Format::Oot)?);
+        result(&score_pl::score(
+            GOLD.as_bytes(),
+            OOT.as_bytes(),
+            Format::Oot,
+        )?);
         Ok(())
     }
 
@@ -267,15 +300,19 @@ mod relevance {
     use super::*;
     use adaptive_comp_metrics::relevance::{
         Class, Exponential, Ids, JudgementColumns, Judgements, Label, Level, Linear, Measure,
-        NoRelevant, Options, Run, Scale, ScoreColumns, Thresholds, Ties, TrecOptions,
-        TrecReport, classify, evaluate_query, evaluate_run, evaluate_trec, grade_stats,
-        judgement_records, mean_metrics, rbo, read_trec_qrels, read_trec_run,
+        NoRelevant, Options, Run, Scale, ScoreColumns, Thresholds, Ties, TrecOptions, TrecReport,
+        classify, evaluate_query, evaluate_run, evaluate_trec, grade_stats, judgement_records,
+        mean_metrics, rbo, read_trec_qrels, read_trec_run,
     };
 
     #[test]
     fn results() -> TestResult {
         let o = Options::default();
-        let labels = [Label::new(false, 0.0), Label::new(true, 2.5), Label::unjudged()];
+        let labels = [
+            Label::new(false, 0.0),
+            Label::new(true, 2.5),
+            Label::unjudged(),
+        ];
         let a = evaluate_query(&[2.0, 1.0, 1.0], &labels, &o)?;
         let b = evaluate_query(&[2.0, 1.0], &labels[..2], &o)?;
         let none = evaluate_query(&[1.0], &[Label::new(false, -1.0)], &o)?;
@@ -345,7 +382,10 @@ mod relevance {
             same(&m);
         }
         // Measures read and write as their trec_eval names.
-        assert_eq!(serde_json::to_string(&Measure::NdcgCut(10))?, r#""ndcg_cut_10""#);
+        assert_eq!(
+            serde_json::to_string(&Measure::NdcgCut(10))?,
+            r#""ndcg_cut_10""#
+        );
         // The per-query values must fill the table.
         let mut v = serde_json::to_value(&report)?;
         v["values"].as_array_mut().ok_or("values")?.pop();
@@ -411,7 +451,11 @@ mod triplet {
         let model = |a: &str, b: &str| -> Option<f64> {
             (b != "r").then(|| f64::from(u8::try_from(a.len() + b.len()).unwrap_or(0)))
         };
-        for ties in [TiePolicy::HalfCredit, TiePolicy::ChooseSecond, TiePolicy::Skip] {
+        for ties in [
+            TiePolicy::HalfCredit,
+            TiePolicy::ChooseSecond,
+            TiePolicy::Skip,
+        ] {
             let s = score(&built.comparisons, &model, ties)?;
             result(&s);
             result(&s.overall);
@@ -425,7 +469,13 @@ mod triplet {
         same(&ReadMode::Strict);
         same(&Decimals::Fixed(2));
         same(&ComparisonKind::Distractor);
-        same(&Comparison::new("t", "a", "b", 0.25, ComparisonKind::Random));
+        same(&Comparison::new(
+            "t",
+            "a",
+            "b",
+            0.25,
+            ComparisonKind::Random,
+        ));
         Ok(())
     }
 }
@@ -435,9 +485,9 @@ mod uncertainty {
     use super::*;
     use adaptive_comp_metrics::correlation::vigna::{Rank, WeightedTauOptions};
     use adaptive_comp_metrics::uncertainty::{
-        Alternative, Bootstrap, Exchange, Interval, KendallTauB, Permutations, Spearman,
-        Statistic, Threads, TopWeightedRho, TopWeightedTau, VignaTau, kendall_tau_b_null,
-        paired_comparison, spearman_null, standardise,
+        Alternative, Bootstrap, Exchange, Interval, KendallTauB, Permutations, Spearman, Statistic,
+        Threads, TopWeightedRho, TopWeightedTau, VignaTau, kendall_tau_b_null, paired_comparison,
+        spearman_null, standardise,
     };
     use adaptive_comp_metrics::{Hyperbolic, Order, Scheme, Ties};
     use rand::SeedableRng;
@@ -453,7 +503,9 @@ mod uncertainty {
             .threads(one)
             .test(&KendallTauB, &HUMAN, &MODEL, &mut rng)?;
         result(&test);
-        let bca = Bootstrap::new(300).threads(one).run(&Spearman, &HUMAN, &MODEL, &mut rng)?;
+        let bca = Bootstrap::new(300)
+            .threads(one)
+            .run(&Spearman, &HUMAN, &MODEL, &mut rng)?;
         result(&bca);
         let pct = Bootstrap::new(300)
             .level(0.8)
@@ -468,7 +520,9 @@ mod uncertainty {
         let z = standardise(&TopWeightedRho::new(), &HUMAN, &MODEL, 200, &mut rng)?;
         result(&z);
         same(&z.null.mean.source);
-        result(&paired_comparison(&Spearman, &HUMAN, &MODEL, &MODEL_B, 200, &mut rng)?);
+        result(&paired_comparison(
+            &Spearman, &HUMAN, &MODEL, &MODEL_B, 200, &mut rng,
+        )?);
         let prepared = TopWeightedTau::new().prepare(&HUMAN, &MODEL)?;
         same(&prepared);
         same(&TopWeightedTau::new().exact_null(&prepared));
@@ -478,7 +532,12 @@ mod uncertainty {
     #[test]
     fn options() -> TestResult {
         let one = Threads::Fixed(NonZeroUsize::new(3).ok_or("0")?);
-        same(&Bootstrap::new(500).level(0.9).interval(Interval::Percentile).threads(one));
+        same(
+            &Bootstrap::new(500)
+                .level(0.9)
+                .interval(Interval::Percentile)
+                .threads(one),
+        );
         same(
             &Permutations::new(999)
                 .alternative(Alternative::Greater)
@@ -497,7 +556,9 @@ mod uncertainty {
         assert_eq!(back, rho);
         assert_eq!(back.value(&HUMAN, &MODEL)?, rho.value(&HUMAN, &MODEL)?);
         same(&TopWeightedTau::new());
-        same(&VignaTau::new(WeightedTauOptions::default().rank(Rank::ByYX)));
+        same(&VignaTau::new(
+            WeightedTauOptions::default().rank(Rank::ByYX),
+        ));
         same(&Exchange::Ranks);
         Ok(())
     }
@@ -614,7 +675,11 @@ mod ballot {
             let cs = s.comparisons().to_vec();
             same(&cs[0]);
             for (t, c) in cs.iter().enumerate() {
-                let v = if c.first < c.second { Vote::First } else { Vote::Tie };
+                let v = if c.first < c.second {
+                    Vote::First
+                } else {
+                    Vote::Tie
+                };
                 s.record(t, v)?;
             }
             same(&s.phase());
