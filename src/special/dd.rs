@@ -8,6 +8,18 @@
 //! rigorous error bounds for basic building blocks of double-word
 //! arithmetic", *ACM TOMS* 44(2): relative errors of a few u² (u = 2⁻⁵³).
 
+/// ln 2 as a double-word (mpmath, 50 digits).
+pub(crate) const LN_2: Dd = Dd {
+    hi: core::f64::consts::LN_2,
+    lo: 2.319_046_813_846_299_6e-17,
+};
+
+/// 1/3 as a double-word.
+const ONE_THIRD: Dd = Dd {
+    hi: 1.0 / 3.0,
+    lo: 1.850_371_707_708_594e-17,
+};
+
 /// A double-word number `hi + lo`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct Dd {
@@ -143,6 +155,61 @@ impl Dd {
         self.div(Self::new(b))
     }
 
+    /// `self·2^k` for |k| ≤ 2044, exact barring underflow.
+    #[inline]
+    fn scale2(self, k: i32) -> Self {
+        // Two factors 2^(k/2), 2^(k − k/2), each a normal double.
+        let pow2 = |e: i32| f64::from_bits(((e + 1023) as u64) << 52);
+        let (f, g) = (pow2(k / 2), pow2(k - k / 2));
+        Self {
+            hi: self.hi * f * g,
+            lo: self.lo * f * g,
+        }
+    }
+
+    /// `ln self` for finite `self > 0`, with an absolute error below about
+    /// 1e-20 + 1e-31·|ln self| (the doubles summing the series beyond its
+    /// second term), and a relative error of about u·s⁴ + u²,
+    /// s ≈ (self − 1)/2, when `self` is near 1.
+    ///
+    /// ```text
+    /// self = 2^k·m,  m ∈ [√½, √2),   s = (m − 1)/(m + 1)
+    /// ln self = k·ln 2 + 2·artanh s = k·ln 2 + 2s·(1 + s²/3 + s⁴/5 + …)
+    /// ```
+    /// `m − 1`, the quotient, `2s` and `2s·s²/3` are double-words; the rest of
+    /// the series, `s⁴/5 + s⁶/7 + …` ≤ 2e-4, is summed in doubles
+    /// (|s| ≤ 0.172).
+    pub(crate) fn ln(self) -> Self {
+        debug_assert!(self.hi > 0.0 && self.hi.is_finite());
+        let bits = self.hi.to_bits();
+        let biased = ((bits >> 52) & 0x7ff) as i32;
+        // Bring subnormals into the normal range first (exact).
+        let (v, pre) = if biased == 0 {
+            (self.scale2(600), -600)
+        } else {
+            (self, 0)
+        };
+        let mut k = ((v.hi.to_bits() >> 52) & 0x7ff) as i32 - 1023;
+        let mut m = v.scale2(-k);
+        if m.hi >= core::f64::consts::SQRT_2 {
+            m = m.scale2(-1);
+            k += 1;
+        }
+        let s = m.add_f64(-1.0).div(m.add_f64(1.0));
+        let s2 = s.mul(s);
+        // R = s²/5 + s⁴/7 + … + s²⁰/23 ≤ 0.006 in doubles (the next term is
+        // below 1e-20); 1/3 + R and the rest as double-words.
+        let mut rest = 0.0;
+        for j in (2..=11).rev() {
+            rest = s2.hi * (1.0 / f64::from(2 * j + 1) + rest);
+        }
+        let two_s = s.mul_f64(2.0);
+        let tail = s2.mul(ONE_THIRD.add_f64(rest));
+        let ln_m = two_s.add(two_s.mul(tail));
+        let k = f64::from(k + pre);
+        LN_2.mul_f64(k).add(ln_m)
+    }
+
     /// `√self` for `self ≥ 0`: one Newton step from the double root.
     #[inline]
     pub(crate) fn sqrt(self) -> Self {
@@ -187,5 +254,44 @@ mod tests {
         assert_eq!(x.to_f64(), 2f64.powi(-60));
         assert_eq!(Dd::new(0.0).sqrt(), Dd::ZERO);
         assert_eq!(Dd::new(6.0).div_f64(4.0).to_f64(), 1.5);
+    }
+
+    #[test]
+    fn logarithm_to_double_word_accuracy() {
+        // ln 2 itself, ln 1 = 0, and exp(ln v) = v.
+        let l2 = Dd::new(2.0).ln();
+        assert_eq!((l2.hi, l2.lo), (LN_2.hi, LN_2.lo));
+        assert_eq!(Dd::new(1.0).ln().to_f64(), 0.0);
+        for v in [
+            1e-310,
+            1e-300,
+            0.3,
+            0.707,
+            1.414,
+            3.0,
+            1e10,
+            1e300,
+            f64::MAX,
+        ] {
+            let l = Dd::new(v).ln();
+            let err = (l.to_f64() - v.ln()).abs() / v.ln().abs();
+            assert!(err <= 1.5 * f64::EPSILON, "{v}: {l:?} vs {}", v.ln());
+        }
+        // Near 1 the relative accuracy is kept: ln(1 + 2⁻⁷⁰) = 2⁻⁷⁰ − 2⁻¹⁴¹ + …
+        let tiny = 2f64.powi(-70);
+        let l = Dd::new(1.0).add_f64(tiny).ln();
+        assert_eq!(l.hi, tiny);
+        assert!((l.lo + 2f64.powi(-141)).abs() <= 2f64.powi(-160));
+        // ln 10 to 32 digits: 2.3025850929940456840179914546844 (mpmath).
+        let l10 = Dd::new(10.0).ln();
+        assert_eq!(l10.hi, core::f64::consts::LN_10);
+        assert!(
+            (l10.lo - -2.170_756_223_382_249_4e-16).abs() < 1e-20,
+            "{l10:?}"
+        );
+        // ln(1/3) from the double-word 1/3.
+        let third = Dd::new(1.0).div_f64(3.0).ln();
+        let want = Dd::new(3.0).ln().neg();
+        assert!(third.sub(want).to_f64().abs() < 1e-31);
     }
 }
