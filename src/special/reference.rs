@@ -8,6 +8,11 @@
 //! mpmath; the rows where it is not (SciPy's own error far in the tail, and
 //! its underflow of the Cauchy tail beyond t = 1e199) are counted and
 //! printed, and mpmath is trusted there.
+//!
+//! Property tests add slow, obviously correct oracles: the finite sums of
+//! Abramowitz & Stegun 26.7.3–4 for the t tail where p ≥ 0.05, exact u128
+//! permutation counts for the Mahonian distribution, and monotonicity,
+//! symmetry and range for every tail.
 
 use super::erf::normal_sf;
 use super::student::{pearson_sf, student_t_sf};
@@ -129,4 +134,95 @@ fn mahonian_cdf_against_exact_counts_and_scipy() {
     }
     tally.report("mahonian");
     assert!(tally.rows > 300);
+}
+
+/// P(T > t) from the finite sums of Abramowitz & Stegun 26.7.3–4 in plain
+/// doubles, A = P(|T| < t), θ = atan(t/√ν), P(T > t) = (1 − A)/2:
+///
+/// ```text
+/// odd ν:  A = (2/π)[θ + sin θ (cos θ + (2/3)cos³θ + … + (2·4⋯(ν−3))/(1·3⋯(ν−2)) cos^(ν−2) θ)]
+/// even ν: A = sin θ [1 + ½cos²θ + (1·3)/(2·4)cos⁴θ + … + (1·3⋯(ν−3))/(2·4⋯(ν−2)) cos^(ν−2) θ]
+/// ```
+/// Slow and obviously correct where P is not small (the subtraction loses
+/// about log₁₀(1/P) digits).
+fn t_sf_finite_sum(t: f64, df: u64) -> f64 {
+    let theta = (t / (df as f64).sqrt()).atan();
+    let (s, c) = theta.sin_cos();
+    let a = if df % 2 == 1 {
+        let mut total = 0.0;
+        let mut term = c;
+        for k in 1..=(df - 1) / 2 {
+            if k > 1 {
+                term *= c * c * (2 * k - 2) as f64 / (2 * k - 1) as f64;
+            }
+            total += term;
+        }
+        if df == 1 {
+            total = 0.0;
+        }
+        2.0 / core::f64::consts::PI * (theta + s * total)
+    } else {
+        let (mut total, mut term) = (1.0, 1.0);
+        for k in 1..df / 2 {
+            term *= c * c * (2 * k - 1) as f64 / (2 * k) as f64;
+            total += term;
+        }
+        s * total
+    };
+    (1.0 - a) / 2.0
+}
+
+/// P(C ≤ k) for the inversions C of a random permutation of n ≤ 25 items,
+/// from exact counts (u128: 25! < 2¹²⁸).
+fn mahonian_exact(n: u64, k: u64) -> f64 {
+    let mut counts = vec![1_u128];
+    for j in 2..=n as usize {
+        let mut next = vec![0_u128; counts.len() + j - 1];
+        for (i, &c) in counts.iter().enumerate() {
+            for slot in &mut next[i..i + j] {
+                *slot += c;
+            }
+        }
+        counts = next;
+    }
+    let below: u128 = counts.iter().take(k as usize + 1).sum();
+    let total: u128 = counts.iter().sum();
+    below as f64 / total as f64
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn t_tail_matches_the_finite_sums(df in 1_u64..60, t in 0.0_f64..1.65) {
+        let want = t_sf_finite_sum(t, df);
+        proptest::prop_assume!(want >= 0.05);
+        let got = student_t_sf(t, df);
+        proptest::prop_assert!(rel(got, want) <= 1e-13, "{} vs {}", got, want);
+    }
+
+    #[test]
+    fn tails_are_monotone_symmetric_and_in_range(
+        df in proptest::prop_oneof![1_u64..100, 100_u64..10_000_000],
+        t in -1e3_f64..1e3, dt in 0.0_f64..1.0, z in -40.0_f64..40.0,
+    ) {
+        let (p, q) = (student_t_sf(t, df), student_t_sf(t + dt, df));
+        proptest::prop_assert!((0.0..=1.0).contains(&p) && q <= p, "{} {}", p, q);
+        proptest::prop_assert!((p + student_t_sf(-t, df) - 1.0).abs() <= 2e-16);
+        let r = t / (t * t + df as f64).sqrt();
+        let pr = pearson_sf(r, df + 2);
+        proptest::prop_assert!((0.0..=1.0).contains(&pr));
+        proptest::prop_assert!((pr + pearson_sf(-r, df + 2) - 1.0).abs() <= 2e-16);
+        let (a, b) = (normal_sf(z), normal_sf(z + dt));
+        proptest::prop_assert!((0.0..=1.0).contains(&a) && b <= a);
+        proptest::prop_assert!((a + normal_sf(-z) - 1.0).abs() <= 2e-16);
+    }
+
+    #[test]
+    fn mahonian_matches_exact_counts(n in 2_u64..=25, frac in 0.0_f64..=1.0) {
+        let total = n * (n - 1) / 2;
+        let k = (frac * total as f64) as u64;
+        let (got, want) = (mahonian_cdf(n, k), mahonian_exact(n, k));
+        proptest::prop_assert!(rel(got, want) <= 1e-13, "n {} k {}: {} vs {}", n, k, got, want);
+    }
 }
