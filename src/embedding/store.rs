@@ -1,21 +1,16 @@
 //! Word vectors as a [`Similarity`] model: cosine similarity over an
-//! in-memory store, and a streaming reader for the word2vec text format.
+//! in-memory store.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
-use std::io::BufRead;
-use std::str::FromStr;
 
 use num_traits::Float;
 
-use super::error::{TripletError, VectorProblem};
-use super::score::Similarity;
+use super::error::{EmbeddingError, VectorProblem};
+use crate::triplet::Similarity;
 
-/// At most this many components are reserved up front from a file's header,
-/// so a corrupt header cannot make the reader allocate gigabytes.
-const MAX_RESERVE: usize = 1 << 22;
-
-/// Word vectors of one dimension, stored contiguously, with precomputed
-/// norms; a [`Similarity`] model by cosine similarity.
+/// Word vectors of one dimension, stored contiguously in insertion order,
+/// with precomputed norms; a [`Similarity`] model by cosine similarity.
 ///
 /// ```text
 /// cos(a, b) = (a · b) / (‖a‖ ‖b‖)   (norms in f64; a · b summed in F over 8 lanes, lanes added in f64)
@@ -25,54 +20,107 @@ const MAX_RESERVE: usize = 1 << 22;
 /// vector is all zeros has no direction: its cosine with anything is `None`,
 /// like an unknown word, so comparisons that use it are skipped and counted.
 ///
+/// A store made with [`Vectors::with_case_folding`] (or read with
+/// [`ReadOptions::fold_case`](super::ReadOptions::fold_case)) keeps its words
+/// lowercased (Unicode `to_lowercase`) and lowercases every word it is asked
+/// about, so `Tiger` finds `tiger`.
+///
 /// # Examples
 /// ```
-/// use adaptive_comp_metrics::triplet::{Similarity, Vectors};
+/// use adaptive_comp_metrics::embedding::{Similarity, Vectors};
 /// let mut v = Vectors::<f32>::new(2)?;
 /// v.push("cat", &[1.0, 0.0])?;
 /// v.push("dog", &[1.0, 1.0])?;
 /// let c = v.similarity("cat", "dog").unwrap();
 /// assert!((c - 0.5f64.sqrt()).abs() < 1e-7);
 /// assert_eq!(v.similarity("cat", "cow"), None);
-/// # Ok::<(), adaptive_comp_metrics::triplet::TripletError>(())
+/// # Ok::<(), adaptive_comp_metrics::embedding::EmbeddingError>(())
 /// ```
 #[derive(Debug, Clone)]
 pub struct Vectors<F = f32> {
     dim: usize,
+    fold: bool,
+    words: Vec<Box<str>>,
     index: HashMap<Box<str>, usize>,
     data: Vec<F>,
     inv_norms: Vec<f64>,
 }
 
+/// `word` lowercased, borrowed when it has nothing to lowercase (the common
+/// ASCII-lowercase case costs one scan and no allocation).
+pub(crate) fn fold(word: &str) -> Cow<'_, str> {
+    if word.bytes().any(|b| b.is_ascii_uppercase() || b >= 0x80) {
+        let lower = word.to_lowercase();
+        if lower == word {
+            Cow::Borrowed(word)
+        } else {
+            Cow::Owned(lower)
+        }
+    } else {
+        Cow::Borrowed(word)
+    }
+}
+
 impl<F: Float + Into<f64>> Vectors<F> {
-    /// An empty store of `dim`-dimensional vectors.
+    /// An empty, case-sensitive store of `dim`-dimensional vectors.
     ///
     /// # Errors
-    /// [`TripletError::InvalidParameter`] if `dim = 0`.
+    /// [`EmbeddingError::InvalidParameter`] if `dim = 0`.
     ///
     /// # Complexity
     /// O(1).
     ///
     /// # Examples
     /// ```
-    /// use adaptive_comp_metrics::triplet::Vectors;
+    /// use adaptive_comp_metrics::embedding::Vectors;
     /// assert!(Vectors::<f64>::new(0).is_err());
     /// assert_eq!(Vectors::<f64>::new(3)?.dim(), 3);
-    /// # Ok::<(), adaptive_comp_metrics::triplet::TripletError>(())
+    /// # Ok::<(), adaptive_comp_metrics::embedding::EmbeddingError>(())
     /// ```
-    pub fn new(dim: usize) -> Result<Self, TripletError> {
+    pub fn new(dim: usize) -> Result<Self, EmbeddingError> {
         if dim == 0 {
-            return Err(TripletError::InvalidParameter {
+            return Err(EmbeddingError::InvalidParameter {
                 name: "dim",
                 expected: "a dimension of at least 1",
             });
         }
         Ok(Self {
             dim,
+            fold: false,
+            words: Vec::new(),
             index: HashMap::new(),
             data: Vec::new(),
             inv_norms: Vec::new(),
         })
+    }
+
+    /// An empty store that lowercases words: those it stores and those it is
+    /// asked about.
+    ///
+    /// ```text
+    /// key(w) = w.to_lowercase()   (Unicode; gensim's case_insensitive uses upper case, which
+    ///                              differs only for a few letters such as ß and dotless ı)
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Vectors::new`].
+    ///
+    /// # Complexity
+    /// O(1).
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::embedding::Vectors;
+    /// let mut v = Vectors::<f32>::with_case_folding(2)?;
+    /// v.push("Paris", &[1.0, 0.0])?;
+    /// assert!(v.contains("PARIS") && v.contains("paris"));
+    /// assert!(v.push("paris", &[0.0, 1.0]).is_err()); // the same word once folded
+    /// # Ok::<(), adaptive_comp_metrics::embedding::EmbeddingError>(())
+    /// ```
+    pub fn with_case_folding(dim: usize) -> Result<Self, EmbeddingError> {
+        let mut v = Self::new(dim)?;
+        v.fold = true;
+        Ok(v)
     }
 
     /// A store from `(word, vector)` pairs, e.g. a `HashMap<String, Vec<f32>>`.
@@ -87,13 +135,13 @@ impl<F: Float + Into<f64>> Vectors<F> {
     /// # Examples
     /// ```
     /// use std::collections::HashMap;
-    /// use adaptive_comp_metrics::triplet::Vectors;
+    /// use adaptive_comp_metrics::embedding::Vectors;
     /// let map = HashMap::from([("cat".to_string(), vec![1.0f32, 0.0]), ("dog".into(), vec![0.0, 2.0])]);
     /// let v = Vectors::from_pairs(2, map)?;
     /// assert_eq!(v.cosine("cat", "dog"), Some(0.0));
-    /// # Ok::<(), adaptive_comp_metrics::triplet::TripletError>(())
+    /// # Ok::<(), adaptive_comp_metrics::embedding::EmbeddingError>(())
     /// ```
-    pub fn from_pairs<I, W, V>(dim: usize, pairs: I) -> Result<Self, TripletError>
+    pub fn from_pairs<I, W, V>(dim: usize, pairs: I) -> Result<Self, EmbeddingError>
     where
         I: IntoIterator<Item = (W, V)>,
         W: Into<String>,
@@ -106,10 +154,10 @@ impl<F: Float + Into<f64>> Vectors<F> {
         Ok(out)
     }
 
-    /// Adds the vector of `word`.
+    /// Adds the vector of `word` (lowercased first if the store folds case).
     ///
     /// # Errors
-    /// [`TripletError::Vector`] (with `entry` = the number of vectors already
+    /// [`EmbeddingError::Vector`] (with `entry` = the number of vectors already
     /// stored) if the word is empty or already present, the vector has the
     /// wrong length, a component is not finite, or its squared norm
     /// overflows f64 (components above ~10¹⁵⁴, possible only with `f64`).
@@ -119,34 +167,49 @@ impl<F: Float + Into<f64>> Vectors<F> {
     ///
     /// # Examples
     /// ```
-    /// use adaptive_comp_metrics::triplet::Vectors;
+    /// use adaptive_comp_metrics::embedding::Vectors;
     /// let mut v = Vectors::<f32>::new(2)?;
     /// v.push("cat", &[1.0, 0.0])?;
     /// assert!(v.push("cat", &[0.0, 1.0]).is_err()); // duplicate
     /// assert!(v.push("dog", &[0.0]).is_err()); // wrong dimension
     /// assert!(v.push("cow", &[f32::NAN, 0.0]).is_err());
-    /// # Ok::<(), adaptive_comp_metrics::triplet::TripletError>(())
+    /// # Ok::<(), adaptive_comp_metrics::embedding::EmbeddingError>(())
     /// ```
-    pub fn push(&mut self, word: impl Into<String>, vector: &[F]) -> Result<(), TripletError> {
+    pub fn push(&mut self, word: impl Into<String>, vector: &[F]) -> Result<(), EmbeddingError> {
         let entry = self.len();
-        let err = |problem| TripletError::Vector { entry, problem };
+        self.push_checked(word.into(), vector)
+            .map_err(|problem| EmbeddingError::Vector { entry, problem })
+    }
+
+    /// [`push`](Self::push) with the problem alone, for the readers to place.
+    pub(crate) fn push_checked(
+        &mut self,
+        word: String,
+        vector: &[F],
+    ) -> Result<(), VectorProblem> {
         if vector.len() != self.dim {
-            return Err(err(VectorProblem::WrongDimension {
+            return Err(VectorProblem::WrongDimension {
                 expected: self.dim,
                 found: vector.len(),
-            }));
+            });
         }
-        let inv_norm = inverse_norm(vector).map_err(err)?;
-        let word: Box<str> = word.into().into_boxed_str();
+        let inv_norm = inverse_norm(vector)?;
         if word.is_empty() {
-            return Err(err(VectorProblem::EmptyWord));
+            return Err(VectorProblem::EmptyWord);
         }
-        match self.index.entry(word) {
-            std::collections::hash_map::Entry::Occupied(_) => {
-                Err(err(VectorProblem::DuplicateWord))
+        let word: Box<str> = if self.fold {
+            match fold(&word) {
+                Cow::Borrowed(_) => word.into_boxed_str(),
+                Cow::Owned(w) => w.into_boxed_str(),
             }
+        } else {
+            word.into_boxed_str()
+        };
+        match self.index.entry(word) {
+            std::collections::hash_map::Entry::Occupied(_) => Err(VectorProblem::DuplicateWord),
             std::collections::hash_map::Entry::Vacant(v) => {
-                v.insert(entry);
+                self.words.push(v.key().clone());
+                v.insert(self.inv_norms.len());
                 self.data.extend_from_slice(vector);
                 self.inv_norms.push(inv_norm);
                 Ok(())
@@ -154,11 +217,28 @@ impl<F: Float + Into<f64>> Vectors<F> {
         }
     }
 
+    /// Reserves room for `rows` more vectors (bounded by the caller).
+    pub(crate) fn reserve(&mut self, rows: usize) {
+        self.data.reserve_exact(rows.saturating_mul(self.dim));
+        self.inv_norms.reserve_exact(rows);
+        self.words.reserve_exact(rows);
+        self.index.reserve(rows);
+    }
+
+    /// The row of `word` (folded if the store folds case).
+    #[inline]
+    fn lookup(&self, word: &str) -> Option<usize> {
+        if self.fold {
+            self.index.get(fold(word).as_ref()).copied()
+        } else {
+            self.index.get(word).copied()
+        }
+    }
+
     /// The vector of `word`, if present.
     #[must_use]
     pub fn get(&self, word: &str) -> Option<&[F]> {
-        let &i = self.index.get(word)?;
-        self.row(i)
+        self.row(self.lookup(word)?)
     }
 
     /// Cosine similarity of two words; `None` if a word is unknown or has a
@@ -177,15 +257,15 @@ impl<F: Float + Into<f64>> Vectors<F> {
     ///
     /// # Examples
     /// ```
-    /// use adaptive_comp_metrics::triplet::Vectors;
+    /// use adaptive_comp_metrics::embedding::Vectors;
     /// let v = Vectors::from_pairs(2, [("a", [3.0f64, 4.0]), ("b", [4.0, 3.0])])?;
     /// assert!((v.cosine("a", "b").unwrap() - 0.96).abs() < 1e-15);
-    /// # Ok::<(), adaptive_comp_metrics::triplet::TripletError>(())
+    /// # Ok::<(), adaptive_comp_metrics::embedding::EmbeddingError>(())
     /// ```
     #[must_use]
     pub fn cosine(&self, a: &str, b: &str) -> Option<f64> {
-        let &i = self.index.get(a)?;
-        let &j = self.index.get(b)?;
+        let i = self.lookup(a)?;
+        let j = self.lookup(b)?;
         let ni = *self.inv_norms.get(i)?;
         let nj = *self.inv_norms.get(j)?;
         if ni == 0.0 || nj == 0.0 {
@@ -215,7 +295,33 @@ impl<F: Float + Into<f64>> Vectors<F> {
     /// Whether `word` has a vector.
     #[must_use]
     pub fn contains(&self, word: &str) -> bool {
-        self.index.contains_key(word)
+        self.lookup(word).is_some()
+    }
+
+    /// Whether the store lowercases words ([`Vectors::with_case_folding`]).
+    #[must_use]
+    pub fn folds_case(&self) -> bool {
+        self.fold
+    }
+
+    /// The words and their vectors in insertion (file) order.
+    ///
+    /// # Complexity
+    /// O(1) per item.
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::embedding::Vectors;
+    /// let v = Vectors::from_pairs(1, [("b", [2.0f32]), ("a", [1.0])])?;
+    /// let words: Vec<&str> = v.iter().map(|(w, _)| w).collect();
+    /// assert_eq!(words, ["b", "a"]);
+    /// # Ok::<(), adaptive_comp_metrics::embedding::EmbeddingError>(())
+    /// ```
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = (&str, &[F])> + '_ {
+        self.words
+            .iter()
+            .zip(self.data.chunks_exact(self.dim))
+            .map(|(w, v)| (w.as_ref(), v))
     }
 
     fn row(&self, i: usize) -> Option<&[F]> {
@@ -232,9 +338,9 @@ impl<F: Float + Into<f64>> Similarity for Vectors<F> {
     /// Three lookups and one pass over the target's vector for both cosines.
     #[inline]
     fn similarity_pair(&self, target: &str, w1: &str, w2: &str) -> Option<[f64; 2]> {
-        let &t = self.index.get(target)?;
-        let &i = self.index.get(w1)?;
-        let &j = self.index.get(w2)?;
+        let t = self.lookup(target)?;
+        let i = self.lookup(w1)?;
+        let j = self.lookup(w2)?;
         let (nt, ni, nj) = (
             *self.inv_norms.get(t)?,
             *self.inv_norms.get(i)?,
@@ -317,124 +423,4 @@ fn dot2<F: Float + Into<f64>>(t: &[F], a: &[F], b: &[F]) -> [f64; 2] {
         reduce(acc_a, rt.iter().copied().zip(ra.iter().copied())),
         reduce(acc_b, rt.iter().copied().zip(rb.iter().copied())),
     ]
-}
-
-/// Reads word vectors in the word2vec text format (`.vec`), streaming.
-///
-/// ```text
-/// count dim                 ← header: two integers
-/// word v₁ v₂ … v_dim         ← one line per word, fields separated by spaces or tabs
-/// ```
-///
-/// Lines are read one at a time into a reused buffer and parsed straight into
-/// the contiguous store, so the file is never held in memory, let alone
-/// twice. CRLF line ends and blank lines (anywhere after the header) are
-/// accepted; components are parsed directly as `F`.
-///
-/// # Errors
-/// [`TripletError::VectorFile`] with the 1-based line number for: an empty
-/// file, a header that is not two integers, dimension 0, invalid UTF-8, a
-/// line with the wrong number of components, a component that is not a
-/// number or not finite in `F` (e.g. `1e39` as f32), a squared norm that
-/// overflows f64, a duplicate word, more or fewer vectors than the header
-/// says; [`TripletError::Io`] if the reader fails.
-///
-/// # Complexity
-/// O(file size) time; O(count·dim) memory for the vectors plus one line.
-///
-/// # Examples
-/// ```
-/// use adaptive_comp_metrics::triplet::read_word2vec;
-/// let file = "2 3\ncat 1 0 0\ndog 0.5 0.5 0\n";
-/// let v = read_word2vec::<f32, _>(file.as_bytes())?;
-/// assert_eq!((v.len(), v.dim()), (2, 3));
-/// assert_eq!(v.get("dog"), Some(&[0.5f32, 0.5, 0.0][..]));
-/// let bad = "2 3\ncat 1 0 0\ndog 0.5 0.5\n";
-/// assert_eq!(read_word2vec::<f32, _>(bad.as_bytes()).unwrap_err().to_string(),
-///            "vectors line 3: expected 3 components, found 2");
-/// # Ok::<(), adaptive_comp_metrics::triplet::TripletError>(())
-/// ```
-pub fn read_word2vec<F, R>(mut reader: R) -> Result<Vectors<F>, TripletError>
-where
-    F: Float + Into<f64> + FromStr,
-    R: BufRead,
-{
-    let mut buf = Vec::new();
-    let mut line = 0usize;
-    let mut next_line = |buf: &mut Vec<u8>, line: &mut usize| -> Result<bool, TripletError> {
-        buf.clear();
-        *line += 1;
-        let n = reader
-            .read_until(b'\n', buf)
-            .map_err(|e| TripletError::io(*line, &e))?;
-        Ok(n > 0)
-    };
-    if !next_line(&mut buf, &mut line)? {
-        return Err(TripletError::VectorFile {
-            line,
-            problem: VectorProblem::MissingHeader,
-        });
-    }
-    let header_err = |problem| TripletError::VectorFile { line: 1, problem };
-    let header = core::str::from_utf8(&buf).map_err(|_| header_err(VectorProblem::InvalidUtf8))?;
-    let mut fields = header.split_ascii_whitespace();
-    let (Some(count), Some(dim), None) = (fields.next(), fields.next(), fields.next()) else {
-        return Err(header_err(VectorProblem::BadHeader));
-    };
-    let (Ok(count), Ok(dim)) = (count.parse::<usize>(), dim.parse::<usize>()) else {
-        return Err(header_err(VectorProblem::BadHeader));
-    };
-    if dim == 0 {
-        return Err(header_err(VectorProblem::ZeroDimension));
-    }
-    let mut out = Vectors::<F>::new(dim)?;
-    let rows = count.min(MAX_RESERVE / dim);
-    out.data.reserve_exact(rows * dim);
-    out.inv_norms.reserve_exact(rows);
-    out.index.reserve(rows);
-    let mut values: Vec<F> = Vec::with_capacity(dim.min(MAX_RESERVE));
-    while next_line(&mut buf, &mut line)? {
-        let err = |problem| TripletError::VectorFile { line, problem };
-        let text = core::str::from_utf8(&buf).map_err(|_| err(VectorProblem::InvalidUtf8))?;
-        let mut fields = text.split_ascii_whitespace();
-        let Some(word) = fields.next() else {
-            continue; // blank line
-        };
-        if out.len() == count {
-            return Err(err(VectorProblem::TooManyVectors { expected: count }));
-        }
-        values.clear();
-        for (k, field) in fields.enumerate() {
-            if values.len() == dim {
-                return Err(err(VectorProblem::WrongDimension {
-                    expected: dim,
-                    found: dim + 1 + text.split_ascii_whitespace().skip(2 + k).count(),
-                }));
-            }
-            let v: F = field
-                .parse()
-                .map_err(|_| err(VectorProblem::InvalidValue { column: k + 1 }))?;
-            values.push(v);
-        }
-        if values.len() != dim {
-            return Err(err(VectorProblem::WrongDimension {
-                expected: dim,
-                found: values.len(),
-            }));
-        }
-        out.push(word, &values).map_err(|e| match e {
-            TripletError::Vector { problem, .. } => err(problem),
-            other => other,
-        })?;
-    }
-    if out.len() != count {
-        return Err(TripletError::VectorFile {
-            line: line.saturating_sub(1),
-            problem: VectorProblem::TooFewVectors {
-                expected: count,
-                found: out.len(),
-            },
-        });
-    }
-    Ok(out)
 }
