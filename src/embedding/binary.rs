@@ -106,6 +106,9 @@ where
     let mut word: Vec<u8> = Vec::new();
     let mut values: Vec<F> = Vec::new();
     for row in 1..=count {
+        if select.exhausted() {
+            return Ok(out);
+        }
         input.skip_newlines()?;
         let start = input.offset;
         let err = |problem| EmbeddingError::Binary {

@@ -240,6 +240,11 @@ impl Selector {
         announced.min(kept).min(self.limit)
     }
 
+    /// Whether the row limit is reached.
+    pub(crate) fn exhausted(&self) -> bool {
+        self.rows >= self.limit
+    }
+
     /// Counts a row and decides what to do with it from its word.
     #[inline]
     pub(crate) fn decide(&mut self, word: &[u8]) -> Decision {
