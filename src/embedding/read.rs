@@ -41,10 +41,10 @@ impl Format {
     /// Guesses the format from the first bytes of a file (a few KiB are
     /// plenty; 64 KiB is safe).
     ///
-    /// A first line of two integers is a word2vec header; the file is binary
-    /// if the bytes after the first row's word are not all characters of
-    /// decimal numbers (`0-9 + - . e E`, `nan`, `inf`, whitespace), text
-    /// otherwise. Any other first line is GloVe. A UTF-8 byte-order mark is
+    /// A first line of two integers is a word2vec header; the file is text
+    /// if the rest of the first row (after its word, up to the newline) is
+    /// made of characters of decimal numbers (`0-9 + - . e E`, `nan`, `inf`,
+    /// spaces), binary otherwise. Any other first line is GloVe. A UTF-8 byte-order mark is
     /// skipped.
     ///
     /// # Complexity
@@ -73,14 +73,15 @@ impl Format {
         let Some(space) = memchr::memchr(b' ', rest) else {
             return Self::Word2VecText;
         };
+        // The rest of the first row: up to its newline in text (binary
+        // floats may contain a newline byte, but not only numeric text before it).
         let body = &rest[space + 1..];
-        let body = &body[..body.len().min(dim.saturating_mul(4)).min(256)];
+        let body = &body[..body.len().min(dim.saturating_mul(4).max(1))];
+        let line = memchr::memchr(b'\n', body).map_or(body, |i| &body[..i]);
         let numeric = |b: &u8| {
-            b.is_ascii_digit()
-                || b.is_ascii_whitespace()
-                || b"+-.eEnNaAiIfFtTyY".contains(b)
+            b.is_ascii_digit() || b.is_ascii_whitespace() || b"+-.eEnNaAiIfFtTyY".contains(b)
         };
-        if body.iter().all(numeric) {
+        if body.is_empty() || (line.iter().all(numeric) && !line.trim_ascii().is_empty()) {
             Self::Word2VecText
         } else {
             Self::Word2VecBinary

@@ -249,7 +249,7 @@ impl<F: Float + Into<f64>> Vectors<F> {
     /// loses precision) further.
     ///
     /// ```text
-    /// cos(a, b) = (Σᵢ aᵢbᵢ) · (1/‖a‖) · (1/‖b‖)
+    /// cos(a, b) = (Σᵢ aᵢbᵢ) · ((1/‖a‖) · (1/‖b‖))      (symmetric bit for bit)
     /// ```
     ///
     /// # Complexity
@@ -271,7 +271,9 @@ impl<F: Float + Into<f64>> Vectors<F> {
         if ni == 0.0 || nj == 0.0 {
             return None;
         }
-        Some((dot(self.row(i)?, self.row(j)?) * ni * nj).clamp(-1.0, 1.0))
+        // ni·nj first: the product is symmetric, so cos(a, b) = cos(b, a)
+        // bit for bit and symmetric pairs tie exactly, as in exact arithmetic.
+        Some((dot(self.row(i)?, self.row(j)?) * (ni * nj)).clamp(-1.0, 1.0))
     }
 
     /// The dimension of the vectors.
@@ -351,8 +353,8 @@ impl<F: Float + Into<f64>> Similarity for Vectors<F> {
         }
         let [a, b] = dot2(self.row(t)?, self.row(i)?, self.row(j)?);
         Some([
-            (a * nt * ni).clamp(-1.0, 1.0),
-            (b * nt * nj).clamp(-1.0, 1.0),
+            (a * (nt * ni)).clamp(-1.0, 1.0),
+            (b * (nt * nj)).clamp(-1.0, 1.0),
         ])
     }
 }

@@ -323,7 +323,7 @@ proptest! {
             Some(c) => {
                 prop_assert!((c - dot / (na * nb)).abs() < 1e-12);
                 prop_assert!(c.abs() <= 1.0 + 1e-12);
-                prop_assert!((v.cosine("b", "a").unwrap() - c).abs() < 1e-15);
+                prop_assert_eq!(v.cosine("b", "a").unwrap().to_bits(), c.to_bits());
             }
         }
         // Written as text and read back (f64 Display round-trips exactly): same cosine.
