@@ -2,6 +2,7 @@
 //! unknown-word policy, and every correlation in one report.
 
 use crate::correlation::kendall::{KendallResult, kendall_tau_b};
+use crate::correlation::pearson::{PearsonResult, pearson};
 use crate::correlation::spearman::{SpearmanResult, spearman};
 use crate::correlation::weighted::{RhoW, TauW, TopWeighted};
 use crate::error::Error;
@@ -10,7 +11,6 @@ use crate::weigh::{OffsetQuadratic, Weigher};
 
 use super::error::WordsimError;
 use super::pairs::Benchmark;
-use super::pearson_standin::{PearsonResult, pearson};
 
 /// What to do with a pair whose words the model does not know (or whose
 /// vector is zero).

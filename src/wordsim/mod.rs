@@ -62,7 +62,6 @@ mod compare;
 mod error;
 mod evaluate;
 mod pairs;
-mod pearson_standin;
 
 #[cfg(feature = "uncertainty")]
 pub use compare::{PairedTest, paired_test};
@@ -72,5 +71,3 @@ pub use error::{PairProblem, WordsimError};
 pub use evaluate::Intervals;
 pub use evaluate::{Evaluator, Report, Unknown};
 pub use pairs::{Benchmark, Header, Layout, PairFormat, Separator, WordPair, read_pairs};
-// STAND-IN until `crate::pearson` lands on main (see pearson_standin.rs).
-pub use pearson_standin::PearsonResult;
