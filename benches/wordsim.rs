@@ -35,7 +35,11 @@ fn evaluation(c: &mut Criterion) {
             let pairs = (0..3000)
                 .map(|_| {
                     let (i, j) = (rng.random_range(0..WORDS), rng.random_range(0..WORDS));
-                    WordPair::new(format!("w{i}"), format!("w{j}"), f64::from(rng.random_range(0..41u8)) / 4.0)
+                    WordPair::new(
+                        format!("w{i}"),
+                        format!("w{j}"),
+                        f64::from(rng.random_range(0..41u8)) / 4.0,
+                    )
                 })
                 .collect();
             Benchmark::new(format!("b{b}"), pairs).expect("valid pairs")
@@ -45,7 +49,11 @@ fn evaluation(c: &mut Criterion) {
     let mut g = c.benchmark_group("wordsim_evaluate");
     g.sample_size(10);
     g.bench_function("10_models_x_10_benchmarks_x_3000_pairs", |b| {
-        b.iter(|| Evaluator::new().compare(black_box(&named), black_box(&benchmarks)).expect("finite"));
+        b.iter(|| {
+            Evaluator::new()
+                .compare(black_box(&named), black_box(&benchmarks))
+                .expect("finite")
+        });
     });
     g.finish();
 }

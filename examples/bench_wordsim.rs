@@ -41,7 +41,11 @@ impl Mix {
 }
 
 fn generate(path: &Path, bytes: u64, binary: bool) -> std::io::Result<usize> {
-    let row_len = if binary { 10 + 4 * DIM as u64 } else { 10 + 10 * DIM as u64 };
+    let row_len = if binary {
+        10 + 4 * DIM as u64
+    } else {
+        10 + 10 * DIM as u64
+    };
     let rows = (bytes / row_len) as usize;
     if path.exists() {
         return Ok(rows);
@@ -87,7 +91,9 @@ fn best_of<T>(runs: usize, mut f: impl FnMut() -> T) -> (Duration, T) {
 
 fn keep_words(rows: usize, n: usize) -> Vec<String> {
     let step = (rows / n).max(1);
-    (0..n).map(|k| format!("word{:07}", (k * step) % rows.max(1))).collect()
+    (0..n)
+        .map(|k| format!("word{:07}", (k * step) % rows.max(1)))
+        .collect()
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -102,7 +108,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     // 1. text, keeping 5 000 words, against wc -l.
     let size = std::fs::metadata(&text)?.len() as f64;
-    let (wc, out) = best_of(3, || std::process::Command::new("wc").arg("-l").arg(&text).output());
+    let (wc, out) = best_of(3, || {
+        std::process::Command::new("wc")
+            .arg("-l")
+            .arg(&text)
+            .output()
+    });
     let wc_ok = out.map(|o| o.status.success()).unwrap_or(false);
     let keep = ReadOptions::new().keep(keep_words(text_rows, 5000));
     let (t, v) = best_of(3, || {
@@ -154,16 +165,31 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             let pairs = (0..3000)
                 .map(|_| {
                     let (i, j) = (rng.next() % words as u64, rng.next() % words as u64);
-                    WordPair::new(format!("w{i}"), format!("w{j}"), (rng.next() % 41) as f64 / 4.0)
+                    WordPair::new(
+                        format!("w{i}"),
+                        format!("w{j}"),
+                        (rng.next() % 41) as f64 / 4.0,
+                    )
                 })
                 .collect();
             Benchmark::new(format!("b{b}"), pairs).expect("valid pairs")
         })
         .collect();
-    let named: Vec<(String, &Vectors<f32>)> = models.iter().enumerate().map(|(i, v)| (format!("m{i}"), v)).collect();
+    let named: Vec<(String, &Vectors<f32>)> = models
+        .iter()
+        .enumerate()
+        .map(|(i, v)| (format!("m{i}"), v))
+        .collect();
     let named: Vec<(&str, &Vectors<f32>)> = named.iter().map(|(n, v)| (n.as_str(), *v)).collect();
-    let (t, table) = best_of(3, || Evaluator::new().compare(&named, &benchmarks).expect("finite"));
-    let ok = table.rows().filter(|(_, _, r)| r.tau_w.is_ok() && r.pearson.is_ok()).count();
+    let (t, table) = best_of(3, || {
+        Evaluator::new()
+            .compare(&named, &benchmarks)
+            .expect("finite")
+    });
+    let ok = table
+        .rows()
+        .filter(|(_, _, r)| r.tau_w.is_ok() && r.pearson.is_ok())
+        .count();
     println!(
         "evaluate 10 models × 10 benchmarks × 3000 pairs, all coefficients: {:.3} s ({ok} reports)",
         t.as_secs_f64()

@@ -33,7 +33,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use adaptive_comp_metrics::Alternative;
-use adaptive_comp_metrics::embedding::{EmbeddingError, Format, ReadOptions, Vectors, read_vectors};
+use adaptive_comp_metrics::embedding::{
+    EmbeddingError, Format, ReadOptions, Vectors, read_vectors,
+};
 use adaptive_comp_metrics::wordsim::{
     Benchmark, Comparison, Evaluator, Layout, PairFormat, Report, Unknown, WordsimError,
 };
@@ -61,7 +63,9 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Quiet) => ExitCode::SUCCESS,
         Err(Failure::Usage(msg)) => {
-            eprintln!("error: {msg}\nusage: wordsim [--vectors FILE]... [--layout NAME] [--unknown drop|zero|mean] [--fold-case] [--limit N] [--json|--csv] [--bootstrap N] [DATASET...]");
+            eprintln!(
+                "error: {msg}\nusage: wordsim [--vectors FILE]... [--layout NAME] [--unknown drop|zero|mean] [--fold-case] [--limit N] [--json|--csv] [--bootstrap N] [DATASET...]"
+            );
             ExitCode::from(2)
         }
         Err(Failure::Error(msg)) => {
@@ -93,7 +97,10 @@ fn parse_args() -> Result<Args, Failure> {
     let mut it = std::env::args().skip(1);
     let usage = |m: &str| Failure::Usage(m.to_owned());
     while let Some(a) = it.next() {
-        let mut value = |name: &str| it.next().ok_or_else(|| usage(&format!("{name} needs a value")));
+        let mut value = |name: &str| {
+            it.next()
+                .ok_or_else(|| usage(&format!("{name} needs a value")))
+        };
         match a.as_str() {
             "--vectors" => args.vectors.push(PathBuf::from(value("--vectors")?)),
             "--layout" => {
@@ -101,7 +108,10 @@ fn parse_args() -> Result<Args, Failure> {
                 layout = Some(if v == "plain" {
                     None
                 } else {
-                    Some(Layout::from_name(&v).ok_or_else(|| usage(&format!("unknown layout {v}")))?)
+                    Some(
+                        Layout::from_name(&v)
+                            .ok_or_else(|| usage(&format!("unknown layout {v}")))?,
+                    )
                 });
             }
             "--unknown" => {
@@ -115,17 +125,25 @@ fn parse_args() -> Result<Args, Failure> {
             "--fold-case" => args.fold_case = true,
             "--limit" => {
                 let v = value("--limit")?;
-                args.limit = Some(v.parse().map_err(|_| usage(&format!("--limit {v} is not a count")))?);
+                args.limit = Some(
+                    v.parse()
+                        .map_err(|_| usage(&format!("--limit {v} is not a count")))?,
+                );
             }
             "--json" => args.output = Output::Json,
             "--csv" => args.output = Output::Csv,
             "--bootstrap" => {
                 let v = value("--bootstrap")?;
-                args.bootstrap = Some(v.parse().map_err(|_| usage(&format!("--bootstrap {v} is not a count")))?);
+                args.bootstrap = Some(
+                    v.parse()
+                        .map_err(|_| usage(&format!("--bootstrap {v} is not a count")))?,
+                );
             }
             "--seed" => {
                 let v = value("--seed")?;
-                args.seed = v.parse().map_err(|_| usage(&format!("--seed {v} is not an integer")))?;
+                args.seed = v
+                    .parse()
+                    .map_err(|_| usage(&format!("--seed {v} is not an integer")))?;
             }
             "-h" | "--help" => return Err(usage("help")),
             flag if flag.starts_with("--") => return Err(usage(&format!("unknown option {flag}"))),
@@ -138,9 +156,17 @@ fn parse_args() -> Result<Args, Failure> {
     }
     if args.vectors.is_empty() && args.datasets.is_empty() {
         let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/wordsim");
-        eprintln!("no arguments: the bundled synthetic sample in {}", dir.display());
+        eprintln!(
+            "no arguments: the bundled synthetic sample in {}",
+            dir.display()
+        );
         args.vectors = vec![dir.join("sample-a.vec"), dir.join("sample-b.bin")];
-        for name in ["ws-sample.tsv", "simlex-sample.txt", "men-sample.txt", "mturk-sample.csv"] {
+        for name in [
+            "ws-sample.tsv",
+            "simlex-sample.txt",
+            "men-sample.txt",
+            "mturk-sample.csv",
+        ] {
             let p = dir.join(name);
             let l = guess_layout(&p);
             args.datasets.push((p, l));
@@ -194,7 +220,11 @@ fn located_vectors(path: &Path, e: &EmbeddingError) -> Failure {
     let file = path.display();
     Failure::Error(match e {
         EmbeddingError::Line { line, problem } => format!("{file}:{line}: {problem}"),
-        EmbeddingError::Binary { row, offset, problem } => {
+        EmbeddingError::Binary {
+            row,
+            offset,
+            problem,
+        } => {
             format!("{file}: row {row} (byte {offset}): {problem}")
         }
         other => format!("{file}: {other}"),
@@ -216,21 +246,25 @@ fn run() -> Result<(), Failure> {
     let mut benchmarks = Vec::new();
     for (path, layout) in &args.datasets {
         let format = layout.map_or_else(PairFormat::new, PairFormat::layout);
-        let name = path
-            .file_name()
-            .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
-        benchmarks.push(Benchmark::read(name, open(path)?, &format).map_err(|e| located(path, &e))?);
+        let name = path.file_name().map_or_else(
+            || path.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        benchmarks
+            .push(Benchmark::read(name, open(path)?, &format).map_err(|e| located(path, &e))?);
     }
-    let needed: std::collections::BTreeSet<&str> = benchmarks.iter().flat_map(Benchmark::words).collect();
+    let needed: std::collections::BTreeSet<&str> =
+        benchmarks.iter().flat_map(Benchmark::words).collect();
     let mut options = ReadOptions::new().keep(needed).fold_case(args.fold_case);
     if let Some(n) = args.limit {
         options = options.limit(n);
     }
     let mut models = Vec::new();
     for path in &args.vectors {
-        let name = path
-            .file_name()
-            .map_or_else(|| path.display().to_string(), |n| n.to_string_lossy().into_owned());
+        let name = path.file_name().map_or_else(
+            || path.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
         models.push((name, load_vectors(path, &options)?));
     }
     let named: Vec<(&str, &Vectors<f32>)> = models.iter().map(|(n, v)| (n.as_str(), v)).collect();
@@ -279,7 +313,9 @@ fn uncertainty_extra(
     benchmarks: &[Benchmark],
     table: &Comparison,
 ) -> Result<Extra, Failure> {
-    use adaptive_comp_metrics::uncertainty::{Bootstrap, ConfidenceInterval, Spearman, UncertaintyError};
+    use adaptive_comp_metrics::uncertainty::{
+        Bootstrap, ConfidenceInterval, Spearman, UncertaintyError,
+    };
     use adaptive_comp_metrics::wordsim::paired_test;
     use rand::SeedableRng;
     let mut extra = Extra::default();
@@ -292,7 +328,10 @@ fn uncertainty_extra(
         Ok(c) => format!("[{:+.3}, {:+.3}]", c.lower, c.upper),
         Err(e) => format!("({e})"),
     };
-    extra.lines.push(format!("\n95 % BCa bootstrap intervals ({resamples} resamples, seed {})", args.seed));
+    extra.lines.push(format!(
+        "\n95 % BCa bootstrap intervals ({resamples} resamples, seed {})",
+        args.seed
+    ));
     for (name, v) in models {
         for b in benchmarks {
             let r = evaluator
@@ -320,7 +359,10 @@ fn uncertainty_extra(
         }
     }
     if models.len() > 1 {
-        extra.lines.push(format!("\npaired tests of Spearman ρ against {} (pairs both cover)", models[0].0));
+        extra.lines.push(format!(
+            "\npaired tests of Spearman ρ against {} (pairs both cover)",
+            models[0].0
+        ));
         for m in 1..models.len() {
             for (bi, b) in benchmarks.iter().enumerate() {
                 let (first, other) = (table.report(0, bi), table.report(m, bi));
@@ -334,8 +376,14 @@ fn uncertainty_extra(
                         }));
                         format!(
                             "  {} − {} on {}: Δρ = {:+.4}  [{:+.3}, {:+.3}]  p = {:.4}  ({} pairs)",
-                            models[0].0, models[m].0, b.name(), c.difference, c.interval.lower,
-                            c.interval.upper, c.test.p_value, t.common
+                            models[0].0,
+                            models[m].0,
+                            b.name(),
+                            c.difference,
+                            c.interval.lower,
+                            c.interval.upper,
+                            c.test.p_value,
+                            t.common
                         )
                     }
                     Err(e) => format!("  {} − {} on {}: {e}", models[0].0, models[m].0, b.name()),
@@ -347,7 +395,11 @@ fn uncertainty_extra(
     Ok(extra)
 }
 
-fn coefficient<T>(r: &Result<T, adaptive_comp_metrics::Error>, value: impl Fn(&T) -> f64, p: impl Fn(&T) -> Option<f64>) -> String {
+fn coefficient<T>(
+    r: &Result<T, adaptive_comp_metrics::Error>,
+    value: impl Fn(&T) -> f64,
+    p: impl Fn(&T) -> Option<f64>,
+) -> String {
     match r {
         Ok(t) => match p(t) {
             Some(p) => format!("{:+.4} ({})", value(t), fmt_p(p)),
@@ -358,7 +410,11 @@ fn coefficient<T>(r: &Result<T, adaptive_comp_metrics::Error>, value: impl Fn(&T
 }
 
 fn fmt_p(p: f64) -> String {
-    if p < 1e-4 { format!("{p:.1e}") } else { format!("{p:.4}") }
+    if p < 1e-4 {
+        format!("{p:.1e}")
+    } else {
+        format!("{p:.4}")
+    }
 }
 
 fn cells(r: &Report) -> [String; 5] {
@@ -373,7 +429,18 @@ fn cells(r: &Report) -> [String; 5] {
 }
 
 fn render_table(table: &Comparison, extra: &Extra) -> String {
-    let header = ["model", "benchmark", "pairs", "found", "OOV %", "r (p)", "ρ (p)", "τ-b (p)", "ρ_w", "τ_w"];
+    let header = [
+        "model",
+        "benchmark",
+        "pairs",
+        "found",
+        "OOV %",
+        "r (p)",
+        "ρ (p)",
+        "τ-b (p)",
+        "ρ_w",
+        "τ_w",
+    ];
     let mut rows: Vec<Vec<String>> = vec![header.iter().map(|s| (*s).to_owned()).collect()];
     for (m, b, r) in table.rows() {
         let mut row = vec![
@@ -397,7 +464,11 @@ fn render_table(table: &Comparison, extra: &Extra) -> String {
             .enumerate()
             .map(|(c, (cell, &w))| {
                 let pad = " ".repeat(w - cell.chars().count());
-                if c < 2 { format!("{cell}{pad}") } else { format!("{pad}{cell}") }
+                if c < 2 {
+                    format!("{cell}{pad}")
+                } else {
+                    format!("{pad}{cell}")
+                }
             })
             .collect();
         out.push_str(line.join("  ").trim_end());
@@ -427,7 +498,11 @@ fn render_csv(table: &Comparison) -> String {
     let num = |v: Option<f64>| v.map_or_else(String::new, |v| v.to_string());
     for (m, b, r) in table.rows() {
         let q = |s: &str| {
-            if s.contains([',', '"', '\n']) { format!("\"{}\"", s.replace('"', "\"\"")) } else { s.to_owned() }
+            if s.contains([',', '"', '\n']) {
+                format!("\"{}\"", s.replace('"', "\"\""))
+            } else {
+                s.to_owned()
+            }
         };
         out.push_str(&format!(
             "{},{},{},{},{},{},{},{},{},{},{},{},{}\n",

@@ -60,7 +60,10 @@ impl<R: BufRead> Counted<R> {
 }
 
 /// Reads a word2vec binary file with `options`.
-pub(crate) fn read_binary<F, R>(reader: R, options: &ReadOptions) -> Result<Vectors<F>, EmbeddingError>
+pub(crate) fn read_binary<F, R>(
+    reader: R,
+    options: &ReadOptions,
+) -> Result<Vectors<F>, EmbeddingError>
 where
     F: Float + Into<f64> + FromStr,
     R: BufRead,
@@ -164,7 +167,8 @@ where
                     Some(io) => io,
                     None => err(VectorProblem::Truncated),
                 })?;
-                let text = core::str::from_utf8(&word).map_err(|_| err(VectorProblem::InvalidUtf8))?;
+                let text =
+                    core::str::from_utf8(&word).map_err(|_| err(VectorProblem::InvalidUtf8))?;
                 if text.bytes().any(|b| b.is_ascii_whitespace()) {
                     return Err(err(VectorProblem::WhitespaceInWord));
                 }

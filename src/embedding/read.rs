@@ -221,7 +221,11 @@ impl Selector {
             words
                 .iter()
                 .map(|w| {
-                    let key = if folding { fold(w) } else { Cow::Borrowed(w.as_str()) };
+                    let key = if folding {
+                        fold(w)
+                    } else {
+                        Cow::Borrowed(w.as_str())
+                    };
                     Box::<[u8]>::from(key.as_bytes())
                 })
                 .collect()

@@ -182,11 +182,7 @@ impl<F: Float + Into<f64>> Vectors<F> {
     }
 
     /// [`push`](Self::push) with the problem alone, for the readers to place.
-    pub(crate) fn push_checked(
-        &mut self,
-        word: String,
-        vector: &[F],
-    ) -> Result<(), VectorProblem> {
+    pub(crate) fn push_checked(&mut self, word: String, vector: &[F]) -> Result<(), VectorProblem> {
         if vector.len() != self.dim {
             return Err(VectorProblem::WrongDimension {
                 expected: self.dim,

@@ -148,7 +148,8 @@ where
             Some(store) => store,
             None => {
                 // GloVe: the dimension is that of the first row.
-                let text = core::str::from_utf8(bytes).map_err(|_| err(VectorProblem::InvalidUtf8))?;
+                let text =
+                    core::str::from_utf8(bytes).map_err(|_| err(VectorProblem::InvalidUtf8))?;
                 let dim = text.split_ascii_whitespace().count() - 1;
                 out.insert(options.store::<F>(dim).map_err(err)?)
             }

@@ -93,7 +93,8 @@ fn write_number<F: Float + Display + LowerExp>(out: &mut Vec<u8>, v: F) {
     use std::io::Write as _;
     let a = v.abs();
     let plain = a == F::zero()
-        || (a >= F::from(1e-5).unwrap_or_else(F::zero) && a < F::from(1e16).unwrap_or_else(F::infinity));
+        || (a >= F::from(1e-5).unwrap_or_else(F::zero)
+            && a < F::from(1e16).unwrap_or_else(F::infinity));
     // Writing to a Vec cannot fail.
     let _ = if plain {
         write!(out, "{v}")

@@ -42,16 +42,16 @@ mod error;
 mod format;
 mod model;
 mod score;
+mod vectors;
 
+/// Word vectors moved to [`embedding`](crate::embedding); re-exported here.
+pub use crate::embedding::{VectorProblem, Vectors};
 pub use build::{
     Agreement, Annotation, AnnotatorAgreement, BuiltDataset, Deviation, Exclusion, agreement,
     build_dataset, comparisons, exclude,
 };
-pub use error::{
-    AnnotationProblem, FormatProblem, GroupProblem, TripletError, WordProblem,
-};
+pub use error::{AnnotationProblem, FormatProblem, GroupProblem, TripletError, WordProblem};
 pub use format::{Decimals, read_dataset, write_dataset};
 pub use model::{Comparison, ComparisonKind, TargetGroup};
 pub use score::{Similarity, Tally, TiePolicy, TripletScore, score, score_by, score_where};
-/// Word vectors moved to [`embedding`](crate::embedding); re-exported here.
-pub use crate::embedding::{VectorProblem, Vectors, read_word2vec};
+pub use vectors::read_word2vec;

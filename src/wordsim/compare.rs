@@ -171,7 +171,11 @@ where
             reason: "they have different numbers of pairs",
         });
     }
-    if a.gold.iter().zip(&b.gold).any(|(x, y)| x.to_bits() != y.to_bits()) {
+    if a.gold
+        .iter()
+        .zip(&b.gold)
+        .any(|(x, y)| x.to_bits() != y.to_bits())
+    {
         return Err(WordsimError::DifferentBenchmarks {
             reason: "their human scores differ",
         });

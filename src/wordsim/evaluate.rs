@@ -157,11 +157,14 @@ impl Report {
 #[non_exhaustive]
 pub struct Intervals {
     /// Pearson's r.
-    pub pearson: Result<crate::uncertainty::ConfidenceInterval, crate::uncertainty::UncertaintyError>,
+    pub pearson:
+        Result<crate::uncertainty::ConfidenceInterval, crate::uncertainty::UncertaintyError>,
     /// Spearman's ρ.
-    pub spearman: Result<crate::uncertainty::ConfidenceInterval, crate::uncertainty::UncertaintyError>,
+    pub spearman:
+        Result<crate::uncertainty::ConfidenceInterval, crate::uncertainty::UncertaintyError>,
     /// Kendall's τ-b.
-    pub kendall: Result<crate::uncertainty::ConfidenceInterval, crate::uncertainty::UncertaintyError>,
+    pub kendall:
+        Result<crate::uncertainty::ConfidenceInterval, crate::uncertainty::UncertaintyError>,
     /// ρ_w.
     pub rho_w: Result<crate::uncertainty::ConfidenceInterval, crate::uncertainty::UncertaintyError>,
     /// τ_w.

@@ -63,9 +63,9 @@ mod error;
 mod evaluate;
 mod pairs;
 
+pub use compare::Comparison;
 #[cfg(feature = "uncertainty")]
 pub use compare::{PairedTest, paired_test};
-pub use compare::Comparison;
 pub use error::{PairProblem, WordsimError};
 #[cfg(feature = "uncertainty")]
 pub use evaluate::Intervals;

@@ -15,7 +15,12 @@ const FORMATS: [Format; 3] = [Format::Word2VecText, Format::Glove, Format::Word2
 
 fn bits<F: num_traits::Float + Into<f64>>(v: &Vectors<F>) -> Vec<(String, Vec<u64>)> {
     v.iter()
-        .map(|(w, x)| (w.to_owned(), x.iter().map(|&c| c.into().to_bits()).collect()))
+        .map(|(w, x)| {
+            (
+                w.to_owned(),
+                x.iter().map(|&c| c.into().to_bits()).collect(),
+            )
+        })
         .collect()
 }
 
@@ -26,7 +31,11 @@ fn write(v: &Vectors<f32>, format: Format) -> Vec<u8> {
 }
 
 /// Reads with a tiny buffer too, so rows straddle buffer fills.
-fn read_all(bytes: &[u8], format: Format, opts: &ReadOptions) -> Result<Vectors<f32>, EmbeddingError> {
+fn read_all(
+    bytes: &[u8],
+    format: Format,
+    opts: &ReadOptions,
+) -> Result<Vectors<f32>, EmbeddingError> {
     let big = read_vectors::<f32, _>(bytes, format, opts);
     for cap in [1, 3, 7, 64] {
         let small = read_vectors::<f32, _>(BufReader::with_capacity(cap, bytes), format, opts);
@@ -129,21 +138,53 @@ fn keep_parses_only_the_wanted_rows() {
     // Rows not kept are not validated: the bad number in `bad` goes unnoticed,
     // but the row count is still checked against the header.
     let file = b"4 2\nthe 1 0\nbad 1 x\ncat 0 1\ndog 2 2\n";
-    let v = read_all(file, Format::Word2VecText, &ReadOptions::new().keep(["cat", "dog", "yak"])).unwrap();
+    let v = read_all(
+        file,
+        Format::Word2VecText,
+        &ReadOptions::new().keep(["cat", "dog", "yak"]),
+    )
+    .unwrap();
     assert_eq!(v.iter().map(|(w, _)| w).collect::<Vec<_>>(), ["cat", "dog"]);
     assert_eq!(v.get("dog"), Some(&[2.0f32, 2.0][..]));
-    let e = read_all(file, Format::Word2VecText, &ReadOptions::new().keep(["bad"])).unwrap_err();
-    assert_eq!(e, EmbeddingError::Line { line: 3, problem: VectorProblem::InvalidValue { column: 2 } });
+    let e = read_all(
+        file,
+        Format::Word2VecText,
+        &ReadOptions::new().keep(["bad"]),
+    )
+    .unwrap_err();
+    assert_eq!(
+        e,
+        EmbeddingError::Line {
+            line: 3,
+            problem: VectorProblem::InvalidValue { column: 2 }
+        }
+    );
     let short = b"5 2\nthe 1 0\ncat 0 1\n";
     assert_eq!(
-        read_all(short, Format::Word2VecText, &ReadOptions::new().keep(["cat"])).unwrap_err(),
-        EmbeddingError::Line { line: 3, problem: VectorProblem::TooFewVectors { expected: 5, found: 2 } }
+        read_all(
+            short,
+            Format::Word2VecText,
+            &ReadOptions::new().keep(["cat"])
+        )
+        .unwrap_err(),
+        EmbeddingError::Line {
+            line: 3,
+            problem: VectorProblem::TooFewVectors {
+                expected: 5,
+                found: 2
+            }
+        }
     );
     // The same in binary, and in GloVe.
     let v = sample();
     for format in FORMATS {
         let bytes = write(&v, format);
-        let kept = read_all(&bytes, format, &ReadOptions::new().keep(["x", "Dog", "nope"])).unwrap();
+        let kept = read_all(
+            &bytes,
+            format,
+            &ReadOptions::new().keep(["x", "Dog", "nope"]),
+        )
+        .unwrap();
         assert_eq!(kept.len(), 2);
         assert_eq!(kept.get("Dog"), v.get("Dog"));
         assert!(!kept.contains("cat"));
@@ -167,11 +208,19 @@ fn case_folding_keeps_the_first_spelling_and_rejects_true_duplicates() {
     for o in [ReadOptions::new(), ReadOptions::new().fold_case(true)] {
         assert_eq!(
             read_all(dup, Format::Word2VecText, &o).unwrap_err(),
-            EmbeddingError::Line { line: 3, problem: VectorProblem::DuplicateWord }
+            EmbeddingError::Line {
+                line: 3,
+                problem: VectorProblem::DuplicateWord
+            }
         );
     }
     // Unicode folding: Σ and σ, Ä and ä.
-    let v = read_all("2 1\nΣΟΦΊΑ 1\nÄpfel 2\n".as_bytes(), Format::Word2VecText, &opts.keep(["σοφία", "äpfel"])).unwrap();
+    let v = read_all(
+        "2 1\nΣΟΦΊΑ 1\nÄpfel 2\n".as_bytes(),
+        Format::Word2VecText,
+        &opts.keep(["σοφία", "äpfel"]),
+    )
+    .unwrap();
     assert_eq!(v.len(), 2);
     assert!(v.contains("ÄPFEL"));
 }
@@ -181,26 +230,78 @@ fn limit_reads_the_first_rows_only() {
     let file = b"3 1\na 1\nb 2\nc x\n";
     let v = read_all(file, Format::Word2VecText, &ReadOptions::new().limit(2)).unwrap();
     assert_eq!(v.len(), 2);
-    let v = read_all(b"a 1\nb 2\nc x\n", Format::Glove, &ReadOptions::new().limit(1)).unwrap();
+    let v = read_all(
+        b"a 1\nb 2\nc x\n",
+        Format::Glove,
+        &ReadOptions::new().limit(1),
+    )
+    .unwrap();
     assert_eq!(v.len(), 1);
     let bytes = write(&sample(), Format::Word2VecBinary);
-    let v = read_all(&bytes[..40], Format::Word2VecBinary, &ReadOptions::new().limit(1)).unwrap();
+    let v = read_all(
+        &bytes[..40],
+        Format::Word2VecBinary,
+        &ReadOptions::new().limit(1),
+    )
+    .unwrap();
     assert_eq!(v.iter().map(|(w, _)| w).collect::<Vec<_>>(), ["cat"]);
 }
 
 #[test]
 fn glove_errors_are_line_numbered() {
     let e = |t: &[u8]| read_glove::<f32, _>(t).unwrap_err();
-    assert_eq!(e(b""), EmbeddingError::Line { line: 1, problem: VectorProblem::NoRows });
-    assert_eq!(e(b"\n\n"), EmbeddingError::Line { line: 1, problem: VectorProblem::NoRows });
-    assert_eq!(e(b"\nword\n"), EmbeddingError::Line { line: 2, problem: VectorProblem::ZeroDimension });
+    assert_eq!(
+        e(b""),
+        EmbeddingError::Line {
+            line: 1,
+            problem: VectorProblem::NoRows
+        }
+    );
+    assert_eq!(
+        e(b"\n\n"),
+        EmbeddingError::Line {
+            line: 1,
+            problem: VectorProblem::NoRows
+        }
+    );
+    assert_eq!(
+        e(b"\nword\n"),
+        EmbeddingError::Line {
+            line: 2,
+            problem: VectorProblem::ZeroDimension
+        }
+    );
     assert_eq!(
         e(b"a 1 2\nb 1\n"),
-        EmbeddingError::Line { line: 2, problem: VectorProblem::WrongDimension { expected: 2, found: 1 } }
+        EmbeddingError::Line {
+            line: 2,
+            problem: VectorProblem::WrongDimension {
+                expected: 2,
+                found: 1
+            }
+        }
     );
-    assert_eq!(e(b"a 1 2\na 1 2\n"), EmbeddingError::Line { line: 2, problem: VectorProblem::DuplicateWord });
-    assert_eq!(e(b"a 1 nan\n"), EmbeddingError::Line { line: 1, problem: VectorProblem::NonFinite { column: 2 } });
-    assert_eq!(e(b"a 1 2\n\xff 1 2\n"), EmbeddingError::Line { line: 2, problem: VectorProblem::InvalidUtf8 });
+    assert_eq!(
+        e(b"a 1 2\na 1 2\n"),
+        EmbeddingError::Line {
+            line: 2,
+            problem: VectorProblem::DuplicateWord
+        }
+    );
+    assert_eq!(
+        e(b"a 1 nan\n"),
+        EmbeddingError::Line {
+            line: 1,
+            problem: VectorProblem::NonFinite { column: 2 }
+        }
+    );
+    assert_eq!(
+        e(b"a 1 2\n\xff 1 2\n"),
+        EmbeddingError::Line {
+            line: 2,
+            problem: VectorProblem::InvalidUtf8
+        }
+    );
     // CRLF, tabs, trailing spaces (fastText writes one) and blank lines are fine.
     let v = read_glove::<f32, _>(&b"a 1 2 \r\n\r\nb\t3\t4\r\n"[..]).unwrap();
     assert_eq!(v.get("b"), Some(&[3.0f32, 4.0][..]));
@@ -224,8 +325,14 @@ fn bin(header: &str, rows: &[(&[u8], &[f32], bool)]) -> Vec<u8> {
 #[test]
 fn binary_rows_with_and_without_newlines() {
     // The C tool ends each row with a newline, gensim does not: both read.
-    let with = bin("2 2\n", &[(b"a", &[1.0, 2.0], true), (b"b", &[3.0, 4.0], true)]);
-    let without = bin("2 2\n", &[(b"a", &[1.0, 2.0], false), (b"b", &[3.0, 4.0], false)]);
+    let with = bin(
+        "2 2\n",
+        &[(b"a", &[1.0, 2.0], true), (b"b", &[3.0, 4.0], true)],
+    );
+    let without = bin(
+        "2 2\n",
+        &[(b"a", &[1.0, 2.0], false), (b"b", &[3.0, 4.0], false)],
+    );
     for bytes in [&with, &without] {
         let v = read_all(bytes, Format::Word2VecBinary, &ReadOptions::new()).unwrap();
         assert_eq!(v.get("b"), Some(&[3.0f32, 4.0][..]));
@@ -235,20 +342,61 @@ fn binary_rows_with_and_without_newlines() {
 #[test]
 fn binary_errors_name_row_and_offset() {
     let e = |b: &[u8]| read_all(b, Format::Word2VecBinary, &ReadOptions::new()).unwrap_err();
-    let at = |row, offset, problem| EmbeddingError::Binary { row, offset, problem };
+    let at = |row, offset, problem| EmbeddingError::Binary {
+        row,
+        offset,
+        problem,
+    };
     use VectorProblem as P;
-    assert_eq!(e(b""), EmbeddingError::Line { line: 1, problem: P::MissingHeader });
-    assert_eq!(e(b"2 x\n"), EmbeddingError::Line { line: 1, problem: P::BadHeader });
-    assert_eq!(e(b"1 0\n"), EmbeddingError::Line { line: 1, problem: P::ZeroDimension });
+    assert_eq!(
+        e(b""),
+        EmbeddingError::Line {
+            line: 1,
+            problem: P::MissingHeader
+        }
+    );
+    assert_eq!(
+        e(b"2 x\n"),
+        EmbeddingError::Line {
+            line: 1,
+            problem: P::BadHeader
+        }
+    );
+    assert_eq!(
+        e(b"1 0\n"),
+        EmbeddingError::Line {
+            line: 1,
+            problem: P::ZeroDimension
+        }
+    );
     assert_eq!(
         e(b"1 4611686018427387904\n"),
-        EmbeddingError::Line { line: 1, problem: P::TooLarge }
+        EmbeddingError::Line {
+            line: 1,
+            problem: P::TooLarge
+        }
     );
     // Row 2 starts at byte 4 + 2 + 8 + 1 = 15, row 3 would at 26.
-    let good = bin("3 2\n", &[(b"a", &[1.0, 2.0], true), (b"b", &[3.0, 4.0], true)]);
-    assert_eq!(e(&good), at(3, 26, P::TooFewVectors { expected: 3, found: 2 }));
+    let good = bin(
+        "3 2\n",
+        &[(b"a", &[1.0, 2.0], true), (b"b", &[3.0, 4.0], true)],
+    );
+    assert_eq!(
+        e(&good),
+        at(
+            3,
+            26,
+            P::TooFewVectors {
+                expected: 3,
+                found: 2
+            }
+        )
+    );
     assert_eq!(e(&good[..20]), at(2, 15, P::Truncated));
-    let extra = bin("1 2\n", &[(b"a", &[1.0, 2.0], true), (b"b", &[3.0, 4.0], true)]);
+    let extra = bin(
+        "1 2\n",
+        &[(b"a", &[1.0, 2.0], true), (b"b", &[3.0, 4.0], true)],
+    );
     assert_eq!(e(&extra), at(2, 15, P::TooManyVectors { expected: 1 }));
     let nan = bin("1 2\n", &[(b"a", &[1.0, f32::NAN], true)]);
     assert_eq!(e(&nan), at(1, 4, P::NonFinite { column: 2 }));
@@ -269,9 +417,15 @@ fn binary_errors_name_row_and_offset() {
 
 #[test]
 fn detection_on_fasttext_and_glove_heads() {
-    assert_eq!(Format::detect(b"2000000 300\n, -0.0282 0.0065\n"), Format::Word2VecText);
+    assert_eq!(
+        Format::detect(b"2000000 300\n, -0.0282 0.0065\n"),
+        Format::Word2VecText
+    );
     assert_eq!(Format::detect(b"0 300\n"), Format::Word2VecText);
-    assert_eq!(Format::detect(b"the 0.418 0.24968 -0.41242\n"), Format::Glove);
+    assert_eq!(
+        Format::detect(b"the 0.418 0.24968 -0.41242\n"),
+        Format::Glove
+    );
     assert_eq!(Format::detect(b"2 2\na inf nan\n"), Format::Word2VecText);
     assert_eq!(Format::detect(b""), Format::Glove);
 }

@@ -3,7 +3,7 @@
 
 use adaptive_comp_metrics::embedding::EmbeddingError;
 use adaptive_comp_metrics::triplet::{
-    Similarity, TiePolicy, VectorProblem, Vectors, read_dataset, read_word2vec, score,
+    Similarity, TiePolicy, TripletError, VectorProblem, Vectors, read_dataset, read_word2vec, score,
 };
 use proptest::prelude::*;
 
@@ -143,7 +143,7 @@ where
     F: num_traits::Float + Into<f64> + std::str::FromStr + std::fmt::Debug,
 {
     match read_word2vec::<F, _>(text) {
-        Err(EmbeddingError::Line { line, problem }) => (line, problem),
+        Err(TripletError::Vectors(EmbeddingError::Line { line, problem })) => (line, problem),
         other => panic!("expected a vector file error, got {other:?}"),
     }
 }

@@ -16,16 +16,29 @@ struct Table(HashMap<(String, String), f64>);
 impl Similarity for Table {
     fn similarity(&self, a: &str, b: &str) -> Option<f64> {
         let key = |x: &str, y: &str| (x.to_owned(), y.to_owned());
-        self.0.get(&key(a, b)).or_else(|| self.0.get(&key(b, a))).copied()
+        self.0
+            .get(&key(a, b))
+            .or_else(|| self.0.get(&key(b, a)))
+            .copied()
     }
 }
 
 fn table(rows: &[(&str, &str, f64)]) -> Table {
-    Table(rows.iter().map(|(a, b, s)| ((a.to_string(), b.to_string()), *s)).collect())
+    Table(
+        rows.iter()
+            .map(|(a, b, s)| ((a.to_string(), b.to_string()), *s))
+            .collect(),
+    )
 }
 
 fn bench(rows: &[(&str, &str, f64)]) -> Benchmark {
-    Benchmark::new("b", rows.iter().map(|(a, b, s)| WordPair::new(*a, *b, *s)).collect()).unwrap()
+    Benchmark::new(
+        "b",
+        rows.iter()
+            .map(|(a, b, s)| WordPair::new(*a, *b, *s))
+            .collect(),
+    )
+    .unwrap()
 }
 
 /// Pearson's r by the textbook formula.
@@ -40,21 +53,35 @@ fn pearson_oracle(x: &[f64], y: &[f64]) -> f64 {
 
 #[test]
 fn unknown_policies_by_hand() {
-    let b = bench(&[("a", "b", 4.0), ("a", "c", 3.0), ("x", "c", 2.0), ("b", "c", 1.0)]);
+    let b = bench(&[
+        ("a", "b", 4.0),
+        ("a", "c", 3.0),
+        ("x", "c", 2.0),
+        ("b", "c", 1.0),
+    ]);
     let m = table(&[("a", "b", 0.9), ("a", "c", 0.2), ("b", "c", 0.5)]);
     let drop = Evaluator::new().evaluate(&m, &b).unwrap();
     assert_eq!((drop.pairs, drop.found, drop.scored()), (4, 3, 3));
     assert_eq!(drop.oov_ratio(), 0.25);
-    assert_eq!((drop.human.clone(), drop.model.clone()), (vec![4.0, 3.0, 1.0], vec![0.9, 0.2, 0.5]));
+    assert_eq!(
+        (drop.human.clone(), drop.model.clone()),
+        (vec![4.0, 3.0, 1.0], vec![0.9, 0.2, 0.5])
+    );
     assert_eq!(drop.imputed, None);
     assert_eq!(drop.similarities, [Some(0.9), Some(0.2), None, Some(0.5)]);
     // Ranks (3, 2, 1) against (3, 1, 2): ρ = 1 − 6·2/(3·8) = 0.5, τ = (2 − 1)/3.
     assert!((drop.spearman.as_ref().unwrap().rho - 0.5).abs() < 1e-15);
     assert!((drop.kendall.as_ref().unwrap().tau - 1.0 / 3.0).abs() < 1e-15);
-    let zero = Evaluator::new().unknown(Unknown::Zero).evaluate(&m, &b).unwrap();
+    let zero = Evaluator::new()
+        .unknown(Unknown::Zero)
+        .evaluate(&m, &b)
+        .unwrap();
     assert_eq!(zero.model, [0.9, 0.2, 0.0, 0.5]);
     assert_eq!(zero.imputed, Some(0.0));
-    let mean = Evaluator::new().unknown(Unknown::Mean).evaluate(&m, &b).unwrap();
+    let mean = Evaluator::new()
+        .unknown(Unknown::Mean)
+        .evaluate(&m, &b)
+        .unwrap();
     // (0.9 + 0.2 + 0.5)/3
     let mu = 1.6 / 3.0;
     assert!((mean.imputed.unwrap() - mu).abs() < 1e-15);
@@ -71,8 +98,14 @@ fn undefined_coefficients_stay_inside_the_report() {
     let none = table(&[]);
     let drop = Evaluator::new().evaluate(&none, &b).unwrap();
     assert_eq!((drop.found, drop.scored(), drop.oov_ratio()), (0, 0, 1.0));
-    assert_eq!(drop.spearman.unwrap_err(), Error::TooFewItems { needed: 2, got: 0 });
-    let mean = Evaluator::new().unknown(Unknown::Mean).evaluate(&none, &b).unwrap();
+    assert_eq!(
+        drop.spearman.unwrap_err(),
+        Error::TooFewItems { needed: 2, got: 0 }
+    );
+    let mean = Evaluator::new()
+        .unknown(Unknown::Mean)
+        .evaluate(&none, &b)
+        .unwrap();
     assert_eq!(mean.imputed, None);
     assert_eq!(mean.pearson.unwrap_err(), Error::Constant { input: "y" });
     assert_eq!(mean.tau_w.unwrap_err(), Error::Constant { input: "y" });
@@ -87,7 +120,10 @@ fn non_finite_similarities_are_errors() {
     let b = bench(&[("a", "b", 4.0), ("c", "d", 3.0)]);
     let bad = table(&[("a", "b", 0.5), ("c", "d", f64::NAN)]);
     let e = Evaluator::new().evaluate(&bad, &b).unwrap_err();
-    assert!(matches!(e, WordsimError::NonFiniteSimilarity { index: 1, .. }));
+    assert!(matches!(
+        e,
+        WordsimError::NonFiniteSimilarity { index: 1, .. }
+    ));
     assert_eq!(
         e.to_string(),
         "pair 1 (c, d): the model's similarity NaN is not finite"
@@ -108,7 +144,15 @@ fn vectors_fold_case_for_mixed_case_benchmarks() {
 #[test]
 fn comparison_table_in_model_then_benchmark_order() {
     let b1 = bench(&[("a", "b", 3.0), ("a", "c", 2.0), ("b", "c", 1.0)]);
-    let b2 = Benchmark::new("second", vec![WordPair::new("a", "b", 1.0), WordPair::new("a", "c", 2.0), WordPair::new("b", "c", 3.0)]).unwrap();
+    let b2 = Benchmark::new(
+        "second",
+        vec![
+            WordPair::new("a", "b", 1.0),
+            WordPair::new("a", "c", 2.0),
+            WordPair::new("b", "c", 3.0),
+        ],
+    )
+    .unwrap();
     let m1 = table(&[("a", "b", 0.9), ("a", "c", 0.5), ("b", "c", 0.1)]);
     let m2 = table(&[("a", "b", 0.1), ("a", "c", 0.5)]);
     let models: [(&str, &dyn Similarity); 2] = [("m1", &m1), ("m2", &m2)];
@@ -116,7 +160,15 @@ fn comparison_table_in_model_then_benchmark_order() {
     assert_eq!(t.models(), ["m1", "m2"]);
     assert_eq!(t.benchmarks(), ["b", "second"]);
     let rows: Vec<(&str, &str, usize)> = t.rows().map(|(m, b, r)| (m, b, r.found)).collect();
-    assert_eq!(rows, [("m1", "b", 3), ("m1", "second", 3), ("m2", "b", 2), ("m2", "second", 2)]);
+    assert_eq!(
+        rows,
+        [
+            ("m1", "b", 3),
+            ("m1", "second", 3),
+            ("m2", "b", 2),
+            ("m2", "second", 2)
+        ]
+    );
     assert_eq!(t.report(0, 0).spearman.as_ref().unwrap().rho, 1.0);
     assert_eq!(t.report(0, 1).spearman.as_ref().unwrap().rho, -1.0);
 }

@@ -55,7 +55,11 @@ fn pearson_spearman_and_oov_match_gensim() {
         }
         // Keeping only the benchmark's words must not change anything.
         let keep = options.clone().keep(b.words());
-        let unknown = if unknown == "zero" { Unknown::Zero } else { Unknown::Drop };
+        let unknown = if unknown == "zero" {
+            Unknown::Zero
+        } else {
+            Unknown::Drop
+        };
         let ev = Evaluator::new().unknown(unknown);
         let full = ev.evaluate(&vectors(vec, &options), &b).unwrap();
         let kept = ev.evaluate(&vectors(vec, &keep), &b).unwrap();

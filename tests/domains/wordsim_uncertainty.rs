@@ -10,7 +10,9 @@ use rand_chacha::ChaCha8Rng;
 use super::wordsim_gensim::benchmark;
 
 fn vectors(name: &str) -> adaptive_comp_metrics::embedding::Vectors<f32> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/wordsim").join(name);
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/wordsim")
+        .join(name);
     let bytes = std::fs::read(path).unwrap();
     let format = adaptive_comp_metrics::embedding::Format::detect(&bytes);
     adaptive_comp_metrics::embedding::read_vectors(&bytes[..], format, &Default::default()).unwrap()
@@ -35,14 +37,28 @@ fn paired_test_uses_exactly_the_pairs_both_models_cover() {
     }
     assert!(t.common < ra.found.min(rb.found)); // the two models miss different words
     assert_eq!(t.common, h.len());
-    let direct = paired_comparison(&Spearman, &h, &x, &y, 499, &mut ChaCha8Rng::seed_from_u64(5)).unwrap();
+    let direct = paired_comparison(
+        &Spearman,
+        &h,
+        &x,
+        &y,
+        499,
+        &mut ChaCha8Rng::seed_from_u64(5),
+    )
+    .unwrap();
     assert_eq!(t.comparison, direct);
     // Model A (less noise) is better on this sample.
     assert!(t.comparison.difference > 0.0);
     // Reports on different benchmarks cannot be paired.
     let other = ev.evaluate(&a, &benchmark("mturk-sample.csv")).unwrap();
     assert!(matches!(
-        paired_test(&ra, &other, &Spearman, 99, &mut ChaCha8Rng::seed_from_u64(1)),
+        paired_test(
+            &ra,
+            &other,
+            &Spearman,
+            99,
+            &mut ChaCha8Rng::seed_from_u64(1)
+        ),
         Err(WordsimError::DifferentBenchmarks { .. })
     ));
 }
