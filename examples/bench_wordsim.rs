@@ -194,5 +194,50 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "evaluate 10 models × 10 benchmarks × 3000 pairs, all coefficients: {:.3} s ({ok} reports)",
         t.as_secs_f64()
     );
+    // Where the time goes, per 100 reports (one report's scored vectors, 100 times).
+    let r = table.report(0, 0);
+    let (h, m) = (&r.human[..], &r.model[..]);
+    let time100 = |f: &dyn Fn()| {
+        best_of(3, || {
+            for _ in 0..100 {
+                f();
+            }
+        })
+        .0
+        .as_secs_f64()
+    };
+    let tw = adaptive_comp_metrics::TopWeighted::new();
+    println!(
+        "  per 100 reports of {} pairs: similarities {:.3} s, pearson {:.3} s, spearman {:.3} s, kendall {:.3} s, rho_w {:.3} s, tau_w {:.3} s",
+        h.len(),
+        time100(&|| {
+            let b = &benchmarks[0];
+            let s: f64 = b
+                .pairs()
+                .iter()
+                .filter_map(|p| {
+                    adaptive_comp_metrics::embedding::Similarity::similarity(
+                        &models[0], &p.word1, &p.word2,
+                    )
+                })
+                .sum();
+            std::hint::black_box(s);
+        }),
+        time100(&|| {
+            std::hint::black_box(adaptive_comp_metrics::pearson(h, m).ok());
+        }),
+        time100(&|| {
+            std::hint::black_box(adaptive_comp_metrics::spearman(h, m).ok());
+        }),
+        time100(&|| {
+            std::hint::black_box(adaptive_comp_metrics::kendall_tau_b(h, m).ok());
+        }),
+        time100(&|| {
+            std::hint::black_box(tw.rho(h, m).ok());
+        }),
+        time100(&|| {
+            std::hint::black_box(tw.tau(h, m).ok());
+        }),
+    );
     Ok(())
 }

@@ -68,28 +68,70 @@ impl Comparison {
     }
 }
 
-impl<W: Weigher> Evaluator<W> {
-    /// Evaluates every model on every benchmark ([`evaluate`](Self::evaluate)).
+impl<W: Weigher + Sync> Evaluator<W> {
+    /// Evaluates every model on every benchmark ([`evaluate`](Self::evaluate)),
+    /// on all cores (`std::thread::scope`; the results do not depend on the
+    /// number of threads).
+    ///
+    /// Models are shared between threads, so they must be `Sync`
+    /// ([`Vectors`](crate::embedding::Vectors) is; for trait objects write
+    /// `&(dyn Similarity + Sync)`).
     ///
     /// # Errors
-    /// As [`evaluate`](Self::evaluate).
+    /// As [`evaluate`](Self::evaluate): the first failing (model, benchmark)
+    /// in row order.
     ///
     /// # Complexity
-    /// models × benchmarks evaluations.
+    /// models × benchmarks evaluations, spread over the available cores.
     ///
     /// # Examples
     /// See [`Comparison`].
-    pub fn compare<M: Similarity + ?Sized>(
+    pub fn compare<M: Similarity + Sync + ?Sized>(
         &self,
         models: &[(&str, &M)],
         benchmarks: &[Benchmark],
     ) -> Result<Comparison, WordsimError> {
-        let mut reports = Vec::with_capacity(models.len() * benchmarks.len());
-        for (_, model) in models {
-            for b in benchmarks {
-                reports.push(self.evaluate(*model, b)?);
+        let nb = benchmarks.len();
+        let total = models.len() * nb;
+        let job = |i: usize| self.evaluate(models[i / nb].1, &benchmarks[i % nb]);
+        let threads = std::thread::available_parallelism()
+            .map_or(1, std::num::NonZeroUsize::get)
+            .min(total);
+        let mut slots: Vec<Option<Result<Report, WordsimError>>> = Vec::with_capacity(total);
+        if threads <= 1 {
+            slots.extend((0..total).map(|i| Some(job(i))));
+        } else {
+            slots.resize_with(total, || None);
+            let next = std::sync::atomic::AtomicUsize::new(0);
+            let done = std::thread::scope(|scope| {
+                let workers: Vec<_> = (0..threads)
+                    .map(|_| {
+                        scope.spawn(|| {
+                            let mut out = Vec::new();
+                            loop {
+                                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                                if i >= total {
+                                    return out;
+                                }
+                                out.push((i, job(i)));
+                            }
+                        })
+                    })
+                    .collect();
+                workers
+                    .into_iter()
+                    .map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                    .collect::<Vec<_>>()
+            });
+            for (i, r) in done.into_iter().flatten() {
+                slots[i] = Some(r);
             }
         }
+        // Every slot is filled: each index is taken by exactly one worker.
+        let reports = slots
+            .into_iter()
+            .flatten()
+            .collect::<Result<Vec<Report>, WordsimError>>()?;
         Ok(Comparison {
             models: models.iter().map(|(name, _)| (*name).to_owned()).collect(),
             benchmarks: benchmarks.iter().map(|b| b.name().to_owned()).collect(),

@@ -155,7 +155,7 @@ fn comparison_table_in_model_then_benchmark_order() {
     .unwrap();
     let m1 = table(&[("a", "b", 0.9), ("a", "c", 0.5), ("b", "c", 0.1)]);
     let m2 = table(&[("a", "b", 0.1), ("a", "c", 0.5)]);
-    let models: [(&str, &dyn Similarity); 2] = [("m1", &m1), ("m2", &m2)];
+    let models: [(&str, &(dyn Similarity + Sync)); 2] = [("m1", &m1), ("m2", &m2)];
     let t = Evaluator::new().compare(&models, &[b1, b2]).unwrap();
     assert_eq!(t.models(), ["m1", "m2"]);
     assert_eq!(t.benchmarks(), ["b", "second"]);
