@@ -495,7 +495,7 @@ fn render_csv(table: &Comparison) -> String {
         "model,benchmark,pairs,found,oov_ratio,pearson,pearson_p,spearman,spearman_p,kendall,kendall_p,rho_w,tau_w\n",
     );
     let two = Alternative::TwoSided;
-    let num = |v: Option<f64>| v.map_or_else(String::new, |v| v.to_string());
+    let num = |v: Option<f64>| v.map_or_else(String::new, |v| format!("{v:?}"));
     for (m, b, r) in table.rows() {
         let q = |s: &str| {
             if s.contains([',', '"', '\n']) {
