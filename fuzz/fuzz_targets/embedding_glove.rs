@@ -39,7 +39,9 @@ pub fn check(format: Format, flags: u8, file: &[u8]) {
     let oracle: Vec<_> = bits(&full).into_iter().filter(|(w, _)| kept.contains(w)).collect();
     assert_eq!(bits(&filtered), oracle);
     let mut out = Vec::new();
-    if write_vectors(&mut out, &full, format).is_ok() {
+    // An empty GloVe file has no dimension: it does not read back.
+    let empty_glove = full.is_empty() && format == Format::Glove;
+    if write_vectors(&mut out, &full, format).is_ok() && !empty_glove {
         let back = read_vectors::<f32, _>(&out[..], format, &ReadOptions::new().fold_case(flags & 1 == 1))
             .expect("written vectors read back");
         assert_eq!(bits(&back), bits(&full));

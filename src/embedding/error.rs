@@ -180,6 +180,10 @@ pub enum VectorProblem {
         /// 1-based component number.
         column: usize,
     },
+    /// A word cannot be written first in a GloVe file: it starts with
+    /// U+FEFF, which readers take for a byte-order mark and drop.
+    #[error("the first word starts with a byte-order mark (U+FEFF)")]
+    LeadingByteOrderMark,
     /// A word cannot be written: it contains whitespace (the field
     /// separator of every vector format).
     #[error("the word contains whitespace")]

@@ -103,8 +103,9 @@ fn parse_row<'a, F: FromStr>(
     Ok(word)
 }
 
-/// The word of a row: the bytes before the first space, tab or CR, after
-/// leading whitespace; `None` for a blank line.
+/// The word of a row: the bytes before the first ASCII whitespace (space,
+/// tab, CR, form feed, as `split_ascii_whitespace`), after leading
+/// whitespace; `None` for a blank line.
 #[inline]
 fn row_word(line: &[u8]) -> Option<&[u8]> {
     let t = line.trim_ascii_start();
@@ -112,6 +113,7 @@ fn row_word(line: &[u8]) -> Option<&[u8]> {
         return None;
     }
     let end = memchr::memchr3(b' ', b'\t', b'\r', t).unwrap_or(t.len());
+    let end = memchr::memchr(0x0c, &t[..end]).unwrap_or(end);
     Some(&t[..end])
 }
 

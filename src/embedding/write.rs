@@ -16,7 +16,10 @@ use super::store::Vectors;
 /// to the same `F` value (plain notation for 10⁻⁵ ≤ |x| < 10¹⁶ and zero,
 /// exponent notation otherwise), so [`read_vectors`](super::read_vectors)
 /// gives back identical bits. The binary format stores f32: an `f64`
-/// component must be exactly an f32 value.
+/// component must be exactly an f32 value. An empty store written as GloVe
+/// is an empty file, which has no dimension and so does not read back
+/// ([`VectorProblem::NoRows`]); the other formats keep the dimension in
+/// their header.
 ///
 /// ```text
 /// Word2VecText    {count} {dim}⏎  {word} {v₁} … {v_dim}⏎ …
@@ -26,8 +29,9 @@ use super::store::Vectors;
 ///
 /// # Errors
 /// [`EmbeddingError::Vector`] (entry = 0-based row) for a word containing
-/// whitespace (no format can hold it) or, in binary, a component that is not
-/// an f32 value; [`EmbeddingError::Io`] if writing fails.
+/// whitespace (no format can hold it), a first GloVe word starting with
+/// U+FEFF (it would be read as a byte-order mark) or, in binary, a component
+/// that is not an f32 value; [`EmbeddingError::Io`] if writing fails.
 ///
 /// # Complexity
 /// O(count·dim).
@@ -61,6 +65,9 @@ where
         let err = |problem| EmbeddingError::Vector { entry, problem };
         if word.bytes().any(|b| b.is_ascii_whitespace()) {
             return Err(err(VectorProblem::WhitespaceInWord));
+        }
+        if entry == 0 && format == Format::Glove && word.starts_with('\u{feff}') {
+            return Err(err(VectorProblem::LeadingByteOrderMark));
         }
         line.clear();
         line.extend_from_slice(word.as_bytes());

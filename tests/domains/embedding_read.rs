@@ -111,6 +111,27 @@ fn writers_refuse_words_with_whitespace() {
 }
 
 #[test]
+fn a_first_glove_word_cannot_start_with_a_byte_order_mark() {
+    // Found by fuzzing: it would be dropped as a BOM when read back.
+    let v = Vectors::from_pairs(1, [("\u{feff}3", [22.0f32])]).unwrap();
+    assert_eq!(
+        write_vectors(&mut Vec::new(), &v, Format::Glove),
+        Err(EmbeddingError::Vector {
+            entry: 0,
+            problem: VectorProblem::LeadingByteOrderMark
+        })
+    );
+    // After a header it is harmless.
+    let back = read_all(
+        &write(&v, Format::Word2VecText),
+        Format::Word2VecText,
+        &ReadOptions::new(),
+    )
+    .unwrap();
+    assert!(back.contains("\u{feff}3"));
+}
+
+#[test]
 fn text_values_are_written_plainly_or_in_exponent_form() {
     let v = Vectors::from_pairs(4, [("a", [0.25f32, 1e-5, 9.5e-6, 1e16])]).unwrap();
     let text = String::from_utf8(write(&v, Format::Glove)).unwrap();
@@ -302,6 +323,13 @@ fn glove_errors_are_line_numbered() {
             problem: VectorProblem::InvalidUtf8
         }
     );
+    // A form feed separates fields too (found by fuzzing: the word search
+    // and the row parser disagreed), with and without a vocabulary filter.
+    let ff = b"a 1\nb\x0c2\n";
+    for opts in [ReadOptions::new(), ReadOptions::new().keep(["b"])] {
+        let v = read_vectors::<f32, _>(&ff[..], Format::Glove, &opts).unwrap();
+        assert_eq!(v.get("b"), Some(&[2.0f32][..]));
+    }
     // CRLF, tabs, trailing spaces (fastText writes one) and blank lines are fine.
     let v = read_glove::<f32, _>(&b"a 1 2 \r\n\r\nb\t3\t4\r\n"[..]).unwrap();
     assert_eq!(v.get("b"), Some(&[3.0f32, 4.0][..]));
@@ -406,6 +434,18 @@ fn binary_errors_name_row_and_offset() {
     assert_eq!(e(&utf), at(1, 4, P::InvalidUtf8));
     let tab = bin("1 1\n", &[(b"a\tb", &[1.0], true)]);
     assert_eq!(e(&tab), at(1, 4, P::WhitespaceInWord));
+    // A corrupt header does not make the reader allocate count·dim up front.
+    assert_eq!(
+        e(b"18446744073709551615 1000000000\n"),
+        at(
+            1,
+            32,
+            P::TooFewVectors {
+                expected: usize::MAX,
+                found: 0
+            }
+        )
+    );
     let mut endless = b"1 1\n".to_vec();
     endless.extend(std::iter::repeat_n(b'a', 70_000));
     assert_eq!(e(&endless), at(1, 4, P::WordTooLong { max: 65_536 }));
