@@ -5,7 +5,7 @@
 use rand::Rng;
 use rand::seq::SliceRandom;
 
-use super::config::BallotConfig;
+use super::config::{BallotConfig, check_limit};
 use super::error::{BallotError, Result};
 use super::pairing::{Comparison, matchings_into};
 use super::plan::plan;
@@ -68,7 +68,9 @@ pub struct UniformPlan {
 /// (e items appear m + 1 times, the others m times.)
 ///
 /// # Errors
-/// [`BallotError::Overflow`] when the ballot would not fit in memory.
+/// [`BallotError::TooLarge`] for more than
+/// [`BallotConfig::MAX_COMPARISONS`] comparisons; [`BallotError::Overflow`]
+/// when a count exceeds 64 bits.
 ///
 /// # Complexity
 /// O(n_b).
@@ -95,12 +97,7 @@ pub fn uniform_plan(config: &BallotConfig, budget: UniformBudget) -> Result<Unif
             (n.checked_mul(m).ok_or(overflow)?.div_ceil(2), m)
         }
     };
-    if comparisons
-        .checked_mul(core::mem::size_of::<Comparison>() as u64)
-        .is_none_or(|b| b > isize::MAX as u64)
-    {
-        return Err(overflow);
-    }
+    check_limit("comparisons", comparisons, BallotConfig::MAX_COMPARISONS)?;
     Ok(UniformPlan {
         comparisons,
         appearances: usize::try_from(m).map_err(|_| overflow)?,

@@ -98,7 +98,8 @@ impl Underlying {
     /// The exponential distribution `z_i = 2·exp(−i/N) − 1`, i = 0 … N − 1.
     ///
     /// # Errors
-    /// [`SimError::TooFewItems`] for N < 2.
+    /// [`SimError::TooFewItems`] for N < 2; [`SimError::TooLarge`] for
+    /// N > [`BallotConfig::MAX_ITEMS`](crate::ballot::BallotConfig::MAX_ITEMS).
     ///
     /// # Complexity
     /// O(N).
@@ -118,7 +119,8 @@ impl Underlying {
     /// [`PowerLaw`]), i = 0 … N − 1.
     ///
     /// # Errors
-    /// [`SimError::TooFewItems`] for N < 2.
+    /// [`SimError::TooFewItems`] for N < 2; [`SimError::TooLarge`] for
+    /// N > [`BallotConfig::MAX_ITEMS`](crate::ballot::BallotConfig::MAX_ITEMS).
     ///
     /// # Complexity
     /// O(N).
@@ -196,9 +198,18 @@ impl Underlying {
     }
 }
 
+/// N ≥ 2 and N ≤ [`BallotConfig::MAX_ITEMS`](crate::ballot::BallotConfig::MAX_ITEMS)
+/// (a distribution is only simulated with a configuration of as many items).
 fn check_n(n: usize) -> Result<()> {
+    let limit = crate::ballot::BallotConfig::MAX_ITEMS;
     if n < 2 {
         Err(SimError::TooFewItems { needed: 2, got: n })
+    } else if n > limit {
+        Err(SimError::TooLarge {
+            quantity: "items",
+            requested: n as u64,
+            limit: limit as u64,
+        })
     } else {
         Ok(())
     }

@@ -301,8 +301,10 @@ impl VoterModel {
     /// ```
     ///
     /// # Errors
-    /// [`SimError::InvalidParameter`] for zero voters or more voters × items
-    /// than memory can hold; [`SimError::Amplitude`] when a custom profile
+    /// [`SimError::InvalidParameter`] for zero voters; [`SimError::TooLarge`]
+    /// when voters × items exceeds
+    /// [`Simulation::MAX_OPINIONS`](super::Simulation::MAX_OPINIONS);
+    /// [`SimError::Amplitude`] when a custom profile
     /// returns a negative or non-finite amplitude.
     ///
     /// # Complexity
@@ -343,19 +345,8 @@ impl VoterModel {
     ) -> Result<()> {
         let z = underlying.z();
         let n = z.len();
-        if n_voters == 0 {
-            return Err(SimError::InvalidParameter {
-                name: "n_voters",
-                expected: "at least one voter",
-            });
-        }
-        let cells = n_voters
-            .checked_mul(n)
-            .filter(|&c| c <= isize::MAX as usize / 8)
-            .ok_or(SimError::InvalidParameter {
-                name: "n_voters",
-                expected: "voters × items within memory",
-            })?;
+        super::runner::check_crowd(n_voters, n)?;
+        let cells = n_voters * n;
         crowd.n_items = n;
         crowd.n_voters = n_voters;
         crowd.judgement = self.judgement;
