@@ -18,7 +18,8 @@
 //! Two blocks are printed beside the paper's published means ± SDs:
 //!
 //! (a) **as published**: the profile of the code that produced Table 2
-//!     (REFERENCES §2): nonconformity σ*·z(1 − z) (item 1), the linear power
+//!     (its departures from the text are numbered in the `ballot` module
+//!     docs): nonconformity σ*·z(1 − z) (item 1), the linear power
 //!     law (item 2), ȳ averaged from ballot 2 (item 3), selection on the last
 //!     x (item 4), half-to-even rounding and 40 uniform appearances per item
 //!     (item 5), random tie order (item 6), η fixed per voter and item (item

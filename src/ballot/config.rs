@@ -12,7 +12,7 @@ use super::plan::{ballot_sizes, check_m, comparisons_in_ballot};
 ///                                ȳᵢ⁽¹⁾ = yᵢ⁽¹⁾ = xᵢ⁽¹⁾
 /// ```
 ///
-/// Reference: Lombardo et al. (2020) Eq. 5; REFERENCES §2 item 3.
+/// Reference: Lombardo et al. (2020) Eq. 5; published-code departure 3.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum AverageFrom {
@@ -26,7 +26,7 @@ pub enum AverageFrom {
 
 /// Which score decides the items that go on to the next ballot.
 ///
-/// Reference: Lombardo et al. (2020) §2.5–2.6; REFERENCES §2 item 4.
+/// Reference: Lombardo et al. (2020) §2.5–2.6; published-code departure 4.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum SelectOn {
@@ -45,7 +45,7 @@ pub enum SelectOn {
 /// which rounds a half to the even neighbour. The two differ only when
 /// α·N⁽ᵏ⁻¹⁾ is exactly a half-integer: 2.5 → 3 or 2.
 ///
-/// Reference: Lombardo et al. (2020) Eq. 2; REFERENCES §2 item 5.
+/// Reference: Lombardo et al. (2020) Eq. 2; published-code departure 5.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Rounding {
@@ -78,7 +78,7 @@ impl Rounding {
 /// How the final ranking orders items that left the collection at different
 /// ballots.
 ///
-/// Reference: REFERENCES §2 item 9 (the published code sorts every item on
+/// Reference: published-code departure 9 (the published code sorts every item on
 /// its last score, so eliminated items and survivors interleave); the paper
 /// treats ȳ as a Borda-score estimate comparable across ballots (§2.6), which
 /// is the same rule.

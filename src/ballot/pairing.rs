@@ -95,7 +95,7 @@ fn check_items(items: &[usize]) -> Result<()> {
 /// # Ok::<(), adaptive_comp_metrics::ballot::BallotError>(())
 /// ```
 ///
-/// Reference: Lombardo et al. (2020) §2.5 and footnote 6; REFERENCES §2 item 7.
+/// Reference: Lombardo et al. (2020) §2.5 and footnote 6; published-code departure 7.
 pub fn random_matchings<R: Rng + ?Sized>(
     items: &[usize],
     m: usize,
@@ -241,7 +241,7 @@ fn matchings_typed<T: Copy + Into<u64>, R: Rng + ?Sized>(
 /// # Ok::<(), adaptive_comp_metrics::ballot::BallotError>(())
 /// ```
 ///
-/// Reference: Lombardo et al. (2020) §2.5; REFERENCES §2 item 7.
+/// Reference: Lombardo et al. (2020) §2.5; published-code departure 7.
 pub fn spread_over_voters<R: Rng + ?Sized>(
     n_comparisons: usize,
     n_voters: usize,

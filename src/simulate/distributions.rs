@@ -8,7 +8,7 @@
 //! ```text
 //! exponential            z_i = 2·exp(−i/N) − 1
 //! power law (paper)      z_i = 2/(1 + √(i/N)) − 1
-//! power law (published)  z_i = 2/(1 + i/N) − 1          (REFERENCES §2 item 2)
+//! power law (published)  z_i = 2/(1 + i/N) − 1          (published-code departure 2)
 //! same-area              the 990 word2vec cosine similarities of §2.2
 //! ```
 
@@ -37,7 +37,7 @@ pub const SAME_AREA_LEN: usize = 990;
 /// Published  z_i = 2/(1 + i/N) − 1        (the code behind Table 2)
 /// ```
 ///
-/// Reference: Lombardo et al. (2020) §4.1.1; REFERENCES §2 item 2.
+/// Reference: Lombardo et al. (2020) §4.1.1; published-code departure 2.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum PowerLaw {
     /// With the square root, as the paper writes it.
@@ -125,7 +125,7 @@ impl Underlying {
     /// # Complexity
     /// O(N).
     ///
-    /// Reference: Lombardo et al. (2020) §4.1.1 (ii); REFERENCES §2 item 2.
+    /// Reference: Lombardo et al. (2020) §4.1.1 (ii); published-code departure 2.
     pub fn power_law(n: usize, form: PowerLaw) -> Result<Self> {
         check_n(n)?;
         let nf = n as f64;

@@ -15,7 +15,7 @@
 //!
 //! ```text
 //! paper      σ_v(z) = σ*_v·(1 − z²)        (§4.1.1)
-//! published  σ_v(z) = σ*_v·z·(1 − z)       (REFERENCES §2 item 1)
+//! published  σ_v(z) = σ*_v·z·(1 − z)       (published-code departure 1)
 //! ```
 
 use std::fmt;
@@ -50,7 +50,7 @@ pub type AmplitudeFn = dyn Fn(f64, f64) -> f64 + Send + Sync;
 /// assert_eq!(flat.amplitude(0.1, 0.9), 0.1);
 /// ```
 ///
-/// Reference: Lombardo et al. (2020) §4.1.1; REFERENCES §2 item 1.
+/// Reference: Lombardo et al. (2020) §4.1.1; published-code departure 1.
 #[derive(Clone, Default)]
 pub enum Nonconformity {
     /// σ*·(1 − z²): vanishes at z = ±1 (the paper).
@@ -97,7 +97,7 @@ impl fmt::Debug for Nonconformity {
 pub enum Noise {
     /// Once per voter and item, fixed for the whole run: a voter holds a
     /// stable (if wrong) opinion of each item (the published code,
-    /// REFERENCES §2 item 8).
+    /// published-code departure 8).
     #[default]
     PerItem,
     /// Afresh at every comparison: a voter's opinion wavers between votes.
@@ -165,7 +165,7 @@ pub enum Choice {
 /// # Ok::<(), adaptive_comp_metrics::simulate::SimError>(())
 /// ```
 ///
-/// Reference: Lombardo et al. (2020) §4.1–4.2; REFERENCES §2 items 1, 8.
+/// Reference: Lombardo et al. (2020) §4.1–4.2; published-code departures 1 and 8.
 #[derive(Debug, Clone)]
 pub struct VoterModel {
     sigma: (f64, f64),
