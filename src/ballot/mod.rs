@@ -68,14 +68,26 @@
 //! Both rank every item on its score at the last ballot it reached and break
 //! ties at random ([`RankBy`] offers nested tiers instead).
 
+pub mod campaign;
+#[cfg(feature = "serde")]
+mod campaign_state;
 pub mod config;
 pub mod error;
+pub mod log;
 pub mod pairing;
 pub mod plan;
+pub mod ranking;
 pub mod scheduler;
 pub mod score;
+#[cfg(feature = "serde")]
+mod snapshot;
+pub mod tasks;
 pub mod uniform;
+pub mod workers;
 
+pub use campaign::{
+    Answer, AnswerError, Campaign, Exclusion, ImportMode, ImportReport, Outcome, TaskView,
+};
 pub use config::{AverageFrom, BallotConfig, Options, RankBy, Rounding, SelectOn};
 pub use error::BallotError;
 pub use pairing::{Comparison, random_matchings, spread_over_voters};
@@ -88,4 +100,6 @@ pub use scheduler::{
     BallotLog, BallotScores, Design, Phase, RankedItem, Ranking, Scheduler, Unvoted, Vote,
 };
 pub use score::{borda_score, rescale, rescaling_slope, select_top};
+pub use tasks::{ControlPair, LayoutOptions, Task, TaskId, TaskLayout};
 pub use uniform::{UniformBudget, UniformPlan, uniform_plan};
+pub use workers::{BallotStatus, ExclusionRule, WorkerStats};
