@@ -1,0 +1,241 @@
+//! Files: atomic writes (temporary file, fsync, rename, fsync of the
+//! directory) and the CSV files a campaign reads (RFC 4180 through the `csv`
+//! crate: quoted fields, doubled quotes, line breaks inside quotes).
+
+use std::collections::HashMap;
+use std::fs::{self, File};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::{AppError, Env, Failure, Outcome};
+
+/// Writes `bytes` to `path` so that a crash at any moment leaves either the
+/// old file or the new one: a temporary file beside it, synced, renamed over
+/// it, then the directory synced. `-` writes to the report instead.
+///
+/// Checkpoints (for [`super::CrashPlan`]): half the temporary file written;
+/// the temporary file complete and synced; renamed, directory not synced.
+///
+/// # Errors
+/// Any I/O error, with the file named.
+pub fn write_atomic(path: &str, bytes: &[u8], env: &mut Env<'_>) -> Outcome {
+    if path == "-" {
+        return env
+            .out
+            .write_all(bytes)
+            .and_then(|()| env.out.flush())
+            .map_err(|e| super::stdout_error(&e));
+    }
+    let target = Path::new(path);
+    let tmp = temp_path(target);
+    let io = |e: std::io::Error| Failure::from(AppError::file(path, format!("cannot write: {e}")));
+    let mut f = File::create(&tmp).map_err(io)?;
+    let half = bytes.len() / 2;
+    f.write_all(&bytes[..half]).map_err(io)?;
+    env.checkpoint()?;
+    f.write_all(&bytes[half..]).map_err(io)?;
+    f.sync_all().map_err(io)?;
+    drop(f);
+    env.checkpoint()?;
+    fs::rename(&tmp, target).map_err(io)?;
+    env.checkpoint()?;
+    let dir = match target.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    // Makes the rename durable; some platforms cannot open a directory.
+    if let Ok(d) = File::open(&dir) {
+        d.sync_all().map_err(io)?;
+    }
+    Ok(())
+}
+
+/// `.NAME.tmp` beside `target`.
+pub fn temp_path(target: &Path) -> PathBuf {
+    let name = target
+        .file_name()
+        .map_or_else(|| "state".into(), |n| n.to_string_lossy().into_owned());
+    target.with_file_name(format!(".{name}.tmp"))
+}
+
+/// Items (or control items): id, text and the other columns carried through.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct Table {
+    /// Header of the extra columns, in file order.
+    pub extra_columns: Vec<String>,
+    /// Ids, in file order.
+    pub ids: Vec<String>,
+    /// Texts.
+    pub texts: Vec<String>,
+    /// Extra values, one row per item.
+    pub extra: Vec<Vec<String>>,
+}
+
+impl Table {
+    /// Number of rows.
+    pub fn len(&self) -> usize {
+        self.ids.len()
+    }
+}
+
+/// Opens a CSV file with a header (RFC 4180, strict field counts).
+fn reader(path: &str) -> Result<csv::Reader<File>, AppError> {
+    let f = File::open(path).map_err(|e| AppError::file(path, format!("cannot read: {e}")))?;
+    Ok(csv::ReaderBuilder::new()
+        .has_headers(true)
+        .flexible(false)
+        .from_reader(f))
+}
+
+/// Turns a csv error into a located error.
+fn csv_error(path: &str, e: &csv::Error) -> AppError {
+    let line = e.position().map(csv::Position::line);
+    let message = match e.kind() {
+        csv::ErrorKind::UnequalLengths {
+            expected_len, len, ..
+        } => format!("{len} field(s), the header has {expected_len}"),
+        csv::ErrorKind::Utf8 { .. } => "not valid UTF-8".to_owned(),
+        csv::ErrorKind::Io(io) => format!("cannot read: {io}"),
+        _ => format!("malformed CSV: {e}"),
+    };
+    match line {
+        Some(l) => AppError::at(path, l, message),
+        None => AppError::file(path, message),
+    }
+}
+
+/// The header, with the positions of the named columns.
+fn header(
+    path: &str,
+    r: &mut csv::Reader<File>,
+    wanted: &[&str],
+) -> Result<(Vec<String>, Vec<usize>), AppError> {
+    let h = r.headers().map_err(|e| csv_error(path, &e))?.clone();
+    let names: Vec<String> = h
+        .iter()
+        .map(|s| s.trim_start_matches('\u{feff}').to_owned())
+        .collect();
+    for (i, n) in names.iter().enumerate() {
+        if names[..i].contains(n) {
+            return Err(AppError::at(path, 1, format!("column {n:?} appears twice in the header")));
+        }
+    }
+    let mut pos = Vec::with_capacity(wanted.len());
+    for w in wanted {
+        let p = names.iter().position(|n| n == w).ok_or_else(|| {
+            AppError::at(path, 1, format!("no column {w:?} in the header ({})", names.join(", ")))
+        })?;
+        pos.push(p);
+    }
+    Ok((names, pos))
+}
+
+/// At most this many errors are listed per file.
+pub const MAX_ERRORS: usize = 50;
+
+/// Reads an items table: `id_column`, `text_column` and any other columns.
+/// Ids must be non-empty and distinct.
+///
+/// # Errors
+/// Every bad row (up to [`MAX_ERRORS`]), with its line.
+pub fn read_table(path: &str, id_column: &str, text_column: &str) -> Result<Table, Vec<AppError>> {
+    let mut r = reader(path).map_err(|e| vec![e])?;
+    let (names, pos) = header(path, &mut r, &[id_column, text_column]).map_err(|e| vec![e])?;
+    let (ic, tc) = (pos[0], pos[1]);
+    let extra_idx: Vec<usize> = (0..names.len()).filter(|&i| i != ic && i != tc).collect();
+    let mut t = Table {
+        extra_columns: extra_idx.iter().map(|&i| names[i].clone()).collect(),
+        ..Table::default()
+    };
+    let mut first_line: HashMap<String, u64> = HashMap::new();
+    let mut errors = Vec::new();
+    for rec in r.records() {
+        let rec = match rec {
+            Ok(rec) => rec,
+            Err(e) => {
+                errors.push(csv_error(path, &e));
+                if errors.len() >= MAX_ERRORS {
+                    break;
+                }
+                continue;
+            }
+        };
+        let line = rec.position().map_or(0, csv::Position::line);
+        let id = rec.get(ic).unwrap_or("");
+        if id.is_empty() {
+            errors.push(AppError::at(path, line, "empty id"));
+        } else if let Some(&l) = first_line.get(id) {
+            errors.push(AppError::at(path, line, format!("id {id:?} already on line {l}")));
+        } else {
+            first_line.insert(id.to_owned(), line);
+            t.ids.push(id.to_owned());
+            t.texts.push(rec.get(tc).unwrap_or("").to_owned());
+            t.extra
+                .push(extra_idx.iter().map(|&i| rec.get(i).unwrap_or("").to_owned()).collect());
+        }
+        if errors.len() >= MAX_ERRORS {
+            break;
+        }
+    }
+    if errors.is_empty() {
+        Ok(t)
+    } else {
+        Err(errors)
+    }
+}
+
+/// Reads the named columns of every row: the rows read, `(line, values)`,
+/// and the rows that could not be read (malformed: wrong field count, bad
+/// UTF-8). A missing column or an unreadable file is fatal.
+///
+/// # Errors
+/// A missing column or an unreadable file.
+pub type Rows = Vec<(u64, Vec<String>)>;
+
+/// See [`Rows`].
+///
+/// # Errors
+/// A missing column or an unreadable file.
+pub fn read_columns(path: &str, columns: &[&str]) -> Result<(Rows, Vec<AppError>), AppError> {
+    let mut r = reader(path)?;
+    let (_, pos) = header(path, &mut r, columns)?;
+    let mut rows = Vec::new();
+    let mut errors = Vec::new();
+    let mut rec = csv::StringRecord::new();
+    loop {
+        match r.read_record(&mut rec) {
+            Ok(false) => break,
+            Ok(true) => {
+                let line = rec.position().map_or(0, csv::Position::line);
+                rows.push((line, pos.iter().map(|&p| rec.get(p).unwrap_or("").to_owned()).collect()));
+            }
+            Err(e) => {
+                let fatal = !matches!(
+                    e.kind(),
+                    csv::ErrorKind::UnequalLengths { .. } | csv::ErrorKind::Utf8 { .. }
+                );
+                errors.push(csv_error(path, &e));
+                if fatal {
+                    return Err(errors.pop().unwrap_or_else(|| AppError::file(path, "unreadable")));
+                }
+            }
+        }
+    }
+    Ok((rows, errors))
+}
+
+/// A CSV writer into memory.
+pub fn csv_writer() -> csv::Writer<Vec<u8>> {
+    csv::WriterBuilder::new().from_writer(Vec::new())
+}
+
+/// The bytes of a finished CSV writer.
+///
+/// # Errors
+/// Never in practice (writing to memory).
+pub fn csv_bytes(w: csv::Writer<Vec<u8>>) -> Result<Vec<u8>, AppError> {
+    w.into_inner()
+        .map_err(|e| AppError::msg(format!("cannot build the CSV: {e}")))
+}
