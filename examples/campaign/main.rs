@@ -12,6 +12,8 @@
 //! import  --answers results.csv [--task-column HITId --worker-column WorkerId --choice-column Answer]
 //! status                                 votes per ballot; workers' counts, accuracy, agreement
 //! close   [--ballot K] [--unvoted withdraw] [--min-accuracy 0.7 --min-controls 5]
+//! exclude --min-accuracy 0.7 [--min-controls 5] | --worker ID
+//! export  --out missing.csv --missing   the tasks still without an answer
 //! rank    --out ranking.csv [--model model.csv]
 //! ```
 //!
@@ -40,6 +42,9 @@
 //!   answers of this ballot are discarded and logged, and the tasks can be
 //!   answered again. It then opens the next ballot. `--ballot K` makes it
 //!   idempotent: closing a ballot already closed does nothing.
+//! - `exclude` does the same exclusion at once, without closing, so that the
+//!   discarded tasks can be exported again (`export --missing`) and answered
+//!   by others before the ballot closes.
 //! - `rank` writes `rank,id,text,score,last_ballot`; with `--model`
 //!   (`id,score`) it prints ρ_w, τ_w, ρ and τ-b of the model against the
 //!   collected scores.

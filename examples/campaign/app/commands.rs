@@ -7,7 +7,7 @@ use std::fs;
 use std::path::Path;
 
 use adaptive_comp_metrics::ballot::{
-    Answer, AnswerError, BallotConfig, BallotError, Campaign, ControlPair, ExclusionRule,
+    Answer, AnswerError, BallotConfig, BallotError, Campaign, ControlPair, Exclusion, ExclusionRule,
     ImportMode, LayoutOptions, Options, Phase, Scheduler, Unvoted, Vote,
     alpha_bounds, m_for_budget, plan, PAPER_MAX_SURVIVING_FRACTION,
 };
@@ -39,7 +39,7 @@ pub const INIT_SPEC: Spec = &[
     ("dry-run", false),
 ];
 /// Options of `export`.
-pub const EXPORT_SPEC: Spec = &[("state", true), ("out", true)];
+pub const EXPORT_SPEC: Spec = &[("state", true), ("out", true), ("missing", false)];
 /// Options of `import`.
 pub const IMPORT_SPEC: Spec = &[
     ("state", true),
@@ -63,6 +63,13 @@ pub const CLOSE_SPEC: Spec = &[
     ("min-controls", true),
     ("control-rate", true),
     ("unit-size", true),
+];
+/// Options of `exclude`.
+pub const EXCLUDE_SPEC: Spec = &[
+    ("state", true),
+    ("min-accuracy", true),
+    ("min-controls", true),
+    ("worker", true),
 ];
 /// Options of `rank`.
 pub const RANK_SPEC: Spec = &[
@@ -416,7 +423,13 @@ pub fn export(args: &Args, env: &mut Env<'_>) -> Outcome {
     }
     let csv_err = |e: csv::Error| AppError::msg(format!("cannot build the CSV: {e}"));
     w.write_record(&header).map_err(csv_err)?;
+    let missing = args.flag("missing");
+    let mut written = 0usize;
     for t in c.tasks() {
+        if missing && c.answer_of(t.id).is_some() {
+            continue;
+        }
+        written += 1;
         let (a_id, a_text, a_extra) = state.thing(t.first);
         let (b_id, b_text, b_extra) = state.thing(t.second);
         w.write_field(state.task_label(t.id)).map_err(csv_err)?;
@@ -435,7 +448,8 @@ pub fn export(args: &Args, env: &mut Env<'_>) -> Outcome {
     let bytes = csv_bytes(w)?;
     write_atomic(out, &bytes, env)?;
     let summary = format!(
-        "ballot {k}: {} tasks ({} comparisons, {} controls){} written to {out}",
+        "ballot {k}: {written}{} tasks of {} ({} comparisons, {} controls){} written to {out}",
+        if missing { " unanswered" } else { "" },
         layout.len(),
         layout.len() - layout.n_controls(),
         layout.n_controls(),
@@ -655,14 +669,7 @@ pub fn close(args: &Args, env: &mut Env<'_>) -> Outcome {
         }
     };
     let layout = parse_layout(args, state.campaign.layout_options(), 0.0)?;
-    let mut excluded = Vec::new();
-    if let Some(a) = args.parsed::<f64>("min-accuracy", "an accuracy in [0, 1]")? {
-        let min_controls = args.parsed::<u64>("min-controls", "a number of control answers")?.unwrap_or(5);
-        let rule = ExclusionRule::new(a, min_controls).map_err(ballot_error)?;
-        excluded = state.campaign.exclude_workers(&rule).map_err(ballot_error)?;
-    } else if args.get("min-controls").is_some() {
-        return Err(AppError::msg("--min-controls needs --min-accuracy").into());
-    }
+    let excluded = exclude_by_accuracy(args, &mut state)?;
     let closed = match state.campaign.close_ballot(unvoted) {
         Ok(s) => s.clone(),
         Err(BallotError::MissingVotes { ballot, missing }) => {
@@ -671,6 +678,16 @@ pub fn close(args: &Args, env: &mut Env<'_>) -> Outcome {
                 format!(
                     "ballot {ballot} has {missing} comparison(s) without a vote{}: import more answers, or close with --unvoted withdraw",
                     if excluded.is_empty() { "" } else { " once the excluded workers' votes are discarded" }
+                ),
+            )
+            .into());
+        }
+        Err(BallotError::NoVotes { item, ballot }) => {
+            return Err(AppError::file(
+                &path,
+                format!(
+                    "item {:?} has no vote in ballot {ballot}: import answers for it before closing",
+                    state.thing(item).0
                 ),
             )
             .into());
@@ -686,7 +703,32 @@ pub fn close(args: &Args, env: &mut Env<'_>) -> Outcome {
         state.layout_rng = RngState::of(&lrng);
     }
     state.save(&path, env)?;
-    for e in &excluded {
+    report_exclusions(&excluded, k, env)?;
+    env.say(format_args!(
+        "ballot {k} closed: {} votes, {} comparison(s) withdrawn, b = {}",
+        closed.votes, closed.withdrawn, closed.b_hat
+    ))?;
+    report_open(&state, env)
+}
+
+fn exclude_by_accuracy(args: &Args, state: &mut State) -> Result<Vec<Exclusion>, Failure> {
+    match args.parsed::<f64>("min-accuracy", "an accuracy in [0, 1]")? {
+        Some(a) => {
+            let min_controls = args
+                .parsed::<u64>("min-controls", "a number of control answers")?
+                .unwrap_or(5);
+            let rule = ExclusionRule::new(a, min_controls).map_err(ballot_error)?;
+            Ok(state.campaign.exclude_workers(&rule).map_err(ballot_error)?)
+        }
+        None if args.get("min-controls").is_some() => {
+            Err(AppError::msg("--min-controls needs --min-accuracy").into())
+        }
+        None => Ok(Vec::new()),
+    }
+}
+
+fn report_exclusions(excluded: &[Exclusion], k: usize, env: &mut Env<'_>) -> Outcome {
+    for e in excluded {
         env.say(format_args!(
             "excluded worker {}: accuracy {} on {} control answer(s), {} answer(s) of ballot {k} discarded",
             e.worker,
@@ -695,10 +737,32 @@ pub fn close(args: &Args, env: &mut Env<'_>) -> Outcome {
             e.discarded
         ))?;
     }
-    env.say(format_args!(
-        "ballot {k} closed: {} votes, {} comparison(s) withdrawn, b = {}",
-        closed.votes, closed.withdrawn, closed.b_hat
-    ))?;
+    Ok(())
+}
+
+/// `exclude`: excludes workers now, by accuracy (`--min-accuracy`) or by id
+/// (`--worker`), without closing: their answers of the open ballot are
+/// discarded and the tasks can be exported again with `export --missing`.
+///
+/// # Errors
+/// No open ballot; bad options; an unknown worker.
+pub fn exclude(args: &Args, env: &mut Env<'_>) -> Outcome {
+    let (path, mut state) = load(args)?;
+    let k = open_ballot(&state, &path)?;
+    let mut excluded = exclude_by_accuracy(args, &mut state)?;
+    if let Some(w) = args.get("worker") {
+        if !state.campaign.workers().iter().any(|x| x == w) {
+            return Err(AppError::file(&path, format!("no worker {w:?} has answered")).into());
+        }
+        excluded.extend(state.campaign.exclude_worker(w).map_err(ballot_error)?);
+    } else if args.get("min-accuracy").is_none() {
+        return Err(AppError::msg("give --min-accuracy or --worker").into());
+    }
+    if excluded.is_empty() {
+        return env.say(format_args!("nobody to exclude"));
+    }
+    state.save(&path, env)?;
+    report_exclusions(&excluded, k, env)?;
     report_open(&state, env)
 }
 

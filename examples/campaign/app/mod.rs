@@ -150,12 +150,13 @@ commands:
   init    --items FILE --seed N [--m M | --budget COMPARISONS] [--alpha A] [--ballots NB]
           [--options paper|published] [--controls FILE [--control-items FILE]]
           [--control-rate R] [--unit-size U] [--price P] [--id-column C] [--text-column C] [--dry-run]
-  export  --out FILE|-                 the open ballot's tasks as CSV
+  export  --out FILE|- [--missing]     the open ballot's tasks (or its unanswered ones) as CSV
   import  --answers FILE [--task-column C] [--worker-column C] [--choice-column C]
           [--first-label L] [--second-label L] [--tie-label L] [--skip-refused]
   status                                votes per ballot, workers' counts, accuracy and agreement
   close   [--ballot K] [--unvoted reject|withdraw] [--min-accuracy A [--min-controls K]]
           [--control-rate R] [--unit-size U]
+  exclude --min-accuracy A [--min-controls K] | --worker ID   exclude now, without closing
   rank    [--out FILE|-] [--model FILE [--model-id-column C] [--model-score-column C]]
 ";
 
@@ -173,6 +174,7 @@ pub fn run(argv: &[String], env: &mut Env<'_>) -> Outcome {
         "import" => commands::import(&args::Args::parse(rest, commands::IMPORT_SPEC)?, env),
         "status" => commands::status(&args::Args::parse(rest, commands::STATUS_SPEC)?, env),
         "close" => commands::close(&args::Args::parse(rest, commands::CLOSE_SPEC)?, env),
+        "exclude" => commands::exclude(&args::Args::parse(rest, commands::EXCLUDE_SPEC)?, env),
         "rank" => commands::rank(&args::Args::parse(rest, commands::RANK_SPEC)?, env),
         "help" | "--help" | "-h" => {
             write!(env.out, "{USAGE}").map_err(|e| stdout_error(&e))?;
