@@ -536,22 +536,29 @@ impl Campaign {
     /// O(B·log controls) for B answers, plus hashing.
     pub fn import(&mut self, answers: &[Answer], mode: ImportMode) -> ImportReport {
         let mut report = ImportReport::default();
-        let mut first_seen: HashMap<TaskId, usize> = HashMap::with_capacity(answers.len());
+        // The first answer of each task in this batch, per ballot and
+        // position (tasks are dense within a ballot).
+        let mut first_seen: Vec<Vec<usize>> = vec![Vec::new(); self.ballots.len()];
         let mut accept = Vec::with_capacity(answers.len());
         for (i, a) in answers.iter().enumerate() {
             let judged = self.classify(a.task, &a.worker, a.vote).and_then(|o| {
                 if o == Outcome::FromExcludedWorker {
                     return Ok(o);
                 }
-                match first_seen.get(&a.task) {
-                    Some(&first) => Err(AnswerError::Duplicate {
+                // classify() checked that the task exists.
+                let seen = &mut first_seen[a.task.ballot - 1];
+                if seen.is_empty() {
+                    *seen = vec![usize::MAX; self.ballots[a.task.ballot - 1].answers.len()];
+                }
+                match seen[a.task.position] {
+                    usize::MAX => {
+                        seen[a.task.position] = i;
+                        Ok(o)
+                    }
+                    first => Err(AnswerError::Duplicate {
                         task: a.task,
                         first,
                     }),
-                    None => {
-                        first_seen.insert(a.task, i);
-                        Ok(o)
-                    }
                 }
             });
             match judged {

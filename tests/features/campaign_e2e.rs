@@ -133,7 +133,12 @@ fn answer_ballot(
     let mut r = csv::Reader::from_path(d.path(&format!("b{ballot}.csv"))).unwrap();
     let h = r.headers().unwrap().clone();
     let col = |n: &str| h.iter().position(|c| c == n).unwrap();
-    let (ct, cu, cf, cs) = (col("task_id"), col("unit"), col("first_id"), col("second_id"));
+    let (ct, cu, cf, cs) = (
+        col("task_id"),
+        col("unit"),
+        col("first_id"),
+        col("second_id"),
+    );
     let mut out = Vec::new();
     for rec in r.records() {
         let rec = rec.unwrap();

@@ -54,7 +54,10 @@ impl Fixture {
             items.push_str(&format!("i{i},\"item {i}, with comma\",x{i}\n"));
         }
         f.write("items.csv", &items);
-        f.write("controls.csv", "first,second,answer\ni0,i9,first\ni8,i1,i1\n");
+        f.write(
+            "controls.csv",
+            "first,second,answer\ni0,i9,first\ni8,i1,i1\n",
+        );
         ok(&[
             "init",
             "--state",
@@ -93,7 +96,13 @@ impl Fixture {
 
     /// The exported tasks: (task id, first id, second id).
     fn tasks(&self) -> Vec<(String, String, String)> {
-        ok(&["export", "--state", &self.p("s.json"), "--out", &self.p("t.csv")]);
+        ok(&[
+            "export",
+            "--state",
+            &self.p("s.json"),
+            "--out",
+            &self.p("t.csv"),
+        ]);
         let mut r = csv::Reader::from_path(self.dir.join("t.csv")).unwrap();
         r.records()
             .map(|rec| {
@@ -116,14 +125,26 @@ impl Fixture {
     fn import_fails(&self, text: &str) -> Vec<String> {
         self.write("a.csv", text);
         let before = self.state();
-        let e = fails(&["import", "--state", &self.p("s.json"), "--answers", &self.p("a.csv")]);
+        let e = fails(&[
+            "import",
+            "--state",
+            &self.p("s.json"),
+            "--answers",
+            &self.p("a.csv"),
+        ]);
         assert_eq!(self.state(), before, "the state changed");
         e
     }
 
     fn import(&self, text: &str) -> String {
         self.write("a.csv", text);
-        ok(&["import", "--state", &self.p("s.json"), "--answers", &self.p("a.csv")])
+        ok(&[
+            "import",
+            "--state",
+            &self.p("s.json"),
+            "--answers",
+            &self.p("a.csv"),
+        ])
     }
 }
 
@@ -145,17 +166,53 @@ fn bad_items_files() {
     let d = scratch("items");
     let p = |n: &str| d.join(n).to_string_lossy().into_owned();
     let init = |items: &str| {
-        fails(&["init", "--state", &p("s.json"), "--items", &p(items), "--seed", "1", "--m", "2", "--ballots", "2"])
+        fails(&[
+            "init",
+            "--state",
+            &p("s.json"),
+            "--items",
+            &p(items),
+            "--seed",
+            "1",
+            "--m",
+            "2",
+            "--ballots",
+            "2",
+        ])
     };
     let cases: &[(&str, &str, &str)] = &[
-        ("noid.csv", "name,text\na,b\nc,d\n", "noid.csv:1: no column \"id\""),
-        ("emptyid.csv", "id,text\na,x\n,y\nc,z\n", "emptyid.csv:3: empty id"),
-        ("dup.csv", "id,text\na,x\nb,y\na,z\n", "dup.csv:4: id \"a\" already on line 2"),
-        ("fields.csv", "id,text\na,x\nb,y,extra\nc,z\n", "fields.csv:3: 3 field(s), the header has 2"),
+        (
+            "noid.csv",
+            "name,text\na,b\nc,d\n",
+            "noid.csv:1: no column \"id\"",
+        ),
+        (
+            "emptyid.csv",
+            "id,text\na,x\n,y\nc,z\n",
+            "emptyid.csv:3: empty id",
+        ),
+        (
+            "dup.csv",
+            "id,text\na,x\nb,y\na,z\n",
+            "dup.csv:4: id \"a\" already on line 2",
+        ),
+        (
+            "fields.csv",
+            "id,text\na,x\nb,y,extra\nc,z\n",
+            "fields.csv:3: 3 field(s), the header has 2",
+        ),
         ("one.csv", "id,text\na,x\n", "too few items"),
-        ("dupcol.csv", "id,text,id\na,x,y\n", "dupcol.csv:1: column \"id\" appears twice"),
+        (
+            "dupcol.csv",
+            "id,text,id\na,x,y\n",
+            "dupcol.csv:1: column \"id\" appears twice",
+        ),
         // A quoted field spanning two lines moves the next record to line 5.
-        ("quoted.csv", "id,text\na,\"x\ny\"\nb,\"q\"\"q\"\n,z\n", "quoted.csv:5: empty id"),
+        (
+            "quoted.csv",
+            "id,text\na,\"x\ny\"\nb,\"q\"\"q\"\n,z\n",
+            "quoted.csv:5: empty id",
+        ),
     ];
     for (name, text, expected) in cases {
         fs::write(d.join(name), text).unwrap();
@@ -182,31 +239,88 @@ fn bad_init_arguments() {
         }
         fails(&a)
     };
-    contains(&with(&["--m", "2", "--budget", "100"]), "give --m or --budget, not both");
-    contains(&with(&["--alpha", "1.5", "--m", "2"]), "invalid parameter alpha");
-    contains(&with(&["--alpha", "abc"]), "--alpha \"abc\": expected a fraction");
-    contains(&with(&["--m", "2", "--bogus", "1"]), "unknown option --bogus");
+    contains(
+        &with(&["--m", "2", "--budget", "100"]),
+        "give --m or --budget, not both",
+    );
+    contains(
+        &with(&["--alpha", "1.5", "--m", "2"]),
+        "invalid parameter alpha",
+    );
+    contains(
+        &with(&["--alpha", "abc"]),
+        "--alpha \"abc\": expected a fraction",
+    );
+    contains(
+        &with(&["--m", "2", "--bogus", "1"]),
+        "unknown option --bogus",
+    );
     contains(&with(&["--m", "2", "--m", "3"]), "option --m given twice");
-    contains(&with(&["--m", "2", "--options", "weird"]), "expected paper or published");
+    contains(
+        &with(&["--m", "2", "--options", "weird"]),
+        "expected paper or published",
+    );
     contains(&with(&["--budget", "3"]), "invalid parameter budget");
-    contains(&with(&["--m", "2", "--control-rate", "1"]), "invalid parameter control_rate");
-    contains(&with(&["--m", "2", "--control-rate", "0.2"]), "invalid parameter controls");
+    contains(
+        &with(&["--m", "2", "--control-rate", "1"]),
+        "invalid parameter control_rate",
+    );
+    contains(
+        &with(&["--m", "2", "--control-rate", "0.2"]),
+        "invalid parameter controls",
+    );
     contains(&with(&["--m", "2", "--price", "-1"]), "--price");
     contains(&with(&["--m", "2", "--ballots", "9"]), "would hold");
     f.write("c1.csv", "first,second,answer\ni0,nope,first\n");
-    contains(&with(&["--m", "2", "--controls", &f.p("c1.csv")]), "c1.csv:2: unknown item id \"nope\"");
+    contains(
+        &with(&["--m", "2", "--controls", &f.p("c1.csv")]),
+        "c1.csv:2: unknown item id \"nope\"",
+    );
     f.write("c2.csv", "first,second,answer\ni0,i0,first\n");
-    contains(&with(&["--m", "2", "--controls", &f.p("c2.csv")]), "c2.csv:2: a control pair compares an item with itself");
+    contains(
+        &with(&["--m", "2", "--controls", &f.p("c2.csv")]),
+        "c2.csv:2: a control pair compares an item with itself",
+    );
     f.write("c3.csv", "first,second,answer\ni0,i1,maybe\n");
-    contains(&with(&["--m", "2", "--controls", &f.p("c3.csv")]), "c3.csv:2: choice \"maybe\"");
+    contains(
+        &with(&["--m", "2", "--controls", &f.p("c3.csv")]),
+        "c3.csv:2: choice \"maybe\"",
+    );
     f.write("c4.csv", "first,second,answer\n");
-    contains(&with(&["--m", "2", "--controls", &f.p("c4.csv")]), "c4.csv: no control pair");
-    contains(&with(&["--m", "2", "--unit-size", "10", "--control-rate", "0.01", "--controls", &f.p("controls.csv")]), "control_rate");
+    contains(
+        &with(&["--m", "2", "--controls", &f.p("c4.csv")]),
+        "c4.csv: no control pair",
+    );
+    contains(
+        &with(&[
+            "--m",
+            "2",
+            "--unit-size",
+            "10",
+            "--control-rate",
+            "0.01",
+            "--controls",
+            &f.p("controls.csv"),
+        ]),
+        "control_rate",
+    );
     assert!(!f.dir.join("s2.json").exists());
     // An existing state under way is never overwritten.
     let before = f.state();
     contains(
-        &fails(&["init", "--state", &f.p("s.json"), "--items", &items, "--seed", "2", "--m", "2", "--ballots", "2"]),
+        &fails(&[
+            "init",
+            "--state",
+            &f.p("s.json"),
+            "--items",
+            &items,
+            "--seed",
+            "2",
+            "--m",
+            "2",
+            "--ballots",
+            "2",
+        ]),
         "exists and holds another campaign",
     );
     assert_eq!(f.state(), before);
@@ -221,15 +335,40 @@ fn bad_init_arguments() {
 fn init_is_idempotent_and_dry_run_writes_nothing() {
     let f = Fixture::new("idem");
     let args = [
-        "init", "--state", &f.p("s.json"), "--items", &f.p("items.csv"), "--seed", "5", "--m", "2",
-        "--ballots", "2", "--controls", &f.p("controls.csv"), "--control-rate", "0.2",
+        "init",
+        "--state",
+        &f.p("s.json"),
+        "--items",
+        &f.p("items.csv"),
+        "--seed",
+        "5",
+        "--m",
+        "2",
+        "--ballots",
+        "2",
+        "--controls",
+        &f.p("controls.csv"),
+        "--control-rate",
+        "0.2",
     ];
     let before = f.state();
     assert!(ok(&args).contains("already holds this campaign"));
     assert_eq!(f.state(), before);
     let out = ok(&[
-        "init", "--state", &f.p("dry.json"), "--items", &f.p("items.csv"), "--seed", "5",
-        "--budget", "100", "--ballots", "2", "--price", "0.5", "--dry-run",
+        "init",
+        "--state",
+        &f.p("dry.json"),
+        "--items",
+        &f.p("items.csv"),
+        "--seed",
+        "5",
+        "--budget",
+        "100",
+        "--ballots",
+        "2",
+        "--price",
+        "0.5",
+        "--dry-run",
     ]);
     // N = 10, α = 0.5, n_b = 2: sizes 10, 5; the largest M with 5M + ⌈5M/2⌉ ≤ 100 is M = 13
     // (65 + 33 = 98; M = 14 gives 70 + 35 = 105).
@@ -247,17 +386,56 @@ fn bad_answers_are_reported_with_their_line_and_change_nothing() {
     let (t1, _, b1) = &tasks[1];
     let other_tag = format!("00000000-{}", t0.split_once('-').unwrap().1);
     let cases: Vec<(String, String)> = vec![
-        (format!("task_id,worker_id,choice\n{t0},w,first\n{t1},w\n"), "a.csv:3: 2 field(s), the header has 3".into()),
-        (format!("task,worker_id,choice\n{t0},w,first\n"), "a.csv:1: no column \"task_id\"".into()),
-        (format!("task_id,worker_id,choice\n{t0},w,first\nnonsense,w,first\n"), "a.csv:3: malformed task id \"nonsense\"".into()),
-        (format!("task_id,worker_id,choice\n{other_tag},w,first\n"), "a.csv:2: task id".into()),
-        (format!("task_id,worker_id,choice\n{}-b1-99999,w,first\n", t0.split_once('-').unwrap().0), "a.csv:2: unknown task".into()),
-        (format!("task_id,worker_id,choice\n{}-b2-0,w,first\n", t0.split_once('-').unwrap().0), "a.csv:2: unknown task".into()),
-        (format!("task_id,worker_id,choice\n{t0},w,maybe\n"), "a.csv:2: choice \"maybe\" is none of".into()),
-        (format!("task_id,worker_id,choice\n{t0}, ,first\n"), "a.csv:2: empty worker id".into()),
-        (format!("task_id,worker_id,choice\n{t0},w,first\n{t1},w,{b1}\n{t0},v,second\n"), "a.csv:4: task".into()),
-        (format!("task_id,worker_id,choice\n{t0},w,first\n{t0},w,first\n"), "appears twice (first on line 2)".into()),
-        ("task_id,worker_id,choice\n\"unterminated,w,first\n".into(), "a.csv".into()),
+        (
+            format!("task_id,worker_id,choice\n{t0},w,first\n{t1},w\n"),
+            "a.csv:3: 2 field(s), the header has 3".into(),
+        ),
+        (
+            format!("task,worker_id,choice\n{t0},w,first\n"),
+            "a.csv:1: no column \"task_id\"".into(),
+        ),
+        (
+            format!("task_id,worker_id,choice\n{t0},w,first\nnonsense,w,first\n"),
+            "a.csv:3: malformed task id \"nonsense\"".into(),
+        ),
+        (
+            format!("task_id,worker_id,choice\n{other_tag},w,first\n"),
+            "a.csv:2: task id".into(),
+        ),
+        (
+            format!(
+                "task_id,worker_id,choice\n{}-b1-99999,w,first\n",
+                t0.split_once('-').unwrap().0
+            ),
+            "a.csv:2: unknown task".into(),
+        ),
+        (
+            format!(
+                "task_id,worker_id,choice\n{}-b2-0,w,first\n",
+                t0.split_once('-').unwrap().0
+            ),
+            "a.csv:2: unknown task".into(),
+        ),
+        (
+            format!("task_id,worker_id,choice\n{t0},w,maybe\n"),
+            "a.csv:2: choice \"maybe\" is none of".into(),
+        ),
+        (
+            format!("task_id,worker_id,choice\n{t0}, ,first\n"),
+            "a.csv:2: empty worker id".into(),
+        ),
+        (
+            format!("task_id,worker_id,choice\n{t0},w,first\n{t1},w,{b1}\n{t0},v,second\n"),
+            "a.csv:4: task".into(),
+        ),
+        (
+            format!("task_id,worker_id,choice\n{t0},w,first\n{t0},w,first\n"),
+            "appears twice (first on line 2)".into(),
+        ),
+        (
+            "task_id,worker_id,choice\n\"unterminated,w,first\n".into(),
+            "a.csv".into(),
+        ),
     ];
     for (text, expected) in &cases {
         let e = f.import_fails(text);
@@ -275,15 +453,38 @@ fn bad_answers_are_reported_with_their_line_and_change_nothing() {
     // Re-importing is harmless and does not even rewrite the state.
     let before = f.state();
     let out = f.import(&format!("task_id,worker_id,choice\n{t0},alice,first\n"));
-    assert!(out.contains("0 answer(s) recorded, 1 already recorded"), "{out}");
+    assert!(
+        out.contains("0 answer(s) recorded, 1 already recorded"),
+        "{out}"
+    );
     assert_eq!(f.state(), before);
     // --skip-refused records the good rows and warns about the others.
-    f.write("a.csv", &format!("task_id,worker_id,choice\n{t1},bob,first\n{t0},bob,second\n"));
-    let (r, out, err) = go(&["import", "--state", &f.p("s.json"), "--answers", &f.p("a.csv"), "--skip-refused"]);
+    f.write(
+        "a.csv",
+        &format!("task_id,worker_id,choice\n{t1},bob,first\n{t0},bob,second\n"),
+    );
+    let (r, out, err) = go(&[
+        "import",
+        "--state",
+        &f.p("s.json"),
+        "--answers",
+        &f.p("a.csv"),
+        "--skip-refused",
+    ]);
     assert!(r.is_ok());
     assert!(out.contains("1 answer(s) recorded"), "{out}");
-    assert!(err.contains("warning:") && err.contains("a.csv:3:"), "{err}");
-    assert_eq!(f.loaded().campaign.answer_of(f.loaded().parse_task(t1).unwrap()).unwrap().0, "bob");
+    assert!(
+        err.contains("warning:") && err.contains("a.csv:3:"),
+        "{err}"
+    );
+    assert_eq!(
+        f.loaded()
+            .campaign
+            .answer_of(f.loaded().parse_task(t1).unwrap())
+            .unwrap()
+            .0,
+        "bob"
+    );
 }
 
 #[test]
@@ -292,11 +493,34 @@ fn answers_to_a_closed_ballot_and_closing_rules() {
     let state = f.p("s.json");
     // Closing with missing votes is refused under the default policy.
     contains(&fails(&["close", "--state", &state]), "without a vote");
-    contains(&fails(&["close", "--state", &state, "--unvoted", "maybe"]), "expected reject or withdraw");
-    contains(&fails(&["close", "--state", &state, "--ballot", "2"]), "ballot 2 is not open");
-    contains(&fails(&["close", "--state", &state, "--min-controls", "3"]), "--min-controls needs --min-accuracy");
-    contains(&fails(&["close", "--state", &state, "--min-accuracy", "2", "--unvoted", "withdraw"]), "min_accuracy");
-    contains(&fails(&["rank", "--state", &state]), "no ballot has been closed yet");
+    contains(
+        &fails(&["close", "--state", &state, "--unvoted", "maybe"]),
+        "expected reject or withdraw",
+    );
+    contains(
+        &fails(&["close", "--state", &state, "--ballot", "2"]),
+        "ballot 2 is not open",
+    );
+    contains(
+        &fails(&["close", "--state", &state, "--min-controls", "3"]),
+        "--min-controls needs --min-accuracy",
+    );
+    contains(
+        &fails(&[
+            "close",
+            "--state",
+            &state,
+            "--min-accuracy",
+            "2",
+            "--unvoted",
+            "withdraw",
+        ]),
+        "min_accuracy",
+    );
+    contains(
+        &fails(&["rank", "--state", &state]),
+        "no ballot has been closed yet",
+    );
     let answers = f.all_first("alice");
     f.import(&answers);
     ok(&["close", "--state", &state, "--ballot", "1"]);
@@ -311,7 +535,10 @@ fn answers_to_a_closed_ballot_and_closing_rules() {
     assert_eq!(f.state(), before);
     f.import(&f.all_first("alice"));
     ok(&["close", "--state", &state, "--ballot", "2"]);
-    contains(&fails(&["export", "--state", &state, "--out", &f.p("t.csv")]), "no ballot is open");
+    contains(
+        &fails(&["export", "--state", &state, "--out", &f.p("t.csv")]),
+        "no ballot is open",
+    );
     contains(&fails(&["close", "--state", &state]), "no ballot is open");
     ok(&["rank", "--state", &state, "--out", &f.p("r.csv")]);
 }
@@ -324,20 +551,48 @@ fn bad_model_files() {
     ok(&["close", "--state", &state]);
     let rank = |text: &str| {
         f.write("m.csv", text);
-        fails(&["rank", "--state", &state, "--out", &f.p("r.csv"), "--model", &f.p("m.csv")])
+        fails(&[
+            "rank",
+            "--state",
+            &state,
+            "--out",
+            &f.p("r.csv"),
+            "--model",
+            &f.p("m.csv"),
+        ])
     };
     let mut good = String::from("id,score\n");
     for i in 0..10 {
         good.push_str(&format!("i{i},{}\n", 10 - i));
     }
-    contains(&rank("id,score\ni0,1\n"), "m.csv: no score for item \"i1\" (9 item(s) unscored)");
-    contains(&rank(&format!("{good}i3,4\n")), "m.csv:12: item \"i3\" already scored on line 5");
-    contains(&rank(&format!("{good}zz,4\n")), "m.csv:12: unknown item id \"zz\"");
-    contains(&rank(&good.replace("i4,6", "i4,NaN")), "m.csv:6: score \"NaN\" is not a finite number");
+    contains(
+        &rank("id,score\ni0,1\n"),
+        "m.csv: no score for item \"i1\" (9 item(s) unscored)",
+    );
+    contains(
+        &rank(&format!("{good}i3,4\n")),
+        "m.csv:12: item \"i3\" already scored on line 5",
+    );
+    contains(
+        &rank(&format!("{good}zz,4\n")),
+        "m.csv:12: unknown item id \"zz\"",
+    );
+    contains(
+        &rank(&good.replace("i4,6", "i4,NaN")),
+        "m.csv:6: score \"NaN\" is not a finite number",
+    );
     contains(&rank("ident,score\n"), "m.csv:1: no column \"id\"");
     assert!(!f.dir.join("r.csv").exists());
     f.write("m.csv", &good);
-    let out = ok(&["rank", "--state", &state, "--out", &f.p("r.csv"), "--model", &f.p("m.csv")]);
+    let out = ok(&[
+        "rank",
+        "--state",
+        &state,
+        "--out",
+        &f.p("r.csv"),
+        "--model",
+        &f.p("m.csv"),
+    ]);
     assert!(out.contains("rho_w") && out.contains("tau_b"), "{out}");
     assert!(out.contains("note: ballot 2 is still open"), "{out}");
 }
@@ -348,12 +603,24 @@ fn corrupt_state_files_are_refused() {
     let state = f.p("s.json");
     let good = fs::read_to_string(&state).unwrap();
     let cases: Vec<(String, &str)> = vec![
-        (good[..good.len() / 2].to_owned(), "not a valid campaign state"),
+        (
+            good[..good.len() / 2].to_owned(),
+            "not a valid campaign state",
+        ),
         ("{}\n".to_owned(), "not a valid campaign state"),
         ("{\n\"format\": 1}".to_owned(), "s.json:2:"),
-        (good.replace("\"version\":1,\"tag\"", "\"version\":9,\"tag\""), "not a campaign state of this version"),
-        (good.replace("\"answers\":\"....", "\"answers\":\"X..."), "an answer is not one of"),
-        (good.replacen("\"closed\":false", "\"closed\":true", 1), "closed ballot has an item without votes"),
+        (
+            good.replace("\"version\":1,\"tag\"", "\"version\":9,\"tag\""),
+            "not a campaign state of this version",
+        ),
+        (
+            good.replace("\"answers\":\"....", "\"answers\":\"X..."),
+            "an answer is not one of",
+        ),
+        (
+            good.replacen("\"closed\":false", "\"closed\":true", 1),
+            "closed ballot has an item without votes",
+        ),
     ];
     for (text, expected) in cases {
         fs::write(&state, &text).unwrap();
@@ -361,7 +628,10 @@ fn corrupt_state_files_are_refused() {
         contains(&e, expected);
         assert_eq!(fs::read_to_string(&state).unwrap(), text);
     }
-    contains(&fails(&["status", "--state", &f.p("absent.json")]), "absent.json: cannot read");
+    contains(
+        &fails(&["status", "--state", &f.p("absent.json")]),
+        "absent.json: cannot read",
+    );
 }
 
 /// Answers for every task of the open ballot: `who(k, is_control)` picks the
@@ -374,17 +644,29 @@ fn answers_by(s: &State, who: impl Fn(usize, bool) -> Option<&'static str>) -> S
         let right = match t.task {
             Task::Control { pair, swapped } => {
                 let p = s.campaign.controls()[pair];
-                if swapped { p.answer_when_swapped() } else { p.answer }
+                if swapped {
+                    p.answer_when_swapped()
+                } else {
+                    p.answer
+                }
             }
             Task::Comparison { .. } => {
-                if t.first < t.second { Vote::First } else { Vote::Second }
+                if t.first < t.second {
+                    Vote::First
+                } else {
+                    Vote::Second
+                }
             }
         };
         let Some(worker) = who(k, matches!(t.task, Task::Control { .. })) else {
             continue;
         };
         let vote = if worker == "spam" {
-            if right == Vote::First { "second" } else { "first" }
+            if right == Vote::First {
+                "second"
+            } else {
+                "first"
+            }
         } else if right == Vote::First {
             "first"
         } else {
@@ -400,23 +682,41 @@ fn status_reports_workers_and_exclusions() {
     let f = Fixture::new("status");
     let state = f.p("s.json");
     // spam answers every control (wrongly), alice every comparison.
-    f.import(&answers_by(&f.loaded(), |_, control| Some(if control { "spam" } else { "alice" })));
+    f.import(&answers_by(&f.loaded(), |_, control| {
+        Some(if control { "spam" } else { "alice" })
+    }));
     let out = ok(&["status", "--state", &state]);
     let alice = out.lines().find(|l| l.starts_with("alice\t")).unwrap();
     let spam = out.lines().find(|l| l.starts_with("spam\t")).unwrap();
     // alice: 10 votes, no control; spam: 3 controls, none right.
     assert!(alice.starts_with("alice\t10\t0\t0\t-\t"), "{alice}");
     assert!(spam.starts_with("spam\t0\t3\t0\t0.000\t-\t0\t-"), "{spam}");
-    let out = ok(&["close", "--state", &state, "--min-accuracy", "0.5", "--min-controls", "1"]);
+    let out = ok(&[
+        "close",
+        "--state",
+        &state,
+        "--min-accuracy",
+        "0.5",
+        "--min-controls",
+        "1",
+    ]);
     assert!(out.contains("excluded worker spam: accuracy 0.000 on 3 control answer(s), 3 answer(s) of ballot 1 discarded"), "{out}");
     let s = f.loaded();
     assert_eq!(s.campaign.exclusions().len(), 1);
     assert_eq!(s.campaign.discarded(1).count(), 3);
     let status = ok(&["status", "--state", &state]);
-    assert!(status.lines().any(|l| l.starts_with("spam\t0\t3\t0\t0.000\t-\t3\t1")), "{status}");
+    assert!(
+        status
+            .lines()
+            .any(|l| l.starts_with("spam\t0\t3\t0\t0.000\t-\t3\t1")),
+        "{status}"
+    );
     // spam's answers to the next ballot are ignored.
     let out = f.import(&answers_by(&s, |k, _| (k < 3).then_some("spam")));
-    assert!(out.contains("0 answer(s) recorded, 0 already recorded, 3 from excluded workers ignored"), "{out}");
+    assert!(
+        out.contains("0 answer(s) recorded, 0 already recorded, 3 from excluded workers ignored"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -424,17 +724,37 @@ fn exclude_then_export_the_missing_tasks() {
     let f = Fixture::new("missing");
     let state = f.p("s.json");
     // spam answers every third task, alice the rest.
-    f.import(&answers_by(&f.loaded(), |k, _| Some(if k % 3 == 0 { "spam" } else { "alice" })));
-    contains(&fails(&["exclude", "--state", &state]), "give --min-accuracy or --worker");
-    contains(&fails(&["exclude", "--state", &state, "--worker", "nobody"]), "no worker \"nobody\" has answered");
+    f.import(&answers_by(&f.loaded(), |k, _| {
+        Some(if k % 3 == 0 { "spam" } else { "alice" })
+    }));
+    contains(
+        &fails(&["exclude", "--state", &state]),
+        "give --min-accuracy or --worker",
+    );
+    contains(
+        &fails(&["exclude", "--state", &state, "--worker", "nobody"]),
+        "no worker \"nobody\" has answered",
+    );
     let out = ok(&["exclude", "--state", &state, "--worker", "spam"]);
     assert!(out.contains("excluded worker spam"), "{out}");
     assert!(ok(&["exclude", "--state", &state, "--worker", "spam"]).contains("nobody to exclude"));
-    let out = ok(&["export", "--state", &state, "--out", &f.p("m.csv"), "--missing"]);
+    let out = ok(&[
+        "export",
+        "--state",
+        &state,
+        "--out",
+        &f.p("m.csv"),
+        "--missing",
+    ]);
     let s = f.loaded();
     let n_tasks = s.campaign.layout(1).unwrap().len();
     let spam_tasks = n_tasks.div_ceil(3);
-    assert!(out.contains(&format!("ballot 1: {spam_tasks} unanswered tasks of {n_tasks}")), "{out}");
+    assert!(
+        out.contains(&format!(
+            "ballot 1: {spam_tasks} unanswered tasks of {n_tasks}"
+        )),
+        "{out}"
+    );
     // alice answers the missing tasks; the ballot then closes with every vote.
     f.import(&answers_by(&s, |k, _| (k % 3 == 0).then_some("alice")));
     ok(&["close", "--state", &state, "--ballot", "1"]);

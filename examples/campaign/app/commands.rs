@@ -3,19 +3,22 @@
 //! step that fails or dies leaves the state as it was.
 
 use std::collections::HashMap;
+use std::fmt::Write as _;
 use std::fs;
 use std::path::Path;
 
 use adaptive_comp_metrics::ballot::{
-    Answer, AnswerError, BallotConfig, BallotError, Campaign, ControlPair, Exclusion, ExclusionRule,
-    ImportMode, LayoutOptions, Options, Phase, Scheduler, Unvoted, Vote,
-    alpha_bounds, m_for_budget, plan, PAPER_MAX_SURVIVING_FRACTION,
+    Answer, AnswerError, BallotConfig, BallotError, Campaign, ControlPair, Exclusion,
+    ExclusionRule, ImportMode, LayoutOptions, Options, PAPER_MAX_SURVIVING_FRACTION, Phase,
+    Scheduler, Unvoted, Vote, alpha_bounds, m_for_budget, plan,
 };
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use super::args::{Args, Spec};
-use super::files::{MAX_ERRORS, Table, csv_bytes, csv_writer, read_columns, read_table, write_atomic};
+use super::files::{
+    MAX_ERRORS, Table, csv_bytes, csv_writer, read_columns, read_table, write_atomic,
+};
 use super::state::{BALLOT_STREAM, FORMAT, LAYOUT_STREAM, RngState, State, VERSION, fnv1a};
 use super::{AppError, Env, Failure, Outcome};
 
@@ -116,10 +119,17 @@ fn read_controls(
         };
         let pair = find(&v[0]).and_then(|a| {
             let b = find(&v[1])?;
-            let answer = parse_choice(&v[2], &Labels::default(), &v[0], &v[1])
-                .ok_or_else(|| AppError::at(path, line, choice_message(&v[2], &Labels::default(), &v[0], &v[1])))?;
-            ControlPair::new(a, b, answer)
-                .map_err(|_| AppError::at(path, line, "a control pair compares an item with itself"))
+            let answer =
+                parse_choice(&v[2], &Labels::default(), &v[0], &v[1]).ok_or_else(|| {
+                    AppError::at(
+                        path,
+                        line,
+                        choice_message(&v[2], &Labels::default(), &v[0], &v[1]),
+                    )
+                })?;
+            ControlPair::new(a, b, answer).map_err(|_| {
+                AppError::at(path, line, "a control pair compares an item with itself")
+            })
         });
         match pair {
             Ok(p) => out.push(p),
@@ -180,10 +190,18 @@ fn choice_message(s: &str, labels: &Labels, first_id: &str, second_id: &str) -> 
     )
 }
 
-fn parse_layout(args: &Args, current: LayoutOptions, default_rate: f64) -> Result<LayoutOptions, AppError> {
+fn parse_layout(
+    args: &Args,
+    current: LayoutOptions,
+    default_rate: f64,
+) -> Result<LayoutOptions, AppError> {
     let rate = args
         .parsed::<f64>("control-rate", "a share in [0, 1)")?
-        .unwrap_or(if current == LayoutOptions::plain() { default_rate } else { current.control_rate() });
+        .unwrap_or(if current == LayoutOptions::plain() {
+            default_rate
+        } else {
+            current.control_rate()
+        });
     let unit = match args.parsed::<usize>("unit-size", "a number of tasks")? {
         Some(0) => None,
         Some(u) => Some(u),
@@ -207,13 +225,19 @@ pub fn init(args: &Args, env: &mut Env<'_>) -> Outcome {
     let text_column = args.get("text-column").unwrap_or("text");
     let items = read_table(items_path, id_column, text_column).map_err(errors)?;
     let n = items.len();
-    let alpha = args.parsed::<f64>("alpha", "a fraction in (0, 1)")?.unwrap_or(0.5);
-    let n_ballots = args.parsed::<usize>("ballots", "a number of ballots")?.unwrap_or(7);
+    let alpha = args
+        .parsed::<f64>("alpha", "a fraction in (0, 1)")?
+        .unwrap_or(0.5);
+    let n_ballots = args
+        .parsed::<usize>("ballots", "a number of ballots")?
+        .unwrap_or(7);
     let options = match args.get("options").unwrap_or("paper") {
         "paper" => Options::paper(),
         "published" => Options::published(),
         other => {
-            return Err(AppError::msg(format!("--options {other:?}: expected paper or published")).into());
+            return Err(
+                AppError::msg(format!("--options {other:?}: expected paper or published")).into(),
+            );
         }
     };
     let m = match (
@@ -229,7 +253,8 @@ pub fn init(args: &Args, env: &mut Env<'_>) -> Outcome {
         }
         (None, None) => default_m(n_ballots),
     };
-    let config = BallotConfig::with_options(n, m, alpha, n_ballots, options).map_err(ballot_error)?;
+    let config =
+        BallotConfig::with_options(n, m, alpha, n_ballots, options).map_err(ballot_error)?;
     let price = args.parsed::<f64>("price", "a price per task")?;
     if price.is_some_and(|p| !(p.is_finite() && p >= 0.0)) {
         return Err(AppError::msg("--price: expected a finite, non-negative price").into());
@@ -238,7 +263,11 @@ pub fn init(args: &Args, env: &mut Env<'_>) -> Outcome {
         Some(p) => {
             let t = read_table(p, id_column, text_column).map_err(errors)?;
             if t.extra_columns != items.extra_columns {
-                return Err(AppError::file(p, "control items must have the same columns as the items").into());
+                return Err(AppError::file(
+                    p,
+                    "control items must have the same columns as the items",
+                )
+                .into());
             }
             if let Some(id) = t.ids.iter().find(|id| items.ids.contains(id)) {
                 return Err(AppError::file(p, format!("id {id:?} is also an item")).into());
@@ -266,7 +295,9 @@ pub fn init(args: &Args, env: &mut Env<'_>) -> Outcome {
     brng.set_stream(BALLOT_STREAM);
     let mut lrng = ChaCha8Rng::seed_from_u64(seed);
     lrng.set_stream(LAYOUT_STREAM);
-    campaign.open_ballot(&mut brng, &mut lrng).map_err(ballot_error)?;
+    campaign
+        .open_ballot(&mut brng, &mut lrng)
+        .map_err(ballot_error)?;
     let items_bytes = fs::read(items_path).unwrap_or_default();
     let tag = format!("{:08x}", fnv1a(&[&seed.to_le_bytes(), &items_bytes]) as u32);
     let state = State {
@@ -286,7 +317,9 @@ pub fn init(args: &Args, env: &mut Env<'_>) -> Outcome {
     let bytes = state.to_bytes()?;
     if Path::new(state_path).exists() {
         if fs::read(state_path).is_ok_and(|old| old == bytes) {
-            env.say(format_args!("{state_path} already holds this campaign: nothing to do"))?;
+            env.say(format_args!(
+                "{state_path} already holds this campaign: nothing to do"
+            ))?;
             return Ok(());
         }
         return Err(AppError::file(
@@ -314,12 +347,20 @@ fn print_plan(
         config.m(),
         config.alpha(),
         config.n_ballots(),
-        if o == Options::published() { "published" } else { "paper" },
+        if o == Options::published() {
+            "published"
+        } else {
+            "paper"
+        },
     ))?;
     env.say(format_args!("ballot\titems\tcomparisons\tcontrol tasks"))?;
     let mut controls_total = 0usize;
     for (k, (&s, &c)) in p.sizes.iter().zip(&p.comparisons).enumerate() {
-        let q = if n_pairs == 0 { 0 } else { layout.n_controls(c as usize).unwrap_or(0) };
+        let q = if n_pairs == 0 {
+            0
+        } else {
+            layout.n_controls(c as usize).unwrap_or(0)
+        };
         controls_total += q;
         env.say(format_args!("{}\t{s}\t{c}\t{q}", k + 1))?;
     }
@@ -341,13 +382,25 @@ fn print_plan(
     }
     // §2.7 heuristics: 2 ≤ n_b ≲ 10, (2/N)^(1/(n_b−1)) ≲ α ≲ 0.1^(1/(n_b−1)), M_top ≳ 100.
     if config.n_ballots() < 2 {
-        env.say(format_args!("note: n_b = 1 is a uniform collection (§2.7 asks for n_b ≥ 2)"))?;
+        env.say(format_args!(
+            "note: n_b = 1 is a uniform collection (§2.7 asks for n_b ≥ 2)"
+        ))?;
     } else {
         if config.n_ballots() > 10 {
-            env.say(format_args!("note: n_b > 10 ballots (§2.7 suggests n_b ≲ 10)"))?;
+            env.say(format_args!(
+                "note: n_b > 10 ballots (§2.7 suggests n_b ≲ 10)"
+            ))?;
         }
-        if let Ok(b) = alpha_bounds(config.n_items(), config.n_ballots(), PAPER_MAX_SURVIVING_FRACTION) {
-            let verdict = if b.contains(config.alpha()) { "within" } else { "outside" };
+        if let Ok(b) = alpha_bounds(
+            config.n_items(),
+            config.n_ballots(),
+            PAPER_MAX_SURVIVING_FRACTION,
+        ) {
+            let verdict = if b.contains(config.alpha()) {
+                "within"
+            } else {
+                "outside"
+            };
             env.say(format_args!(
                 "alpha {} is {verdict} the §2.7 range [{:.3}, {:.3}]",
                 config.alpha(),
@@ -357,7 +410,10 @@ fn print_plan(
         }
     }
     if p.m_top < 100 {
-        env.say(format_args!("note: M_top = {} < 100 (§2.7 asks for M_top ≳ 100)", p.m_top))?;
+        env.say(format_args!(
+            "note: M_top = {} < 100 (§2.7 asks for M_top ≳ 100)",
+            p.m_top
+        ))?;
     }
     Ok(())
 }
@@ -406,9 +462,10 @@ pub fn export(args: &Args, env: &mut Env<'_>) -> Outcome {
     let out = args.required("out")?;
     let k = open_ballot(&state, &path)?;
     let c = &state.campaign;
-    let layout = c.layout(k).ok_or_else(|| AppError::file(&path, "corrupt state: no task list"))?;
+    let layout = c
+        .layout(k)
+        .ok_or_else(|| AppError::file(&path, "corrupt state: no task list"))?;
     let units = layout.unit_size().is_some();
-    let mut w = csv_writer();
     let mut header: Vec<String> = vec!["task_id".into()];
     if units {
         header.push("unit".into());
@@ -421,31 +478,52 @@ pub fn export(args: &Args, env: &mut Env<'_>) -> Outcome {
             header.push(format!("{side}_{col}"));
         }
     }
-    let csv_err = |e: csv::Error| AppError::msg(format!("cannot build the CSV: {e}"));
-    w.write_record(&header).map_err(csv_err)?;
+    // Each thing's fields are escaped once: a row is then a concatenation.
+    let things = state.items.len() + state.control_items.len();
+    let escaped: Vec<(String, String)> = (0..things)
+        .map(|i| {
+            let (id, text, extra) = state.thing(i);
+            let head = format!("{},{}", escape(id), escape(text));
+            let tail: Vec<_> = extra.iter().map(|e| escape(e)).collect();
+            (head, tail.join(","))
+        })
+        .collect();
+    let mut bytes = String::new();
+    bytes.push_str(
+        &header
+            .iter()
+            .map(|h| escape(h))
+            .collect::<Vec<_>>()
+            .join(","),
+    );
+    bytes.push_str("\r\n");
     let missing = args.flag("missing");
     let mut written = 0usize;
+    let has_extra = !state.items.extra_columns.is_empty();
     for t in c.tasks() {
         if missing && c.answer_of(t.id).is_some() {
             continue;
         }
         written += 1;
-        let (a_id, a_text, a_extra) = state.thing(t.first);
-        let (b_id, b_text, b_extra) = state.thing(t.second);
-        w.write_field(state.task_label(t.id)).map_err(csv_err)?;
+        // Task labels and units never need quoting (the tag is hexadecimal).
+        let _ = write!(bytes, "{}-{}", state.tag, t.id);
         if let Some(u) = t.unit {
-            w.write_field((u + 1).to_string()).map_err(csv_err)?;
+            let _ = write!(bytes, ",{}", u + 1);
         }
-        for f in [a_id, a_text, b_id, b_text]
-            .into_iter()
-            .chain(a_extra.iter().map(String::as_str))
-            .chain(b_extra.iter().map(String::as_str))
-        {
-            w.write_field(f).map_err(csv_err)?;
+        let (a, b) = (&escaped[t.first], &escaped[t.second]);
+        for part in [&a.0, &b.0] {
+            bytes.push(',');
+            bytes.push_str(part);
         }
-        w.write_record(None::<&[u8]>).map_err(csv_err)?;
+        if has_extra {
+            for part in [&a.1, &b.1] {
+                bytes.push(',');
+                bytes.push_str(part);
+            }
+        }
+        bytes.push_str("\r\n");
     }
-    let bytes = csv_bytes(w)?;
+    let bytes = bytes.into_bytes();
     write_atomic(out, &bytes, env)?;
     let summary = format!(
         "ballot {k}: {written}{} tasks of {} ({} comparisons, {} controls){} written to {out}",
@@ -461,6 +539,16 @@ pub fn export(args: &Args, env: &mut Env<'_>) -> Outcome {
         env.note(format_args!("{summary}"))
     } else {
         env.say(format_args!("{summary}"))
+    }
+}
+
+/// A CSV field as RFC 4180 writes it: in double quotes (inner quotes
+/// doubled) when it holds a quote, a comma or a line break.
+pub fn escape(field: &str) -> std::borrow::Cow<'_, str> {
+    if field.contains(['"', ',', '\r', '\n']) {
+        format!("\"{}\"", field.replace('"', "\"\"")).into()
+    } else {
+        field.into()
     }
 }
 
@@ -486,26 +574,24 @@ pub fn import(args: &Args, env: &mut Env<'_>) -> Outcome {
     let mut answers = Vec::with_capacity(rows.len());
     let mut lines = Vec::with_capacity(rows.len());
     for (line, v) in rows {
-        let parsed = state
-            .parse_task(&v[0])
-            .and_then(|task| {
-                let view = state
-                    .campaign
-                    .task(task)
-                    .ok_or_else(|| format!("unknown task {:?}", v[0]))?;
-                let (fid, _, _) = state.thing(view.first);
-                let (sid, _, _) = state.thing(view.second);
-                let vote = parse_choice(&v[2], &labels, fid, sid)
-                    .ok_or_else(|| choice_message(&v[2], &labels, fid, sid))?;
-                if v[1].trim().is_empty() {
-                    return Err("empty worker id".to_owned());
-                }
-                Ok(Answer {
-                    task,
-                    worker: v[1].trim().to_owned(),
-                    vote,
-                })
-            });
+        let parsed = state.parse_task(&v[0]).and_then(|task| {
+            let view = state
+                .campaign
+                .task(task)
+                .ok_or_else(|| format!("unknown task {:?}", v[0]))?;
+            let (fid, _, _) = state.thing(view.first);
+            let (sid, _, _) = state.thing(view.second);
+            let vote = parse_choice(&v[2], &labels, fid, sid)
+                .ok_or_else(|| choice_message(&v[2], &labels, fid, sid))?;
+            if v[1].trim().is_empty() {
+                return Err("empty worker id".to_owned());
+            }
+            Ok(Answer {
+                task,
+                worker: v[1].trim().to_owned(),
+                vote,
+            })
+        });
         match parsed {
             Ok(a) => {
                 answers.push(a);
@@ -514,7 +600,11 @@ pub fn import(args: &Args, env: &mut Env<'_>) -> Outcome {
             Err(m) => bad.push(AppError::at(file, line, m)),
         }
     }
-    let mode = if skip { ImportMode::SkipRefused } else { ImportMode::AllOrNothing };
+    let mode = if skip {
+        ImportMode::SkipRefused
+    } else {
+        ImportMode::AllOrNothing
+    };
     let report = if bad.is_empty() || skip {
         state.campaign.import(&answers, mode)
     } else {
@@ -529,7 +619,9 @@ pub fn import(args: &Args, env: &mut Env<'_>) -> Outcome {
                 state.task_label(*task),
                 lines[*first]
             ),
-            AnswerError::UnknownTask { task } => format!("unknown task {}", state.task_label(*task)),
+            AnswerError::UnknownTask { task } => {
+                format!("unknown task {}", state.task_label(*task))
+            }
             AnswerError::BallotClosed { task } => format!(
                 "task {} belongs to ballot {}, which is closed",
                 state.task_label(*task),
@@ -548,7 +640,10 @@ pub fn import(args: &Args, env: &mut Env<'_>) -> Outcome {
         let total = bad.len();
         bad.truncate(MAX_ERRORS);
         if total > MAX_ERRORS {
-            bad.push(AppError::file(file, format!("{} more refused row(s) not shown", total - MAX_ERRORS)));
+            bad.push(AppError::file(
+                file,
+                format!("{} more refused row(s) not shown", total - MAX_ERRORS),
+            ));
         }
         bad.push(AppError::file(
             file,
@@ -638,7 +733,8 @@ pub fn status(args: &Args, env: &mut Env<'_>) -> Outcome {
             fmt_opt(s.accuracy()),
             fmt_opt(s.agreement()),
             s.discarded,
-            s.excluded_at.map_or_else(|| "-".to_owned(), |k| k.to_string())
+            s.excluded_at
+                .map_or_else(|| "-".to_owned(), |k| k.to_string())
         ))?;
     }
     Ok(())
@@ -665,7 +761,9 @@ pub fn close(args: &Args, env: &mut Env<'_>) -> Outcome {
         "reject" => Unvoted::Reject,
         "withdraw" => Unvoted::Withdraw,
         other => {
-            return Err(AppError::msg(format!("--unvoted {other:?}: expected reject or withdraw")).into());
+            return Err(
+                AppError::msg(format!("--unvoted {other:?}: expected reject or withdraw")).into(),
+            );
         }
     };
     let layout = parse_layout(args, state.campaign.layout_options(), 0.0)?;
@@ -694,11 +792,17 @@ pub fn close(args: &Args, env: &mut Env<'_>) -> Outcome {
         }
         Err(e) => return Err(AppError::file(&path, e.to_string()).into()),
     };
-    state.campaign.set_layout_options(layout).map_err(ballot_error)?;
+    state
+        .campaign
+        .set_layout_options(layout)
+        .map_err(ballot_error)?;
     if state.campaign.scheduler().phase() != Phase::Finished {
         let mut brng = state.ballot_rng.generator(state.seed)?;
         let mut lrng = state.layout_rng.generator(state.seed)?;
-        state.campaign.open_ballot(&mut brng, &mut lrng).map_err(ballot_error)?;
+        state
+            .campaign
+            .open_ballot(&mut brng, &mut lrng)
+            .map_err(ballot_error)?;
         state.ballot_rng = RngState::of(&brng);
         state.layout_rng = RngState::of(&lrng);
     }
@@ -718,7 +822,10 @@ fn exclude_by_accuracy(args: &Args, state: &mut State) -> Result<Vec<Exclusion>,
                 .parsed::<u64>("min-controls", "a number of control answers")?
                 .unwrap_or(5);
             let rule = ExclusionRule::new(a, min_controls).map_err(ballot_error)?;
-            Ok(state.campaign.exclude_workers(&rule).map_err(ballot_error)?)
+            Ok(state
+                .campaign
+                .exclude_workers(&rule)
+                .map_err(ballot_error)?)
         }
         None if args.get("min-controls").is_some() => {
             Err(AppError::msg("--min-controls needs --min-accuracy").into())
@@ -779,7 +886,8 @@ pub fn rank(args: &Args, env: &mut Env<'_>) -> Outcome {
     let ranking = c.ranking(&mut rng).map_err(ballot_error)?;
     let mut w = csv_writer();
     let csv_err = |e: csv::Error| AppError::msg(format!("cannot build the CSV: {e}"));
-    w.write_record(["rank", "id", "text", "score", "last_ballot"]).map_err(csv_err)?;
+    w.write_record(["rank", "id", "text", "score", "last_ballot"])
+        .map_err(csv_err)?;
     for (r, e) in ranking.entries.iter().enumerate() {
         let (id, text, _) = state.thing(e.item);
         w.write_record([
@@ -799,7 +907,9 @@ pub fn rank(args: &Args, env: &mut Env<'_>) -> Outcome {
     write_atomic(out, &bytes, env)?;
     let mut lines = Vec::new();
     if let Some(k) = c.open_ballot_number() {
-        lines.push(format!("note: ballot {k} is still open: the ranking uses the closed ballots only"));
+        lines.push(format!(
+            "note: ballot {k} is still open: the ranking uses the closed ballots only"
+        ));
     }
     if let Some(model) = model {
         let n = c.scheduler().config().n_items();
@@ -835,13 +945,22 @@ fn read_model(args: &Args, path: &str, state: &State) -> Result<Vec<f64>, Failur
     let score_col = args.get("model-score-column").unwrap_or("score");
     let (rows, mut bad) = read_columns(path, &[id_col, score_col])?;
     let n = state.items.len();
-    let index: HashMap<&str, usize> =
-        state.items.ids.iter().enumerate().map(|(i, id)| (id.as_str(), i)).collect();
+    let index: HashMap<&str, usize> = state
+        .items
+        .ids
+        .iter()
+        .enumerate()
+        .map(|(i, id)| (id.as_str(), i))
+        .collect();
     let mut scores = vec![f64::NAN; n];
     let mut line_of = vec![0u64; n];
     for (line, v) in rows {
         let Some(&i) = index.get(v[0].as_str()) else {
-            bad.push(AppError::at(path, line, format!("unknown item id {:?}", v[0])));
+            bad.push(AppError::at(
+                path,
+                line,
+                format!("unknown item id {:?}", v[0]),
+            ));
             continue;
         };
         if line_of[i] != 0 {
@@ -857,7 +976,11 @@ fn read_model(args: &Args, path: &str, state: &State) -> Result<Vec<f64>, Failur
                 scores[i] = s;
                 line_of[i] = line;
             }
-            _ => bad.push(AppError::at(path, line, format!("score {:?} is not a finite number", v[1]))),
+            _ => bad.push(AppError::at(
+                path,
+                line,
+                format!("score {:?} is not a finite number", v[1]),
+            )),
         }
     }
     if bad.is_empty()

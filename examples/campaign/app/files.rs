@@ -119,13 +119,21 @@ fn header(
         .collect();
     for (i, n) in names.iter().enumerate() {
         if names[..i].contains(n) {
-            return Err(AppError::at(path, 1, format!("column {n:?} appears twice in the header")));
+            return Err(AppError::at(
+                path,
+                1,
+                format!("column {n:?} appears twice in the header"),
+            ));
         }
     }
     let mut pos = Vec::with_capacity(wanted.len());
     for w in wanted {
         let p = names.iter().position(|n| n == w).ok_or_else(|| {
-            AppError::at(path, 1, format!("no column {w:?} in the header ({})", names.join(", ")))
+            AppError::at(
+                path,
+                1,
+                format!("no column {w:?} in the header ({})", names.join(", ")),
+            )
         })?;
         pos.push(p);
     }
@@ -167,13 +175,21 @@ pub fn read_table(path: &str, id_column: &str, text_column: &str) -> Result<Tabl
         if id.is_empty() {
             errors.push(AppError::at(path, line, "empty id"));
         } else if let Some(&l) = first_line.get(id) {
-            errors.push(AppError::at(path, line, format!("id {id:?} already on line {l}")));
+            errors.push(AppError::at(
+                path,
+                line,
+                format!("id {id:?} already on line {l}"),
+            ));
         } else {
             first_line.insert(id.to_owned(), line);
             t.ids.push(id.to_owned());
             t.texts.push(rec.get(tc).unwrap_or("").to_owned());
-            t.extra
-                .push(extra_idx.iter().map(|&i| rec.get(i).unwrap_or("").to_owned()).collect());
+            t.extra.push(
+                extra_idx
+                    .iter()
+                    .map(|&i| rec.get(i).unwrap_or("").to_owned())
+                    .collect(),
+            );
         }
         if errors.len() >= MAX_ERRORS {
             break;
@@ -209,7 +225,12 @@ pub fn read_columns(path: &str, columns: &[&str]) -> Result<(Rows, Vec<AppError>
             Ok(false) => break,
             Ok(true) => {
                 let line = rec.position().map_or(0, csv::Position::line);
-                rows.push((line, pos.iter().map(|&p| rec.get(p).unwrap_or("").to_owned()).collect()));
+                rows.push((
+                    line,
+                    pos.iter()
+                        .map(|&p| rec.get(p).unwrap_or("").to_owned())
+                        .collect(),
+                ));
             }
             Err(e) => {
                 let fatal = !matches!(
@@ -218,7 +239,9 @@ pub fn read_columns(path: &str, columns: &[&str]) -> Result<(Rows, Vec<AppError>
                 );
                 errors.push(csv_error(path, &e));
                 if fatal {
-                    return Err(errors.pop().unwrap_or_else(|| AppError::file(path, "unreadable")));
+                    return Err(errors
+                        .pop()
+                        .unwrap_or_else(|| AppError::file(path, "unreadable")));
                 }
             }
         }

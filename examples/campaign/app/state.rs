@@ -94,7 +94,8 @@ impl State {
     /// # Errors
     /// Unreadable, not JSON, not a campaign, or inconsistent.
     pub fn load(path: &str) -> Result<Self, AppError> {
-        let bytes = fs::read(path).map_err(|e| AppError::file(path, format!("cannot read: {e}")))?;
+        let bytes =
+            fs::read(path).map_err(|e| AppError::file(path, format!("cannot read: {e}")))?;
         let s: Self = serde_json::from_slice(&bytes).map_err(|e| {
             AppError::at(
                 path,
@@ -120,7 +121,10 @@ impl State {
                 .iter()
                 .any(|c| c.first >= things || c.second >= things)
         {
-            return Err(AppError::file(path, "corrupt state: items and collection disagree"));
+            return Err(AppError::file(
+                path,
+                "corrupt state: items and collection disagree",
+            ));
         }
         s.ballot_rng.generator(s.seed)?;
         s.layout_rng.generator(s.seed)?;
