@@ -21,11 +21,11 @@ pub enum Vote {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Unvoted {
-    /// Refuse to close ([`BallotError::MissingVotes`]).
+    /// Refuse to close ([`BallotError::MissingVotes`](super::BallotError::MissingVotes)).
     #[default]
     Reject,
     /// Withdraw them: each item's Mᵢ counts only the comparisons that were
-    /// voted on. Closing still fails ([`BallotError::NoVotes`]) when an item
+    /// voted on. Closing still fails ([`BallotError::NoVotes`](super::BallotError::NoVotes)) when an item
     /// got no vote at all.
     Withdraw,
 }

@@ -24,8 +24,17 @@
 //! - [`score`]: the Borda score, the rescaling of Eq. 6 and the top-item
 //!   selection with random tie-breaking;
 //! - [`scheduler`]: the [`Scheduler`] state machine that issues comparisons,
-//!   takes votes, closes ballots and ranks the items;
-//! - [`uniform`]: the uniform baseline of §2.4 with the same budget.
+//!   takes votes, closes ballots and ranks the items; [`log`] holds its
+//!   vocabulary (votes, phases, audit trail, scores), [`ranking`] the final
+//!   ranking;
+//! - [`uniform`]: the uniform baseline of §2.4 with the same budget;
+//! - [`campaign`]: a [`Campaign`] runs the collection with named workers on a
+//!   crowdsourcing platform: [`tasks`] lays each ballot out as tasks with
+//!   control pairs (known answers) mixed in and stable [`TaskId`]s, answers
+//!   are checked and imported in batches, [`workers`] measures each worker
+//!   (accuracy on controls, agreement with the majority) and excludes those
+//!   under an accuracy threshold. The example `campaign` drives it through
+//!   files.
 //!
 //! Everything random takes the caller's `R: rand::Rng + ?Sized`, so a seeded
 //! collection is reproducible.

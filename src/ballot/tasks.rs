@@ -471,6 +471,7 @@ impl TaskLayout {
 
     /// Checks a restored layout: positions ascending and in range, pairs in
     /// range.
+    #[cfg(any(test, feature = "serde"))]
     pub(crate) fn check(&self, n_pairs: usize) -> bool {
         let len = self.len();
         self.controls

@@ -473,7 +473,8 @@ mod saved {
                 .unwrap_err()
                 .to_string()
         };
-        let cases: Vec<(Box<dyn Fn(&mut serde_json::Value)>, &str)> = vec![
+        type Tamper = Box<dyn Fn(&mut serde_json::Value)>;
+        let cases: Vec<(Tamper, &str)> = vec![
             (
                 Box::new(|t| t["version"] = 2.into()),
                 "unknown campaign state version",
