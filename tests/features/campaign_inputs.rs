@@ -762,3 +762,36 @@ fn exclude_then_export_the_missing_tasks() {
     let h = &s.campaign.scheduler().history()[0];
     assert_eq!((h.votes, h.withdrawn), (10, 0));
 }
+
+/// A reader that went away (`campaign status | head -1`).
+struct ClosedPipe;
+
+impl std::io::Write for ClosedPipe {
+    fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+        Err(std::io::ErrorKind::BrokenPipe.into())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    let f = Fixture::new("pipe");
+    let mut err = Vec::new();
+    let mut out = ClosedPipe;
+    let argv: Vec<String> = ["status", "--state", &f.p("s.json")]
+        .iter()
+        .map(|s| (*s).to_owned())
+        .collect();
+    let r = run(&argv, &mut Env::new(&mut out, &mut err));
+    assert!(matches!(r, Err(Failure::BrokenPipe)), "{r:?}");
+    assert!(err.is_empty());
+    // Writing the tasks to a closed standard output too.
+    let argv: Vec<String> = ["export", "--state", &f.p("s.json"), "--out", "-"]
+        .iter()
+        .map(|s| (*s).to_owned())
+        .collect();
+    let r = run(&argv, &mut Env::new(&mut out, &mut err));
+    assert!(matches!(r, Err(Failure::BrokenPipe)), "{r:?}");
+}
