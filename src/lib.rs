@@ -24,7 +24,7 @@
 //! | scores → 1-based ranks, tie methods | [`rank()`], [`Ties`], [`Order`] |
 //! | weighting functions f(rank), R(n0), per-item weights (Eq. 9) | [`weigh`] |
 //! | top-weighted ρ_w and τ_w (Lombardo et al. 2020, Eq. 8) | [`rho_w`], [`tau_w`], [`TopWeighted`] |
-//! | plain Spearman ρ and Kendall τ-b with p-values | [`spearman`], [`kendall_tau_b`] |
+//! | Pearson r, plain Spearman ρ and Kendall τ-b with p-values | [`pearson`], [`spearman`], [`kendall_tau_b`] |
 //! | Kendall's general Γ, the O(n²) reference | [`correlation::gamma`] |
 //! | lexical substitution: SemEval-2007 best/oot/mode, Jabbari et al.'s revised measures, GAP | [`lexsub`] |
 //! | reliability-weighted triplet score (Avraham & Goldberg 2016), dataset building, word vectors | [`triplet`] |
@@ -58,6 +58,7 @@ pub mod error;
 pub mod lexsub;
 pub mod rank;
 pub mod relevance;
+mod special;
 mod sum;
 pub mod triplet;
 #[cfg(feature = "uncertainty")]
@@ -74,6 +75,7 @@ pub use correlation::weighted::{
 };
 pub use correlation::{
     kendall::{KendallResult, kendall_tau_b, kendall_tau_b_naive},
+    pearson::{FisherInterval, PearsonResult, pearson},
     pvalue::Alternative,
     spearman::{SpearmanResult, spearman, spearman_ranks},
 };
