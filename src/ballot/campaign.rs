@@ -182,7 +182,7 @@ impl Exclusion {
 /// # Examples
 /// ```
 /// use adaptive_comp_metrics::ballot::{
-///     BallotConfig, Campaign, ControlPair, LayoutOptions, Scheduler, Task, Unvoted, Vote,
+///     BallotConfig, Campaign, ControlPair, LayoutOptions, Scheduler, Unvoted, Vote,
 /// };
 /// use rand::SeedableRng;
 /// let mut rng = rand::rngs::StdRng::seed_from_u64(1);
@@ -192,7 +192,8 @@ impl Exclusion {
 /// let controls = vec![ControlPair::new(0, 7, Vote::First)?];
 /// let mut c = Campaign::new(scheduler, controls, LayoutOptions::new(0.25, Some(4))?)?;
 /// while c.open_ballot(&mut rng, &mut layout_rng).is_ok() {
-///     for t in c.tasks() {
+///     let tasks: Vec<_> = c.tasks().collect();
+///     for t in tasks {
 ///         // "alice" prefers the smaller item; she is always right.
 ///         let vote = if t.first < t.second { Vote::First } else { Vote::Second };
 ///         c.answer(t.id, "alice", vote).map_err(|e| e.to_string())?;
@@ -513,6 +514,23 @@ impl Campaign {
     ///
     /// # Complexity
     /// O(log controls) plus a hash lookup.
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::ballot::{
+    ///     AnswerError, BallotConfig, Campaign, LayoutOptions, Outcome, Scheduler, TaskId, Vote,
+    /// };
+    /// use rand::SeedableRng;
+    /// let mut rng = rand::rngs::StdRng::seed_from_u64(1);
+    /// let scheduler = Scheduler::new(BallotConfig::new(6, 2, 0.5, 2)?);
+    /// let mut c = Campaign::new(scheduler, vec![], LayoutOptions::plain())?;
+    /// c.open_ballot(&mut rng, &mut rand::rngs::StdRng::seed_from_u64(2))?;
+    /// let t = TaskId { ballot: 1, position: 0 };
+    /// assert_eq!(c.answer(t, "ann", Vote::First), Ok(Outcome::Recorded));
+    /// assert_eq!(c.answer(t, "ann", Vote::First), Ok(Outcome::AlreadyRecorded));
+    /// assert!(matches!(c.answer(t, "bob", Vote::Tie), Err(AnswerError::AlreadyAnswered { .. })));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn answer(
         &mut self,
         task: TaskId,
@@ -534,6 +552,28 @@ impl Campaign {
     ///
     /// # Complexity
     /// O(B·log controls) for B answers, plus hashing.
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::ballot::{
+    ///     Answer, BallotConfig, Campaign, ImportMode, LayoutOptions, Scheduler, TaskId, Vote,
+    /// };
+    /// use rand::SeedableRng;
+    /// let mut rng = rand::rngs::StdRng::seed_from_u64(1);
+    /// let scheduler = Scheduler::new(BallotConfig::new(6, 2, 0.5, 2)?);
+    /// let mut c = Campaign::new(scheduler, vec![], LayoutOptions::plain())?;
+    /// c.open_ballot(&mut rng, &mut rand::rngs::StdRng::seed_from_u64(2))?;
+    /// let a = |p, w: &str| Answer { task: TaskId { ballot: 1, position: p }, worker: w.into(), vote: Vote::First };
+    /// // Task 0 twice: nothing is recorded.
+    /// let r = c.import(&[a(0, "ann"), a(1, "ann"), a(0, "bob")], ImportMode::AllOrNothing);
+    /// assert_eq!((r.recorded, r.refused.len(), r.applied), (0, 1, false));
+    /// let r = c.import(&[a(0, "ann"), a(1, "ann")], ImportMode::AllOrNothing);
+    /// assert_eq!(r.recorded, 2);
+    /// // Importing the same answers again is harmless.
+    /// let r = c.import(&[a(0, "ann"), a(1, "ann")], ImportMode::AllOrNothing);
+    /// assert_eq!((r.recorded, r.already_recorded), (0, 2));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn import(&mut self, answers: &[Answer], mode: ImportMode) -> ImportReport {
         let mut report = ImportReport::default();
         // The first answer of each task in this batch, per ballot and

@@ -139,6 +139,37 @@ impl Campaign {
     ///
     /// # Complexity
     /// O(tasks + N·ballots) time, O(workers + N) memory.
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::ballot::{
+    ///     BallotConfig, Campaign, ControlPair, ExclusionRule, LayoutOptions, Scheduler, Vote,
+    /// };
+    /// use rand::SeedableRng;
+    /// let mut rng = rand::rngs::StdRng::seed_from_u64(1);
+    /// let scheduler = Scheduler::new(BallotConfig::new(20, 4, 0.5, 2)?);
+    /// // Item 0 beats item 19: a control pair; a third of the tasks are controls.
+    /// let controls = vec![ControlPair::new(0, 19, Vote::First)?];
+    /// let mut c = Campaign::new(scheduler, controls, LayoutOptions::new(1.0 / 3.0, None)?)?;
+    /// c.open_ballot(&mut rng, &mut rand::rngs::StdRng::seed_from_u64(2))?;
+    /// let tasks: Vec<_> = c.tasks().collect();
+    /// for (k, t) in tasks.iter().enumerate() {
+    ///     // "ok" votes for the smaller item, "lazy" always for the first shown.
+    ///     let (worker, vote) = if k % 2 == 0 {
+    ///         ("ok", if t.first < t.second { Vote::First } else { Vote::Second })
+    ///     } else {
+    ///         ("lazy", Vote::First)
+    ///     };
+    ///     c.answer(t.id, worker, vote).map_err(|e| e.to_string())?;
+    /// }
+    /// let stats = c.worker_stats();
+    /// let ok = stats.iter().find(|s| s.worker == "ok").unwrap();
+    /// assert_eq!(ok.accuracy(), Some(1.0));
+    /// // Excluding workers under 90% accuracy (with 3 controls at least) spares "ok".
+    /// let out = c.exclude_workers(&ExclusionRule::new(0.9, 3)?)?;
+    /// assert!(out.iter().all(|e| e.worker == "lazy"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     #[must_use]
     pub fn worker_stats(&self) -> Vec<WorkerStats> {
         let mut out: Vec<WorkerStats> = self
