@@ -49,6 +49,16 @@
 //!   (`id,score`) it prints ρ_w, τ_w, ρ and τ-b of the model against the
 //!   collected scores.
 //!
+//! `status` prints, per worker, the votes that count, the control answers
+//! and the accuracy on them, and the agreement with the majority: the share
+//! of the worker's votes that order the two items as the rest of the crowd
+//! does in that ballot (their Borda scores without the worker's own votes;
+//! a tie counts one half). A platform that collects several answers per task
+//! gives duplicates: import such a file with `--skip-refused` (the first
+//! answer of each task counts).
+//!
+//! `bash examples/campaign/measure.sh` times every step at N = 10⁵, M = 20.
+//!
 //! Errors are printed as `error: FILE:LINE: message` and exit with code 1;
 //! a closed standard output (`| head`) ends quietly.
 
