@@ -202,18 +202,15 @@ pub fn read_table(path: &str, id_column: &str, text_column: &str) -> Result<Tabl
     }
 }
 
-/// Reads the named columns of every row: the rows read, `(line, values)`,
-/// and the rows that could not be read (malformed: wrong field count, bad
-/// UTF-8). A missing column or an unreadable file is fatal.
-///
-/// # Errors
-/// A missing column or an unreadable file.
+/// Rows read from a CSV file: `(line, values of the named columns)`.
 pub type Rows = Vec<(u64, Vec<String>)>;
 
-/// See [`Rows`].
+/// Reads the named columns of every row: the rows read and the rows that
+/// could not be read (malformed: a wrong field count, bad UTF-8), each with
+/// its line.
 ///
 /// # Errors
-/// A missing column or an unreadable file.
+/// A missing column or an unreadable file (fatal).
 pub fn read_columns(path: &str, columns: &[&str]) -> Result<(Rows, Vec<AppError>), AppError> {
     let mut r = reader(path)?;
     let (_, pos) = header(path, &mut r, columns)?;
