@@ -47,24 +47,11 @@ fuzz_target!(|input: Input| {
     if input.x.len() > 300 || input.y.len() > 300 || input.w.len() > 300 {
         return;
     }
-    let ties = [
-        Ties::Average,
-        Ties::Min,
-        Ties::Max,
-        Ties::Dense,
-        Ties::Ordinal,
-    ][usize::from(input.ties) % 5];
-    let scheme = [
-        Scheme::Additive,
-        Scheme::Multiplicative,
-        Scheme::First,
-        Scheme::Second,
-    ][usize::from(input.scheme) % 4];
-    let order = if input.smaller_x {
-        Order::SmallerIsBetter
-    } else {
-        Order::LargerIsBetter
-    };
+    let ties = [Ties::Average, Ties::Min, Ties::Max, Ties::Dense, Ties::Ordinal]
+        [usize::from(input.ties) % 5];
+    let scheme = [Scheme::Additive, Scheme::Multiplicative, Scheme::First, Scheme::Second]
+        [usize::from(input.scheme) % 4];
+    let order = if input.smaller_x { Order::SmallerIsBetter } else { Order::LargerIsBetter };
     let _ = first_rank_fraction(input.n0);
     let _ = validate_ranks("x", &input.x);
     if let Ok(r) = rank(&input.x, order, ties) {
@@ -72,10 +59,7 @@ fuzz_target!(|input: Input| {
         assert!(r.iter().all(|&v| v >= 1.0 && v <= input.x.len() as f64));
     }
     let _ = item_weights(&input.x, &input.y, &Hyperbolic, scheme);
-    let base = TopWeighted::new()
-        .scheme(scheme)
-        .ties(ties)
-        .orders(order, Order::LargerIsBetter);
+    let base = TopWeighted::new().scheme(scheme).ties(ties).orders(order, Order::LargerIsBetter);
     match input.weigher % 6 {
         0 => {
             if let Ok(f) = OffsetQuadratic::new(input.n0) {

@@ -17,11 +17,7 @@ struct Input {
     y32: Vec<f32>,
 }
 
-const ALTS: [Alternative; 3] = [
-    Alternative::TwoSided,
-    Alternative::Greater,
-    Alternative::Less,
-];
+const ALTS: [Alternative; 3] = [Alternative::TwoSided, Alternative::Greater, Alternative::Less];
 
 fn in_unit(v: f64, what: &str) {
     assert!((-1.0..=1.0).contains(&v), "{what} = {v} out of [-1, 1]");
@@ -46,10 +42,7 @@ macro_rules! checker {
                 }
                 Err(e) => {
                     if nan && x.len() == y.len() && x.len() >= 2 {
-                        assert!(
-                            matches!(e, Error::NaN { .. } | Error::Infinite { .. }),
-                            "{e:?}"
-                        );
+                        assert!(matches!(e, Error::NaN { .. } | Error::Infinite { .. }), "{e:?}");
                     }
                 }
             }
@@ -85,7 +78,6 @@ fuzz_target!(|input: Input| {
     // Scores as ready-made ranks: mostly invalid, must be errors, not panics.
     if let Ok(r) = spearman_ranks(&x[..n], &y[..n]) {
         in_unit(r.rho, "rho from ranks");
-        ALTS.iter()
-            .for_each(|&a| in_prob(r.p_value(a), "spearman_ranks"));
+        ALTS.iter().for_each(|&a| in_prob(r.p_value(a), "spearman_ranks"));
     }
 });

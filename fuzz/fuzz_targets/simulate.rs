@@ -34,11 +34,7 @@ fuzz_target!(|input: Input| {
         _ => Underlying::power_law(n, PowerLaw::Paper),
     };
     let Ok(underlying) = underlying else { return };
-    let options = if input.flags & 1 == 0 {
-        Options::paper()
-    } else {
-        Options::published()
-    };
+    let options = if input.flags & 1 == 0 { Options::paper() } else { Options::published() };
     let Ok(config) = BallotConfig::with_options(
         underlying.len(),
         usize::from(input.m % 12),
@@ -48,43 +44,21 @@ fuzz_target!(|input: Input| {
     ) else {
         return;
     };
-    let Ok(model) = VoterModel::paper().sigma_range(input.sigma.0, input.sigma.1) else {
-        return;
-    };
-    let Ok(model) = model.epsilon_range(input.epsilon.0, input.epsilon.1) else {
-        return;
-    };
+    let Ok(model) = VoterModel::paper().sigma_range(input.sigma.0, input.sigma.1) else { return };
+    let Ok(model) = model.epsilon_range(input.epsilon.0, input.epsilon.1) else { return };
     let model = model
-        .noise(if input.flags & 2 == 0 {
-            Noise::PerItem
-        } else {
-            Noise::PerComparison
-        })
-        .judgement(if input.flags & 4 == 0 {
-            Judgement::Relatedness
-        } else {
-            Judgement::Similarity
-        })
-        .nonconformity(if input.flags & 8 == 0 {
-            Nonconformity::Paper
-        } else {
-            Nonconformity::Published
-        });
-    let Ok(sim) = Simulation::new(underlying, config) else {
-        return;
-    };
-    let Ok(sim) = sim.n_voters(usize::from(input.n_voters % 8)) else {
-        return;
-    };
+        .noise(if input.flags & 2 == 0 { Noise::PerItem } else { Noise::PerComparison })
+        .judgement(if input.flags & 4 == 0 { Judgement::Relatedness } else { Judgement::Similarity })
+        .nonconformity(if input.flags & 8 == 0 { Nonconformity::Paper } else { Nonconformity::Published });
+    let Ok(sim) = Simulation::new(underlying, config) else { return };
+    let Ok(sim) = sim.n_voters(usize::from(input.n_voters % 8)) else { return };
     let sim = sim.voters(model).uniform_budget(if input.flags & 16 == 0 {
         UniformBudget::SameComparisons
     } else {
         UniformBudget::RoundedAppearances
     });
     // Constant estimates or truths are typed metric errors, never panics.
-    let Ok(report) = sim.run_with_threads(2, input.seed, 1) else {
-        return;
-    };
+    let Ok(report) = sim.run_with_threads(2, input.seed, 1) else { return };
     for s in report.uniform.iter().chain(&report.adaptive) {
         for v in &s.values {
             assert!((-1.0 - 1e-9..=1.0 + 1e-9).contains(v), "metric value {v}");

@@ -29,19 +29,12 @@ fn fold(v: &[f64], levels: u8) -> Vec<f64> {
         return v.to_vec();
     }
     v.iter()
-        .map(|a| {
-            if a.is_finite() {
-                (a.abs() % f64::from(levels)).floor()
-            } else {
-                *a
-            }
-        })
+        .map(|a| if a.is_finite() { (a.abs() % f64::from(levels)).floor() } else { *a })
         .collect()
 }
 
 fn moderate(v: &[f64]) -> bool {
-    v.iter()
-        .all(|a| a.is_finite() && a.abs() < 1e100 && (*a == 0.0 || a.abs() > 1e-100))
+    v.iter().all(|a| a.is_finite() && a.abs() < 1e100 && (*a == 0.0 || a.abs() > 1e-100))
 }
 
 fn close(a: f64, b: f64) -> bool {
@@ -71,11 +64,7 @@ fuzz_target!(|input: Input| {
     let n = input.x.len().min(input.y.len()).min(2000);
     let x = fold(&input.x[..n], input.levels);
     let y = fold(&input.y[..n], input.levels);
-    let combine = if input.multiplicative {
-        Combine::Multiplicative
-    } else {
-        Combine::Additive
-    };
+    let combine = if input.multiplicative { Combine::Multiplicative } else { Combine::Additive };
 
     // The kernel with arbitrary weights (lengths may mismatch on purpose).
     let fast = weighted_kendall(&x, &y, &input.u, combine);
@@ -101,15 +90,8 @@ fuzz_target!(|input: Input| {
         3 => Rank::Index,
         _ => Rank::Given(&input.rank),
     };
-    let nan = if input.nan_smallest {
-        NanPolicy::Smallest
-    } else {
-        NanPolicy::Error
-    };
-    let opts = WeightedTauOptions::default()
-        .rank(rank)
-        .combine(combine)
-        .nan(nan);
+    let nan = if input.nan_smallest { NanPolicy::Smallest } else { NanPolicy::Error };
+    let opts = WeightedTauOptions::default().rank(rank).combine(combine).nan(nan);
     match input.weigher % 5 {
         0 => check(&x, &y, &opts.weigher(Hyperbolic)),
         1 => check(&x, &y, &opts.weigher(Quadratic)),

@@ -22,6 +22,8 @@ mod ballot_scheduler;
 mod ballot_serde;
 mod campaign_e2e;
 mod campaign_inputs;
+mod limits;
+mod misuse;
 mod simulate_data;
 mod simulate_runner;
 mod simulate_script;
