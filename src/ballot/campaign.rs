@@ -304,8 +304,8 @@ impl Campaign {
     /// (two generators, so adding controls never changes the collection).
     ///
     /// # Errors
-    /// Those of [`Scheduler::open_ballot`]; [`BallotError::Overflow`] when
-    /// the task list cannot be held in memory. Nothing changes on error.
+    /// Those of [`Scheduler::open_ballot`]; [`BallotError::TooLarge`] for
+    /// more control tasks than a ballot may hold. Nothing changes on error.
     ///
     /// # Complexity
     /// O(N⁽ᵏ⁾·M + controls).
@@ -332,11 +332,10 @@ impl Campaign {
                     .and_then(|c| usize::try_from(c).ok())
             }),
         };
-        comparisons
-            .and_then(|c| self.layout.n_controls(c))
-            .ok_or(BallotError::Overflow {
-                what: "the task list of a ballot",
-            })?;
+        let comparisons = comparisons.ok_or(BallotError::Overflow {
+            what: "the number of comparisons",
+        })?;
+        self.layout.n_controls(comparisons)?;
         let mut next = self.scheduler.clone();
         let n = next.open_ballot(rng)?.len();
         let layout = TaskLayout::draw(n, self.controls.len(), &self.layout, layout_rng)?;

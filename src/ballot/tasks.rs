@@ -188,35 +188,49 @@ impl LayoutOptions {
         self.unit_size
     }
 
-    /// The number of control tasks mixed into `comparisons` comparisons, or
-    /// `None` when the task list could not be held in memory.
+    /// The number of control tasks mixed into `comparisons` comparisons.
     ///
     /// ```text
     /// no units:   round(r·C/(1 − r))
     /// units of u: ⌈C/(u − q)⌉·q,   q = round(r·u)
     /// ```
-    #[must_use]
-    pub fn n_controls(&self, comparisons: usize) -> Option<usize> {
-        let limit = isize::MAX as usize / 64;
+    ///
+    /// # Errors
+    /// [`BallotError::TooLarge`] for more than
+    /// [`BallotConfig::MAX_COMPARISONS`](super::BallotConfig::MAX_COMPARISONS)
+    /// control tasks (a share r close to 1).
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::ballot::LayoutOptions;
+    /// // A share of 0.2 of all tasks: 25 controls beside 100 comparisons.
+    /// assert_eq!(LayoutOptions::new(0.2, None)?.n_controls(100)?, 25);
+    /// // Units of 10 with 2 controls each: ⌈100/8⌉ = 13 units.
+    /// assert_eq!(LayoutOptions::new(0.2, Some(10))?.n_controls(100)?, 26);
+    /// # Ok::<(), adaptive_comp_metrics::ballot::BallotError>(())
+    /// ```
+    pub fn n_controls(&self, comparisons: usize) -> Result<usize> {
+        let limit = super::config::BallotConfig::MAX_COMPARISONS;
         let r = self.control_rate;
         let q = if r == 0.0 || comparisons == 0 {
-            0
+            0.0
         } else {
             match (self.unit_size, self.controls_per_unit()) {
-                (Some(u), Some(q)) => comparisons
-                    .div_ceil(u.checked_sub(q)?.max(1))
-                    .checked_mul(q)?,
-                _ => {
-                    let q = (r * comparisons as f64 / (1.0 - r)).round();
-                    if q >= limit as f64 {
-                        return None;
-                    }
-                    q as usize
+                (Some(u), Some(q)) => {
+                    // 1 ≤ q ≤ u − 1, checked in LayoutOptions::new.
+                    comparisons.div_ceil(u.saturating_sub(q).max(1)) as f64 * q as f64
                 }
+                _ => (r * comparisons as f64 / (1.0 - r)).round(),
             }
         };
-        comparisons.checked_add(q).filter(|&t| t <= limit)?;
-        Some(q)
+        if q > limit as f64 {
+            return Err(BallotError::TooLarge {
+                quantity: "control tasks",
+                requested: q as u64,
+                limit,
+            });
+        }
+        Ok(q as usize)
     }
 
     /// Controls per unit, round(r·u), when tasks are grouped.
@@ -319,8 +333,8 @@ impl TaskLayout {
     ///
     /// # Errors
     /// [`BallotError::InvalidParameter`] when controls are asked for but
-    /// there is no control pair; [`BallotError::Overflow`] when the task list
-    /// cannot be held in memory.
+    /// there is no control pair; [`BallotError::TooLarge`] for too many
+    /// control tasks.
     ///
     /// # Complexity
     /// O(C + controls) time and memory.
@@ -330,11 +344,7 @@ impl TaskLayout {
         options: &LayoutOptions,
         rng: &mut R,
     ) -> Result<Self> {
-        let total = options
-            .n_controls(comparisons)
-            .ok_or(BallotError::Overflow {
-                what: "the task list of a ballot",
-            })?;
+        let total = options.n_controls(comparisons)?;
         let mut positions: Vec<usize> = Vec::with_capacity(total);
         if total > 0 {
             if n_pairs == 0 {
@@ -582,5 +592,14 @@ mod tests {
         let plain = TaskLayout::draw(100, 0, &LayoutOptions::plain(), &mut rng).unwrap();
         assert_eq!(plain.len(), 100);
         assert!(TaskLayout::draw(100, 0, &o, &mut rng).is_err());
+        // A share just under 1: round(r/(1 − r)·C) controls, over the limit.
+        let huge = LayoutOptions::new(1.0 - 1e-12, None).unwrap();
+        assert!(matches!(
+            TaskLayout::draw(1000, 1, &huge, &mut rng),
+            Err(BallotError::TooLarge {
+                quantity: "control tasks",
+                ..
+            })
+        ));
     }
 }

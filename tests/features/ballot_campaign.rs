@@ -81,6 +81,24 @@ fn construction_is_validated() {
             .is_err()
     );
     assert!(ControlPair::new(2, 2, Vote::Tie).is_err());
+    // Too many control tasks: refused before anything is drawn.
+    let mut c = Campaign::new(
+        Scheduler::new(config),
+        vec![ControlPair::new(0, 1, Vote::First).unwrap()],
+        LayoutOptions::new(1.0 - 1e-12, None).unwrap(),
+    )
+    .unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    let mut lrng = ChaCha8Rng::seed_from_u64(2);
+    assert!(matches!(
+        c.open_ballot(&mut rng, &mut lrng),
+        Err(BallotError::TooLarge {
+            quantity: "control tasks",
+            ..
+        })
+    ));
+    assert_eq!(c.open_ballot_number(), None);
+    assert_eq!(rng, ChaCha8Rng::seed_from_u64(1));
     assert!(ExclusionRule::new(f64::NAN, 1).is_err());
     assert_eq!(ExclusionRule::new(0.5, 0).unwrap().min_controls(), 1);
 }
