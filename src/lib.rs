@@ -28,7 +28,7 @@
 //! | Kendall's general Γ, the O(n²) reference | [`correlation::gamma`] |
 //! | lexical substitution: SemEval-2007 best/oot/mode, Jabbari et al.'s revised measures, GAP | [`lexsub`] |
 //! | reliability-weighted triplet score (Avraham & Goldberg 2016), dataset building, word vectors | [`triplet`] |
-//! | graded relevance judgements, tie-aware MAP/P@k/nDCG, rank-biased overlap | [`relevance`] |
+//! | graded relevance judgements, tie-aware MAP/P@k/nDCG, rank-biased overlap, TREC qrels and runs scored as `trec_eval` does | [`relevance`] |
 //! | adaptive ballot scheduler for pairwise vote collection (feature `scheduler`) | `ballot` |
 //!
 //! Every function validates its input in one pass and returns a typed
@@ -61,6 +61,7 @@
 //! | voter × item opinions of a simulated crowd | 2²⁷ (1 GiB) | `SimError::TooLarge` | `Simulation::MAX_OPINIONS` |
 //! | triplet comparisons of a dataset | 2²⁴ | [`triplet::TripletError::TooLarge`] | [`triplet::MAX_COMPARISONS`] |
 //! | items of the weighted Kendall kernel | 2³² − 1 | [`Error::TooManyItems`] | 32-bit item indices |
+//! | distinct query or document ids, and lines, of a TREC qrels or run | 2³² − 2 ids, 2³² − 1 lines | [`relevance::RelevanceError::TooLarge`] | 32-bit ids in the flat layout |
 //!
 //! Permutation tests stream their replicates (two counts and two running
 //! sums), so their memory does not grow with the number of permutations;

@@ -241,9 +241,10 @@ fn pearson_r<F: Float>(x: &[F], y: &[F]) -> f64 {
     for (&a, &b) in x.iter().zip(y) {
         let (hx, lx) = deviation(sx.apply(to_f64(a)), mx);
         let (hy, ly) = deviation(sy.apply(to_f64(b)), my);
-        // (hx + lx)(hy + ly) without the negligible lx·ly.
+        // (hx + lx)(hy + ly) without the negligible lx·ly; the cross terms
+        // are summed in an order-free way, so r(x, y) == r(y, x) bit for bit.
         let (p, e) = two_prod(hx, hy);
-        sxy.add(p, e + hx.mul_add(ly, lx * hy));
+        sxy.add(p, e + (hx * ly + lx * hy));
         let (p, e) = two_prod(hx, hx);
         sxx.add(p, e + 2.0 * hx * lx);
         let (p, e) = two_prod(hy, hy);

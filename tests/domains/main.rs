@@ -13,6 +13,7 @@ mod limits;
 mod relevance;
 mod relevance_csv;
 mod relevance_rbo;
+mod relevance_trec;
 mod triplet_build;
 mod triplet_format;
 mod triplet_score;
