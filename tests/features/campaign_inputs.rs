@@ -437,6 +437,13 @@ fn bad_answers_are_reported_with_their_line_and_change_nothing() {
             "a.csv".into(),
         ),
     ];
+    // CRLF line ends, blank lines and a quoted line break: lines still right.
+    let crlf = format!(
+        "task_id,worker_id,choice\r\n\r\n{t0},\"w\r\nx\",first\r\n\r\n\r\n{t1},w,maybe\r\n"
+    );
+    contains(&f.import_fails(&crlf), "a.csv:7: choice \"maybe\"");
+    let lf = format!("task_id,worker_id,choice\n\n\n{t0},w,first\n\n{t1},w,maybe\n");
+    contains(&f.import_fails(&lf), "a.csv:6: choice \"maybe\"");
     for (text, expected) in &cases {
         let e = f.import_fails(text);
         contains(&e, expected);

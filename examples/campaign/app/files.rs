@@ -80,64 +80,110 @@ impl Table {
     }
 }
 
-/// Opens a CSV file with a header (RFC 4180, strict field counts).
-fn reader(path: &str) -> Result<csv::Reader<File>, AppError> {
-    let f = File::open(path).map_err(|e| AppError::file(path, format!("cannot read: {e}")))?;
-    Ok(csv::ReaderBuilder::new()
-        .has_headers(true)
-        .flexible(false)
-        .from_reader(f))
+/// A CSV file read whole, with the byte offset of every line break, so that
+/// records are located by their byte offset: the `csv` reader's own line
+/// numbers skip blank lines.
+struct Csv<'p> {
+    path: &'p str,
+    bytes: Vec<u8>,
+    newlines: Vec<usize>,
 }
 
-/// Turns a csv error into a located error.
-fn csv_error(path: &str, e: &csv::Error) -> AppError {
-    let line = e.position().map(csv::Position::line);
-    let message = match e.kind() {
-        csv::ErrorKind::UnequalLengths {
-            expected_len, len, ..
-        } => format!("{len} field(s), the header has {expected_len}"),
-        csv::ErrorKind::Utf8 { .. } => "not valid UTF-8".to_owned(),
-        csv::ErrorKind::Io(io) => format!("cannot read: {io}"),
-        _ => format!("malformed CSV: {e}"),
-    };
-    match line {
-        Some(l) => AppError::at(path, l, message),
-        None => AppError::file(path, message),
+impl<'p> Csv<'p> {
+    fn open(path: &'p str) -> Result<Self, AppError> {
+        let bytes =
+            fs::read(path).map_err(|e| AppError::file(path, format!("cannot read: {e}")))?;
+        let newlines = memchr_all(&bytes);
+        Ok(Self {
+            path,
+            bytes,
+            newlines,
+        })
     }
-}
 
-/// The header, with the positions of the named columns.
-fn header(
-    path: &str,
-    r: &mut csv::Reader<File>,
-    wanted: &[&str],
-) -> Result<(Vec<String>, Vec<usize>), AppError> {
-    let h = r.headers().map_err(|e| csv_error(path, &e))?.clone();
-    let names: Vec<String> = h
-        .iter()
-        .map(|s| s.trim_start_matches('\u{feff}').to_owned())
-        .collect();
-    for (i, n) in names.iter().enumerate() {
-        if names[..i].contains(n) {
-            return Err(AppError::at(
-                path,
-                1,
-                format!("column {n:?} appears twice in the header"),
-            ));
+    /// A reader with a header (RFC 4180, strict field counts).
+    fn reader(&self) -> csv::Reader<&[u8]> {
+        csv::ReaderBuilder::new()
+            .has_headers(true)
+            .flexible(false)
+            .from_reader(&self.bytes[..])
+    }
+
+    /// The 1-based line of the record that starts at byte `at` (or after
+    /// the blank lines that follow `at`).
+    fn line_at(&self, at: u64) -> u64 {
+        let mut b = usize::try_from(at)
+            .unwrap_or(usize::MAX)
+            .min(self.bytes.len());
+        while b < self.bytes.len() && matches!(self.bytes[b], b'\r' | b'\n') {
+            b += 1;
+        }
+        self.newlines.partition_point(|&p| p < b) as u64 + 1
+    }
+
+    fn line(&self, pos: &csv::Position) -> u64 {
+        self.line_at(pos.byte())
+    }
+
+    /// A csv error, located.
+    fn error(&self, e: &csv::Error) -> AppError {
+        let message = match e.kind() {
+            csv::ErrorKind::UnequalLengths {
+                expected_len, len, ..
+            } => format!("{len} field(s), the header has {expected_len}"),
+            csv::ErrorKind::Utf8 { .. } => "not valid UTF-8".to_owned(),
+            csv::ErrorKind::Io(io) => format!("cannot read: {io}"),
+            _ => format!("malformed CSV: {e}"),
+        };
+        match e.position() {
+            Some(p) => AppError::at(self.path, self.line(p), message),
+            None => AppError::file(self.path, message),
         }
     }
-    let mut pos = Vec::with_capacity(wanted.len());
-    for w in wanted {
-        let p = names.iter().position(|n| n == w).ok_or_else(|| {
-            AppError::at(
-                path,
-                1,
-                format!("no column {w:?} in the header ({})", names.join(", ")),
-            )
-        })?;
-        pos.push(p);
+
+    /// The header, with the positions of the named columns.
+    fn header(
+        &self,
+        r: &mut csv::Reader<&[u8]>,
+        wanted: &[&str],
+    ) -> Result<(Vec<String>, Vec<usize>), AppError> {
+        let h = r.headers().map_err(|e| self.error(&e))?.clone();
+        let line = self.line_at(0);
+        let names: Vec<String> = h
+            .iter()
+            .map(|s| s.trim_start_matches('\u{feff}').to_owned())
+            .collect();
+        for (i, n) in names.iter().enumerate() {
+            if names[..i].contains(n) {
+                return Err(AppError::at(
+                    self.path,
+                    line,
+                    format!("column {n:?} appears twice in the header"),
+                ));
+            }
+        }
+        let mut pos = Vec::with_capacity(wanted.len());
+        for w in wanted {
+            let p = names.iter().position(|n| n == w).ok_or_else(|| {
+                AppError::at(
+                    self.path,
+                    line,
+                    format!("no column {w:?} in the header ({})", names.join(", ")),
+                )
+            })?;
+            pos.push(p);
+        }
+        Ok((names, pos))
     }
-    Ok((names, pos))
+}
+
+/// The offsets of every `\n`.
+fn memchr_all(bytes: &[u8]) -> Vec<usize> {
+    bytes
+        .iter()
+        .enumerate()
+        .filter_map(|(i, &b)| (b == b'\n').then_some(i))
+        .collect()
 }
 
 /// At most this many errors are listed per file.
@@ -149,8 +195,11 @@ pub const MAX_ERRORS: usize = 50;
 /// # Errors
 /// Every bad row (up to [`MAX_ERRORS`]), with its line.
 pub fn read_table(path: &str, id_column: &str, text_column: &str) -> Result<Table, Vec<AppError>> {
-    let mut r = reader(path).map_err(|e| vec![e])?;
-    let (names, pos) = header(path, &mut r, &[id_column, text_column]).map_err(|e| vec![e])?;
+    let file = Csv::open(path).map_err(|e| vec![e])?;
+    let mut r = file.reader();
+    let (names, pos) = file
+        .header(&mut r, &[id_column, text_column])
+        .map_err(|e| vec![e])?;
     let (ic, tc) = (pos[0], pos[1]);
     let extra_idx: Vec<usize> = (0..names.len()).filter(|&i| i != ic && i != tc).collect();
     let mut t = Table {
@@ -163,14 +212,14 @@ pub fn read_table(path: &str, id_column: &str, text_column: &str) -> Result<Tabl
         let rec = match rec {
             Ok(rec) => rec,
             Err(e) => {
-                errors.push(csv_error(path, &e));
+                errors.push(file.error(&e));
                 if errors.len() >= MAX_ERRORS {
                     break;
                 }
                 continue;
             }
         };
-        let line = rec.position().map_or(0, csv::Position::line);
+        let line = rec.position().map_or(0, |p| file.line(p));
         let id = rec.get(ic).unwrap_or("");
         if id.is_empty() {
             errors.push(AppError::at(path, line, "empty id"));
@@ -212,8 +261,9 @@ pub type Rows = Vec<(u64, Vec<String>)>;
 /// # Errors
 /// A missing column or an unreadable file (fatal).
 pub fn read_columns(path: &str, columns: &[&str]) -> Result<(Rows, Vec<AppError>), AppError> {
-    let mut r = reader(path)?;
-    let (_, pos) = header(path, &mut r, columns)?;
+    let file = Csv::open(path)?;
+    let mut r = file.reader();
+    let (_, pos) = file.header(&mut r, columns)?;
     let mut rows = Vec::new();
     let mut errors = Vec::new();
     let mut rec = csv::StringRecord::new();
@@ -221,7 +271,7 @@ pub fn read_columns(path: &str, columns: &[&str]) -> Result<(Rows, Vec<AppError>
         match r.read_record(&mut rec) {
             Ok(false) => break,
             Ok(true) => {
-                let line = rec.position().map_or(0, csv::Position::line);
+                let line = rec.position().map_or(0, |p| file.line(p));
                 rows.push((
                     line,
                     pos.iter()
@@ -234,7 +284,7 @@ pub fn read_columns(path: &str, columns: &[&str]) -> Result<(Rows, Vec<AppError>
                     e.kind(),
                     csv::ErrorKind::UnequalLengths { .. } | csv::ErrorKind::Utf8 { .. }
                 );
-                errors.push(csv_error(path, &e));
+                errors.push(file.error(&e));
                 if fatal {
                     return Err(errors
                         .pop()
