@@ -27,6 +27,8 @@
 //! | Pearson r, plain Spearman ρ and Kendall τ-b with p-values | [`pearson`], [`spearman`], [`kendall_tau_b`] |
 //! | Kendall's general Γ, the O(n²) reference | [`correlation::gamma`] |
 //! | lexical substitution: SemEval-2007 best/oot/mode, Jabbari et al.'s revised measures, GAP | [`lexsub`] |
+//! | word vectors: word2vec text/binary, GloVe; streaming with a vocabulary filter | [`embedding`] |
+//! | word-similarity benchmarks: read pair files, evaluate and compare embedding models | [`wordsim`] |
 //! | reliability-weighted triplet score (Avraham & Goldberg 2016), dataset building, word vectors | [`triplet`] |
 //! | graded relevance judgements, tie-aware MAP/P@k/nDCG, rank-biased overlap, TREC qrels and runs scored as `trec_eval` does | [`relevance`] |
 //! | adaptive ballot scheduler for pairwise vote collection (feature `scheduler`) | `ballot` |
@@ -104,6 +106,7 @@
 #[cfg_attr(docsrs, doc(cfg(feature = "scheduler")))]
 pub mod ballot;
 pub mod correlation;
+pub mod embedding;
 pub mod error;
 pub mod lexsub;
 mod present;
@@ -116,6 +119,7 @@ pub mod triplet;
 #[cfg_attr(docsrs, doc(cfg(feature = "uncertainty")))]
 pub mod uncertainty;
 pub mod weigh;
+pub mod wordsim;
 
 pub use correlation::vigna::{
     Combine, NanPolicy, Rank, WeightedTau, WeightedTauOptions, WeightedTauStats, weighted_kendall,
