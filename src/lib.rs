@@ -83,7 +83,9 @@
 //!   (and `lexsub::Parsed`, which holds them), readers and builders, and
 //!   bulk data: `lexsub::{Corpus, Paired}`, `relevance::{Qrels, TrecRun,
 //!   Run, Judgements, Assessments}` and their id tables, `triplet::Vectors`,
-//!   a simulated `Crowd` and the borrowed `simulate::Estimate`. A closure
+//!   a campaign's `ballot::TaskLayout` (saved with its `Campaign`), a
+//!   simulated `Crowd` and the borrowed `simulate::Estimate`. The `wordsim`
+//!   and `embedding` modules are not covered yet. A closure
 //!   has no serialised form: a configuration with a closure weigher does
 //!   not implement `Serialize`, and a custom simulation metric or amplitude
 //!   function is refused with an error. A `Rank::Given` array, which

@@ -5,8 +5,11 @@
 //! default; counts print in full.
 
 // Through the module's re-exports, which stay put when files move.
-use super::{AlphaBounds, BallotScores, Plan, RankedItem, Ranking, UniformPlan};
-use crate::present::{Count, precision};
+use super::{
+    AlphaBounds, BallotScores, BallotStatus, Exclusion, ImportReport, Outcome, Plan, RankedItem,
+    Ranking, Task, TaskView, UniformPlan, WorkerStats,
+};
+use crate::present::{Count, Maybe, precision};
 use core::fmt;
 
 /// A header, then one line per ballot:
@@ -135,5 +138,128 @@ impl fmt::Display for Ranking {
             write!(f, "{}. {e:.d$}", p + 1)?;
         }
         Ok(())
+    }
+}
+
+/// `recorded`, `already recorded` or `from an excluded worker (ignored)`.
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Outcome::Recorded => "recorded",
+            Outcome::AlreadyRecorded => "already recorded",
+            Outcome::FromExcludedWorker => "from an excluded worker (ignored)",
+        })
+    }
+}
+
+/// `12 answers recorded, 3 already recorded, 0 from excluded workers, 1
+/// refused`, then one line per refused answer (`answer 4: REASON`); a batch
+/// that [`ImportMode::AllOrNothing`](super::ImportMode::AllOrNothing) did
+/// not apply says so first.
+impl fmt::Display for ImportReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if !self.applied {
+            f.write_str("nothing recorded (the batch has refused answers): ")?;
+        }
+        write!(
+            f,
+            "{} recorded, {} already recorded, {} from excluded workers, {} refused",
+            Count(self.recorded as u64, "answer"),
+            self.already_recorded,
+            self.from_excluded,
+            self.refused.len()
+        )?;
+        for (i, e) in &self.refused {
+            write!(f, "\nanswer {i}: {e}")?;
+        }
+        Ok(())
+    }
+}
+
+/// `task b2-7: item 4 vs item 9 (comparison 5)`, or `task b2-8: control 1
+/// shown as 3 vs 2 (swapped)`; with units, `… in unit 2`.
+impl fmt::Display for TaskView {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.task {
+            Task::Comparison { ticket } => write!(
+                f,
+                "task {}: item {} vs item {} (comparison {ticket})",
+                self.id, self.first, self.second
+            )?,
+            Task::Control { pair, swapped } => write!(
+                f,
+                "task {}: control {pair} shown as {} vs {}{}",
+                self.id,
+                self.first,
+                self.second,
+                if swapped { " (swapped)" } else { "" }
+            )?,
+        }
+        if let Some(u) = self.unit {
+            write!(f, " in unit {u}")?;
+        }
+        Ok(())
+    }
+}
+
+/// `worker "w7" excluded at ballot 2: accuracy 0.4000 on 5 control answers,
+/// 12 answers discarded`.
+impl fmt::Display for Exclusion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let d = precision(f);
+        write!(
+            f,
+            "worker {:?} excluded at ballot {}: accuracy {} on {}, {} discarded",
+            self.worker,
+            self.ballot,
+            Maybe(self.accuracy(), d),
+            Count(self.controls, "control answer"),
+            Count(self.discarded, "answer")
+        )
+    }
+}
+
+/// `worker "w7": 40 votes, accuracy 0.9000 on 10 control answers,
+/// agreement 0.8250 over 40 votes, 0 answers discarded`, and `, excluded at
+/// ballot 2` for an excluded worker.
+impl fmt::Display for WorkerStats {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let d = precision(f);
+        write!(
+            f,
+            "worker {:?}: {}, accuracy {} on {}, agreement {} over {}, {} discarded",
+            self.worker,
+            Count(self.votes, "vote"),
+            Maybe(self.accuracy(), d),
+            Count(self.controls, "control answer"),
+            Maybe(self.agreement(), d),
+            Count(self.agreement_votes, "vote"),
+            Count(self.discarded, "answer")
+        )?;
+        if let Some(b) = self.excluded_at {
+            write!(f, ", excluded at ballot {b}")?;
+        }
+        Ok(())
+    }
+}
+
+/// `ballot 2 (open): 495 items, 4950 of 4950 comparisons voted (0 missing),
+/// 50 of 50 control answers, 0 answers discarded`.
+impl fmt::Display for BallotStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "ballot {} ({}): {} items, {} of {} comparisons voted ({} missing), {} of {} control \
+             answers, {} discarded",
+            self.ballot,
+            if self.closed { "closed" } else { "open" },
+            self.items,
+            self.votes,
+            self.comparisons,
+            self.missing,
+            self.control_answers,
+            self.control_tasks,
+            Count(self.discarded as u64, "answer")
+        )
     }
 }

@@ -199,6 +199,23 @@ fn ballot_plan_lists_its_ballots() -> TestResult {
     Ok(())
 }
 
+#[cfg(all(feature = "scheduler", feature = "serde"))]
+#[test]
+fn worker_stats_name_accuracy_and_agreement() -> TestResult {
+    use adaptive_comp_metrics::ballot::WorkerStats;
+    // Accuracy 9/10; agreement 66/(2·40) = 0.825.
+    let w: WorkerStats = serde_json::from_str(
+        r#"{"worker":"w7","votes":40,"controls":10,"correct":9,"discarded":0,
+            "agreement_votes":40,"agreement_doubled":66,"excluded_at":2}"#,
+    )?;
+    assert_eq!(
+        w.to_string(),
+        "worker \"w7\": 40 votes, accuracy 0.9000 on 10 control answers, agreement 0.8250 \
+         over 40 votes, 0 answers discarded, excluded at ballot 2"
+    );
+    Ok(())
+}
+
 #[cfg(feature = "simulator")]
 #[test]
 fn summary_is_mean_plus_minus_sd() -> TestResult {

@@ -655,8 +655,9 @@ mod simulate {
 mod ballot {
     use super::*;
     use adaptive_comp_metrics::ballot::{
-        AverageFrom, BallotConfig, Design, Options, RankBy, Rounding, Scheduler, SelectOn,
-        UniformBudget, Unvoted, Vote, alpha_bounds, plan, uniform_plan,
+        Answer, AverageFrom, BallotConfig, Campaign, ControlPair, Design, ExclusionRule,
+        ImportMode, LayoutOptions, Options, RankBy, Rounding, Scheduler, SelectOn, UniformBudget,
+        Unvoted, Vote, alpha_bounds, plan, uniform_plan,
     };
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
@@ -703,6 +704,66 @@ mod ballot {
         same(&SelectOn::default());
         same(&Rounding::default());
         same(&RankBy::default());
+        Ok(())
+    }
+
+    #[test]
+    fn campaign_results_and_options() -> TestResult {
+        let n = 12;
+        let controls = vec![
+            ControlPair::new(0, n - 1, Vote::First)?,
+            ControlPair::new(n - 2, 1, Vote::Second)?,
+        ];
+        let scheduler = Scheduler::new(BallotConfig::new(n, 3, 0.5, 2)?);
+        let mut c = Campaign::new(scheduler, controls, LayoutOptions::new(0.2, Some(5))?)?;
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        c.open_ballot(&mut rng, &mut ChaCha8Rng::seed_from_u64(6))?;
+        let views: Vec<_> = c.tasks().collect();
+        for v in &views {
+            result(v);
+            same(&v.task);
+        }
+        // "w1" answers every task First (wrong on one control pair); a
+        // second batch repeats an answer, gives a task to "w2" and lists a
+        // task twice: refused as a whole.
+        let batch: Vec<Answer> = views
+            .iter()
+            .map(|v| Answer {
+                task: v.id,
+                worker: "w1".into(),
+                vote: Vote::First,
+            })
+            .collect();
+        same(&batch[0]);
+        result(&c.import(&batch, ImportMode::SkipRefused));
+        let again = vec![
+            batch[0].clone(),
+            Answer {
+                worker: "w2".into(),
+                ..batch[1].clone()
+            },
+            batch[0].clone(),
+        ];
+        let refused_batch = c.import(&again, ImportMode::AllOrNothing);
+        assert!(!refused_batch.applied && refused_batch.refused.len() == 2);
+        result(&refused_batch);
+        result(&c.answer(batch[0].task, "w1", Vote::First)?);
+        for w in c.worker_stats() {
+            result(&w);
+        }
+        for b in c.ballot_status() {
+            result(&b);
+        }
+        let rule = ExclusionRule::new(0.9, 1)?;
+        same(&rule);
+        same(&ImportMode::SkipRefused);
+        let excluded = c.exclude_workers(&rule)?;
+        assert_eq!(excluded.len(), 1); // accuracy 4/5 < 0.9
+        result(&excluded[0]);
+        assert!(
+            refused::<ExclusionRule>(r#"{"min_accuracy":1.5,"min_controls":3}"#)
+                .contains("min_accuracy")
+        );
         Ok(())
     }
 }
