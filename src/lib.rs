@@ -91,9 +91,10 @@
 //!   function is refused with an error. A `Rank::Given` array, which
 //!   borrows the caller's data, serialises but cannot be read back.
 //!
-//! Every result type implements `Display` for a person: one line naming
-//! each number (a short block for reports), with the formatter's precision
-//! (`{:.2}`) or 4 decimals.
+//! Every result type (outside `wordsim` and `embedding`, not covered yet)
+//! implements `Display` for a person: one line naming each number (a short
+//! block for reports), with the formatter's precision (`{:.2}`) or 4
+//! decimals.
 //!
 //! ## References
 //!
