@@ -29,10 +29,12 @@
 //! | Vigna's weighted τ, `scipy.stats.weightedtau`-compatible, O(n log n) | [`weighted_tau`], [`WeightedTauOptions`] |
 //! | Kendall's general Γ, the O(n²) reference | [`correlation::gamma`] |
 //! | lexical substitution: SemEval-2007 best/oot/mode, Jabbari et al.'s revised measures, GAP | [`lexsub`] |
+//! | word vectors: word2vec text/binary, GloVe; streaming with a vocabulary filter | [`embedding`] |
+//! | word-similarity benchmarks: read pair files, evaluate and compare embedding models | [`wordsim`] |
 //! | reliability-weighted triplet score (Avraham & Goldberg 2016), dataset building, word vectors | [`triplet`] |
 //! | graded relevance judgements, tie-aware MAP/P@k/nDCG, rank-biased overlap | [`relevance`] |
 //! | TREC qrels and runs, scored as `trec_eval` does | [`relevance::read_trec_qrels`], [`relevance::read_trec_run`], [`relevance::evaluate_trec`] |
-//! | adaptive ballot scheduler for pairwise vote collection (feature `scheduler`) | `ballot` |
+//! | adaptive ballot scheduler for pairwise vote collection, crowd campaigns with control pairs (feature `scheduler`) | `ballot`, `ballot::Campaign` |
 //! | simulated crowds: uniform against adaptive vote collection, parameter sweeps, Table 2 (feature `simulator`) | `simulate` |
 //!
 //! Every function validates its input in one pass and returns a typed
@@ -93,6 +95,7 @@
 #[cfg_attr(docsrs, doc(cfg(feature = "scheduler")))]
 pub mod ballot;
 pub mod correlation;
+pub mod embedding;
 pub mod error;
 pub mod lexsub;
 pub mod rank;
@@ -104,6 +107,7 @@ pub mod triplet;
 #[cfg_attr(docsrs, doc(cfg(feature = "uncertainty")))]
 pub mod uncertainty;
 pub mod weigh;
+pub mod wordsim;
 
 pub use correlation::vigna::{
     Combine, NanPolicy, Rank, WeightedTau, WeightedTauOptions, WeightedTauStats, weighted_kendall,
