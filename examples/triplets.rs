@@ -81,10 +81,12 @@ fn failure(path: &Path, e: &TripletError) -> Failure {
                 FormatProblem::EmptyWord { field } | FormatProblem::InvalidProbability { field },
             ..
         } => Some((field.saturating_sub(1), Fields::Comma)),
-        TripletError::VectorFile {
-            problem: VectorProblem::InvalidValue { column } | VectorProblem::NonFinite { column },
-            ..
-        } => Some((*column, Fields::Whitespace)),
+        TripletError::Vectors(v) => match v.problem() {
+            Some(VectorProblem::InvalidValue { column } | VectorProblem::NonFinite { column }) => {
+                Some((column, Fields::Whitespace))
+            }
+            _ => None,
+        },
         _ => None,
     };
     let mut f = Failure::in_file(path, e);

@@ -299,10 +299,17 @@ impl Located for adaptive_comp_metrics::triplet::TripletError {
     fn line(&self) -> Option<usize> {
         use adaptive_comp_metrics::triplet::TripletError as E;
         match self {
-            E::Format { line, .. } | E::VectorFile { line, .. } => Some(*line),
+            E::Format { line, .. } => Some(*line),
+            E::Vectors(e) => e.line(),
             E::Io { line, .. } if *line > 0 => Some(*line),
             _ => None,
         }
+    }
+}
+
+impl Located for adaptive_comp_metrics::embedding::EmbeddingError {
+    fn line(&self) -> Option<usize> {
+        Self::line(self)
     }
 }
 
