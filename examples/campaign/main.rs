@@ -59,7 +59,8 @@
 //!
 //! `bash examples/campaign/measure.sh` times every step at N = 10⁵, M = 20.
 //!
-//! Errors are printed as `error: FILE:LINE: message` and exit with code 1;
+//! Errors are printed as `error: FILE:LINE: message` and exit with code 1
+//! (a malformed command line: the message and the usage text, code 2);
 //! a closed standard output (`| head`) ends quietly.
 
 mod app;
@@ -78,6 +79,10 @@ fn main() {
             Ok(()) => 0,
             Err(app::Failure::BrokenPipe) => 0,
             Err(app::Failure::Crash) => 1,
+            Err(app::Failure::Usage(e)) => {
+                let _ = writeln!(env.err, "error: {e}\n{}", app::USAGE);
+                2
+            }
             Err(app::Failure::Errors(list)) => {
                 for e in list {
                     if writeln!(env.err, "error: {e}").is_err() {

@@ -6,6 +6,7 @@
 //! a few binaries instead of one per file.
 
 mod embedding_read;
+mod examples_cli;
 mod lexsub_props;
 mod lexsub_read;
 mod lexsub_score_pl;

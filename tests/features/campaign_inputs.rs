@@ -31,6 +31,8 @@ fn go(args: &[&str]) -> (Result<(), Failure>, String, String) {
 fn fails(args: &[&str]) -> Vec<String> {
     match go(args).0 {
         Err(Failure::Errors(list)) => list.iter().map(|e| format!("error: {e}")).collect(),
+        // A malformed command line (exit code 2 in `main`).
+        Err(Failure::Usage(e)) => vec![format!("error: {e}")],
         other => panic!("{args:?} should fail, got {other:?}"),
     }
 }
@@ -801,4 +803,22 @@ fn a_closed_pipe_ends_quietly() {
         .collect();
     let r = run(&argv, &mut Env::new(&mut out, &mut err));
     assert!(matches!(r, Err(Failure::BrokenPipe)), "{r:?}");
+}
+
+#[test]
+fn malformed_command_lines_are_usage_errors() {
+    // `main` prints these with the usage text and exits with code 2, like
+    // the crate's other examples; errors in files exit with code 1.
+    for args in [
+        &[][..],
+        &["bogus"][..],
+        &["status", "--state"][..],
+        &["status", "--state", "s.json", "--nope"][..],
+        &["status", "--state", "s.json", "extra"][..],
+    ] {
+        match go(args).0 {
+            Err(Failure::Usage(e)) => assert!(!e.message.is_empty()),
+            other => panic!("{args:?} should be a usage error, got {other:?}"),
+        }
+    }
 }

@@ -66,6 +66,9 @@ impl fmt::Display for AppError {
 pub enum Failure {
     /// Errors to report (exit code 1); nothing was changed.
     Errors(Vec<AppError>),
+    /// A malformed command line (exit code 2, with the usage text, as the
+    /// crate's other examples do); nothing was changed.
+    Usage(AppError),
     /// A simulated crash (tests only): the process "died" at a checkpoint.
     Crash,
     /// The reader of standard output went away: exit quietly.
@@ -166,20 +169,43 @@ commands:
 /// See [`Failure`].
 pub fn run(argv: &[String], env: &mut Env<'_>) -> Outcome {
     let Some((command, rest)) = argv.split_first() else {
-        return Err(AppError::msg(format!("no command given\n{USAGE}")).into());
+        return Err(Failure::Usage(AppError::msg("no command given")));
     };
     match command.as_str() {
-        "init" => commands::init(&args::Args::parse(rest, commands::INIT_SPEC)?, env),
-        "export" => commands::export(&args::Args::parse(rest, commands::EXPORT_SPEC)?, env),
-        "import" => commands::import(&args::Args::parse(rest, commands::IMPORT_SPEC)?, env),
-        "status" => commands::status(&args::Args::parse(rest, commands::STATUS_SPEC)?, env),
-        "close" => commands::close(&args::Args::parse(rest, commands::CLOSE_SPEC)?, env),
-        "exclude" => commands::exclude(&args::Args::parse(rest, commands::EXCLUDE_SPEC)?, env),
-        "rank" => commands::rank(&args::Args::parse(rest, commands::RANK_SPEC)?, env),
+        "init" => commands::init(
+            &args::Args::parse(rest, commands::INIT_SPEC).map_err(Failure::Usage)?,
+            env,
+        ),
+        "export" => commands::export(
+            &args::Args::parse(rest, commands::EXPORT_SPEC).map_err(Failure::Usage)?,
+            env,
+        ),
+        "import" => commands::import(
+            &args::Args::parse(rest, commands::IMPORT_SPEC).map_err(Failure::Usage)?,
+            env,
+        ),
+        "status" => commands::status(
+            &args::Args::parse(rest, commands::STATUS_SPEC).map_err(Failure::Usage)?,
+            env,
+        ),
+        "close" => commands::close(
+            &args::Args::parse(rest, commands::CLOSE_SPEC).map_err(Failure::Usage)?,
+            env,
+        ),
+        "exclude" => commands::exclude(
+            &args::Args::parse(rest, commands::EXCLUDE_SPEC).map_err(Failure::Usage)?,
+            env,
+        ),
+        "rank" => commands::rank(
+            &args::Args::parse(rest, commands::RANK_SPEC).map_err(Failure::Usage)?,
+            env,
+        ),
         "help" | "--help" | "-h" => {
             write!(env.out, "{USAGE}").map_err(|e| stdout_error(&e))?;
             Ok(())
         }
-        other => Err(AppError::msg(format!("unknown command {other:?}\n{USAGE}")).into()),
+        other => Err(Failure::Usage(AppError::msg(format!(
+            "unknown command {other:?}"
+        )))),
     }
 }
