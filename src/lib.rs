@@ -86,19 +86,27 @@
 //!   and for a resumable scheduler state. Not serialised: the error types
 //!   (and `lexsub::Parsed`, which holds them), readers and builders, and
 //!   bulk data: `lexsub::{Corpus, Paired}`, `relevance::{Qrels, TrecRun,
-//!   Run, Judgements, Assessments}` and their id tables, `triplet::Vectors`,
+//!   Run, Judgements, Assessments}` and their id tables, `triplet::Vectors`
+//!   and `embedding::Vectors` (word vectors have their own file formats),
 //!   a campaign's `ballot::TaskLayout` (saved with its `Campaign`), a
-//!   simulated `Crowd` and the borrowed `simulate::Estimate`. The `wordsim`
-//!   and `embedding` modules are not covered yet. A closure
+//!   simulated `Crowd` and the borrowed `simulate::Estimate`. A result that
+//!   holds an error (an undefined coefficient of a [`wordsim::Report`], a
+//!   failed bootstrap interval) writes the error's message and, reading
+//!   back, recomputes the error from the report's scored pairs; a failure
+//!   they do not explain is refused (see [`wordsim::Report`]). A closure
 //!   has no serialised form: a configuration with a closure weigher does
 //!   not implement `Serialize`, and a custom simulation metric or amplitude
 //!   function is refused with an error. A `Rank::Given` array, which
 //!   borrows the caller's data, serialises but cannot be read back.
 //!
-//! Every result type (outside `wordsim` and `embedding`, not covered yet)
-//! implements `Display` for a person: one line naming each number (a short
-//! block for reports), with the formatter's precision (`{:.2}`) or 4
-//! decimals.
+//! Every result type implements `Display` for a person: one line naming
+//! each number (a short block for reports, an aligned table for
+//! [`wordsim::Comparison`]), with the formatter's precision (`{:.2}`) or 4
+//! decimals. Options with a conventional wording print it too
+//! ([`wordsim::Layout`] as `simlex999`, [`wordsim::PairFormat`],
+//! [`wordsim::Unknown`], [`embedding::Format`], [`embedding::ReadOptions`],
+//! [`wordsim::Benchmark`] as its name and size); the other options print
+//! with `Debug`.
 //!
 //! ## References
 //!

@@ -8,6 +8,7 @@ use super::bootstrap::{ConfidenceInterval, Interval};
 use super::null::{Estimate, NullMoments, Source, Standardised};
 use super::paired::PairedComparison;
 use super::permutation::PermutationTest;
+use super::statistic::ExactNull;
 use crate::present::{Percentage, Prob, alternative, precision};
 use core::fmt;
 
@@ -83,6 +84,22 @@ impl fmt::Display for NullMoments {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let d = precision(f);
         write!(f, "null mean {:.d$}, null SD {:.d$}", self.mean, self.sd)
+    }
+}
+
+/// `exact null mean 0.0000, exact null SD 0.3333`; `unknown` for a moment
+/// without a closed form (estimated by Monte Carlo instead).
+impl fmt::Display for ExactNull {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let d = precision(f);
+        let moment =
+            |v: Option<f64>| v.map_or_else(|| "unknown".to_owned(), |v| format!("{v:.d$}"));
+        write!(
+            f,
+            "exact null mean {}, exact null SD {}",
+            moment(self.mean),
+            moment(self.sd)
+        )
     }
 }
 

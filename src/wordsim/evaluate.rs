@@ -25,6 +25,7 @@ use super::pairs::Benchmark;
 /// every pair, so models with different vocabularies are scored on the same
 /// items.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
 pub enum Unknown {
     /// Leave the pair out.
@@ -55,8 +56,10 @@ pub enum Unknown {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Evaluator<W = OffsetQuadratic> {
     unknown: Unknown,
+    #[cfg_attr(feature = "serde", serde(rename = "top_weighted"))]
     weighted: TopWeighted<W>,
 }
 
@@ -96,7 +99,28 @@ impl Evaluator<OffsetQuadratic> {
 /// in null standard deviations) belong beside the raw values and will be
 /// added here; the scored vectors [`human`](Self::human) and
 /// [`model`](Self::model) are kept so they can be computed from the report.
+///
+/// With feature `serde` a report is written with the benchmark's scores
+/// ([`gold`](Self::gold)) and the model's [`similarities`](Self::similarities);
+/// [`human`](Self::human) and [`model`](Self::model) are rebuilt from them
+/// and the policy. Each coefficient is written as serde writes a `Result`:
+/// `{"Ok": {…}}`, or `{"Err": "y is constant: the coefficient is undefined"}`.
+/// Reading a report back checks it: the counts and the imputed value must
+/// follow from the similarities, and Pearson's r, Spearman's ρ and Kendall's
+/// τ-b, recomputed from the scored pairs, must agree with the stored ones
+/// (to 10⁻⁹). ρ_w and τ_w depend on a weighting the report does not record:
+/// a stored value is kept (over the scored pairs, in [−1, 1]), and an
+/// undefined one reads back when the scored pairs themselves show why (too
+/// few pairs, a constant side), as does a failed bootstrap interval; any
+/// other failure (e.g. a custom weigher giving no weight) is refused with
+/// [`WordsimError::InvalidParameter`] naming the field. Reports read back
+/// can be passed to `paired_test`.
 #[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "super::repr::ReportRepr")
+)]
 #[non_exhaustive]
 pub struct Report {
     /// The benchmark's name.
@@ -111,19 +135,29 @@ pub struct Report {
     /// or under [`Unknown::Mean`] when no pair is covered).
     pub imputed: Option<f64>,
     /// Pearson's r of human scores and model similarities.
+    #[cfg_attr(feature = "serde", serde(serialize_with = "super::repr::outcome"))]
     pub pearson: Result<PearsonResult, Error>,
     /// Spearman's ρ.
+    #[cfg_attr(feature = "serde", serde(serialize_with = "super::repr::outcome"))]
     pub spearman: Result<SpearmanResult, Error>,
     /// Kendall's τ-b.
+    #[cfg_attr(feature = "serde", serde(serialize_with = "super::repr::outcome"))]
     pub kendall: Result<KendallResult, Error>,
     /// The top-weighted ρ_w (raw).
+    #[cfg_attr(feature = "serde", serde(serialize_with = "super::repr::outcome"))]
     pub rho_w: Result<RhoW, Error>,
     /// The top-weighted τ_w (raw).
+    #[cfg_attr(feature = "serde", serde(serialize_with = "super::repr::outcome"))]
     pub tau_w: Result<TauW, Error>,
     // Standardised ρ_w / τ_w (issue 13): fields to be added here, next to the raw values.
-    /// The human scores of the scored pairs.
+    /// The human scores of the scored pairs (not serialised: rebuilt from
+    /// [`gold`](Self::gold), [`similarities`](Self::similarities) and the
+    /// policy).
+    #[cfg_attr(feature = "serde", serde(skip))]
     pub human: Vec<f64>,
-    /// The model's similarities of the scored pairs (imputed ones included).
+    /// The model's similarities of the scored pairs (imputed ones included;
+    /// not serialised, as [`human`](Self::human)).
+    #[cfg_attr(feature = "serde", serde(skip))]
     pub model: Vec<f64>,
     /// The human score of every benchmark pair, in benchmark order.
     pub gold: Vec<f64>,
@@ -151,23 +185,38 @@ impl Report {
 }
 
 /// Bootstrap confidence intervals of every coefficient of a [`Report`].
+///
+/// With feature `serde` each interval is written as `{"Ok": {…}}` or
+/// `{"Err": "message"}`. Intervals read on their own must all have
+/// succeeded; a failed one reads back inside its [`Report`], which checks
+/// the failure against the scored pairs.
 #[cfg(feature = "uncertainty")]
 #[cfg_attr(docsrs, doc(cfg(feature = "uncertainty")))]
 #[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "super::repr::IntervalsRepr")
+)]
 #[non_exhaustive]
 pub struct Intervals {
     /// Pearson's r.
+    #[cfg_attr(feature = "serde", serde(serialize_with = "super::repr::outcome"))]
     pub pearson:
         Result<crate::uncertainty::ConfidenceInterval, crate::uncertainty::UncertaintyError>,
     /// Spearman's ρ.
+    #[cfg_attr(feature = "serde", serde(serialize_with = "super::repr::outcome"))]
     pub spearman:
         Result<crate::uncertainty::ConfidenceInterval, crate::uncertainty::UncertaintyError>,
     /// Kendall's τ-b.
+    #[cfg_attr(feature = "serde", serde(serialize_with = "super::repr::outcome"))]
     pub kendall:
         Result<crate::uncertainty::ConfidenceInterval, crate::uncertainty::UncertaintyError>,
     /// ρ_w.
+    #[cfg_attr(feature = "serde", serde(serialize_with = "super::repr::outcome"))]
     pub rho_w: Result<crate::uncertainty::ConfidenceInterval, crate::uncertainty::UncertaintyError>,
     /// τ_w.
+    #[cfg_attr(feature = "serde", serde(serialize_with = "super::repr::outcome"))]
     pub tau_w: Result<crate::uncertainty::ConfidenceInterval, crate::uncertainty::UncertaintyError>,
 }
 

@@ -261,6 +261,23 @@ fn exact_null_moments() -> TestResult {
         spearman_null(10)?.to_string(),
         "null mean 0.0000 (exact), null SD 0.3333 (exact)"
     );
+    // The same moments as Spearman's closed form; a moment without one
+    // prints as unknown.
+    use adaptive_comp_metrics::uncertainty::{ExactNull, Spearman, Statistic};
+    let x: Vec<f64> = (0..10).map(f64::from).collect();
+    let prepared = Spearman.prepare(&x, &x)?;
+    assert_eq!(
+        Spearman.exact_null(&prepared).to_string(),
+        "exact null mean 0.0000, exact null SD 0.3333"
+    );
+    let partial = ExactNull {
+        mean: Some(0.0),
+        sd: None,
+    };
+    assert_eq!(
+        format!("{partial:.1}"),
+        "exact null mean 0.0, exact null SD unknown"
+    );
     Ok(())
 }
 
@@ -299,4 +316,135 @@ fn tests_and_intervals_name_every_number() -> TestResult {
          3 failed; bias correction z₀ = 0.05, acceleration a = -0.01)"
     );
     Ok(())
+}
+
+/// A word-similarity model given by a table of similarities; `None` = unknown.
+struct Table(Vec<(&'static str, &'static str, f64)>);
+
+impl adaptive_comp_metrics::embedding::Similarity for Table {
+    fn similarity(&self, a: &str, b: &str) -> Option<f64> {
+        self.0
+            .iter()
+            .find(|(x, y, _)| (*x, *y) == (a, b) || (*y, *x) == (a, b))
+            .map(|t| t.2)
+    }
+}
+
+/// Pairs (a, b), (a, c), (b, c) scored 3, 2, 1, and optionally (a, x) 5.
+fn toy_benchmark(with_unknown: bool) -> adaptive_comp_metrics::wordsim::Benchmark {
+    use adaptive_comp_metrics::wordsim::{Benchmark, WordPair};
+    let mut pairs = vec![
+        WordPair::new("a", "b", 3.0),
+        WordPair::new("a", "c", 2.0),
+        WordPair::new("b", "c", 1.0),
+    ];
+    if with_unknown {
+        pairs.push(WordPair::new("a", "x", 5.0));
+    }
+    Benchmark::new("toy", pairs).unwrap()
+}
+
+#[test]
+fn wordsim_report_is_a_block_of_coefficients() -> TestResult {
+    use adaptive_comp_metrics::wordsim::{Evaluator, Unknown};
+    // Human 3, 2, 1 against 0.75, 0.5, 0.25 (x unknown, dropped): exactly
+    // linear, so r = ρ = τ-b = ρ_w = τ_w = 1 and the t statistics are
+    // infinite (SciPy's pearsonr leaves a 2e-16 residue: 0.9999999999999998).
+    // Kendall: z = S/√(n(n−1)(2n+5)/18) = 3/√(11/3) = 1.5667; without ties
+    // the p-value is exact, 2·(1/3!) = 1/3 (scipy.stats.kendalltau:
+    // 0.3333333333333333).
+    // Weights 2/(i + 2)², i = 1, 2, 3, normalised: Kish's effective n
+    // 2.5560098720181887; pair weights w_i·w_j sum to 0.3043826021668659
+    // (numpy, by the formula).
+    let model = Table(vec![("a", "b", 0.75), ("a", "c", 0.5), ("b", "c", 0.25)]);
+    let report = Evaluator::new().evaluate(&model, &toy_benchmark(true))?;
+    assert_eq!(
+        report.to_string(),
+        "\"toy\": 4 pairs, 3 found (OOV ratio 0.2500); unknown pairs dropped; 3 scored\n\
+         Pearson's r = 1.0000 (n = 3, t = inf, two-sided p = 0.0000)\n\
+         Spearman's ρ = 1.0000 (n = 3, t = inf, two-sided p = 0.0000)\n\
+         Kendall's τ-b = 1.0000 (n = 3; pairs: 3 concordant, 0 discordant, 0 tied in x only, \
+         0 tied in y only, 0 tied in both; z = 1.5667, two-sided p = 0.3333)\n\
+         ρ_w = 1.0000 (n = 3, effective n = 2.6)\n\
+         τ_w = 1.0000 (n = 3, effective n = 2.6; pair weights: 0.3044 concordant, 0.0000 \
+         discordant, 0.0000 tied in a, 0.0000 tied in b, of 0.3044)"
+    );
+    // A constant model: every coefficient undefined, with the reason. Under
+    // Mean the unknown pair gets the mean similarity 0.5.
+    let flat = Table(vec![("a", "b", 0.5), ("a", "c", 0.5), ("b", "c", 0.5)]);
+    let report = Evaluator::new()
+        .unknown(Unknown::Mean)
+        .evaluate(&flat, &toy_benchmark(true))?;
+    assert_eq!(
+        format!("{report:.2}"),
+        "\"toy\": 4 pairs, 3 found (OOV ratio 0.25); unknown pairs scored with the mean \
+         similarity 0.50; 4 scored\n\
+         Pearson's r: undefined (y is constant: the coefficient is undefined)\n\
+         Spearman's ρ: undefined (y is constant: the coefficient is undefined)\n\
+         Kendall's τ-b: undefined (y is constant: the coefficient is undefined)\n\
+         ρ_w: undefined (y is constant: the coefficient is undefined)\n\
+         τ_w: undefined (y is constant: the coefficient is undefined)"
+    );
+    Ok(())
+}
+
+#[test]
+fn wordsim_comparison_is_an_aligned_table() -> TestResult {
+    use adaptive_comp_metrics::embedding::Similarity;
+    use adaptive_comp_metrics::wordsim::Evaluator;
+    // Exactly linear in the human scores (3, 2, 1), reversed, and constant:
+    // every coefficient is 1, −1, or undefined (n/a).
+    let good = Table(vec![("a", "b", 0.75), ("a", "c", 0.5), ("b", "c", 0.25)]);
+    let reversed = Table(vec![("a", "b", 0.25), ("a", "c", 0.5), ("b", "c", 0.75)]);
+    let constant = Table(vec![("a", "b", 0.5), ("a", "c", 0.5), ("b", "c", 0.5)]);
+    let models: [(&str, &(dyn Similarity + Sync)); 3] = [
+        ("good", &good),
+        ("reversed", &reversed),
+        ("constant", &constant),
+    ];
+    let table = Evaluator::new().compare(&models, &[toy_benchmark(false)])?;
+    assert_eq!(
+        format!("{table:.2}"),
+        "model     benchmark  found/pairs  r      ρ      τ-b    ρ_w    τ_w\n\
+         good      toy        3/3          1.00   1.00   1.00   1.00   1.00\n\
+         reversed  toy        3/3          -1.00  -1.00  -1.00  -1.00  -1.00\n\
+         constant  toy        3/3          n/a    n/a    n/a    n/a    n/a"
+    );
+    Ok(())
+}
+
+#[test]
+fn wordsim_and_embedding_options_read_as_words() {
+    use adaptive_comp_metrics::embedding::{Format, ReadOptions};
+    use adaptive_comp_metrics::wordsim::{Header, Layout, PairFormat, Separator, Unknown};
+    assert_eq!(Layout::SimLex999.to_string(), "simlex999");
+    assert_eq!(Unknown::Zero.to_string(), "unknown pairs scored 0");
+    assert_eq!(
+        PairFormat::layout(Layout::SimLex999).to_string(),
+        "words in columns 1 and 2, score in column 4, separator detected, header detected, \
+         '#' lines are comments"
+    );
+    assert_eq!(
+        PairFormat::layout(Layout::Men)
+            .separator(Separator::Whitespace)
+            .header(Header::Absent)
+            .comments(false)
+            .to_string(),
+        "words in columns 1 and 2, score in column 3, separator whitespace, no header, \
+         no comment lines, part-of-speech suffixes stripped"
+    );
+    assert_eq!(toy_benchmark(true).to_string(), "\"toy\": 4 word pairs");
+    assert_eq!(Format::Word2VecBinary.to_string(), "word2vec binary");
+    assert_eq!(
+        ReadOptions::new().to_string(),
+        "every word, case-sensitive, every row"
+    );
+    assert_eq!(
+        ReadOptions::new()
+            .keep(["cat", "dog", "ant"])
+            .fold_case(true)
+            .limit(1)
+            .to_string(),
+        "3 words kept, case folded, first 1 row"
+    );
 }
