@@ -12,6 +12,7 @@ mod plain_large;
 mod plain_props;
 mod plain_scipy;
 mod vigna_edges;
+mod vigna_exact;
 mod vigna_golden;
 mod vigna_proptest;
 mod weighted;
