@@ -6,6 +6,7 @@ use super::kernel::{Along, Layout, order_key};
 use super::{Combine, WeightedTauStats, sums};
 use crate::error::{Error, Result, check_finite, check_pair_len};
 use crate::rank::{Order, Ties};
+use crate::sum::Neumaier;
 use crate::weigh::{Scheme, Weigher};
 use num_traits::Float;
 
@@ -66,25 +67,33 @@ pub(crate) fn top_weighted_tau<F: Float, W: Weigher>(
         b_yx.as_ref().map_or(f64::from(p) + 1.0, |b| b[p as usize])
     };
     let f = |r: f64| weigher.weight(r);
+    // The weights, their compensated sum (as `item_weights` normalises) and
+    // whether each is finite and ≥ 0, in one pass.
     let mut w = Vec::with_capacity(n);
+    let mut sum = Neumaier::default();
+    let mut valid = true;
     let mut start = 0;
     while start < n {
         let end = run_end(&layout.rx_xy, start);
         let a = tied_rank(start, end, layout.rx_xy.get(start).copied(), ties);
-        match scheme {
-            Scheme::Additive => w.extend((start..end).map(|k| f(a) + f(b_at(k)))),
-            Scheme::Multiplicative => w.extend((start..end).map(|k| f(a) * f(b_at(k)))),
-            Scheme::First => w.extend((start..end).map(|_| f(a))),
-            Scheme::Second => w.extend((start..end).map(|k| f(b_at(k)))),
+        let fa = if scheme == Scheme::Second { 0.0 } else { f(a) };
+        for k in start..end {
+            let v = match scheme {
+                Scheme::Additive => fa + f(b_at(k)),
+                Scheme::Multiplicative => fa * f(b_at(k)),
+                Scheme::First => fa,
+                Scheme::Second => f(b_at(k)),
+            };
+            valid &= v.is_finite() && v >= 0.0;
+            sum.add(v);
+            w.push(v);
         }
         start = end;
     }
-    // Normalised to sum 1, as `item_weights` does (a weight that is
-    // negative, NaN or infinite makes the sum NaN or infinite).
-    let mut total = crate::sum::neumaier(w.iter().copied());
-    if total.is_nan() || !w.iter().all(|v| v.is_finite() && *v >= 0.0) {
+    if !valid {
         return Ok(None);
     }
+    let mut total = sum.value();
     if total == 0.0 {
         return Err(Error::ZeroWeights);
     }
