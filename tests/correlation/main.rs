@@ -8,9 +8,13 @@
 #[allow(dead_code)]
 mod splitmix;
 
+mod misuse;
+mod pearson_props;
+mod pearson_scipy;
 mod plain_large;
 mod plain_props;
 mod plain_scipy;
+mod pvalue_large;
 mod vigna_edges;
 mod vigna_exact;
 mod vigna_golden;
