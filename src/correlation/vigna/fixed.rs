@@ -176,7 +176,7 @@ impl<const N: usize> Fixed<N> {
     }
 
     /// `self · c` in `M` limbs (wrapping).
-    #[cfg(test)]
+    #[inline]
     pub(crate) fn mul_u64<const M: usize>(&self, c: u64) -> Fixed<M> {
         let mut r = Fixed::<M>::ZERO;
         let mut carry = 0u128;
@@ -312,7 +312,7 @@ impl<const N: usize> Fixed<N> {
 /// The integer significand and the biased exponent of a weight ≥ 0
 /// (value = m·2^unit_exponent).
 #[inline]
-fn significand(w: f64) -> (u64, usize) {
+pub(crate) fn significand(w: f64) -> (u64, usize) {
     let b = w.to_bits() & !(1u64 << 63);
     let e = (b >> 52) as usize;
     ((b & ((1u64 << 52) - 1)) | (u64::from(e != 0) << 52), e)
@@ -326,18 +326,33 @@ const LANES: usize = 4;
 /// 128-bit sum per binary exponent of the weights (a significand times a
 /// count is below 2^85, so up to 2^32 terms fit), shifted into place once.
 /// Cheaper per term than converting each weight to a [`Fixed`].
-pub(crate) struct ExponentSums(Vec<[u128; LANES]>);
+pub(crate) struct ExponentSums {
+    /// The biased exponent of `sums[0]`.
+    first: usize,
+    sums: Vec<[u128; LANES]>,
+}
 
 impl ExponentSums {
-    pub(crate) fn new() -> Self {
-        Self(vec![[0; LANES]; 2048])
+    /// A table for weights of biased exponents `lo ..= hi` (others, such as
+    /// zeros, are ignored: they must contribute nothing).
+    pub(crate) fn new((lo, hi): (usize, usize)) -> Self {
+        Self {
+            first: lo,
+            sums: vec![[0; LANES]; hi.saturating_sub(lo) + 1],
+        }
     }
 
     /// Adds c·w; `i` spreads consecutive terms over the lanes.
     #[inline]
     pub(crate) fn add(&mut self, i: usize, w: f64, c: u64) {
         let (m, e) = significand(w);
-        if let Some(slot) = self.0.get_mut(e) {
+        self.add_significand(i, (m, e), c);
+    }
+
+    /// Adds c·m·2^(unit of e), for `(m, e)` from [`significand`].
+    #[inline]
+    pub(crate) fn add_significand(&mut self, i: usize, (m, e): (u64, usize), c: u64) {
+        if let Some(slot) = self.sums.get_mut(e.wrapping_sub(self.first)) {
             slot[i % LANES] += u128::from(m) * u128::from(c);
         }
     }
@@ -346,7 +361,7 @@ impl ExponentSums {
     /// every weight added).
     pub(crate) fn finish<const M: usize>(&self, lsb: i32) -> Fixed<M> {
         let mut r = Fixed::<M>::ZERO;
-        for (e, lanes) in self.0.iter().enumerate() {
+        for (e, lanes) in (self.first..).zip(&self.sums) {
             let shift = (unit_exponent((e as u64) << 52) - lsb).unsigned_abs();
             for &v in lanes.iter().filter(|&&v| v != 0) {
                 r.add_shifted(v, shift);
@@ -359,18 +374,27 @@ impl ExponentSums {
 /// Σ w_i² exactly for weights w_i ≥ 0: one sum per binary exponent of the
 /// weights, of the squared significands (below 2^106; a carry word takes
 /// the overflow past 2^128).
-pub(crate) struct SquareSums(Vec<[(u128, u64); LANES]>);
+pub(crate) struct SquareSums {
+    /// The biased exponent of `sums[0]`.
+    first: usize,
+    sums: Vec<[(u128, u64); LANES]>,
+}
 
 impl SquareSums {
-    pub(crate) fn new() -> Self {
-        Self(vec![[(0, 0); LANES]; 2048])
+    /// A table for weights of biased exponents `lo ..= hi` (others, such as
+    /// zeros, are ignored: they must contribute nothing).
+    pub(crate) fn new((lo, hi): (usize, usize)) -> Self {
+        Self {
+            first: lo,
+            sums: vec![[(0, 0); LANES]; hi.saturating_sub(lo) + 1],
+        }
     }
 
     /// Adds w²; `i` spreads consecutive terms over the lanes.
     #[inline]
     pub(crate) fn add(&mut self, i: usize, w: f64) {
         let (m, e) = significand(w);
-        if let Some(slot) = self.0.get_mut(e) {
+        if let Some(slot) = self.sums.get_mut(e.wrapping_sub(self.first)) {
             let (lo, hi) = &mut slot[i % LANES];
             let (s, c) = lo.overflowing_add(u128::from(m) * u128::from(m));
             *lo = s;
@@ -382,7 +406,7 @@ impl SquareSums {
     /// every weight added).
     pub(crate) fn finish<const M: usize>(&self, lsb: i32) -> Fixed<M> {
         let mut r = Fixed::<M>::ZERO;
-        for (e, lanes) in self.0.iter().enumerate() {
+        for (e, lanes) in (self.first..).zip(&self.sums) {
             let shift = (2 * (unit_exponent((e as u64) << 52) - lsb)).unsigned_abs();
             for &(lo, hi) in lanes {
                 if lo != 0 {
@@ -567,7 +591,7 @@ mod tests {
                 .collect();
             let c: Vec<u64> = (0..50).map(|_| g.random_range(0..1u64 << 32)).collect();
             let lsb = -1074;
-            let mut by_exponent = ExponentSums::new();
+            let mut by_exponent = ExponentSums::new((0, 2047));
             let mut direct = Fixed::<70>::ZERO;
             for (i, (&w, &c)) in w.iter().zip(&c).enumerate() {
                 by_exponent.add(i, w, c);
@@ -580,7 +604,7 @@ mod tests {
             let w: Vec<f64> = (0..30)
                 .map(|_| g.random_range(0.0..1.0) * 2f64.powi(g.random_range(-1074..1000)))
                 .collect();
-            let mut squares = SquareSums::new();
+            let mut squares = SquareSums::new((0, 2047));
             let mut direct = Fixed::<70>::ZERO;
             for (i, &w) in w.iter().enumerate() {
                 squares.add(i, w);

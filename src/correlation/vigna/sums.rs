@@ -30,7 +30,7 @@
 //! low halves, gives the weight of earlier items in the same block. Both trees
 //! have about √n leaves and stay in cache.
 
-use super::fixed::{ExponentSums, Fixed, SquareSums, ratio_of_parts, unit_exponent};
+use super::fixed::{ExponentSums, Fixed, SquareSums, ratio_of_parts, significand, unit_exponent};
 use super::kernel::{Along, Layout};
 use super::{Combine, WeightedTauStats};
 use crate::error::{Error, Result};
@@ -107,11 +107,15 @@ pub(crate) fn evaluate(
     }
     let lsb = unit_exponent(lo);
     let top = unit_exponent(hi) + 53;
+    let fx = Scale {
+        lsb,
+        exps: ((lo >> 52) as usize, (hi >> 52) as usize),
+    };
     // Sums of n weights have `log2 n` more bits; products and pair sums at
     // most twice that.
     let n_bits = usize::BITS - layout.n.leading_zeros();
     let bits = (top - lsb) as u32 + n_bits;
-    let args = (layout, weights, combine, swapped, lsb);
+    let args = (layout, weights, combine, swapped, fx);
     match bits {
         0..=127 => evaluate_in::<2, 4>(args),
         128..=255 => evaluate_in::<4, 8>(args),
@@ -121,28 +125,36 @@ pub(crate) fn evaluate(
     }
 }
 
-type Args<'a, 'w> = (&'a Layout, &'a [Along<'w>], Combine, bool, i32);
+type Args<'a, 'w> = (&'a Layout, &'a [Along<'w>], Combine, bool, Scale);
+
+/// The fixed-point scale of the weights: integers in units of 2^lsb, and the
+/// range of their biased binary exponents (for tables by exponent).
+#[derive(Debug, Clone, Copy)]
+struct Scale {
+    lsb: i32,
+    exps: (usize, usize),
+}
 
 /// [`evaluate`] with weights of `N` limbs and sums of `M = 2N`. Weights are
 /// converted to fixed point where they are used, so no vector of wide
 /// integers is stored.
 fn evaluate_in<const N: usize, const M: usize>(
-    (layout, weights, combine, swapped, lsb): Args<'_, '_>,
+    (layout, weights, combine, swapped, fx): Args<'_, '_>,
 ) -> Result<Vec<Outcome>> {
-    let discordant: Vec<Fixed<M>> = match combine {
-        Combine::Additive => additive_discordant::<M>(layout, weights, lsb),
-        Combine::Multiplicative => weights
-            .iter()
-            .map(|w| multiplicative_discordant::<N, M>(&layout.yx_pos, &on_xy(layout, *w), lsb))
-            .collect(),
-    };
-    let scale = match combine {
-        Combine::Additive => i64::from(lsb),
-        Combine::Multiplicative => 2 * i64::from(lsb),
-    };
     // The total pair weight depends on the weights only, not on their
     // order: once per distinct slice.
     let mut totals: Vec<(*const f64, Fixed<M>)> = Vec::new();
+    let discordant: Vec<Fixed<M>> = match combine {
+        Combine::Additive => additive_discordant::<M>(layout, weights, fx, &mut totals),
+        Combine::Multiplicative => weights
+            .iter()
+            .map(|w| multiplicative_discordant::<N, M>(&layout.yx_pos, &on_xy(layout, *w), fx.lsb))
+            .collect(),
+    };
+    let scale = match combine {
+        Combine::Additive => i64::from(fx.lsb),
+        Combine::Multiplicative => 2 * i64::from(fx.lsb),
+    };
     weights
         .iter()
         .zip(discordant)
@@ -151,34 +163,34 @@ fn evaluate_in<const N: usize, const M: usize>(
             let total = match totals.iter().find(|(p, _)| *p == ptr) {
                 Some(&(_, t)) => t,
                 None => {
-                    let t = total::<N, M>(w.values(), combine, lsb);
+                    let t = total::<N, M>(w.values(), combine, fx);
                     totals.push((ptr, t));
                     t
                 }
             };
-            let exact = sums::<N, M>(layout, *w, combine, lsb, total, discordant);
+            let exact = sums::<N, M>(layout, *w, combine, fx, total, discordant);
             outcome(&exact, scale, swapped)
         })
         .collect()
 }
 
 /// Σ_{i<j} w_ij: (n − 1)·Σ W (additive), ((Σ W)² − Σ W²)/2 (multiplicative).
-fn total<const N: usize, const M: usize>(w: &[f64], combine: Combine, lsb: i32) -> Fixed<M> {
+fn total<const N: usize, const M: usize>(w: &[f64], combine: Combine, fx: Scale) -> Fixed<M> {
     match combine {
         Combine::Additive => {
-            let mut s = ExponentSums::new();
+            let mut s = ExponentSums::new(fx.exps);
             let others = (w.len() - 1) as u64;
             w.iter().enumerate().for_each(|(i, &v)| s.add(i, v, others));
-            s.finish(lsb)
+            s.finish(fx.lsb)
         }
         Combine::Multiplicative => {
-            let (mut sum, mut squares) = (ExponentSums::new(), SquareSums::new());
+            let (mut sum, mut squares) = (ExponentSums::new(fx.exps), SquareSums::new(fx.exps));
             for (i, &v) in w.iter().enumerate() {
                 sum.add(i, v, 1);
                 squares.add(i, v);
             }
-            let sum = sum.finish::<N>(lsb);
-            sum.mul::<M>(&sum).minus(&squares.finish(lsb)).half()
+            let sum = sum.finish::<N>(fx.lsb);
+            sum.mul::<M>(&sum).minus(&squares.finish(fx.lsb)).half()
         }
     }
 }
@@ -215,19 +227,19 @@ fn sums<const N: usize, const M: usize>(
     layout: &Layout,
     w: Along<'_>,
     combine: Combine,
-    lsb: i32,
+    fx: Scale,
     total: Fixed<M>,
     discordant: Fixed<M>,
 ) -> Exact<M> {
     let (tied_a, tied_ab) = if layout.mx < layout.n {
         let w_xy = on_xy(layout, w);
-        tied_pairs::<N, M>(&w_xy, lsb, &layout.rx_xy, Some(&layout.ry_xy), combine)
+        tied_pairs::<N, M>(&w_xy, fx, &layout.rx_xy, Some(&layout.ry_xy), combine)
     } else {
         (Fixed::ZERO, Fixed::ZERO)
     };
     let tied_b = if layout.my < layout.n {
         let w_yx = on_yx(layout, w);
-        tied_pairs::<N, M>(&w_yx, lsb, &layout.ry_yx, None, combine).0
+        tied_pairs::<N, M>(&w_yx, fx, &layout.ry_yx, None, combine).0
     } else {
         Fixed::ZERO
     };
@@ -249,58 +261,86 @@ fn sums<const N: usize, const M: usize>(
 /// ```
 fn tied_pairs<const N: usize, const M: usize>(
     w: &[f64],
-    lsb: i32,
+    fx: Scale,
     group: &[u32],
     sub: Option<&[u32]>,
     combine: Combine,
 ) -> (Fixed<M>, Fixed<M>) {
-    // Runs of equal keys, as [start, end).
-    let runs = |key: &dyn Fn(usize) -> bool| {
-        let mut out = Vec::new();
-        let mut start = 0;
-        for k in 1..=w.len() {
-            if k == w.len() || key(k) {
-                out.push((start, k));
-                start = k;
-            }
-        }
-        out
+    let n = w.len();
+    // End of the run of equal `key` starting at `start`.
+    let run_end = |key: &[u32], start: usize, end: usize| {
+        start
+            + key[start..end]
+                .iter()
+                .take_while(|&&k| k == key[start])
+                .count()
     };
-    let groups = runs(&|k| group[k] != group[k - 1]);
-    let subs = sub.map(|s| runs(&|k| group[k] != group[k - 1] || s[k] != s[k - 1]));
-    let within = |runs: &[(usize, usize)]| -> Fixed<M> {
-        match combine {
-            Combine::Additive => {
-                let mut acc = ExponentSums::new();
-                for &(a, b) in runs.iter().filter(|(a, b)| b - a > 1) {
-                    let others = (b - a - 1) as u64;
-                    (a..b).for_each(|i| acc.add(i, w[i], others));
+    match combine {
+        Combine::Additive => {
+            // A run of m items with weight sum S holds pairs of weight
+            // (m − 1)·S; the sums of subruns add up to the run's.
+            let (mut within, mut within_sub) = (Fixed::<M>::ZERO, Fixed::<M>::ZERO);
+            let mut start = 0;
+            while start < n {
+                let end = run_end(group, start, n);
+                if end - start > 1 {
+                    let mut s_g = Fixed::<N>::ZERO;
+                    let mut a = start;
+                    while a < end {
+                        let b = sub.map_or(end, |sub| run_end(sub, a, end));
+                        let mut s_s = Fixed::<N>::ZERO;
+                        for &v in &w[a..b] {
+                            s_s.add(&Fixed::from_weight(v, fx.lsb));
+                        }
+                        if sub.is_some() && b - a > 1 {
+                            within_sub.add(&s_s.mul_u64((b - a - 1) as u64));
+                        }
+                        s_g.add(&s_s);
+                        a = b;
+                    }
+                    within.add(&s_g.mul_u64((end - start - 1) as u64));
                 }
-                acc.finish(lsb)
+                start = end;
             }
-            Combine::Multiplicative => {
-                let mut acc = Fixed::<M>::ZERO;
-                for &(a, b) in runs.iter().filter(|(a, b)| b - a > 1) {
-                    let mut before = Fixed::<N>::ZERO;
-                    for &v in &w[a..b] {
-                        let v = Fixed::<N>::from_weight(v, lsb);
-                        acc.add(&v.mul(&before));
-                        before.add(&v);
+            (within, within_sub)
+        }
+        Combine::Multiplicative => {
+            // Each item pairs with the earlier ones of its run.
+            let (mut within, mut within_sub) = (Fixed::<M>::ZERO, Fixed::<M>::ZERO);
+            let mut start = 0;
+            while start < n {
+                let end = run_end(group, start, n);
+                let mut before = Fixed::<N>::ZERO;
+                let (mut sub_start, mut before_sub) = (start, Fixed::<N>::ZERO);
+                for i in start..end {
+                    let v = Fixed::<N>::from_weight(w[i], fx.lsb);
+                    within.add(&v.mul(&before));
+                    before.add(&v);
+                    if let Some(sub) = sub {
+                        if sub[i] != sub[sub_start] {
+                            sub_start = i;
+                            before_sub = Fixed::ZERO;
+                        }
+                        within_sub.add(&v.mul(&before_sub));
+                        before_sub.add(&v);
                     }
                 }
-                acc
+                start = end;
             }
+            (within, within_sub)
         }
-    };
-    (within(&groups), subs.map_or(Fixed::ZERO, |s| within(&s)))
+    }
 }
 
 /// The additive discordant weight Σ W_k·d_k of each weight vector, from one
-/// counting pass (d_k the number of items discordant with item k).
+/// counting pass (d_k the number of items discordant with item k), and the
+/// total pair weight (n − 1)·Σ W of each distinct weight slice (into
+/// `totals`), one pass over each slice for both.
 fn additive_discordant<const M: usize>(
     layout: &Layout,
     weights: &[Along<'_>],
-    lsb: i32,
+    fx: Scale,
+    totals: &mut Vec<(*const f64, Fixed<M>)>,
 ) -> Vec<Fixed<M>> {
     // The counts along both orders, then the weighted sums in order: the
     // counting loop stays free of wide arithmetic, and a random read of a
@@ -314,22 +354,57 @@ fn additive_discordant<const M: usize>(
             *slot = d;
         }
     });
-    weights
-        .iter()
-        .map(|w| match w {
-            Along::Xy(v) => dot_counts::<M>(v, lsb, &d_xy),
-            Along::Yx(v) => dot_counts::<M>(v, lsb, &d_yx),
-        })
-        .collect()
-}
-
-/// Σ_k W_k·d_k.
-fn dot_counts<const M: usize>(w: &[f64], lsb: i32, d: &[u32]) -> Fixed<M> {
-    let mut acc = ExponentSums::new();
-    for (i, (&w, &d)) in w.iter().zip(d).enumerate() {
-        acc.add(i, w, u64::from(d));
+    let counts = |w: &Along<'_>| -> &[u32] {
+        match w {
+            Along::Xy(_) => &d_xy,
+            Along::Yx(_) => &d_yx,
+        }
+    };
+    let mut discordant = vec![Fixed::<M>::ZERO; weights.len()];
+    for (i, w) in weights.iter().enumerate() {
+        let v = w.values();
+        if weights[..i]
+            .iter()
+            .any(|u| u.values().as_ptr() == v.as_ptr())
+        {
+            continue;
+        }
+        // This slice and, when it is given twice (the symmetric default),
+        // its second use.
+        let second = weights[i + 1..]
+            .iter()
+            .position(|u| u.values().as_ptr() == v.as_ptr())
+            .map(|j| i + 1 + j);
+        let (mut sum, mut first_d, mut second_d) = (
+            ExponentSums::new(fx.exps),
+            ExponentSums::new(fx.exps),
+            ExponentSums::new(fx.exps),
+        );
+        let c1 = counts(w);
+        match second {
+            Some(j) => {
+                let c2 = counts(&weights[j]);
+                for (k, ((&x, &a), &b)) in v.iter().zip(c1).zip(c2).enumerate() {
+                    let s = significand(x);
+                    sum.add_significand(k, s, 1);
+                    first_d.add_significand(k, s, u64::from(a));
+                    second_d.add_significand(k, s, u64::from(b));
+                }
+                discordant[j] = second_d.finish(fx.lsb);
+            }
+            None => {
+                for (k, (&x, &a)) in v.iter().zip(c1).enumerate() {
+                    let s = significand(x);
+                    sum.add_significand(k, s, 1);
+                    first_d.add_significand(k, s, u64::from(a));
+                }
+            }
+        }
+        discordant[i] = first_d.finish(fx.lsb);
+        let others = (layout.n - 1) as u64;
+        totals.push((v.as_ptr(), sum.finish::<M>(fx.lsb).mul_u64(others)));
     }
-    acc.finish(lsb)
+    discordant
 }
 
 /// A Fenwick tree of exact sums over positions 0 … len − 1 (a slice of len
