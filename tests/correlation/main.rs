@@ -16,6 +16,7 @@ mod plain_props;
 mod plain_scipy;
 mod pvalue_large;
 mod vigna_edges;
+mod vigna_exact;
 mod vigna_golden;
 mod vigna_proptest;
 mod weighted;
