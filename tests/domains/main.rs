@@ -4,6 +4,7 @@
 //! One test binary with one module per topic, so a fresh `cargo test` links
 //! a few binaries instead of one per file.
 
+mod fuzz_regressions;
 mod lexsub_props;
 mod lexsub_read;
 mod lexsub_score_pl;

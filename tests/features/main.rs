@@ -13,6 +13,7 @@ mod script;
 
 mod ballot_scheduler;
 mod ballot_serde;
+mod fuzz_regressions;
 mod limits;
 mod misuse;
 mod simulate_data;
