@@ -26,9 +26,11 @@ mod support;
 use support::{Float, Plan, Size, SplitMix, Unit, floats, plan as plan_size};
 
 /// Items a scheduler built by this target may hold, and comparisons it, or
-/// one pairing call, may issue (the library's limits are 2²⁴ and 2²⁶).
-const WORK_ITEMS: u128 = 4096;
-const WORK_COMPARISONS: u128 = 50_000;
+/// one pairing call, may issue (the library's limits are 2²⁴ and 2²⁶); and
+/// the save-restore round trips of one drive (each O(comparisons)).
+const WORK_ITEMS: u128 = 1024;
+const WORK_COMPARISONS: u128 = 10_000;
+const WORK_SAVES: usize = 16;
 
 #[derive(Debug, Arbitrary)]
 enum Alpha {
@@ -260,6 +262,7 @@ fn check_config(c: &BallotConfig) {
 fn drive(s: &mut Scheduler, steps: &[Step], rng: &mut SplitMix) {
     let n = s.config().n_items();
     let mut accepted = s.total_votes();
+    let mut saves = 0;
     for step in steps.iter().take(2000) {
         let before = s.total_votes();
         let ok = match *step {
@@ -302,7 +305,8 @@ fn drive(s: &mut Scheduler, steps: &[Step], rng: &mut SplitMix) {
                 }
                 false
             }
-            Step::SaveRestore => {
+            Step::SaveRestore if saves < WORK_SAVES => {
+                saves += 1;
                 let json = serde_json::to_string(&*s).expect("a scheduler always serialises");
                 let back: Scheduler = serde_json::from_str(&json).expect("a saved state restores");
                 assert_eq!(back.logs(), s.logs());
@@ -311,6 +315,7 @@ fn drive(s: &mut Scheduler, steps: &[Step], rng: &mut SplitMix) {
                 *s = back;
                 false
             }
+            Step::SaveRestore => false,
             Step::Rank => {
                 if let Ok(r) = s.ranking(rng) {
                     let mut items = r.items();
@@ -652,6 +657,10 @@ fuzz_target!(|ops: Vec<Op>| {
             }
             Op::RestoreText { text, after, seed } => {
                 if let Ok(value) = serde_json::from_str::<Value>(&text) {
+                    // A configuration restores only if valid (O(n_b) work).
+                    if let Ok(c) = serde_json::from_value::<BallotConfig>(value.clone()) {
+                        check_config(&c);
+                    }
                     restore(value, &after, seed);
                 }
             }

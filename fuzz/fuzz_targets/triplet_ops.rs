@@ -102,9 +102,9 @@ enum Op {
     },
 }
 
-/// Words generated for one group at most: enough for p(p − 1)/2 or p·(d + r)
-/// to pass `MAX_COMPARISONS` = 2²⁴.
-const MAX_WORDS: usize = 20_000;
+/// Words generated for one group at most: enough for p(p − 1)/2 (p = 6000)
+/// or p·(d + r) (p = d + r = 4500) to pass `MAX_COMPARISONS` = 2²⁴.
+const MAX_WORDS: usize = 9000;
 
 fn shuffled(v: &[String], seed: u64) -> Vec<String> {
     use rand::seq::SliceRandom;

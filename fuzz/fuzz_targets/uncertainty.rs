@@ -202,14 +202,10 @@ fn run_bootstrap(scores: &Scores, s: &Settings, level: Unit, percentile: bool, p
         };
         let range = if paired { 2.0 } else { 1.0 };
         if p == Plan::Refuse && s.replicates.0 >= 2 {
-            if s.replicates.0 <= limit {
-                // Over what memory can address, under a raised limit: an
-                // error (of the count, or of an input checked first), never
-                // a panic or an abort.
-                assert!(ci.is_err(), "{ci:?}");
-            } else {
-                check_refused(&ci, s.replicates.0, limit);
-            }
+            // The limit in force is capped at what one allocation of f64
+            // values can address.
+            let addressable = isize::MAX as usize / 8;
+            check_refused(&ci, s.replicates.0, limit.min(addressable));
         } else if let (Plan::Run, Ok(ci)) = (p, &ci) {
             assert!(level.0 > 0.0 && level.0 < 1.0);
             check_interval(ci, range);

@@ -320,12 +320,17 @@ impl Bootstrap {
                     }
                     Ok(normal.cdf(z0 + (z0 + z) / d))
                 };
-                // Φ⁻¹(1 − α/2) as −Φ⁻¹(α/2): for a level within an ulp or
-                // two of 1, 1 − α/2 rounds to 1, Φ⁻¹(1) = ∞ and the upper
-                // end came out NaN.
+                // At the largest level below 1, 1 − α/2 rounds to 1 and
+                // Φ⁻¹(1) = ∞ (the upper end came out NaN): then the
+                // symmetry Φ⁻¹(1 − q) = −Φ⁻¹(q).
                 let z = normal.inverse_cdf(alpha / 2.0);
+                let upper_tail = 1.0 - alpha / 2.0;
                 let lo = adjust(z)?;
-                let hi = adjust(-z)?;
+                let hi = adjust(if upper_tail < 1.0 {
+                    normal.inverse_cdf(upper_tail)
+                } else {
+                    -z
+                })?;
                 (lo, hi, Some(z0), Some(a))
             }
         };
