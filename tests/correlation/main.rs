@@ -14,6 +14,7 @@ mod pearson_scipy;
 mod plain_large;
 mod plain_props;
 mod plain_scipy;
+mod pvalue_large;
 mod vigna_edges;
 mod vigna_golden;
 mod vigna_proptest;
