@@ -5,9 +5,9 @@
 //! One test binary with one module per topic, so a fresh `cargo test` links
 //! a few binaries instead of one per file.
 
-mod fuzz_regressions;
 mod embedding_read;
 mod examples_cli;
+mod fuzz_regressions;
 mod lexsub_props;
 mod lexsub_read;
 mod lexsub_score_pl;
