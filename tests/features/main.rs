@@ -22,6 +22,7 @@ mod ballot_scheduler;
 mod ballot_serde;
 mod campaign_e2e;
 mod campaign_inputs;
+mod fuzz_regressions;
 mod limits;
 mod misuse;
 mod simulate_data;
