@@ -36,7 +36,7 @@ pub enum BallotError {
         /// Its number of items.
         items: usize,
     },
-    /// A count does not fit in 64 bits.
+    /// A count does not fit in 64 bits, or a sum overflows `f64`.
     #[error("overflow: {what} is too large")]
     Overflow {
         /// What overflowed.

@@ -70,7 +70,9 @@ pub(crate) fn ratio_of_doubled(doubled_wins: u128, appearances: u64) -> f64 {
 /// [`BallotError::LengthMismatch`] when the inputs differ in length;
 /// [`BallotError::TooFewItems`] for empty inputs;
 /// [`BallotError::NotFinite`] for NaN or infinite values;
-/// [`BallotError::Undefined`] when every x equals 1 (the denominator is 0).
+/// [`BallotError::Undefined`] when every x equals 1 (the denominator is 0);
+/// [`BallotError::Overflow`] when finite values far outside [0, 1] (beyond
+/// about ±10¹⁵⁴) overflow a sum or the slope.
 ///
 /// # Complexity
 /// O(n).
@@ -103,24 +105,43 @@ pub fn rescaling_slope<F: Float>(x: &[F], y_bar_prev: &[F]) -> Result<f64> {
     check_finite("x", x)?;
     check_finite("y_bar_prev", y_bar_prev)?;
     let f = |v: F| v.to_f64().unwrap_or(f64::NAN);
-    slope_f64(x.iter().map(|&v| f(v)), y_bar_prev.iter().map(|&v| f(v))).ok_or(
-        BallotError::Undefined {
+    let (num, den) = slope_sums(x.iter().map(|&v| f(v)), y_bar_prev.iter().map(|&v| f(v)));
+    let overflow = BallotError::Overflow {
+        what: "the rescaling slope of these values",
+    };
+    // Finite values far from [0, 1] (beyond about 1e154) overflow the sums.
+    if !(num.is_finite() && den.is_finite()) {
+        return Err(overflow);
+    }
+    if den == 0.0 {
+        return Err(BallotError::Undefined {
             reason: "every x equals 1, so the rescaling slope is 0/0",
-        },
-    )
+        });
+    }
+    let b = num / den;
+    if b.is_finite() { Ok(b) } else { Err(overflow) }
 }
 
-/// b̂ of Eq. 6 over finite values; `None` when the denominator is zero.
-pub(crate) fn slope_f64(
+/// Σ (1 − x)(1 − ȳ) and Σ (1 − x)², the numerator and denominator of b̂.
+fn slope_sums(
     x: impl Iterator<Item = f64> + Clone,
     y_bar_prev: impl Iterator<Item = f64>,
-) -> Option<f64> {
+) -> (f64, f64) {
     let num = neumaier(
         x.clone()
             .zip(y_bar_prev)
             .map(|(x, y)| (1.0 - x) * (1.0 - y)),
     );
     let den = neumaier(x.map(|x| (1.0 - x) * (1.0 - x)));
+    (num, den)
+}
+
+/// b̂ of Eq. 6 over values in [0, 1]; `None` when the denominator is zero.
+pub(crate) fn slope_f64(
+    x: impl Iterator<Item = f64> + Clone,
+    y_bar_prev: impl Iterator<Item = f64>,
+) -> Option<f64> {
+    let (num, den) = slope_sums(x, y_bar_prev);
     (den > 0.0).then(|| num / den)
 }
 

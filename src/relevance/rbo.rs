@@ -281,17 +281,19 @@ fn compute<T: Eq + Hash>(a: &[(&T, usize)], b: &[(&T, usize)], p: f64) -> Result
         Neumaier::default(),
         Neumaier::default(),
     );
+    // The sums are kept divided by p (a depth-d term carries p^(d−1), not
+    // p^d) and scaled by (1 − p) at the end: the (1 − p)/p of the formulas
+    // overflows for a subnormal p, where 0·∞ would be NaN.
     let mut log_partial = Neumaier::default(); // Σ_{d≤l} p^d/d
     let (mut seen_s, mut seen_l, mut x) = (0_usize, 0_usize, 0_usize);
     let mut a_s = 0.0;
-    let mut pd = 1.0;
+    let mut pd = 1.0; // p^(d−1)
     for d in 1..=l {
-        pd *= p;
         seen_s += new_s.get(d).copied().unwrap_or(0);
         seen_l += new_l.get(d).copied().unwrap_or(0);
         x += new_x.get(d).copied().unwrap_or(0);
         let df = d as f64;
-        log_partial.add(pd / df);
+        log_partial.add(pd * p / df);
         let xf = x as f64;
         if d <= s {
             let agreement = 2.0 * xf / (seen_s + seen_l) as f64;
@@ -308,28 +310,29 @@ fn compute<T: Eq + Hash>(a: &[(&T, usize)], b: &[(&T, usize)], p: f64) -> Result
             max.add(2.0 * (xf + unseen) / denominator * pd);
             ext.add(2.0 * (xf + a_s * unseen) / denominator * pd);
         }
+        pd *= p;
     }
-    // Tails, d > l. Here x = X_l and pd = p^l.
+    // Tails, d > l, divided by p. Here x = X_l and pd = p^l.
     let x_l = x as f64;
     let tail_log = (-(-p).ln_1p() - log_partial.value()).max(0.0); // Σ_{d>l} p^d/d
-    min.add(x_l * tail_log);
+    min.add(x_l * (tail_log / p));
     let a_ext = (x_l + a_s * (l - s) as f64) / l as f64;
-    ext.add(a_ext * pd * p / (1.0 - p));
+    ext.add(a_ext * pd / (1.0 - p));
     let f = l + s - x;
     let mut pe = pd;
     for e in (l + 1)..=f {
-        pe *= p;
         let ef = e as f64;
         max.add((2.0 * ef - (l + s) as f64 + x_l) / ef * pe);
+        pe *= p;
     }
-    max.add(pe * p / (1.0 - p));
+    max.add(pe / (1.0 - p));
 
-    let scale = (1.0 - p) / p;
-    let clamp = |v: f64| (v * scale).clamp(0.0, 1.0);
-    let (lo, hi) = (clamp(min.value()), clamp(max.value()));
+    let clamp = |v: f64| ((1.0 - p) * v).clamp(0.0, 1.0);
+    let lo = clamp(min.value());
+    let hi = clamp(max.value()).max(lo);
     Ok(Rbo {
         min: lo,
-        residual: (hi - lo).max(0.0),
+        residual: hi - lo,
         ext: clamp(ext.value()).clamp(lo, hi),
     })
 }

@@ -164,7 +164,8 @@ impl Bootstrap {
     /// Sets the most resamples a run accepts (default
     /// [`DEFAULT_MAX_REPLICATES`](Self::DEFAULT_MAX_REPLICATES)); a larger
     /// count is refused with [`UncertaintyError::TooLarge`] before anything
-    /// is allocated. Each resample keeps one `f64`.
+    /// is allocated. Each resample keeps one `f64`, so a limit above
+    /// `isize::MAX / 8` (what one allocation can address) acts as that.
     ///
     /// # Examples
     /// ```
@@ -241,7 +242,11 @@ impl Bootstrap {
     }
 
     pub(crate) fn check(&self) -> Result<(), UncertaintyError> {
-        engine::check_count("resamples", 2, self.resamples, self.max_replicates)?;
+        // One f64 is kept per resample: whatever the limit, no more than an
+        // allocation can address (isize::MAX bytes), which would panic.
+        let addressable = isize::MAX as usize / core::mem::size_of::<f64>();
+        let limit = self.max_replicates.min(addressable);
+        engine::check_count("resamples", 2, self.resamples, limit)?;
         if !(self.level > 0.0 && self.level < 1.0) {
             return Err(UncertaintyError::InvalidLevel { level: self.level });
         }
@@ -311,15 +316,24 @@ impl Bootstrap {
                 let a = self.acceleration(n, &on)?;
                 let adjust = |z: f64| -> Result<f64, UncertaintyError> {
                     let d = 1.0 - a * (z0 + z);
-                    if d <= 0.0 {
+                    if d.is_nan() || d <= 0.0 {
                         return Err(UncertaintyError::Degenerate {
                             reason: "the acceleration is too large for this level",
                         });
                     }
                     Ok(normal.cdf(z0 + (z0 + z) / d))
                 };
-                let lo = adjust(normal.inverse_cdf(alpha / 2.0))?;
-                let hi = adjust(normal.inverse_cdf(1.0 - alpha / 2.0))?;
+                // At the largest level below 1, 1 − α/2 rounds to 1 and
+                // Φ⁻¹(1) = ∞ (the upper end came out NaN): then the
+                // symmetry Φ⁻¹(1 − q) = −Φ⁻¹(q).
+                let z = normal.inverse_cdf(alpha / 2.0);
+                let upper_tail = 1.0 - alpha / 2.0;
+                let lo = adjust(z)?;
+                let hi = adjust(if upper_tail < 1.0 {
+                    normal.inverse_cdf(upper_tail)
+                } else {
+                    -z
+                })?;
                 (lo, hi, Some(z0), Some(a))
             }
         };

@@ -7,6 +7,7 @@
 
 mod embedding_read;
 mod examples_cli;
+mod fuzz_regressions;
 mod lexsub_props;
 mod lexsub_read;
 mod lexsub_score_pl;

@@ -23,6 +23,7 @@ mod ballot_serde;
 mod campaign_e2e;
 mod campaign_inputs;
 mod display;
+mod fuzz_regressions;
 mod limits;
 mod misuse;
 mod serde_all;
