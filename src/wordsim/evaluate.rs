@@ -111,10 +111,14 @@ impl Evaluator<OffsetQuadratic> {
 /// (to 10⁻⁹). ρ_w and τ_w depend on a weighting the report does not record:
 /// a stored value is kept (over the scored pairs, in [−1, 1]), and an
 /// undefined one reads back when the scored pairs themselves show why (too
-/// few pairs, a constant side), as does a failed bootstrap interval; any
-/// other failure (e.g. a custom weigher giving no weight) is refused with
-/// [`WordsimError::InvalidParameter`] naming the field. Reports read back
-/// can be passed to `paired_test`.
+/// few pairs, a constant side). A failed bootstrap interval reads back when
+/// it failed for the same kind of reason (fewer than 3 scored pairs, its
+/// coefficient undefined). The error types have no serialised form, so
+/// other failures (a custom weigher giving no weight, a bootstrap that
+/// failed by chance or for its settings) cannot be rebuilt: reading them is
+/// refused with [`WordsimError::InvalidParameter`] naming the field. Every
+/// report of [`Evaluator::evaluate`] with the default weighting reads back
+/// equal to itself, and reports read back can be passed to `paired_test`.
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(
     feature = "serde",

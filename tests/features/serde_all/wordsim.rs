@@ -298,3 +298,41 @@ mod uncertainty {
         Ok(())
     }
 }
+
+/// A model that knows the similarity of pair `i` (by its words `w{i}`,
+/// `v{i}`) when `sims[i]` is `Some`.
+struct Listed(Vec<Option<f64>>);
+
+impl Similarity for Listed {
+    fn similarity(&self, a: &str, b: &str) -> Option<f64> {
+        let i: usize = a.strip_prefix('w')?.parse().ok()?;
+        (b.strip_prefix('v')? == &a[1..]).then_some(())?;
+        self.0.get(i).copied().flatten()
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+    /// Every report the library makes reads back equal to itself, whatever
+    /// its coefficients: defined, undefined for too few pairs, a constant
+    /// side or ties everywhere (few distinct values make these common).
+    #[test]
+    fn every_library_report_round_trips(
+        rows in proptest::collection::vec((0u8..4, proptest::option::weighted(0.7, 0u8..4)), 1..9),
+        policy in 0usize..3,
+    ) {
+        let pairs = rows
+            .iter()
+            .enumerate()
+            .map(|(i, (g, _))| WordPair::new(format!("w{i}"), format!("v{i}"), f64::from(*g)))
+            .collect();
+        let bench = Benchmark::new("p", pairs).unwrap();
+        let model = Listed(rows.iter().map(|(_, s)| s.map(|s| f64::from(s) / 4.0)).collect());
+        let unknown = [Unknown::Drop, Unknown::Zero, Unknown::Mean][policy];
+        let report = Evaluator::new().unknown(unknown).evaluate(&model, &bench).unwrap();
+        let tree = serde_json::to_value(&report).unwrap();
+        let back: Report = serde_json::from_value(tree).unwrap();
+        proptest::prop_assert_eq!(back, report);
+    }
+}
