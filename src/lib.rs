@@ -65,6 +65,10 @@ pub mod triplet;
 pub mod uncertainty;
 pub mod weigh;
 
+pub use correlation::standardised::{
+    Coefficient, GammaMoments, MomentEstimate, MomentSource, StandardisedError, StandardisedRho,
+    StandardisedTau, Standardiser,
+};
 pub use correlation::vigna::{
     Combine, NanPolicy, Rank, WeightedTau, WeightedTauOptions, WeightedTauStats, weighted_kendall,
     weighted_tau, weighted_tau_stats,

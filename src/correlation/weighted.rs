@@ -452,3 +452,17 @@ pub(crate) fn tau_w_normalised(a: &[f64], b: &[f64], w: &[f64]) -> Result<TauW> 
         effective_n: effective_n(w),
     })
 }
+
+impl<W: Weigher> TopWeighted<W> {
+    /// The weighting function.
+    #[must_use]
+    pub fn weighting_function(&self) -> &W {
+        &self.weigher
+    }
+
+    /// The weighting scheme.
+    #[must_use]
+    pub fn weighting_scheme(&self) -> Scheme {
+        self.scheme
+    }
+}

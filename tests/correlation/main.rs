@@ -11,6 +11,7 @@ mod splitmix;
 mod plain_large;
 mod plain_props;
 mod plain_scipy;
+mod standardised;
 mod vigna_edges;
 mod vigna_golden;
 mod vigna_proptest;

@@ -1,0 +1,192 @@
+//! The built-in table of null moments: exact for n ≤ 11, Monte Carlo on a
+//! grid of n above, interpolated in ln n between grid points and
+//! extrapolated beyond the last one.
+//!
+//! The data (`table_data.rs`) are written by
+//! `cargo run --release --features uncertainty --example standardised_table`;
+//! see that example for the grid, the seeds and the per-point budget.
+
+use super::{Coefficient, GammaMoments, MomentSource, StandardisedError};
+use crate::weigh::{Scheme, Weigher};
+
+/// A weigher the table covers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TableWeigher {
+    /// f(n) = 1/n.
+    Hyperbolic,
+    /// f(n) = 1/(n + n0)², n0 = 0, 1, 2.
+    OffsetQuadratic(u8),
+}
+
+impl TableWeigher {
+    pub(crate) const ALL: [Self; 4] = [
+        Self::OffsetQuadratic(2),
+        Self::OffsetQuadratic(0),
+        Self::OffsetQuadratic(1),
+        Self::Hyperbolic,
+    ];
+
+    fn weight(self, rank: f64) -> f64 {
+        match self {
+            Self::Hyperbolic => 1.0 / rank,
+            Self::OffsetQuadratic(n0) => {
+                let d = rank + f64::from(n0);
+                1.0 / (d * d)
+            }
+        }
+    }
+
+    /// The tabulated weigher giving the same normalised weights as `w` on
+    /// ranks 1..=n (relative tolerance 10⁻⁹), if any.
+    fn identify<W: Weigher + ?Sized>(w: &W, n: usize) -> Option<Self> {
+        let w1 = w.weight(1.0);
+        if !(w1.is_finite() && w1 > 0.0) {
+            return None;
+        }
+        Self::ALL.into_iter().find(|t| {
+            let t1 = t.weight(1.0);
+            (1..=n).all(|r| {
+                let r = r as f64;
+                let want = t.weight(r) / t1;
+                (w.weight(r) / w1 - want).abs() <= 1e-9 * want
+            })
+        })
+    }
+}
+
+/// One grid point: the moments and their standard errors (0 when exact).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Entry {
+    pub(crate) n: u32,
+    pub(crate) moments: [f64; 3],
+    pub(crate) se: [f64; 3],
+}
+
+/// The grid of one configuration, by increasing n.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Grid {
+    pub(crate) weigher: TableWeigher,
+    pub(crate) scheme: Scheme,
+    pub(crate) coefficient: Coefficient,
+    pub(crate) entries: &'static [Entry],
+}
+
+/// The grid of a configuration, or why there is none.
+pub(crate) fn grid<W: Weigher + ?Sized>(
+    weigher: &W,
+    scheme: Scheme,
+    coefficient: Coefficient,
+    n: usize,
+) -> Result<&'static Grid, StandardisedError> {
+    if !matches!(scheme, Scheme::Additive | Scheme::Multiplicative) {
+        return Err(StandardisedError::NotInTable {
+            what: "entry for one-sided weights (only additive and multiplicative schemes)",
+        });
+    }
+    let weigher = TableWeigher::identify(weigher, n).ok_or(StandardisedError::NotInTable {
+        what: "entry for this weigher (only 1/n and 1/(n + n0)² with n0 = 0, 1, 2)",
+    })?;
+    super::table_data::GRIDS
+        .iter()
+        .find(|g| g.weigher == weigher && g.scheme == scheme && g.coefficient == coefficient)
+        .ok_or(StandardisedError::NotInTable {
+            what: "entry for this configuration",
+        })
+}
+
+/// The moments of `n` items from the table.
+pub(crate) fn lookup<W: Weigher + ?Sized>(
+    weigher: &W,
+    scheme: Scheme,
+    coefficient: Coefficient,
+    n: usize,
+) -> Result<GammaMoments, StandardisedError> {
+    if n < 3 {
+        return Err(StandardisedError::TooFewItems { needed: 3, got: n });
+    }
+    let grid = grid(weigher, scheme, coefficient, n)?;
+    let (moments, se, exact) = at(grid.entries, n);
+    let source = if exact {
+        MomentSource::Exact
+    } else {
+        MomentSource::Table
+    };
+    GammaMoments::from_parts(moments[0], moments[1], moments[2], se, source)
+}
+
+/// Interpolates (or extrapolates) the grid at `n`: (moments, standard
+/// errors, whether the value is an exact grid point).
+pub(crate) fn at(entries: &[Entry], n: usize) -> ([f64; 3], [f64; 3], bool) {
+    let pos = entries.partition_point(|e| (e.n as usize) < n);
+    if let Some(e) = entries.get(pos).filter(|e| e.n as usize == n) {
+        return (e.moments, e.se, e.se == [0.0; 3]);
+    }
+    let last = entries.len() - 1;
+    if pos > last {
+        return extrapolate(entries, n);
+    }
+    // Four-point Lagrange interpolation in t = ln n on the nearest points.
+    let start = pos.saturating_sub(2).min(entries.len().saturating_sub(4));
+    let points = &entries[start..(start + 4).min(entries.len())];
+    let t = (n as f64).ln();
+    let ts: Vec<f64> = points.iter().map(|e| f64::from(e.n).ln()).collect();
+    let lambda: Vec<f64> = (0..points.len())
+        .map(|i| {
+            (0..points.len())
+                .filter(|&j| j != i)
+                .map(|j| (t - ts[j]) / (ts[i] - ts[j]))
+                .product()
+        })
+        .collect();
+    let mut moments = [0.0; 3];
+    let mut se = [0.0; 3];
+    for k in 0..3 {
+        moments[k] = points
+            .iter()
+            .zip(&lambda)
+            .map(|(e, l)| l * e.moments[k])
+            .sum();
+        se[k] = points
+            .iter()
+            .zip(&lambda)
+            .map(|(e, l)| (l * e.se[k]).powi(2))
+            .sum::<f64>()
+            .sqrt();
+    }
+    (moments, se, false)
+}
+
+/// Beyond the last grid point n_max: the change per decade is assumed to
+/// keep shrinking by the factor q it shrank by over the last two decades
+/// (a power law in n), so after t = log10(n/n_max) more decades
+///
+/// ```text
+/// M(n) = M(n_max) + D·q·(1 − q^t)/(1 − q),   D = M(n_max) − M(n_max/10),  q = clamp(D/D′, 0, 0.9)
+/// ```
+///
+/// with D′ the change over the decade before; the standard error adds half
+/// the extrapolated change to the grid point's.
+fn extrapolate(entries: &[Entry], n: usize) -> ([f64; 3], [f64; 3], bool) {
+    let last = entries[entries.len() - 1];
+    let n_max = f64::from(last.n);
+    let (d1, _, _) = at(entries, (n_max / 10.0).round() as usize);
+    let (d2, _, _) = at(entries, (n_max / 100.0).round() as usize);
+    let t = (n as f64 / n_max).log10();
+    let mut moments = last.moments;
+    let mut se = last.se;
+    for k in 0..3 {
+        let change = last.moments[k] - d1[k];
+        let before = d1[k] - d2[k];
+        let q = if before != 0.0 {
+            (change / before).clamp(0.0, 0.9)
+        } else {
+            0.0
+        };
+        let extra = change * q * (1.0 - q.powf(t)) / (1.0 - q);
+        moments[k] += extra;
+        se[k] += 0.5 * extra.abs();
+    }
+    // Keep the left variance a part of the variance.
+    moments[2] = moments[2].clamp(0.0, moments[1]);
+    (moments, se, false)
+}
