@@ -9,7 +9,7 @@
 //! the order of values.
 //!
 //! ```
-//! use adaptive_comp_metrics::{Coefficient, TopWeighted};
+//! use adaptive_comp_metrics::TopWeighted;
 //! let paper = TopWeighted::new(); // 1/(n + 2)², additive (Lombardo et al. 2020, Eq. 8–9)
 //! let human: Vec<f64> = (0..200).map(|i| f64::from(200 - i)).collect();
 //! let model: Vec<f64> = human.iter().map(|v| (v * 0.37).sin()).collect(); // unrelated
