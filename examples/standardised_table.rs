@@ -15,8 +15,8 @@
 //!   variates) with the seed `SEED ^ (config << 32) ^ n`, so every point
 //!   reproduces on its own. Each point targets a standard error of 10⁻⁴ on
 //!   Γ̄ and of 1 % on V and V_ℓ, within a cap on the permutations of
-//!   `budget·2·10⁹/n` for ρ_w and `budget·4·10⁸/n` for τ_w (about ten
-//!   seconds per point at the largest n); the standard errors reached are
+//!   `budget·2·10⁹/n` for ρ_w and `budget·4·10⁸/n` for τ_w, at least 8192
+//!   (about ten seconds per point at the largest n); the standard errors reached are
 //!   stored with the values.
 //!
 //! Progress goes to stderr. Without `--out` the source is printed.
@@ -104,7 +104,7 @@ fn moments_of<W: Weigher + Sync + Copy>(
         Coefficient::Rho => 2e9,
         Coefficient::Tau => 4e8,
     };
-    let cap = ((o.budget * items / n as f64) as usize).clamp(1 << 14, 1 << 23);
+    let cap = ((o.budget * items / n as f64) as usize).clamp(1 << 13, 1 << 23);
     let seed = SEED ^ (index << 32) ^ n as u64;
     let mc = GammaMonteCarlo::new()
         .threads(o.threads)

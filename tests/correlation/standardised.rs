@@ -247,6 +247,20 @@ fn the_table_holds_the_exact_moments_up_to_n_11() {
 }
 
 #[test]
+#[ignore = "about a minute: cargo test --release --test correlation -- --ignored standardised"]
+fn the_table_holds_the_exact_moments_at_n_10_and_11() {
+    for (config, c, name) in builtin() {
+        for n in [10, MAX_EXACT] {
+            assert_eq!(
+                config.null_table(c, n).unwrap(),
+                config.null_exact(c, n).unwrap(),
+                "{name} {c:?} n = {n}"
+            );
+        }
+    }
+}
+
+#[test]
 fn the_standardised_value_has_mean_zero_under_the_exact_null() {
     // Every built-in configuration, n ≤ 8: E[g(Γ)] over all n! permutations.
     for (config, c, name) in builtin() {

@@ -190,3 +190,142 @@ fn extrapolate(entries: &[Entry], n: usize) -> ([f64; 3], [f64; 3], bool) {
     moments[2] = moments[2].clamp(0.0, moments[1]);
     (moments, se, false)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::table_data::GRIDS;
+    use super::*;
+
+    /// |a − b| in units of the combined standard error, per moment.
+    fn z(a: ([f64; 3], [f64; 3]), b: &Entry) -> [f64; 3] {
+        core::array::from_fn(|k| {
+            (a.0[k] - b.moments[k]).abs() / (a.1[k].powi(2) + b.se[k].powi(2)).sqrt()
+        })
+    }
+
+    #[test]
+    fn grids_are_complete_sorted_and_valid() {
+        for weigher in TableWeigher::ALL {
+            for scheme in [Scheme::Additive, Scheme::Multiplicative] {
+                for coefficient in [Coefficient::Rho, Coefficient::Tau] {
+                    let found = GRIDS
+                        .iter()
+                        .filter(|g| {
+                            g.weigher == weigher
+                                && g.scheme == scheme
+                                && g.coefficient == coefficient
+                        })
+                        .count();
+                    assert_eq!(found, 1, "{weigher:?} {scheme:?} {coefficient:?}");
+                }
+            }
+        }
+        for g in &GRIDS {
+            assert_eq!(g.entries[0].n, 3);
+            assert!(g.entries.windows(2).all(|w| w[0].n < w[1].n));
+            for e in g.entries {
+                let [m, v, l] = e.moments;
+                super::super::moments::validate(m, v, l).unwrap();
+                assert_eq!(e.se == [0.0; 3], e.n <= 11, "n = {}", e.n);
+                assert!(e.se.iter().all(|s| s.is_finite() && *s >= 0.0));
+            }
+        }
+    }
+
+    /// Summary of |z| over many comparisons: (mean z², max |z|).
+    fn summary(zs: &[f64]) -> (f64, f64) {
+        let mean_sq = zs.iter().map(|z| z * z).sum::<f64>() / zs.len() as f64;
+        (mean_sq, zs.iter().copied().fold(0.0, f64::max))
+    }
+
+    #[test]
+    fn interpolation_predicts_left_out_grid_points() {
+        // Every Monte-Carlo point with two grid points on each side, predicted
+        // from the grid without it (points twice as far apart as in use):
+        // the errors are those of independent noise at the stated standard
+        // errors, so interpolation adds no visible error of its own.
+        let mut zs = Vec::new();
+        let mut worst = 0.0f64;
+        for g in &GRIDS {
+            for i in 2..g.entries.len() - 2 {
+                let e = &g.entries[i];
+                if e.n <= 12 {
+                    continue;
+                }
+                let rest: Vec<Entry> = g
+                    .entries
+                    .iter()
+                    .enumerate()
+                    .filter(|&(j, _)| j != i)
+                    .map(|(_, e)| *e)
+                    .collect();
+                let (m, se, exact) = at(&rest, e.n as usize);
+                assert!(!exact);
+                zs.extend(z((m, se), e));
+                for k in 0..3 {
+                    worst = worst.max((m[k] - e.moments[k]).abs() / e.moments[k].abs());
+                }
+            }
+        }
+        let (mean_sq, max) = summary(&zs);
+        assert!(
+            mean_sq < 2.0 && max < 5.0,
+            "mean z² {mean_sq}, max |z| {max}, worst relative error {worst}"
+        );
+    }
+
+    #[test]
+    fn extrapolation_predicts_the_last_decade() {
+        // Each grid cut at n_max/10 predicts the points of its last decade
+        // within the standard errors it states.
+        let mut zs = Vec::new();
+        for g in &GRIDS {
+            let n_max = g.entries[g.entries.len() - 1].n;
+            let cut: Vec<Entry> = g
+                .entries
+                .iter()
+                .filter(|e| e.n * 10 <= n_max)
+                .copied()
+                .collect();
+            for e in g.entries.iter().filter(|e| e.n * 10 > n_max) {
+                let (m, se, _) = at(&cut, e.n as usize);
+                zs.extend(z((m, se), e));
+            }
+        }
+        let (mean_sq, max) = summary(&zs);
+        assert!(
+            mean_sq < 2.0 && max < 4.0,
+            "mean z² {mean_sq}, max |z| {max}"
+        );
+    }
+
+    #[test]
+    fn weighers_are_recognised_by_their_values() {
+        let oq = |n0: f64| move |r: f64| 1.0 / ((r + n0) * (r + n0));
+        assert_eq!(
+            TableWeigher::identify(&oq(2.0), 100),
+            Some(TableWeigher::OffsetQuadratic(2))
+        );
+        assert_eq!(
+            TableWeigher::identify(&oq(1.0), 100),
+            Some(TableWeigher::OffsetQuadratic(1))
+        );
+        assert_eq!(
+            TableWeigher::identify(&|r: f64| 5.0 / (r * r), 100),
+            Some(TableWeigher::OffsetQuadratic(0))
+        );
+        assert_eq!(
+            TableWeigher::identify(&|r: f64| 1.0 / r, 100),
+            Some(TableWeigher::Hyperbolic)
+        );
+        assert_eq!(TableWeigher::identify(&oq(0.5), 100), None);
+        assert_eq!(TableWeigher::identify(&|_: f64| 0.0, 100), None);
+        // A weigher equal to a tabulated one on ranks 1..=n only is that one for n items.
+        let clipped = |r: f64| if r <= 10.0 { 1.0 / r } else { 0.0 };
+        assert_eq!(
+            TableWeigher::identify(&clipped, 10),
+            Some(TableWeigher::Hyperbolic)
+        );
+        assert_eq!(TableWeigher::identify(&clipped, 11), None);
+    }
+}
