@@ -1,12 +1,20 @@
 //! Criterion benches of the relevance module: tie-aware scoring of many
-//! queries (the bar: 10⁵ queries × 100 documents under a second) and
-//! rank-biased overlap.
+//! queries (the bar: 10⁵ queries × 100 documents under a second),
+//! TREC files (loading 10⁶ qrels lines and a 10⁶-line run; scoring 10⁴
+//! queries × 100 documents with seven `trec_eval` measures: the side-by-side
+//! comparison with pytrec_eval is `benches/trec_compare.sh`) and rank-biased
+//! overlap.
 
-use adaptive_comp_metrics::relevance::{Label, Options, evaluate_query, rbo, rbo_tied};
+use adaptive_comp_metrics::relevance::{
+    Ids, Label, Measure, Options, Ties, TrecOptions, evaluate_query, evaluate_trec, rbo, rbo_tied,
+    read_trec_qrels, read_trec_run,
+};
+use adaptive_comp_metrics_benches::splitmix::SplitMix64;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use std::fmt::Write as _;
 use std::hint::black_box;
 
 const DOCS: usize = 100;
@@ -69,5 +77,68 @@ fn overlap(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, scoring, overlap);
+/// TREC qrels and run text: `queries` × `docs` judgements and as many ranked
+/// documents per query (half of them judged), ids drawn from 10⁶ names,
+/// grades mostly 0, scores with 4 decimals (ties occur).
+fn trec_files(queries: usize, docs: usize) -> (String, String) {
+    let mut g = SplitMix64(16);
+    let (mut qrels, mut run) = (String::new(), String::new());
+    for q in 0..queries {
+        let ids: Vec<u64> = (0..docs + docs / 2)
+            .map(|_| g.next_u64() % 1_000_000)
+            .collect();
+        for (i, d) in ids.iter().enumerate().skip(docs / 2) {
+            let grade = [-1, 0, 0, 0, 0, 1, 1, 2, 3][(g.next_u64() % 9) as usize];
+            let _ = writeln!(qrels, "Q{q:05} 0 DOC{d:07}{i} {grade}");
+        }
+        for (i, d) in ids.iter().enumerate().take(docs) {
+            let score = (g.next_f64() * 1e5).floor() / 1e4;
+            let _ = writeln!(run, "Q{q:05} Q0 DOC{d:07}{i} {} {score:.4} bench", i + 1);
+        }
+    }
+    (qrels, run)
+}
+
+fn trec(c: &mut Criterion) {
+    let (qrels_text, run_text) = trec_files(10_000, 100);
+    let mut group = c.benchmark_group("relevance_trec");
+    group.sample_size(10);
+    group.throughput(Throughput::Bytes(
+        (qrels_text.len() + run_text.len()) as u64,
+    ));
+    group.bench_function("load 1e6 qrels + 1e6 run lines", |b| {
+        b.iter(|| {
+            let mut ids = Ids::new();
+            let q = read_trec_qrels(black_box(qrels_text.as_bytes()), &mut ids);
+            let r = read_trec_run(black_box(run_text.as_bytes()), &mut ids);
+            black_box((q.map(|q| q.len()), r.map(|r| r.len())))
+        });
+    });
+    let mut ids = Ids::new();
+    let (Ok(qrels), Ok(run)) = (
+        read_trec_qrels(qrels_text.as_bytes(), &mut ids),
+        read_trec_run(run_text.as_bytes(), &mut ids),
+    ) else {
+        panic!("generated files are well formed");
+    };
+    group.throughput(Throughput::Elements(run.len() as u64));
+    for (name, ties) in [
+        ("trec_eval ties", Ties::TrecEval),
+        ("expected ties", Ties::Expected),
+    ] {
+        let options = TrecOptions {
+            ties,
+            ..TrecOptions::default()
+        };
+        group.bench_function(
+            format!("score 1e4 queries x 100 docs, 7 measures, {name}"),
+            |b| {
+                b.iter(|| evaluate_trec(&qrels, &run, black_box(&Measure::STANDARD), &options));
+            },
+        );
+    }
+    group.finish();
+}
+
+criterion_group!(benches, scoring, trec, overlap);
 criterion_main!(benches);

@@ -10,6 +10,9 @@
 //! can check them against SciPy. With ONLY = `weightedtau`, it runs SciPy's
 //! default REPEATS times and nothing else (so a caller can take the process's
 //! CPU time per call).
+//!
+//! N is checked before anything is allocated: at about 96 bytes per item the
+//! run must fit in 16 GiB (N ≤ 178 956 970). REPEATS must be at least 1.
 
 #[path = "../tests/common/splitmix.rs"]
 #[allow(dead_code)]
@@ -19,6 +22,33 @@ use adaptive_comp_metrics::correlation::vigna::{Rank, WeightedTauOptions, weight
 use adaptive_comp_metrics::{Error, Unweighted};
 use std::time::Instant;
 
+/// Peak memory per item: x and y (16 bytes), the (x, y) pairs and their
+/// sorted copy (32), the kernel's keys, positions and weights (about 48).
+const BYTES_PER_ITEM: u64 = 96;
+/// The most memory this benchmark asks for: 16 GiB.
+const MAX_BYTES: u64 = 16 << 30;
+
+/// Refuses an N whose data would not fit in [`MAX_BYTES`], before allocating.
+pub(crate) fn check_size(n: usize) -> Result<(), String> {
+    match (n as u64).checked_mul(BYTES_PER_ITEM) {
+        Some(bytes) if bytes <= MAX_BYTES => Ok(()),
+        _ => Err(format!(
+            "N = {n} is too large: at {BYTES_PER_ITEM} bytes per item the run needs more than \
+             the {MAX_BYTES}-byte limit of this benchmark (N ≤ {})",
+            MAX_BYTES / BYTES_PER_ITEM
+        )),
+    }
+}
+
+/// Refuses REPEATS = 0: the best of no run would be +∞, which JSON cannot hold.
+pub(crate) fn check_repeats(repeats: usize) -> Result<(), String> {
+    if repeats == 0 {
+        return Err("REPEATS must be at least 1 (the best time of no run is undefined)".into());
+    }
+    Ok(())
+}
+
+/// The best of `repeats ≥ 1` timed runs of `f` (after one untimed warm-up).
 fn best_of<T>(repeats: usize, mut f: impl FnMut() -> T) -> (f64, T) {
     let mut best = f64::INFINITY;
     let mut out = f();
@@ -36,6 +66,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let seed: u64 = args.next().as_deref().unwrap_or("42").parse()?;
     let repeats: usize = args.next().as_deref().unwrap_or("5").parse()?;
     let only_weighted = args.next().as_deref() == Some("weightedtau");
+    check_size(n)?;
+    check_repeats(repeats)?;
     let (x, y) = splitmix::data(seed, n, 0);
     let scipy_default = WeightedTauOptions::default();
     if only_weighted {

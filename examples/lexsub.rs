@@ -2,7 +2,7 @@
 //! and print every measure as a table.
 //!
 //! ```text
-//! cargo run --example lexsub -- GOLD SYSTEM [--oot] [--strict] [--lenient]
+//! cargo run --example lexsub -- GOLD SYSTEM [--oot] [--strict] [--lenient] [--score-pl]
 //! ```
 //!
 //! - `--oot`: SYSTEM is in the out-of-ten format (`lemma.pos ID ::: a1;…`),
@@ -10,7 +10,10 @@
 //! - `--strict`: the `Strict` normalisation profile instead of the official
 //!   scorer's `Semeval2007` one;
 //! - `--lenient`: skip malformed lines (they are listed on stderr) instead of
-//!   stopping at the first one.
+//!   stopping at the first one;
+//! - `--score-pl`: print exactly what the official `score.pl` prints (best or
+//!   oot only), quirks included, to reproduce published tables; the other
+//!   measures need the corrected readers and are not shown.
 //!
 //! Try it on the sample files shipped with the tests:
 //!
@@ -30,10 +33,11 @@ use std::num::NonZeroUsize;
 use std::process::ExitCode;
 
 use adaptive_comp_metrics::lexsub::{
-    Corpus, Format, Measure, Mode, Penalty, Percent, Profile, read_gold, read_system,
+    Corpus, Format, LexsubError, Measure, Mode, Penalty, Percent, Profile, read_gold, read_system,
+    score_pl,
 };
 
-const USAGE: &str = "usage: lexsub GOLD SYSTEM [--oot] [--strict] [--lenient]";
+const USAGE: &str = "usage: lexsub GOLD SYSTEM [--oot] [--strict] [--lenient] [--score-pl]";
 
 fn main() -> ExitCode {
     match run() {
@@ -48,11 +52,13 @@ fn main() -> ExitCode {
 fn run() -> Result<(), Box<dyn Error>> {
     let mut paths = Vec::new();
     let (mut format, mut profile, mut mode) = (Format::Best, Profile::Semeval2007, Mode::Strict);
+    let mut exact = false;
     for arg in std::env::args().skip(1) {
         match arg.as_str() {
             "--oot" => format = Format::Oot,
             "--strict" => profile = Profile::Strict,
             "--lenient" => mode = Mode::Lenient,
+            "--score-pl" => exact = true,
             "-h" | "--help" => {
                 println!("{USAGE}");
                 return Ok(());
@@ -69,6 +75,29 @@ fn run() -> Result<(), Box<dyn Error>> {
             File::open(p).map_err(|e| format!("{p}: {e}"))?,
         ))
     };
+    if exact {
+        // An overflowing count is in the gold; where score.pl stops, the
+        // line is the system file's.
+        let s = score_pl::score(open(gold_path)?, open(system_path)?, format).map_err(|e| {
+            let file = match e {
+                LexsubError::CountOverflow { .. } => gold_path.clone(),
+                LexsubError::NotReproducible { .. } => system_path.clone(),
+                _ => format!("{gold_path} or {system_path}"),
+            };
+            format!("{file}: {e}")
+        })?;
+        for n in &s.error_lines {
+            println!("Error in {system_path} on line {n}");
+        }
+        println!("{s}");
+        for id in &s.order_dependent {
+            eprintln!(
+                "warning: item {id}: score.pl's credit depends on Perl's hash order here \
+                 (file order used)"
+            );
+        }
+        return Ok(());
+    }
     let gold = read_gold(open(gold_path)?, mode).map_err(|e| format!("{gold_path}: {e}"))?;
     let system =
         read_system(open(system_path)?, format, mode).map_err(|e| format!("{system_path}: {e}"))?;

@@ -25,15 +25,50 @@
 //! | weighting functions f(rank), R(n0), per-item weights (Eq. 9) | [`weigh`] |
 //! | top-weighted ρ_w and τ_w (Lombardo et al. 2020, Eq. 8) | [`rho_w`], [`tau_w`], [`TopWeighted`] |
 //! | ρ_w and τ_w on the standardised scale (0 = chance, Lombardo 2025) | [`TopWeighted::rho_standardised`], [`Standardiser`], [`correlation::standardised`] |
-//! | plain Spearman ρ and Kendall τ-b with p-values | [`spearman`], [`kendall_tau_b`] |
+//! | Pearson r, plain Spearman ρ and Kendall τ-b with p-values | [`pearson`], [`spearman`], [`kendall_tau_b`] |
 //! | Kendall's general Γ, the O(n²) reference | [`correlation::gamma`] |
 //! | lexical substitution: SemEval-2007 best/oot/mode, Jabbari et al.'s revised measures, GAP | [`lexsub`] |
 //! | reliability-weighted triplet score (Avraham & Goldberg 2016), dataset building, word vectors | [`triplet`] |
-//! | graded relevance judgements, tie-aware MAP/P@k/nDCG, rank-biased overlap | [`relevance`] |
+//! | graded relevance judgements, tie-aware MAP/P@k/nDCG, rank-biased overlap, TREC qrels and runs scored as `trec_eval` does | [`relevance`] |
 //! | adaptive ballot scheduler for pairwise vote collection (feature `scheduler`) | `ballot` |
 //!
 //! Every function validates its input in one pass and returns a typed
 //! [`Error`] (what was wrong and where) instead of panicking or returning NaN.
+//!
+//! ## Sizes and memory
+//!
+//! One rule holds throughout the crate: before anything is allocated for a
+//! size the caller chooses (a number of permutations, comparisons, voters,
+//! simulations, …), the size is computed in checked arithmetic and compared
+//! with a limit. Above the limit the call returns a `TooLarge` error of its
+//! module naming the quantity, the size requested and the limit, e.g.
+//! `too large: 1099511627776 permutations requested, at most 134217728`,
+//! never a `capacity overflow` panic or an abort on a failed allocation.
+//! Sizes that only follow the input (O(n) work arrays for n scores) are not
+//! limited: the input already holds that much.
+//!
+//! The limits are sane defaults, far above the papers' uses and within a
+//! few GiB; they are public constants, and a builder method where a larger
+//! run makes sense:
+//!
+//! | quantity | default limit | error | where |
+//! |---|---|---|---|
+//! | permutations (feature `uncertainty`) | 2²⁷ | `UncertaintyError::TooLarge` | `Permutations::max_replicates` |
+//! | bootstrap resamples, 8 bytes each | 2²⁷ (1 GiB) | `UncertaintyError::TooLarge` | `Bootstrap::max_replicates` |
+//! | items of a vote collection (feature `scheduler`) | 2²⁴ | `BallotError::TooLarge` | `BallotConfig::MAX_ITEMS` |
+//! | comparisons of a collection, of `random_matchings`, `spread_over_voters`, `uniform_plan` | 2²⁶ | `BallotError::TooLarge` | `BallotConfig::MAX_COMPARISONS` |
+//! | voters of `spread_over_voters` | 2²⁴ | `BallotError::TooLarge` | `BallotConfig::MAX_VOTERS` |
+//! | simulations of a run or a sweep (feature `simulator`) | 2²⁰ | `SimError::TooLarge` | `Simulation::MAX_SIMULATIONS` |
+//! | voter × item opinions of a simulated crowd | 2²⁷ (1 GiB) | `SimError::TooLarge` | `Simulation::MAX_OPINIONS` |
+//! | triplet comparisons of a dataset | 2²⁴ | [`triplet::TripletError::TooLarge`] | [`triplet::MAX_COMPARISONS`] |
+//! | items of the weighted Kendall kernel | 2³² − 1 | [`Error::TooManyItems`] | 32-bit item indices |
+//! | distinct query or document ids, and lines, of a TREC qrels or run | 2³² − 2 ids, 2³² − 1 lines | [`relevance::RelevanceError::TooLarge`] | 32-bit ids in the flat layout |
+//!
+//! Permutation tests stream their replicates (two counts and two running
+//! sums), so their memory does not grow with the number of permutations;
+//! the limit there bounds time. Replicates, simulations and sweeps run in
+//! blocks combined in index order, so results stay bit-for-bit the same on
+//! any number of threads.
 //!
 //! ## Crate features
 //!
@@ -59,6 +94,7 @@ pub mod error;
 pub mod lexsub;
 pub mod rank;
 pub mod relevance;
+mod special;
 mod sum;
 pub mod triplet;
 #[cfg(feature = "uncertainty")]
@@ -79,6 +115,7 @@ pub use correlation::weighted::{
 };
 pub use correlation::{
     kendall::{KendallResult, kendall_tau_b, kendall_tau_b_naive},
+    pearson::{FisherInterval, PearsonResult, pearson},
     pvalue::Alternative,
     spearman::{SpearmanResult, spearman, spearman_ranks},
 };

@@ -54,29 +54,59 @@ impl<T: Fn(f64) -> f64> Weigher for T {
 /// let f = OffsetQuadratic::default();
 /// assert_eq!(f.weight(1.0), 1.0 / 9.0);
 /// assert!(OffsetQuadratic::new(-1.0).is_err());
+/// assert!(OffsetQuadratic::new(1e308).is_err()); // every weight would underflow
 /// # Ok::<(), adaptive_comp_metrics::Error>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "RawOffsetQuadratic")
+)]
 pub struct OffsetQuadratic {
     n0: f64,
+}
+
+/// The unvalidated mirror of [`OffsetQuadratic`] that serde reads.
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+struct RawOffsetQuadratic {
+    n0: f64,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<RawOffsetQuadratic> for OffsetQuadratic {
+    type Error = Error;
+    fn try_from(r: RawOffsetQuadratic) -> Result<Self> {
+        Self::new(r.n0)
+    }
 }
 
 impl OffsetQuadratic {
     /// The paper's choice of offset.
     pub const PAPER_N0: f64 = 2.0;
 
-    /// `1/(n + n0)²` for a finite `n0 ≥ 0`.
+    /// The largest offset accepted, 10⁷⁶: for every rank n ≤ 2⁵³ the
+    /// multiplicative scheme's product f(a)·f(b) = (a + n0)⁻²(b + n0)⁻² then
+    /// stays a normal `f64` (≥ 2⁻¹⁰²² needs a + n0 ≤ 2²⁵⁵·⁵ ≈ 5.8·10⁷⁶).
+    /// Beyond, weights lose precision and then underflow to zero, so every
+    /// later call would fail with [`Error::ZeroWeights`]. Offsets this large
+    /// weigh every rank alike anyway (relative differences 2n/n0): use
+    /// [`Unweighted`] for that.
+    pub const MAX_N0: f64 = 1e76;
+
+    /// `1/(n + n0)²` for a finite `0 ≤ n0 ≤` [`MAX_N0`](Self::MAX_N0).
     ///
     /// # Errors
-    /// [`Error::InvalidParameter`] for a negative, NaN or infinite `n0`.
+    /// [`Error::InvalidParameter`] for a negative, NaN or infinite `n0`, or
+    /// one above [`MAX_N0`](Self::MAX_N0).
     pub fn new(n0: f64) -> Result<Self> {
-        if n0.is_finite() && n0 >= 0.0 {
+        if (0.0..=Self::MAX_N0).contains(&n0) {
             Ok(Self { n0 })
         } else {
             Err(Error::InvalidParameter {
                 name: "n0",
-                expected: "a finite offset n0 ≥ 0",
+                expected: "a finite offset 0 ≤ n0 ≤ 1e76 (beyond, the weights underflow to zero)",
             })
         }
     }
@@ -161,7 +191,8 @@ impl Weigher for Unweighted {
 /// Use it to choose `n0` for how much the first rank should matter.
 ///
 /// # Errors
-/// [`Error::InvalidParameter`] for a negative, NaN or infinite `n0`.
+/// [`Error::InvalidParameter`] for a negative, NaN or infinite `n0`, or one
+/// above [`OffsetQuadratic::MAX_N0`].
 ///
 /// # Complexity
 /// O(1).
@@ -229,12 +260,16 @@ pub enum Scheme {
 /// First / Second:  w_i = f(a_i) / Σ_j f(a_j)   (resp. b)
 /// ```
 ///
-/// `a` and `b` are 1-based ranks (see [`rank`](crate::rank())); they are not
-/// validated here beyond finiteness of the resulting weights.
+/// `a` and `b` are 1-based ranks of the same n ≥ 1 items (see
+/// [`rank`](crate::rank())): finite and within [1, n], fractional (average)
+/// ranks allowed. Both are checked, whichever the scheme uses.
 ///
 /// # Errors
-/// [`Error::LengthMismatch`]; [`Error::InvalidWeight`] when the weigher
-/// returns a negative, NaN or infinite value (index of the item);
+/// [`Error::LengthMismatch`]; [`Error::TooFewItems`] for no item;
+/// [`Error::NaN`] or [`Error::Infinite`] for a rank that is not a number
+/// (input `"a"` or `"b"`, first index), then [`Error::InvalidRank`] for one
+/// outside [1, n]; [`Error::InvalidWeight`] when the weigher returns a
+/// negative, NaN or infinite value (index of the item);
 /// [`Error::ZeroWeights`] when every weight is zero.
 ///
 /// # Complexity
@@ -255,7 +290,11 @@ pub fn item_weights<W: Weigher + ?Sized>(
     weigher: &W,
     scheme: Scheme,
 ) -> Result<Vec<f64>> {
-    crate::error::check_pair_len("a", a, "b", b, 0)?;
+    crate::error::check_pair_len("a", a, "b", b, 1)?;
+    crate::error::check_finite("a", a)?;
+    crate::error::check_finite("b", b)?;
+    crate::rank::validate_ranks("a", a)?;
+    crate::rank::validate_ranks("b", b)?;
     let mut w: Vec<f64> = match scheme {
         Scheme::Additive => a
             .iter()
@@ -380,6 +419,81 @@ mod tests {
             item_weights(&a, &[1.0], &Hyperbolic, Scheme::Additive),
             Err(Error::LengthMismatch { .. })
         ));
+    }
+
+    #[test]
+    fn item_weights_reports_the_bad_rank_not_its_weight() {
+        // Issue 17: a NaN rank was reported as "weight 0 is infinite".
+        assert_eq!(
+            item_weights(&[0.0, f64::NAN], &[1.0, 2.0], &Hyperbolic, Scheme::Additive),
+            Err(Error::NaN {
+                input: "a",
+                index: 1
+            })
+        );
+        assert_eq!(
+            item_weights(
+                &[1.0, 2.0],
+                &[2.0, f64::INFINITY],
+                &Hyperbolic,
+                Scheme::First
+            ),
+            Err(Error::Infinite {
+                input: "b",
+                index: 1
+            })
+        );
+        // Rank 0 is outside [1, n]: its weight 1/0 is never computed.
+        assert_eq!(
+            item_weights(&[0.0, 1.0], &[1.0, 2.0], &Hyperbolic, Scheme::Additive),
+            Err(Error::InvalidRank {
+                input: "a",
+                index: 0,
+                len: 2
+            })
+        );
+        // Issue 17: no item said "all weights are zero".
+        assert_eq!(
+            item_weights(&[], &[], &Hyperbolic, Scheme::Additive),
+            Err(Error::TooFewItems { needed: 1, got: 0 })
+        );
+        assert_eq!(
+            item_weights(&[1.0], &[1.0], &Hyperbolic, Scheme::Additive),
+            Ok(vec![1.0])
+        );
+    }
+
+    #[test]
+    fn offsets_whose_weights_underflow_are_refused() {
+        // Issue 17: n0 = 1e308 was accepted and every weight was 0.
+        for n0 in [1e308, 1e77, f64::MAX, f64::INFINITY, f64::NAN, -0.5] {
+            assert!(
+                matches!(
+                    OffsetQuadratic::new(n0),
+                    Err(Error::InvalidParameter { name: "n0", .. })
+                ),
+                "{n0}"
+            );
+            assert!(first_rank_fraction(n0).is_err(), "{n0}");
+        }
+        // The largest offset keeps every scheme's weights positive and equal.
+        let f = OffsetQuadratic::new(OffsetQuadratic::MAX_N0).unwrap();
+        let ranks = [1.0, 2.0, 3.0, 4.0];
+        for scheme in [
+            Scheme::Additive,
+            Scheme::Multiplicative,
+            Scheme::First,
+            Scheme::Second,
+        ] {
+            let w = item_weights(&ranks, &ranks, &f, scheme).unwrap();
+            assert!(
+                w.iter().all(|&v| (v - 0.25).abs() < 1e-15),
+                "{scheme:?}: {w:?}"
+            );
+        }
+        // R(n0) ≈ 1/(n0 + 1/2) for large n0 (ψ⁽¹⁾(x) ≈ 1/x + 1/(2x²)).
+        let r = first_rank_fraction(OffsetQuadratic::MAX_N0).unwrap();
+        assert!((r * 1e76 - 1.0).abs() < 1e-12, "{r}");
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! The published script's accuracy metrics, reconstructed explicitly.
 //!
-//! The script that produced Table 2 (REFERENCES §2 items 10–11) compares two
+//! The script that produced Table 2 (published-code departures 10–11) compares two
 //! vectors position by position:
 //!
 //! ```text

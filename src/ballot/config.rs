@@ -12,7 +12,7 @@ use super::plan::{ballot_sizes, check_m, comparisons_in_ballot};
 ///                                ȳᵢ⁽¹⁾ = yᵢ⁽¹⁾ = xᵢ⁽¹⁾
 /// ```
 ///
-/// Reference: Lombardo et al. (2020) Eq. 5; REFERENCES §2 item 3.
+/// Reference: Lombardo et al. (2020) Eq. 5; published-code departure 3.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum AverageFrom {
@@ -26,7 +26,7 @@ pub enum AverageFrom {
 
 /// Which score decides the items that go on to the next ballot.
 ///
-/// Reference: Lombardo et al. (2020) §2.5–2.6; REFERENCES §2 item 4.
+/// Reference: Lombardo et al. (2020) §2.5–2.6; published-code departure 4.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum SelectOn {
@@ -45,7 +45,7 @@ pub enum SelectOn {
 /// which rounds a half to the even neighbour. The two differ only when
 /// α·N⁽ᵏ⁻¹⁾ is exactly a half-integer: 2.5 → 3 or 2.
 ///
-/// Reference: Lombardo et al. (2020) Eq. 2; REFERENCES §2 item 5.
+/// Reference: Lombardo et al. (2020) Eq. 2; published-code departure 5.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Rounding {
@@ -78,7 +78,7 @@ impl Rounding {
 /// How the final ranking orders items that left the collection at different
 /// ballots.
 ///
-/// Reference: REFERENCES §2 item 9 (the published code sorts every item on
+/// Reference: published-code departure 9 (the published code sorts every item on
 /// its last score, so eliminated items and survivors interleave); the paper
 /// treats ȳ as a Borda-score estimate comparable across ballots (§2.6), which
 /// is the same rule.
@@ -206,7 +206,8 @@ impl Options {
 ///
 /// A value of this type always describes a collection that can run: N ≥ 2,
 /// M ≥ 1, 0 < α < 1, 1 ≤ n_b ≤ [`BallotConfig::MAX_BALLOTS`], every ballot
-/// with at least two items, and every count within 64 bits and memory.
+/// with at least two items, N ≤ [`BallotConfig::MAX_ITEMS`] and at most
+/// [`BallotConfig::MAX_COMPARISONS`] comparisons over all ballots.
 /// Deserialising validates again. (A text format may read α back one ulp
 /// off — serde_json does without its `float_roundtrip` feature; a saved
 /// [`Scheduler`](super::Scheduler) keeps α's exact bits for that reason.)
@@ -270,6 +271,27 @@ impl BallotConfig {
     /// reasonable (§2.7); the cap only keeps plans small.
     pub const MAX_BALLOTS: usize = 1000;
 
+    /// The largest number of items N accepted: 2²⁴ ≈ 1.7·10⁷. A scheduler
+    /// keeps about 100 bytes per item (scores, running averages, the items of
+    /// every ballot), 1.6 GiB at the limit; the paper's collections have
+    /// N ≈ 10³.
+    pub const MAX_ITEMS: usize = 1 << 24;
+
+    /// The largest number of comparisons a collection may issue over all its
+    /// ballots (and the largest a single call of
+    /// [`random_matchings`](super::random_matchings),
+    /// [`spread_over_voters`](super::spread_over_voters) or
+    /// [`uniform_plan`](super::uniform_plan) builds): 2²⁶ ≈ 6.7·10⁷. A
+    /// scheduler keeps every comparison and its vote (17 bytes) and indexes
+    /// the open ballot's (32 bytes more): under 3.2 GiB at the limit. The
+    /// paper's Table 2 collects 19 660 votes; 10⁶ items with M = 20 need
+    /// about 2·10⁷.
+    pub const MAX_COMPARISONS: u64 = 1 << 26;
+
+    /// The largest number of voters [`spread_over_voters`](super::spread_over_voters)
+    /// accepts: 2²⁴ ≈ 1.7·10⁷ (about 40 bytes each).
+    pub const MAX_VOTERS: usize = 1 << 24;
+
     /// A configuration with the paper's options ([`Options::paper`]).
     ///
     /// # Errors
@@ -289,8 +311,10 @@ impl BallotConfig {
     ///   n_b = 0 or n_b > [`BallotConfig::MAX_BALLOTS`];
     /// - [`BallotError::BallotTooSmall`] when Eq. 2 leaves fewer than two
     ///   items in a ballot (the last one is the smallest);
-    /// - [`BallotError::Overflow`] when a comparison count exceeds 64 bits or
-    ///   a ballot's comparisons could not be held in memory.
+    /// - [`BallotError::TooLarge`] for N > [`BallotConfig::MAX_ITEMS`] or
+    ///   more than [`BallotConfig::MAX_COMPARISONS`] comparisons over all
+    ///   ballots (nothing is allocated before this check);
+    /// - [`BallotError::Overflow`] when a comparison count exceeds 64 bits.
     ///
     /// # Complexity
     /// O(n_b).
@@ -311,22 +335,18 @@ impl BallotConfig {
         options: Options,
     ) -> Result<Self> {
         check_m(m)?;
+        check_limit("items", n_items as u64, Self::MAX_ITEMS as u64)?;
         let sizes = ballot_sizes(n_items, alpha, n_ballots, options.rounding)?;
         let mut total: u64 = 0;
         for &n in &sizes {
             let c = comparisons_in_ballot(n, m).ok_or(BallotError::Overflow {
                 what: "the number of comparisons of a ballot",
             })?;
-            let bytes = c.checked_mul(core::mem::size_of::<super::pairing::Comparison>() as u64);
-            if bytes.is_none_or(|b| b > isize::MAX as u64) {
-                return Err(BallotError::Overflow {
-                    what: "the list of comparisons of a ballot",
-                });
-            }
             total = total.checked_add(c).ok_or(BallotError::Overflow {
                 what: "the total number of comparisons",
             })?;
         }
+        check_limit("comparisons", total, Self::MAX_COMPARISONS)?;
         Ok(Self {
             n_items,
             m,
@@ -384,6 +404,28 @@ impl BallotConfig {
     }
 }
 
+/// [`BallotError::TooLarge`] when `requested > limit`.
+pub(crate) fn check_limit(quantity: &'static str, requested: u64, limit: u64) -> Result<()> {
+    if requested > limit {
+        return Err(BallotError::TooLarge {
+            quantity,
+            requested,
+            limit,
+        });
+    }
+    Ok(())
+}
+
+/// The number of comparisons of `m` matchings over `n` items, ⌈m·n/2⌉,
+/// checked against 64 bits and [`BallotConfig::MAX_COMPARISONS`].
+pub(crate) fn checked_comparisons(n: usize, m: usize) -> Result<u64> {
+    let c = comparisons_in_ballot(n, m).ok_or(BallotError::Overflow {
+        what: "the number of comparisons",
+    })?;
+    check_limit("comparisons", c, BallotConfig::MAX_COMPARISONS)?;
+    Ok(c)
+}
+
 #[cfg(test)]
 // Exact comparisons of values that are exact in binary (dyadic fractions).
 #[allow(clippy::float_cmp)]
@@ -433,10 +475,28 @@ mod tests {
                 items: 1
             }
         );
-        assert!(matches!(
+        assert_eq!(
             bad(usize::MAX, usize::MAX, 0.5, 1),
+            BallotError::TooLarge {
+                quantity: "items",
+                requested: usize::MAX as u64,
+                limit: 1 << 24
+            }
+        );
+        assert!(matches!(
+            bad(1 << 24, usize::MAX, 0.5, 1),
             BallotError::Overflow { .. }
         ));
+        // Issue 17: 10⁶ items × 10⁶ appearances would be 5·10¹¹ comparisons
+        // in ballot 1 alone (plus 2.5·10¹¹ + … in the next six).
+        let e = bad(1_000_000, 1_000_000, 0.5, 7);
+        assert!(
+            matches!(e, BallotError::TooLarge { quantity: "comparisons", requested, limit: 67_108_864 } if requested > 500_000_000_000),
+            "{e:?}"
+        );
+        // The largest accepted: 2²⁶ comparisons in one ballot.
+        assert!(BallotConfig::new(1 << 24, 8, 0.5, 1).is_ok());
+        assert!(BallotConfig::new(1 << 24, 9, 0.5, 1).is_err());
     }
 
     #[test]

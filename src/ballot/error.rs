@@ -36,11 +36,28 @@ pub enum BallotError {
         /// Its number of items.
         items: usize,
     },
-    /// A count does not fit in memory or in 64 bits.
+    /// A count does not fit in 64 bits.
     #[error("overflow: {what} is too large")]
     Overflow {
         /// What overflowed.
         what: &'static str,
+    },
+    /// A size over its limit ([`BallotConfig::MAX_ITEMS`],
+    /// [`BallotConfig::MAX_COMPARISONS`], [`BallotConfig::MAX_VOTERS`]):
+    /// refused before anything is allocated (see the crate docs, "Sizes and
+    /// memory").
+    ///
+    /// [`BallotConfig::MAX_ITEMS`]: super::BallotConfig::MAX_ITEMS
+    /// [`BallotConfig::MAX_COMPARISONS`]: super::BallotConfig::MAX_COMPARISONS
+    /// [`BallotConfig::MAX_VOTERS`]: super::BallotConfig::MAX_VOTERS
+    #[error("too large: {requested} {quantity} requested, at most {limit}")]
+    TooLarge {
+        /// What is counted (`"items"`, `"comparisons"`, `"voters"`).
+        quantity: &'static str,
+        /// The number asked for.
+        requested: u64,
+        /// The limit.
+        limit: u64,
     },
     /// Two inputs that must pair up item by item have different lengths.
     #[error("length mismatch: {left} has {left_len} values, {right} has {right_len}")]

@@ -5,8 +5,9 @@
 use rand::Rng;
 use rand::seq::SliceRandom;
 
+use super::config::{BallotConfig, check_limit, checked_comparisons};
 use super::error::{BallotError, Result};
-use super::plan::{check_m, comparisons_in_ballot};
+use super::plan::check_m;
 
 /// One pairwise comparison: which of two items is the more related?
 ///
@@ -73,8 +74,9 @@ fn check_items(items: &[usize]) -> Result<()> {
 /// # Errors
 /// [`BallotError::TooFewItems`] for fewer than two items;
 /// [`BallotError::DuplicateItem`] when an item is listed twice;
-/// [`BallotError::InvalidParameter`] for m = 0; [`BallotError::Overflow`]
-/// when the list would not fit in memory.
+/// [`BallotError::InvalidParameter`] for m = 0; [`BallotError::TooLarge`]
+/// for more than [`BallotConfig::MAX_COMPARISONS`] comparisons (checked
+/// before anything is allocated), [`BallotError::Overflow`] beyond 64 bits.
 ///
 /// # Complexity
 /// O(n log n) to check for duplicates, O(m·n) time and memory for the pairs.
@@ -93,22 +95,21 @@ fn check_items(items: &[usize]) -> Result<()> {
 /// # Ok::<(), adaptive_comp_metrics::ballot::BallotError>(())
 /// ```
 ///
-/// Reference: Lombardo et al. (2020) §2.5 and footnote 6; REFERENCES §2 item 7.
+/// Reference: Lombardo et al. (2020) §2.5 and footnote 6; published-code departure 7.
 pub fn random_matchings<R: Rng + ?Sized>(
     items: &[usize],
     m: usize,
     rng: &mut R,
 ) -> Result<Vec<Comparison>> {
     check_m(m)?;
+    if items.len() < 2 {
+        return Err(BallotError::TooFewItems {
+            needed: 2,
+            got: items.len(),
+        });
+    }
+    let count = checked_comparisons(items.len(), m)?;
     check_items(items)?;
-    let count = comparisons_in_ballot(items.len(), m)
-        .filter(|&c| {
-            c.checked_mul(core::mem::size_of::<Comparison>() as u64)
-                .is_some_and(|b| b <= isize::MAX as u64)
-        })
-        .ok_or(BallotError::Overflow {
-            what: "the list of comparisons",
-        })?;
     let mut out = Vec::with_capacity(count as usize);
     matchings_into(items, m, rng, &mut out);
     Ok(out)
@@ -218,10 +219,13 @@ fn matchings_typed<T: Copy + Into<u64>, R: Rng + ?Sized>(
 /// voter, in a random presentation order.
 ///
 /// # Errors
-/// [`BallotError::InvalidParameter`] for zero voters.
+/// [`BallotError::InvalidParameter`] for zero voters;
+/// [`BallotError::TooLarge`] for more than [`BallotConfig::MAX_COMPARISONS`]
+/// comparisons or [`BallotConfig::MAX_VOTERS`] voters (checked before
+/// anything is allocated).
 ///
 /// # Complexity
-/// O(C + V).
+/// O(C + V) time and memory.
 ///
 /// # Examples
 /// ```
@@ -237,7 +241,7 @@ fn matchings_typed<T: Copy + Into<u64>, R: Rng + ?Sized>(
 /// # Ok::<(), adaptive_comp_metrics::ballot::BallotError>(())
 /// ```
 ///
-/// Reference: Lombardo et al. (2020) §2.5; REFERENCES §2 item 7.
+/// Reference: Lombardo et al. (2020) §2.5; published-code departure 7.
 pub fn spread_over_voters<R: Rng + ?Sized>(
     n_comparisons: usize,
     n_voters: usize,
@@ -249,6 +253,12 @@ pub fn spread_over_voters<R: Rng + ?Sized>(
             expected: "at least one voter",
         });
     }
+    check_limit(
+        "comparisons",
+        n_comparisons as u64,
+        BallotConfig::MAX_COMPARISONS,
+    )?;
+    check_limit("voters", n_voters as u64, BallotConfig::MAX_VOTERS as u64)?;
     let base = n_comparisons / n_voters;
     let extra = n_comparisons % n_voters;
     let mut voters: Vec<usize> = (0..n_voters).collect();
@@ -303,6 +313,40 @@ mod tests {
             BallotError::InvalidParameter { name: "m", .. }
         ));
         assert!(spread_over_voters(10, 0, &mut rng).is_err());
+        // Issue 17: these used to panic or abort (a 2⁴⁰-element allocation).
+        assert_eq!(
+            spread_over_voters(usize::MAX, 3, &mut rng).unwrap_err(),
+            BallotError::TooLarge {
+                quantity: "comparisons",
+                requested: u64::MAX,
+                limit: 1 << 26
+            }
+        );
+        assert_eq!(
+            spread_over_voters(10, 1 << 40, &mut rng).unwrap_err(),
+            BallotError::TooLarge {
+                quantity: "voters",
+                requested: 1 << 40,
+                limit: 1 << 24
+            }
+        );
+        assert_eq!(
+            random_matchings(&[0, 1, 2, 3], 1 << 40, &mut rng).unwrap_err(),
+            BallotError::TooLarge {
+                quantity: "comparisons",
+                requested: 1 << 41,
+                limit: 1 << 26
+            }
+        );
+        assert!(matches!(
+            random_matchings(&[0, 1, 2, 3], usize::MAX, &mut rng).unwrap_err(),
+            BallotError::Overflow { .. }
+        ));
+        // One item is too few whatever m is.
+        assert_eq!(
+            random_matchings(&[3], usize::MAX, &mut rng).unwrap_err(),
+            BallotError::TooFewItems { needed: 2, got: 1 }
+        );
     }
 
     #[test]

@@ -92,7 +92,7 @@ fn check_positive(name: &'static str, v: f64, expected: &'static str) -> Result<
 /// # Examples
 /// ```
 /// use adaptive_comp_metrics::ballot::{ballot_sizes, Rounding};
-/// // REFERENCES §2 item 5: the published code's sizes.
+/// // published-code departure 5: the published code's sizes.
 /// let s = ballot_sizes(990, 0.5, 7, Rounding::HalfToEven)?;
 /// assert_eq!(s, vec![990, 495, 248, 124, 62, 31, 16]);
 /// # Ok::<(), adaptive_comp_metrics::ballot::BallotError>(())
@@ -553,7 +553,7 @@ mod tests {
 
     #[test]
     fn published_sizes_and_totals() {
-        // REFERENCES §2 item 5: sizes 990, 495, 248, 124, 62, 31, 16 (half to even);
+        // published-code departure 5: sizes 990, 495, 248, 124, 62, 31, 16 (half to even);
         // 19 660 comparisons = 10·(990 + 495 + 248 + 124 + 62 + 31 + 16).
         for options in [Options::paper(), Options::published()] {
             let c = BallotConfig::with_options(990, 20, 0.5, 7, options).unwrap();

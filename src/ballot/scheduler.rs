@@ -284,7 +284,8 @@ impl Scheduler {
     /// `config`: one ballot over all items; see [`UniformBudget`].
     ///
     /// # Errors
-    /// [`BallotError::Overflow`] when the uniform ballot does not fit in memory.
+    /// [`BallotError::TooLarge`] when the uniform ballot has more than
+    /// [`BallotConfig::MAX_COMPARISONS`] comparisons.
     ///
     /// # Complexity
     /// O(N + n_b).

@@ -182,7 +182,7 @@ pub fn rescale(x: f64, b_hat: f64) -> f64 {
 /// # Ok::<(), adaptive_comp_metrics::ballot::BallotError>(())
 /// ```
 ///
-/// Reference: Lombardo et al. (2020) §2.5; REFERENCES §2 item 6 (breaking
+/// Reference: Lombardo et al. (2020) §2.5; published-code departure 6 (breaking
 /// ties by index leaks the ground truth).
 pub fn select_top<F: Float, R: Rng + ?Sized>(
     keys: &[F],

@@ -5,7 +5,7 @@
 use rand::Rng;
 use rand::seq::SliceRandom;
 
-use super::config::BallotConfig;
+use super::config::{BallotConfig, check_limit};
 use super::error::{BallotError, Result};
 use super::pairing::{Comparison, matchings_into};
 use super::plan::plan;
@@ -22,7 +22,7 @@ use super::plan::plan;
 /// The paper asks for Mᵢ = 2N_comp/N for every item with the same N_comp,
 /// which is an integer only by chance; `SameComparisons` keeps N_comp exact
 /// and lets appearances differ by at most one. The published code rounds the
-/// continuous Eq. 3 instead (REFERENCES §2 item 5: 40 appearances, 19 800
+/// continuous Eq. 3 instead (published-code departure 5: 40 appearances, 19 800
 /// comparisons against 19 660 adaptive for N = 990, M = 20, α = 0.5, n_b = 7).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -68,12 +68,14 @@ pub struct UniformPlan {
 /// (e items appear m + 1 times, the others m times.)
 ///
 /// # Errors
-/// [`BallotError::Overflow`] when the ballot would not fit in memory.
+/// [`BallotError::TooLarge`] for more than
+/// [`BallotConfig::MAX_COMPARISONS`] comparisons; [`BallotError::Overflow`]
+/// when a count exceeds 64 bits.
 ///
 /// # Complexity
 /// O(n_b).
 ///
-/// Reference: Lombardo et al. (2020) §2.4 and Eq. 4; REFERENCES §2 item 5.
+/// Reference: Lombardo et al. (2020) §2.4 and Eq. 4; published-code departure 5.
 pub fn uniform_plan(config: &BallotConfig, budget: UniformBudget) -> Result<UniformPlan> {
     let n = config.n_items() as u64;
     let overflow = BallotError::Overflow {
@@ -95,12 +97,7 @@ pub fn uniform_plan(config: &BallotConfig, budget: UniformBudget) -> Result<Unif
             (n.checked_mul(m).ok_or(overflow)?.div_ceil(2), m)
         }
     };
-    if comparisons
-        .checked_mul(core::mem::size_of::<Comparison>() as u64)
-        .is_none_or(|b| b > isize::MAX as u64)
-    {
-        return Err(overflow);
-    }
+    check_limit("comparisons", comparisons, BallotConfig::MAX_COMPARISONS)?;
     Ok(UniformPlan {
         comparisons,
         appearances: usize::try_from(m).map_err(|_| overflow)?,
@@ -150,7 +147,7 @@ mod tests {
 
     #[test]
     fn published_uniform_numbers() {
-        // REFERENCES §2 item 5: round(20·(1 − 2⁻⁷)/0.5) = round(39.6875) = 40
+        // published-code departure 5: round(20·(1 − 2⁻⁷)/0.5) = round(39.6875) = 40
         // appearances, 990·40/2 = 19 800 comparisons.
         let c = BallotConfig::with_options(990, 20, 0.5, 7, Options::published()).unwrap();
         let p = uniform_plan(&c, UniformBudget::RoundedAppearances).unwrap();

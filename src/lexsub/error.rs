@@ -38,6 +38,29 @@ pub enum LexsubError {
         /// What the reader expected to find.
         expected: &'static str,
     },
+    /// An annotator count is a well-formed positive integer too large to
+    /// hold.
+    #[error("line {line}, column {column}: annotator count overflows (at most {max})")]
+    CountOverflow {
+        /// 1-based line number in the file.
+        line: usize,
+        /// 1-based character column of the count's first digit.
+        column: usize,
+        /// The largest count accepted there.
+        max: u64,
+    },
+    /// `score.pl` has no defined result for this input (it stops, or its
+    /// result depends on its hash order); see
+    /// [`score_pl`](super::score_pl).
+    #[error("line {line}: item {id}: score.pl has no defined result: {reason}")]
+    NotReproducible {
+        /// 1-based line of the system file where `score.pl` gets there.
+        line: usize,
+        /// The item id.
+        id: String,
+        /// What happens in `score.pl`.
+        reason: &'static str,
+    },
     /// A line is not valid UTF-8.
     #[error("line {line}: not valid utf-8")]
     InvalidUtf8 {

@@ -12,6 +12,7 @@
 //! | [`semeval`] | best, mode-best, oot, mode-oot: precision and recall (McCarthy & Navigli 2007) |
 //! | [`revised`] | new best, best-1, oot, weighted recall and precision with penalty `k`, rank (Jabbari et al. 2010) |
 //! | [`gap`] | GAP (Kishida 2005), P@k and R@k with macro or micro averaging |
+//! | [`score_pl`] | best, mode-best, oot, mode-oot exactly as the official `score.pl` computes them, quirks included |
 //!
 //! Every per-item function takes a [`GoldItem`] and the answers as a slice
 //! of strings; [`Corpus`] pairs whole files under a normalisation
@@ -24,7 +25,9 @@
 //! before scoring; gold items missing from the system output are not
 //! attempted; items without a unique mode are left out of the mode measures;
 //! lists shorter than 10 stop adding credit; case is kept and whitespace
-//! collapsed ([`Profile`]).
+//! collapsed ([`Profile`]). These are corrections of the official scorer
+//! `score.pl`; to reproduce its published numbers, quirks included, use
+//! [`score_pl::score`] (its documentation lists every difference).
 //!
 //! # Examples
 //! ```
@@ -54,6 +57,7 @@ mod model;
 mod normalise;
 mod read;
 pub mod revised;
+pub mod score_pl;
 pub mod semeval;
 
 pub use corpus::{Corpus, Measure, Paired};
@@ -62,3 +66,4 @@ pub use model::{GoldItem, ItemScore, Outcome, Percent, Substitute, SystemAnswer,
 pub use normalise::Profile;
 pub use read::{Format, GoldLines, Mode, Parsed, SystemLines, read_gold, read_system};
 pub use revised::Penalty;
+pub use score_pl::ScorePlScores;

@@ -18,7 +18,8 @@ use super::model::{GoldItem, distinct};
 ///   gold term that appears twice after normalisation has its counts summed.
 ///
 /// [`Profile::Semeval2007`] adds the rules of the SemEval-2007 scorer
-/// `score.pl` (McCarthy & Navigli 2007, see `REFERENCES.md` §3):
+/// `score.pl` (McCarthy & Navigli 2007; the scorer is distributed with the
+/// SemEval-2007 Task 10 data):
 ///
 /// | rule | gold | system |
 /// |---|---|---|
@@ -42,6 +43,13 @@ use super::model::{GoldItem, distinct};
 ///
 /// [`Profile::Strict`] applies only the shared rules: nothing is dropped
 /// except empty terms.
+///
+/// Both profiles correct `score.pl` where it is fragile (spaces before a
+/// count, `\r` line endings, empty answers, repeated answers, the mode taken
+/// as the first listed substitute, …). To reproduce `score.pl`'s published
+/// numbers, quirks included, score the files with
+/// [`score_pl::score`](super::score_pl::score): its documentation has a
+/// table of every case, with what `score.pl` and each profile do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
 pub enum Profile {

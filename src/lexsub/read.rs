@@ -15,7 +15,8 @@
 //! happens at scoring time (see [`Profile`](super::Profile)).
 //!
 //! A malformed line is a [`LexsubError::Syntax`] naming the 1-based line and
-//! what was expected there. In [`Mode::Lenient`] such lines (and lines that
+//! what was expected there; a count that is a positive integer too large
+//! for `u32` is a [`LexsubError::CountOverflow`] with its line and column. In [`Mode::Lenient`] such lines (and lines that
 //! are not UTF-8) are skipped and returned in [`Parsed::skipped`]; I/O
 //! errors always stop reading.
 
@@ -73,8 +74,10 @@ impl<R: BufRead> Lines<R> {
         }
     }
 
-    /// The next non-blank line, its number, or an error for that line.
-    fn next_line(&mut self) -> Option<Result<(usize, &str), LexsubError>> {
+    /// The next non-blank line, trimmed, with its number and the number of
+    /// characters trimmed before it (a byte-order mark not counted), or an
+    /// error for that line.
+    fn next_line(&mut self) -> Option<Result<(usize, &str, usize), LexsubError>> {
         // The trimmed line's byte range in `buf` (a borrow cannot leave the loop).
         let (start, end) = loop {
             if self.done {
@@ -112,7 +115,16 @@ impl<R: BufRead> Lines<R> {
             }
         };
         let text = core::str::from_utf8(self.buf.get(start..end).unwrap_or_default()).ok()?;
-        Some(Ok((self.line, text)))
+        // `start` counts the BOM's 3 bytes, then one byte per ASCII
+        // whitespace character; other Unicode spaces are counted as chars.
+        let bom = if self.line == 1 && self.buf.starts_with(b"\xEF\xBB\xBF") {
+            3
+        } else {
+            0
+        };
+        let lead = core::str::from_utf8(self.buf.get(bom..start).unwrap_or_default())
+            .map_or(0, |t| t.chars().count());
+        Some(Ok((self.line, text, lead)))
     }
 }
 
@@ -149,22 +161,40 @@ fn split_record(
     Ok((target, id, rest))
 }
 
-/// Parses one gold line (already trimmed, non-blank).
-fn parse_gold(text: &str, line: usize) -> Result<GoldItem, LexsubError> {
+/// Parses one gold line (already trimmed, non-blank); `lead` is the number
+/// of characters before `text` in the line, for columns.
+fn parse_gold(text: &str, line: usize, lead: usize) -> Result<GoldItem, LexsubError> {
     let syntax = |expected| LexsubError::Syntax { line, expected };
     let (target, id, rest) = split_record(text, line, None)?;
+    let rest_at = text.len() - rest.len();
     let mut subs: Vec<(&str, u32)> = Vec::new();
-    for entry in rest.split(';') {
-        let entry = entry.trim();
+    let mut at = rest_at;
+    for raw in rest.split(';') {
+        let raw_at = at;
+        at += raw.len() + 1;
+        let entry = raw.trim();
         if entry.is_empty() {
             continue;
         }
         let (term, count) = entry
             .rsplit_once(char::is_whitespace)
             .ok_or_else(|| syntax("'substitute count' entries separated by ';'"))?;
-        let count: u32 = count
-            .parse()
-            .map_err(|_| syntax("an annotator count (a positive integer) after each substitute"))?;
+        let count: u32 = count.parse().map_err(|e: core::num::ParseIntError| {
+            if *e.kind() == core::num::IntErrorKind::PosOverflow
+                && count.bytes().all(|b| b.is_ascii_digit())
+            {
+                // The count ends the trimmed entry.
+                let count_at =
+                    raw_at + (raw.len() - raw.trim_start().len()) + entry.len() - count.len();
+                LexsubError::CountOverflow {
+                    line,
+                    column: lead + text.get(..count_at).map_or(0, |t| t.chars().count()) + 1,
+                    max: u64::from(u32::MAX),
+                }
+            } else {
+                syntax("an annotator count (a positive integer) after each substitute")
+            }
+        })?;
         if count == 0 {
             return Err(syntax(
                 "an annotator count (a positive integer) after each substitute",
@@ -230,7 +260,7 @@ impl<R: BufRead> Iterator for GoldLines<R> {
 
     fn next(&mut self) -> Option<Self::Item> {
         Some(match self.lines.next_line()? {
-            Ok((line, text)) => parse_gold(text, line),
+            Ok((line, text, lead)) => parse_gold(text, line, lead),
             Err(e) => Err(e),
         })
     }
@@ -272,7 +302,7 @@ impl<R: BufRead> Iterator for SystemLines<R> {
     fn next(&mut self) -> Option<Self::Item> {
         let format = self.format;
         Some(match self.lines.next_line()? {
-            Ok((line, text)) => parse_system(text, line, format),
+            Ok((line, text, _)) => parse_system(text, line, format),
             Err(e) => Err(e),
         })
     }
@@ -299,8 +329,10 @@ fn collect<T>(
 /// Reads a whole gold file.
 ///
 /// # Errors
-/// [`LexsubError::Syntax`] or [`LexsubError::InvalidUtf8`] for the first bad
-/// line in [`Mode::Strict`]; [`LexsubError::Io`] in either mode.
+/// [`LexsubError::Syntax`], [`LexsubError::CountOverflow`] (a count above
+/// `u32::MAX`, with its line and column) or [`LexsubError::InvalidUtf8`] for
+/// the first bad line in [`Mode::Strict`]; [`LexsubError::Io`] in either
+/// mode.
 ///
 /// # Complexity
 /// O(file size) time, O(gold size) memory.

@@ -19,6 +19,8 @@
 //! scoring (ten copies of the mode do not score 460 %); an empty answer
 //! list scores 0 and is not attempted (never the previous line's answers);
 //! when nothing is attempted precision is `None`, not a division by zero.
+//! [`score_pl::score`](super::score_pl::score) reproduces `score.pl`
+//! itself, quirks included, for published tables.
 
 use super::corpus::{Corpus, Measure};
 use super::model::{GoldItem, Totals, distinct};

@@ -1,11 +1,18 @@
 //! Streaming readers for judgement files and model score files in CSV
 //! (RFC 4180: comma-separated, fields optionally in double quotes, a quote
-//! inside a quoted field doubled, line breaks allowed inside quotes).
+//! inside a quoted field doubled, line breaks allowed inside quotes), parsed
+//! by the `csv` crate's parser (`csv-core`).
 //!
 //! The first non-blank record is the header; the caller names the columns to
 //! use, in any order, and other columns are ignored. Blank lines are skipped,
-//! a UTF-8 byte-order mark is dropped, `\n` and `\r\n` both end a record.
-//! Errors carry the 1-based line where the offending record starts.
+//! a UTF-8 byte-order mark is dropped, `\n`, `\r\n` and a lone `\r` end a
+//! record. Errors carry the 1-based line (counting `\n`) where the offending
+//! record starts.
+//!
+//! Quotes are read as the `csv` crate reads them, leniently: a quote inside
+//! an unquoted field is kept, text after a closing quote is appended to the
+//! field, and an unclosed quote runs to the end of the input (which then
+//! usually fails for a missing field).
 
 use super::error::{Location, RelevanceError, Result};
 use super::judgements::{Judgements, Scale};
@@ -65,12 +72,24 @@ impl Default for ScoreColumns<'_> {
     }
 }
 
-/// Splits a byte stream into CSV records, tracking line numbers.
+/// Splits a byte stream into CSV records with the `csv` crate's parser
+/// (`csv-core`), counting lines itself: `csv::Reader`'s record positions
+/// point at the line where the read started, which is wrong after blank
+/// lines and after CRLF line ends (rust-csv issues 208 and 395), and errors
+/// must name the line where the record starts.
 #[derive(Debug)]
 struct Records<R> {
     reader: R,
+    core: csv_core::Reader,
+    /// Line breaks (`\n`) consumed so far.
+    newlines: usize,
+    /// Bytes consumed so far (to skip a byte-order mark at offset 0).
+    consumed: usize,
+    /// Line where the current record starts.
     line: usize,
-    raw: Vec<u8>,
+    out: Vec<u8>,
+    ends: Vec<usize>,
+    fields: usize,
     done: bool,
 }
 
@@ -78,113 +97,112 @@ impl<R: BufRead> Records<R> {
     fn new(reader: R) -> Self {
         Self {
             reader,
+            core: csv_core::Reader::new(),
+            newlines: 0,
+            consumed: 0,
             line: 0,
-            raw: Vec::new(),
+            out: vec![0; 1024],
+            ends: vec![0; 16],
+            fields: 0,
             done: false,
         }
     }
 
-    /// Reads the next physical line (without its line break) into `self.raw`;
-    /// `false` at end of input.
-    fn read_line(&mut self) -> Result<bool> {
-        self.raw.clear();
-        let n = self
-            .reader
-            .read_until(b'\n', &mut self.raw)
-            .map_err(|e| RelevanceError::Io {
-                line: self.line + 1,
-                kind: e.kind(),
-            })?;
-        if n == 0 {
+    /// Reads the next non-blank record into `out`/`ends`; `false` at the
+    /// end of the input. `self.line` is the line where it starts.
+    fn next_record(&mut self) -> Result<bool> {
+        use csv_core::ReadRecordResult as R;
+        if self.done {
             return Ok(false);
         }
-        self.line += 1;
-        if self.raw.last() == Some(&b'\n') {
-            self.raw.pop();
-            if self.raw.last() == Some(&b'\r') {
-                self.raw.pop();
-            }
-        }
-        if self.line == 1 && self.raw.starts_with(b"\xEF\xBB\xBF") {
-            self.raw.drain(..3);
-        }
-        Ok(true)
-    }
-
-    fn text(&self) -> Result<&str> {
-        std::str::from_utf8(&self.raw).map_err(|_| RelevanceError::NotUtf8 { line: self.line })
-    }
-
-    /// The next non-blank record and the line where it starts.
-    fn next_record(&mut self) -> Result<Option<(usize, Vec<String>)>> {
-        if self.done {
-            return Ok(None);
-        }
+        let (mut outlen, mut endlen) = (0, 0);
+        let mut started = false;
         loop {
-            if !self.read_line()? {
-                self.done = true;
-                return Ok(None);
-            }
-            if !self.raw.is_empty() {
-                break;
-            }
-        }
-        let start = self.line;
-        let mut fields = Vec::new();
-        let mut field = String::new();
-        let mut quoted = false; // inside a quoted field
-        let mut was_quoted = false; // the current field was quoted and closed
-        loop {
-            let text = self.text()?;
-            let mut chars = text.chars().peekable();
-            while let Some(c) = chars.next() {
-                if quoted {
-                    if c == '"' {
-                        if chars.peek() == Some(&'"') {
-                            chars.next();
-                            field.push('"');
-                        } else {
-                            quoted = false;
-                            was_quoted = true;
-                        }
-                    } else {
-                        field.push(c);
+            let input = self.reader.fill_buf().map_err(|e| RelevanceError::Io {
+                line: self.newlines + 1,
+                kind: e.kind(),
+            })?;
+            let (res, nin, nout, nend) = self.core.read_record(
+                input,
+                self.out.get_mut(outlen..).unwrap_or(&mut []),
+                self.ends.get_mut(endlen..).unwrap_or(&mut []),
+            );
+            let taken = input.get(..nin).unwrap_or(&[]);
+            let mut rest = taken;
+            if !started {
+                // Skipped line breaks (blank lines, the LF of a CRLF) and a
+                // byte-order mark come before the record's first byte.
+                let mut i = 0;
+                for &b in taken {
+                    let bom = self.consumed + i < 3 && matches!(b, 0xEF | 0xBB | 0xBF);
+                    if b == b'\n' {
+                        self.newlines += 1;
+                    } else if b != b'\r' && !bom {
+                        started = true;
+                        self.line = self.newlines + 1;
+                        break;
                     }
-                } else if c == ',' {
-                    fields.push(std::mem::take(&mut field));
-                    was_quoted = false;
-                } else if was_quoted {
-                    return Err(RelevanceError::MalformedQuote {
-                        line: start,
-                        field: fields.len() + 1,
-                    });
-                } else if c == '"' && field.is_empty() {
-                    quoted = true;
-                } else {
-                    field.push(c);
+                    i += 1;
+                }
+                rest = taken.get(i..).unwrap_or(&[]);
+            }
+            self.newlines += rest.iter().filter(|&&b| b == b'\n').count();
+            self.consumed += nin;
+            self.reader.consume(nin);
+            outlen += nout;
+            endlen += nend;
+            match res {
+                R::InputEmpty => {}
+                R::OutputFull => {
+                    let n = self.out.len().saturating_mul(2).max(1024);
+                    self.out.resize(n, 0);
+                }
+                R::OutputEndsFull => {
+                    let n = self.ends.len().saturating_mul(2).max(16);
+                    self.ends.resize(n, 0);
+                }
+                R::Record => {
+                    self.fields = endlen;
+                    if !started {
+                        self.line = self.newlines + 1;
+                    }
+                    let bytes = self.out.get(..outlen).unwrap_or(&[]);
+                    if !bytes.is_ascii() && std::str::from_utf8(bytes).is_err() {
+                        return Err(RelevanceError::NotUtf8 { line: self.line });
+                    }
+                    return Ok(true);
+                }
+                R::End => {
+                    self.done = true;
+                    return Ok(false);
                 }
             }
-            if !quoted {
-                break;
-            }
-            // A line break inside quotes belongs to the field.
-            if !self.read_line()? {
-                self.done = true;
-                return Err(RelevanceError::MalformedQuote {
-                    line: start,
-                    field: fields.len() + 1,
-                });
-            }
-            field.push('\n');
         }
-        fields.push(field);
-        Ok(Some((start, fields)))
+    }
+
+    /// Field `i` of the current record (valid UTF-8: checked on reading).
+    fn field(&self, i: usize) -> Option<&str> {
+        if i >= self.fields {
+            return None;
+        }
+        let end = *self.ends.get(i)?;
+        let start = if i == 0 { 0 } else { *self.ends.get(i - 1)? };
+        std::str::from_utf8(self.out.get(start..end)?).ok()
+    }
+
+    fn header(&self) -> Vec<String> {
+        (0..self.fields)
+            .map(|i| self.field(i).unwrap_or("").to_owned())
+            .collect()
     }
 }
 
 /// Positions of the requested columns in the header.
 fn locate<R: BufRead>(records: &mut Records<R>, names: &[&str]) -> Result<Vec<usize>> {
-    let (_, header) = records.next_record()?.ok_or(RelevanceError::NoHeader)?;
+    if !records.next_record()? {
+        return Err(RelevanceError::NoHeader);
+    }
+    let header = records.header();
     names
         .iter()
         .map(|&name| {
@@ -206,9 +224,14 @@ fn locate<R: BufRead>(records: &mut Records<R>, names: &[&str]) -> Result<Vec<us
         .collect()
 }
 
-/// The non-empty field of column `index` (named `name`) of a record.
-fn field<'a>(record: &'a [String], index: usize, name: &str, line: usize) -> Result<&'a str> {
-    match record.get(index) {
+/// The non-empty field of column `index` (named `name`) of the current record.
+fn field<'a, R: BufRead>(
+    records: &'a Records<R>,
+    index: usize,
+    name: &str,
+    line: usize,
+) -> Result<&'a str> {
+    match records.field(index) {
         Some(f) if !f.trim().is_empty() => Ok(f),
         _ => Err(RelevanceError::MissingField {
             at: Location::Line(line),
@@ -254,24 +277,26 @@ impl<R: BufRead> Iterator for JudgementRecords<R> {
     type Item = Result<JudgementRecord>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        let (line, record) = match self.records.next_record() {
-            Ok(Some(r)) => r,
-            Ok(None) => return None,
+        match self.records.next_record() {
+            Ok(true) => {}
+            Ok(false) => return None,
             Err(e) => return Some(Err(e)),
-        };
+        }
+        let line = self.records.line;
+        let record = &self.records;
         let [q, d, a, g] = self.columns;
         let [qn, dn, an, gn] = &self.names;
         let parse = || -> Result<JudgementRecord> {
-            let grade_text = field(&record, g, gn, line)?;
+            let grade_text = field(record, g, gn, line)?;
             let grade = grade_text
                 .trim()
                 .parse::<i64>()
                 .map_err(|_| bad_number(line, gn, "an integer grade", grade_text))?;
             Ok(JudgementRecord {
                 line,
-                query: field(&record, q, qn, line)?.to_owned(),
-                document: field(&record, d, dn, line)?.to_owned(),
-                annotator: field(&record, a, an, line)?.to_owned(),
+                query: field(record, q, qn, line)?.to_owned(),
+                document: field(record, d, dn, line)?.to_owned(),
+                annotator: field(record, a, an, line)?.to_owned(),
                 grade,
             })
         };
@@ -286,7 +311,7 @@ impl<R: BufRead> Iterator for JudgementRecords<R> {
 /// [`RelevanceError::NoHeader`], [`RelevanceError::MissingColumn`] or
 /// [`RelevanceError::DuplicateColumn`] for the header; the iterator yields
 /// [`RelevanceError::MissingField`], [`RelevanceError::BadNumber`],
-/// [`RelevanceError::MalformedQuote`], [`RelevanceError::NotUtf8`] and
+/// [`RelevanceError::NotUtf8`] and
 /// [`RelevanceError::Io`] with the record's line.
 ///
 /// # Complexity
@@ -369,7 +394,7 @@ pub fn read_judgements<R: BufRead>(
 /// [`RelevanceError::DuplicateColumn`] for the header;
 /// [`RelevanceError::MissingField`], [`RelevanceError::BadNumber`] (a score
 /// that is not a finite number), [`RelevanceError::DuplicateScore`],
-/// [`RelevanceError::MalformedQuote`], [`RelevanceError::NotUtf8`],
+/// [`RelevanceError::NotUtf8`],
 /// [`RelevanceError::Io`] with the line.
 ///
 /// # Complexity
@@ -391,16 +416,18 @@ pub fn read_run<R: BufRead>(reader: R, columns: &ScoreColumns<'_>) -> Result<Run
         _ => return Err(RelevanceError::NoHeader),
     };
     let mut run = Run::new();
-    while let Some((line, record)) = records.next_record()? {
-        let score_text = field(&record, s, columns.score, line)?;
+    while records.next_record()? {
+        let line = records.line;
+        let record = &records;
+        let score_text = field(record, s, columns.score, line)?;
         let score = score_text
             .trim()
             .parse::<f64>()
             .ok()
             .filter(|x| x.is_finite())
             .ok_or_else(|| bad_number(line, columns.score, "a finite score", score_text))?;
-        let query = field(&record, q, columns.query, line)?;
-        let document = field(&record, d, columns.document, line)?;
+        let query = field(record, q, columns.query, line)?;
+        let document = field(record, d, columns.document, line)?;
         run.add_at(query, document, score, Location::Line(line))?;
     }
     Ok(run)
@@ -410,11 +437,11 @@ pub fn read_run<R: BufRead>(reader: R, columns: &ScoreColumns<'_>) -> Result<Run
 mod tests {
     use super::*;
 
-    fn split(text: &str) -> Result<Vec<(usize, Vec<String>)>> {
-        let mut r = Records::new(text.as_bytes());
+    fn split(text: &[u8]) -> Result<Vec<(usize, Vec<String>)>> {
+        let mut r = Records::new(text);
         let mut out = Vec::new();
-        while let Some(rec) = r.next_record()? {
-            out.push(rec);
+        while r.next_record()? {
+            out.push((r.line, r.header()));
         }
         Ok(out)
     }
@@ -424,34 +451,46 @@ mod tests {
     }
 
     #[test]
-    fn splits_rfc4180_records() -> Result<()> {
-        let text = "\u{feff}a,b,c\r\n\n\"x, y\",\"say \"\"hi\"\"\",\n\"multi\nline\",2,\"\"\nlast";
-        let got = split(text)?;
+    fn splits_rfc4180_records_with_their_lines() -> Result<()> {
+        let text =
+            "\u{feff}a,b,c\r\n\r\n\n\"x, y\",\"say \"\"hi\"\"\",\n\"multi\r\nline\",2,\"\"\nlast";
+        let got = split(text.as_bytes())?;
         assert_eq!(
             got,
             vec![
                 (1, owned(&["a", "b", "c"])),
-                (3, owned(&["x, y", "say \"hi\"", ""])),
-                (4, owned(&["multi\nline", "2", ""])),
-                (6, owned(&["last"])),
+                (4, owned(&["x, y", "say \"hi\"", ""])),
+                (5, owned(&["multi\r\nline", "2", ""])),
+                (7, owned(&["last"])),
             ]
         );
+        // Blank lines first, a BOM, CR-only line ends.
+        let got = split(b"\xEF\xBB\xBF\n\na\rb\r\n\nc")?;
+        assert_eq!(got.iter().map(|r| r.0).collect::<Vec<_>>(), [3, 3, 5]);
         Ok(())
     }
 
     #[test]
-    fn rejects_malformed_quotes() {
+    fn long_records_and_fields_grow_the_buffers() -> Result<()> {
+        let long = "x".repeat(5000);
+        let many = vec!["f"; 100].join(",");
+        let text = format!("{long},{many}\nnext\n");
+        let got = split(text.as_bytes())?;
+        assert_eq!(got.len(), 2);
+        assert_eq!(got.first().map(|r| r.1.len()), Some(101));
         assert_eq!(
-            split("a\n\"open,b\n"),
-            Err(RelevanceError::MalformedQuote { line: 2, field: 1 })
+            got.first().and_then(|r| r.1.first()).map(String::len),
+            Some(5000)
         );
+        assert_eq!(got.get(1).map(|r| r.0), Some(2));
+        Ok(())
+    }
+
+    #[test]
+    fn rejects_invalid_utf8_with_its_line() {
         assert_eq!(
-            split("a,\"b\"c\n"),
-            Err(RelevanceError::MalformedQuote { line: 1, field: 2 })
+            split(b"a\n\n\xff,b\n"),
+            Err(RelevanceError::NotUtf8 { line: 3 })
         );
-        let bytes: &[u8] = b"a\n\xff,b\n";
-        let mut r = Records::new(bytes);
-        assert!(r.next_record().is_ok());
-        assert_eq!(r.next_record(), Err(RelevanceError::NotUtf8 { line: 2 }));
     }
 }

@@ -93,6 +93,8 @@ pub enum RelevanceError {
     #[error("the input is empty: no header line")]
     NoHeader,
     /// A quoted field is never closed, or text follows a closing quote.
+    /// No longer produced: the CSV readers read quotes as the `csv` crate
+    /// does (see [`read_judgements`](super::read_judgements)).
     #[error("line {line}: malformed quoted field in column {field}")]
     MalformedQuote {
         /// 1-based line where the record starts.
@@ -125,6 +127,54 @@ pub enum RelevanceError {
         query: String,
         /// The document.
         document: String,
+    },
+    /// The same (query, document) pair is judged twice in a qrels file.
+    #[error("{at}: document {document:?} of query {query:?} is judged twice (first at {first})")]
+    DuplicateQrel {
+        /// Where the repeated judgement came from.
+        at: Location,
+        /// Where the first judgement came from.
+        first: Location,
+        /// The query.
+        query: String,
+        /// The document.
+        document: String,
+    },
+    /// A line of a whitespace-separated file has the wrong number of fields.
+    #[error("line {line}: expected {expected} fields ({format}), found {found}")]
+    FieldCount {
+        /// 1-based line.
+        line: usize,
+        /// The format's field layout, e.g. `"qid iter docno rel"`.
+        format: &'static str,
+        /// Number of fields the format has.
+        expected: usize,
+        /// Number of fields found.
+        found: usize,
+    },
+    /// More items than the flat layout indexes (ids and entries are 32-bit).
+    #[error("too large: {requested} {quantity} requested, at most {limit}")]
+    TooLarge {
+        /// What is counted (`"distinct ids"`, `"entries"`).
+        quantity: &'static str,
+        /// The number asked for (saturated at `u64::MAX`).
+        requested: u64,
+        /// The limit.
+        limit: u64,
+    },
+    /// An allocation for data already read failed.
+    #[error("out of memory: {requested} {quantity} could not be allocated")]
+    OutOfMemory {
+        /// What was being allocated (`"string table slots"`, …).
+        quantity: &'static str,
+        /// Number of items asked for.
+        requested: u64,
+    },
+    /// A measure name is not one this crate computes.
+    #[error("unknown measure {name:?}")]
+    UnknownMeasure {
+        /// The name given (cut to 40 characters).
+        name: String,
     },
     /// A model score is NaN.
     #[error("{input}[{index}] is NaN")]
@@ -194,6 +244,38 @@ pub enum RelevanceError {
         /// 0-based position (counting items, not groups) of the repeat.
         index: usize,
     },
+}
+
+impl RelevanceError {
+    /// The 1-based line of the input file the error is about, if it came
+    /// from a file (so a caller can print `FILE:LINE: message`).
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::relevance::{read_trec_qrels, Ids};
+    /// let err = read_trec_qrels("q 0 d 1\nq 0 d\n".as_bytes(), &mut Ids::new()).err();
+    /// assert_eq!(err.and_then(|e| e.line()), Some(2));
+    /// ```
+    #[must_use]
+    pub fn line(&self) -> Option<usize> {
+        let at = |l: &Location| match l {
+            Location::Line(n) => Some(*n),
+            Location::Record(_) => None,
+        };
+        match self {
+            Self::GradeOffScale { at: l, .. }
+            | Self::DuplicateJudgement { at: l, .. }
+            | Self::MissingField { at: l, .. }
+            | Self::BadNumber { at: l, .. }
+            | Self::DuplicateScore { at: l, .. }
+            | Self::DuplicateQrel { at: l, .. } => at(l),
+            Self::MalformedQuote { line, .. }
+            | Self::NotUtf8 { line }
+            | Self::Io { line, .. }
+            | Self::FieldCount { line, .. } => Some(*line),
+            _ => None,
+        }
+    }
 }
 
 /// Shorthand for results of the relevance module.

@@ -14,8 +14,9 @@
 //! # Queries with no relevant document
 //! AP, R-precision and reciprocal rank are 0/0 when a query has no relevant
 //! document, and nDCG@k when its ideal DCG@k is 0; they are `None` per query.
-//! [`NoRelevant`] says whether averages skip such queries (the default, as
-//! `trec_eval` does) or count them as 0.
+//! [`NoRelevant`] says whether averages count such queries as 0 (the
+//! default, `trec_eval`'s convention: it scores them 0 and counts them in
+//! every mean) or skip them.
 
 use super::error::{RelevanceError, Result, check_finite};
 use super::judgements::{Assessments, Level};
@@ -110,14 +111,19 @@ impl Label {
 }
 
 /// Whether queries whose metric is undefined (no relevant document, or ideal
-/// DCG 0) are left out of averages or count as 0.
+/// DCG 0) count as 0 in averages or are left out.
+///
+/// `trec_eval` scores such a query 0 and counts it: with two queries, one
+/// without relevant documents and the other with AP 1, its MAP is 0.5.
+/// [`NoRelevant::Zero`], the default, gives the same means as `trec_eval`
+/// (and as published tables computed with it).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub enum NoRelevant {
-    /// Leave them out (`trec_eval`'s choice).
+    /// Count them as 0 (`trec_eval`'s convention; the default).
     #[default]
-    Skip,
-    /// Count them as 0.
     Zero,
+    /// Leave them out of the average.
+    Skip,
 }
 
 /// Options of the metrics.
@@ -127,7 +133,7 @@ pub enum NoRelevant {
 /// use adaptive_comp_metrics::relevance::{Exponential, Level, NoRelevant, Options};
 /// let o = Options { k: 5, ..Options::default() }.with_gain(Exponential);
 /// assert_eq!((o.k, o.level), (5, Level::Loose));
-/// assert_eq!(o.no_relevant, NoRelevant::Skip);
+/// assert_eq!(o.no_relevant, NoRelevant::Zero);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Options<G = Linear> {
@@ -138,7 +144,8 @@ pub struct Options<G = Linear> {
     /// Which class is relevant when labels come from [`Assessments`]
     /// (default [`Level::Loose`]); used by [`evaluate_run`].
     pub level: Level,
-    /// Averaging policy for undefined per-query values (default skip).
+    /// Averaging policy for undefined per-query values (default
+    /// [`NoRelevant::Zero`], `trec_eval`'s).
     pub no_relevant: NoRelevant,
 }
 
@@ -161,7 +168,7 @@ impl Default for Options<Linear> {
             k: 10,
             gain: Linear,
             level: Level::Loose,
-            no_relevant: NoRelevant::Skip,
+            no_relevant: NoRelevant::Zero,
         }
     }
 }
@@ -385,7 +392,7 @@ fn discount(rank: usize) -> f64 {
 
 /// E[1/(above + t)] where t is the position of the first of `r` relevant
 /// documents placed uniformly at random among `n` tied positions.
-fn expected_reciprocal_rank(above: usize, n: usize, r: usize) -> f64 {
+pub(crate) fn expected_reciprocal_rank(above: usize, n: usize, r: usize) -> f64 {
     let (nf, rf) = (n as f64, r as f64);
     let mut p = rf / nf; // P(t = 1)
     let mut sum = Neumaier::default();

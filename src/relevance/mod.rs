@@ -19,7 +19,23 @@
 //!   accepting ties ([`rbo`], [`rbo_tied`]; Webber, Moffat & Zobel 2010);
 //! - reads judgement and model score files in CSV with caller-given column
 //!   names, streaming, with line-numbered errors ([`read_judgements`],
-//!   [`judgement_records`], [`read_run`]).
+//!   [`judgement_records`], [`read_run`]);
+//! - reads TREC qrels and runs, streaming, with line-numbered errors, into a
+//!   flat layout for large evaluations — ids interned once in string tables
+//!   ([`Ids`]), judgements and runs as integer arrays grouped by query
+//!   ([`Qrels`], [`TrecRun`]) — and scores them with `trec_eval`'s measures
+//!   and conventions, or with the tie-aware expectations
+//!   ([`read_trec_qrels`], [`read_trec_run`], [`evaluate_trec`]).
+//!
+//! # Agreement with `trec_eval`
+//! [`evaluate_trec`] with the default [`TrecOptions`] reproduces `trec_eval`
+//! (and `pytrec_eval`): documents with equal scores are ranked by decreasing
+//! document id ([`Ties::TrecEval`]); a query without relevant documents
+//! scores 0 and counts in the means ([`NoRelevant::Zero`], also the default
+//! of [`evaluate_run`]); a grade counts as relevant from 1 on, negative
+//! grades never, and gains are the grades. [`Ties::Expected`] replaces the
+//! name-dependent tie order by the expectation over all tie orders, the
+//! convention of [`evaluate_query`] and [`evaluate_run`].
 //!
 //! # Example
 //! ```
@@ -47,22 +63,32 @@
 
 mod csv;
 mod error;
+mod evaluate;
+mod flat;
+mod intern;
 mod judgements;
+mod measure;
 mod metrics;
 mod rbo;
+mod trec;
 
 pub use csv::{
     JudgementColumns, JudgementRecord, JudgementRecords, ScoreColumns, judgement_records,
     read_judgements, read_run,
 };
 pub use error::{Location, RelevanceError, Result};
+pub use evaluate::{Ties, TrecOptions, TrecReport, evaluate_trec};
+pub use flat::{Qrels, QrelsBuilder, RunBuilder, TrecRun};
+pub use intern::{Documents, Ids, StringTable};
 pub use judgements::{
     Assessments, Class, GradeStats, Judgements, Level, PairSummary, QuerySummary, Scale,
     Thresholds, classify, grade_stats,
 };
+pub use measure::Measure;
 pub use metrics::{
     Exponential, Gain, Label, Linear, Mean, MeanMetrics, NoRelevant, Options, QueryMetrics,
     QueryReport, Run, RunReport, evaluate_query, evaluate_query_with_missing, evaluate_run,
     mean_metrics,
 };
 pub use rbo::{Rbo, rbo, rbo_tied, tie_groups};
+pub use trec::{read_trec_qrels, read_trec_run};

@@ -8,7 +8,7 @@
 //! ```text
 //! exponential            z_i = 2·exp(−i/N) − 1
 //! power law (paper)      z_i = 2/(1 + √(i/N)) − 1
-//! power law (published)  z_i = 2/(1 + i/N) − 1          (REFERENCES §2 item 2)
+//! power law (published)  z_i = 2/(1 + i/N) − 1          (published-code departure 2)
 //! same-area              the 990 word2vec cosine similarities of §2.2
 //! ```
 
@@ -37,7 +37,7 @@ pub const SAME_AREA_LEN: usize = 990;
 /// Published  z_i = 2/(1 + i/N) − 1        (the code behind Table 2)
 /// ```
 ///
-/// Reference: Lombardo et al. (2020) §4.1.1; REFERENCES §2 item 2.
+/// Reference: Lombardo et al. (2020) §4.1.1; published-code departure 2.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum PowerLaw {
     /// With the square root, as the paper writes it.
@@ -98,7 +98,8 @@ impl Underlying {
     /// The exponential distribution `z_i = 2·exp(−i/N) − 1`, i = 0 … N − 1.
     ///
     /// # Errors
-    /// [`SimError::TooFewItems`] for N < 2.
+    /// [`SimError::TooFewItems`] for N < 2; [`SimError::TooLarge`] for
+    /// N > [`BallotConfig::MAX_ITEMS`](crate::ballot::BallotConfig::MAX_ITEMS).
     ///
     /// # Complexity
     /// O(N).
@@ -118,12 +119,13 @@ impl Underlying {
     /// [`PowerLaw`]), i = 0 … N − 1.
     ///
     /// # Errors
-    /// [`SimError::TooFewItems`] for N < 2.
+    /// [`SimError::TooFewItems`] for N < 2; [`SimError::TooLarge`] for
+    /// N > [`BallotConfig::MAX_ITEMS`](crate::ballot::BallotConfig::MAX_ITEMS).
     ///
     /// # Complexity
     /// O(N).
     ///
-    /// Reference: Lombardo et al. (2020) §4.1.1 (ii); REFERENCES §2 item 2.
+    /// Reference: Lombardo et al. (2020) §4.1.1 (ii); published-code departure 2.
     pub fn power_law(n: usize, form: PowerLaw) -> Result<Self> {
         check_n(n)?;
         let nf = n as f64;
@@ -196,9 +198,18 @@ impl Underlying {
     }
 }
 
+/// N ≥ 2 and N ≤ [`BallotConfig::MAX_ITEMS`](crate::ballot::BallotConfig::MAX_ITEMS)
+/// (a distribution is only simulated with a configuration of as many items).
 fn check_n(n: usize) -> Result<()> {
+    let limit = crate::ballot::BallotConfig::MAX_ITEMS;
     if n < 2 {
         Err(SimError::TooFewItems { needed: 2, got: n })
+    } else if n > limit {
+        Err(SimError::TooLarge {
+            quantity: "items",
+            requested: n as u64,
+            limit: limit as u64,
+        })
     } else {
         Ok(())
     }

@@ -85,6 +85,39 @@ pub enum SimError {
         /// What the metric reported.
         source: crate::Error,
     },
+    /// A size over its limit ([`Simulation::MAX_SIMULATIONS`],
+    /// [`Simulation::MAX_OPINIONS`], [`BallotConfig::MAX_ITEMS`]): refused
+    /// before anything is allocated (see the crate docs, "Sizes and memory").
+    ///
+    /// [`Simulation::MAX_SIMULATIONS`]: super::Simulation::MAX_SIMULATIONS
+    /// [`Simulation::MAX_OPINIONS`]: super::Simulation::MAX_OPINIONS
+    /// [`BallotConfig::MAX_ITEMS`]: crate::ballot::BallotConfig::MAX_ITEMS
+    #[error("too large: {requested} {quantity} requested, at most {limit}")]
+    TooLarge {
+        /// What is counted (`"simulations"`, `"items"`, `"voter-item opinions"`).
+        quantity: &'static str,
+        /// The number asked for.
+        requested: u64,
+        /// The limit.
+        limit: u64,
+    },
+    /// Fewer simulations (or values) than a summary needs: a standard
+    /// deviation needs two.
+    #[error("too few simulations: {needed} needed, got {got} (a standard deviation needs two)")]
+    TooFewSimulations {
+        /// The minimum, 2.
+        needed: usize,
+        /// The number given.
+        got: usize,
+    },
+    /// A value to summarise is NaN or infinite.
+    #[error("value {index} is {value}: only finite values can be summarised")]
+    NotFinite {
+        /// Index of the first bad value.
+        index: usize,
+        /// The value.
+        value: f64,
+    },
     /// A worker thread panicked (only user closures can panic).
     #[error("a simulation thread panicked (in a user closure)")]
     ThreadPanicked,

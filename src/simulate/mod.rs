@@ -41,7 +41,8 @@
 //! [`VoterModel::paper`] and the scheduler's `Options::paper` follow the
 //! text; [`VoterModel::published`], [`PowerLaw::Published`],
 //! `Options::published` and `UniformBudget::RoundedAppearances` reproduce
-//! the code that produced Table 2 (REFERENCES §2). The example
+//! the code that produced Table 2 (the departures are listed, numbered, in
+//! the [`ballot`](crate::ballot) module docs). The example
 //! `reproduce_table2` runs both, and rebuilds the published script's
 //! misaligned comparison of rankings explicitly.
 //!

@@ -271,6 +271,15 @@ impl Scratch {
 }
 
 impl Simulation {
+    /// The most simulations a run or a sweep accepts: 2²⁰ ≈ 10⁶ (Table 2
+    /// uses 50). A run keeps every metric value of every simulation.
+    pub const MAX_SIMULATIONS: usize = 1 << 20;
+
+    /// The most voter-item opinions a crowd holds, voters × items: 2²⁷ ≈
+    /// 1.3·10⁸ (one `f64` each, 1 GiB at the limit). Table 2's crowd holds
+    /// 100 × 990.
+    pub const MAX_OPINIONS: usize = 1 << 27;
+
     /// A simulation of the collection `config` on the items of
     /// `underlying`, with the paper's voters ([`VoterModel::paper`]), 100 of
     /// them, the uniform baseline at the same number of comparisons, and the
@@ -337,14 +346,11 @@ impl Simulation {
     /// Sets the number of voters (100 in Table 2).
     ///
     /// # Errors
-    /// [`SimError::InvalidParameter`] for zero voters.
+    /// [`SimError::InvalidParameter`] for zero voters;
+    /// [`SimError::TooLarge`] when voters × items exceeds
+    /// [`MAX_OPINIONS`](Self::MAX_OPINIONS).
     pub fn n_voters(mut self, n: usize) -> Result<Self> {
-        if n == 0 {
-            return Err(SimError::InvalidParameter {
-                name: "n_voters",
-                expected: "at least one voter",
-            });
-        }
+        check_crowd(n, self.underlying.len())?;
         self.n_voters = n;
         Ok(self)
     }
@@ -420,12 +426,7 @@ impl Simulation {
         self.draw_crowd(seed, index, s)?;
         let c = self.collect_arm(Arm::Adaptive, seed, index, s)?;
         let e = Estimate::new(truth, true_ranking, &c.scores, &c.ranking);
-        let v = metric.eval(&e).map_err(|source| SimError::Metric {
-            metric: metric.name.clone(),
-            simulation: index,
-            source,
-        })?;
-        Ok((v, c.comparisons))
+        Ok((metric_value(metric, &e, index)?, c.comparisons))
     }
 
     fn evaluate(
@@ -443,11 +444,7 @@ impl Simulation {
             ranking: &c.ranking,
         };
         for m in &self.metrics {
-            out.push(m.eval(&e).map_err(|source| SimError::Metric {
-                metric: m.name.clone(),
-                simulation: index,
-                source,
-            })?);
+            out.push(metric_value(m, &e, index)?);
         }
         Ok(())
     }
@@ -457,8 +454,16 @@ impl Simulation {
     /// exactly these values.
     ///
     /// # Errors
-    /// A metric failure ([`SimError::Metric`]).
+    /// A metric failure ([`SimError::Metric`]); [`SimError::TooLarge`] for
+    /// an index no run can have (≥ [`MAX_SIMULATIONS`](Self::MAX_SIMULATIONS)).
     pub fn simulate(&self, seed: u64, index: usize) -> Result<Run> {
+        if index >= Self::MAX_SIMULATIONS {
+            return Err(SimError::TooLarge {
+                quantity: "simulation index",
+                requested: index as u64,
+                limit: Self::MAX_SIMULATIONS as u64 - 1,
+            });
+        }
         let (truth, true_ranking) = self.truth();
         let mut s = Scratch::new();
         let (uniform, adaptive) = self.collect_both(seed, index, &mut s)?;
@@ -483,16 +488,23 @@ impl Simulation {
     /// `simulations` seeded simulations on all cores
     /// ([`std::thread::available_parallelism`]).
     ///
+    /// A report needs S ≥ 2: its standard deviations and standard errors are
+    /// undefined for one simulation, and every field of a [`Summary`] is a
+    /// number (one simulation on its own is [`simulate`](Self::simulate)).
+    ///
     /// # Errors
-    /// [`SimError::InvalidParameter`] for zero simulations; the first
-    /// failing simulation's error (by index).
+    /// [`SimError::TooFewSimulations`] for fewer than 2 simulations,
+    /// [`SimError::TooLarge`] for more than
+    /// [`MAX_SIMULATIONS`](Self::MAX_SIMULATIONS) (both before any work); the
+    /// first failing simulation's error (by index), a metric that returns a
+    /// NaN or infinite value among them ([`SimError::Metric`]).
     pub fn run(&self, simulations: usize, seed: u64) -> Result<Report> {
         let threads = std::thread::available_parallelism().map_or(1, usize::from);
         self.run_with_threads(simulations, seed, threads)
     }
 
-    /// [`run`](Self::run) on `threads` threads; the report is bit-for-bit
-    /// the same for any `threads ≥ 1`.
+    /// [`run`](Self::run) on `threads` threads (at most 256 are used); the
+    /// report is bit-for-bit the same for any `threads ≥ 1`.
     ///
     /// # Errors
     /// As [`run`](Self::run), and [`SimError::InvalidParameter`] for zero
@@ -527,7 +539,10 @@ impl Simulation {
             }
             (cu, ca) = (u, a);
         }
-        let summaries: Vec<Summary> = columns.iter().map(|c| Summary::of(c)).collect();
+        let summaries = columns
+            .iter()
+            .map(|c| Summary::of(c))
+            .collect::<Result<Vec<Summary>>>()?;
         Ok(Report {
             simulations,
             seed,
@@ -540,20 +555,70 @@ impl Simulation {
     }
 }
 
-/// [`SimError::InvalidParameter`] for zero simulations.
+/// [`SimError::TooFewSimulations`] below 2, [`SimError::TooLarge`] above
+/// [`Simulation::MAX_SIMULATIONS`].
 pub(crate) fn check_simulations(simulations: usize) -> Result<()> {
-    if simulations == 0 {
-        return Err(SimError::InvalidParameter {
-            name: "simulations",
-            expected: "at least one simulation",
+    if simulations < 2 {
+        return Err(SimError::TooFewSimulations {
+            needed: 2,
+            got: simulations,
+        });
+    }
+    if simulations > Simulation::MAX_SIMULATIONS {
+        return Err(SimError::TooLarge {
+            quantity: "simulations",
+            requested: simulations as u64,
+            limit: Simulation::MAX_SIMULATIONS as u64,
         });
     }
     Ok(())
 }
 
-/// Runs `f(i, scratch)` for i = 0 … n − 1 on `threads` scoped threads (each
-/// with its own scratch buffers) and returns the results in index order;
-/// the first error by index wins.
+/// [`SimError::InvalidParameter`] for zero voters, [`SimError::TooLarge`]
+/// when voters × items exceeds [`Simulation::MAX_OPINIONS`].
+pub(crate) fn check_crowd(n_voters: usize, n_items: usize) -> Result<()> {
+    if n_voters == 0 {
+        return Err(SimError::InvalidParameter {
+            name: "n_voters",
+            expected: "at least one voter",
+        });
+    }
+    let cells = (n_voters as u128) * (n_items as u128);
+    if cells > Simulation::MAX_OPINIONS as u128 {
+        return Err(SimError::TooLarge {
+            quantity: "voter-item opinions (voters × items)",
+            requested: u64::try_from(cells).unwrap_or(u64::MAX),
+            limit: Simulation::MAX_OPINIONS as u64,
+        });
+    }
+    Ok(())
+}
+
+/// The value of `metric` on `e`, a failure or a non-finite value reported
+/// as [`SimError::Metric`] of simulation `index`.
+fn metric_value(metric: &Metric, e: &Estimate<'_>, index: usize) -> Result<f64> {
+    let fail = |source| SimError::Metric {
+        metric: metric.name.clone(),
+        simulation: index,
+        source,
+    };
+    let v = metric.eval(e).map_err(fail)?;
+    if !v.is_finite() {
+        return Err(fail(crate::Error::Undefined {
+            reason: "the metric returned a NaN or infinite value",
+        }));
+    }
+    Ok(v)
+}
+
+/// The most threads a run uses, whatever it asks: each holds a crowd and a
+/// collection's buffers, and results do not depend on the count.
+const MAX_THREADS: usize = 256;
+
+/// Runs `f(i, scratch)` for i = 0 … n − 1 on `threads` scoped threads (at
+/// most [`MAX_THREADS`], each with its own scratch buffers; as many as the
+/// OS spawns, the caller's own if none) and returns the results in index
+/// order; the first error by index wins.
 pub(crate) fn par_map<T, F>(n: usize, threads: usize, f: F) -> Result<Vec<T>>
 where
     T: Send,
@@ -573,10 +638,15 @@ where
         done
     };
     let parts: Vec<_> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads.clamp(1, n.max(1)))
-            .map(|_| scope.spawn(worker))
+        let handles: Vec<_> = (0..threads.clamp(1, n.clamp(1, MAX_THREADS)))
+            .filter_map(|_| std::thread::Builder::new().spawn_scoped(scope, worker).ok())
             .collect();
-        handles.into_iter().map(|h| h.join()).collect()
+        let mut parts: Vec<_> = handles.into_iter().map(|h| h.join()).collect();
+        if parts.is_empty() {
+            // No thread could be spawned: the caller's thread does the work.
+            parts.push(Ok(worker()));
+        }
+        parts
     });
     let mut slots: Vec<Option<Result<T>>> = (0..n).map(|_| None).collect();
     for part in parts {

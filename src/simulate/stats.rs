@@ -1,6 +1,7 @@
 //! Mean, sample standard deviation and standard error of repeated
 //! simulations.
 
+use super::error::{Result, SimError};
 use crate::sum::neumaier;
 
 /// Mean ± sample standard deviation of one metric over S simulations, with
@@ -13,15 +14,20 @@ use crate::sum::neumaier;
 /// se   = sd / √S
 /// ```
 ///
-/// With S = 1, `sd` and `se` are NaN (undefined), not 0.
+/// A summary always has S ≥ 2 finite values, so every field is a finite
+/// number: with one value the standard deviation would be 0/0, and a report
+/// whose SD and standard error are NaN compares nothing. One simulation on
+/// its own is [`Simulation::simulate`](super::Simulation::simulate).
 ///
 /// # Examples
 /// ```
-/// use adaptive_comp_metrics::simulate::Summary;
-/// let s = Summary::of(&[1.0, 2.0, 3.0, 4.0]);
+/// use adaptive_comp_metrics::simulate::{SimError, Summary};
+/// let s = Summary::of(&[1.0, 2.0, 3.0, 4.0])?;
 /// assert_eq!(s.mean, 2.5);
 /// assert!((s.sd - (5.0_f64 / 3.0).sqrt()).abs() < 1e-15);
 /// assert!((s.se - s.sd / 2.0).abs() < 1e-15);
+/// assert_eq!(Summary::of(&[0.3]).unwrap_err(), SimError::TooFewSimulations { needed: 2, got: 1 });
+/// # Ok::<(), SimError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -39,27 +45,40 @@ pub struct Summary {
 impl Summary {
     /// Summarises `values` (two-pass, compensated sums).
     ///
+    /// # Errors
+    /// [`SimError::TooFewSimulations`] for fewer than 2 values;
+    /// [`SimError::NotFinite`] for a NaN or infinite value (the first);
+    /// [`SimError::InvalidParameter`] when finite values are so large that
+    /// the mean or the squared deviations overflow.
+    ///
     /// # Complexity
     /// O(S).
-    #[must_use]
-    pub fn of(values: &[f64]) -> Self {
+    pub fn of(values: &[f64]) -> Result<Self> {
+        if values.len() < 2 {
+            return Err(SimError::TooFewSimulations {
+                needed: 2,
+                got: values.len(),
+            });
+        }
+        if let Some((index, &value)) = values.iter().enumerate().find(|(_, v)| !v.is_finite()) {
+            return Err(SimError::NotFinite { index, value });
+        }
         let n = values.len() as f64;
-        let mean = if values.is_empty() {
-            f64::NAN
-        } else {
-            neumaier(values.iter().copied()) / n
-        };
-        let sd = if values.len() < 2 {
-            f64::NAN
-        } else {
-            (neumaier(values.iter().map(|v| (v - mean) * (v - mean))) / (n - 1.0)).sqrt()
-        };
-        Self {
+        let mean = neumaier(values.iter().copied()) / n;
+        // Finite values can still overflow in the squares (|v| > 1e154).
+        let sd = (neumaier(values.iter().map(|v| (v - mean) * (v - mean))) / (n - 1.0)).sqrt();
+        if !(mean.is_finite() && sd.is_finite()) {
+            return Err(SimError::InvalidParameter {
+                name: "values",
+                expected: "values whose mean and squared deviations fit in f64 (|v| < 1e154)",
+            });
+        }
+        Ok(Self {
             mean,
             sd,
             se: sd / n.sqrt(),
             values: values.to_vec(),
-        }
+        })
     }
 
     /// The z-score of this estimate against a published mean ± SD over
@@ -69,18 +88,37 @@ impl Summary {
     /// z = (mean − mean_pub) / √(sd_pub²/S_pub + sd²/S)
     /// ```
     ///
+    /// `None` when z is undefined: no published run, a published mean or SD
+    /// that is not a finite number (or a negative SD), or both standard
+    /// deviations zero (the denominator is 0).
+    ///
     /// # Examples
     /// ```
     /// use adaptive_comp_metrics::simulate::Summary;
-    /// let s = Summary::of(&[0.0, 2.0]); // mean 1, sd √2
-    /// let z = s.z_score(0.0, 0.0, 50);
+    /// let s = Summary::of(&[0.0, 2.0])?; // mean 1, sd √2
+    /// let z = s.z_score(0.0, 0.0, 50).expect("sd > 0");
     /// assert!((z - 1.0).abs() < 1e-15); // 1 / √(2/2)
+    /// assert_eq!(Summary::of(&[1.0, 1.0])?.z_score(0.0, 0.0, 50), None);
+    /// # Ok::<(), adaptive_comp_metrics::simulate::SimError>(())
     /// ```
     #[must_use]
-    pub fn z_score(&self, published_mean: f64, published_sd: f64, published_runs: usize) -> f64 {
+    pub fn z_score(
+        &self,
+        published_mean: f64,
+        published_sd: f64,
+        published_runs: usize,
+    ) -> Option<f64> {
+        if published_runs == 0
+            || !published_mean.is_finite()
+            || !published_sd.is_finite()
+            || published_sd < 0.0
+        {
+            return None;
+        }
         let s = self.values.len() as f64;
         let var = published_sd * published_sd / published_runs as f64 + self.sd * self.sd / s;
-        (self.mean - published_mean) / var.sqrt()
+        let z = (self.mean - published_mean) / var.sqrt();
+        z.is_finite().then_some(z)
     }
 }
 
@@ -91,13 +129,45 @@ mod tests {
     #[test]
     fn by_hand() {
         // Values 0.5, 0.7, 0.9: mean 0.7, deviations ±0.2 → var 0.08/2 = 0.04.
-        let s = Summary::of(&[0.5, 0.7, 0.9]);
+        let s = Summary::of(&[0.5, 0.7, 0.9]).unwrap();
         assert!((s.mean - 0.7).abs() < 1e-15);
         assert!((s.sd - 0.2).abs() < 1e-15);
         assert!((s.se - 0.2 / 3f64.sqrt()).abs() < 1e-15);
-        let one = Summary::of(&[0.3]);
-        assert_eq!(one.mean, 0.3);
-        assert!(one.sd.is_nan());
-        assert!(Summary::of(&[]).mean.is_nan());
+    }
+
+    #[test]
+    fn undefined_summaries_are_errors_not_nan() {
+        let few = |got| SimError::TooFewSimulations { needed: 2, got };
+        assert_eq!(Summary::of(&[0.3]).unwrap_err(), few(1));
+        assert_eq!(Summary::of(&[]).unwrap_err(), few(0));
+        assert!(matches!(
+            Summary::of(&[0.3, f64::NAN]).unwrap_err(),
+            SimError::NotFinite { index: 1, value } if value.is_nan()
+        ));
+        assert_eq!(
+            Summary::of(&[1.0, f64::NEG_INFINITY]).unwrap_err(),
+            SimError::NotFinite {
+                index: 1,
+                value: f64::NEG_INFINITY
+            }
+        );
+        // Finite values whose squared deviations overflow.
+        assert!(matches!(
+            Summary::of(&[-1e300, 1e300]).unwrap_err(),
+            SimError::InvalidParameter { name: "values", .. }
+        ));
+        assert!(matches!(
+            Summary::of(&[f64::MAX, f64::MAX]).unwrap_err(),
+            SimError::InvalidParameter { name: "values", .. }
+        ));
+        let s = Summary::of(&[0.5, 0.5]).unwrap();
+        assert_eq!((s.sd, s.se), (0.0, 0.0));
+        assert_eq!(s.z_score(0.5, 0.0, 10), None); // 0/0
+        assert_eq!(s.z_score(0.4, 0.1, 0), None);
+        assert_eq!(s.z_score(f64::NAN, 0.1, 10), None);
+        assert_eq!(s.z_score(0.4, -0.1, 10), None);
+        assert_eq!(s.z_score(0.4, f64::INFINITY, 10), None);
+        // (0.5 − 0.4)/√(0.01/1) = 1.
+        assert!((s.z_score(0.4, 0.1, 1).unwrap() - 1.0).abs() < 1e-12);
     }
 }

@@ -100,7 +100,10 @@ impl Sweep {
 /// replaced at each point.
 ///
 /// # Errors
-/// [`SimError::InvalidParameter`] for zero simulations or an empty grid;
+/// [`SimError::TooFewSimulations`] for fewer than 2 simulations,
+/// [`SimError::TooLarge`] for more than
+/// [`Simulation::MAX_SIMULATIONS`](super::Simulation::MAX_SIMULATIONS),
+/// [`SimError::InvalidParameter`] for an empty grid;
 /// the first simulation error of a point that runs. Points whose
 /// configuration is invalid are listed in [`Sweep::skipped`], not errors.
 ///
@@ -166,7 +169,7 @@ pub fn sweep(
                 n_ballots: nb,
                 m: sim.config().m(),
                 comparisons: rows.first().map_or(0, |r| r.1),
-                summary: Summary::of(&values),
+                summary: Summary::of(&values)?,
             });
         }
     }

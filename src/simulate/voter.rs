@@ -15,7 +15,7 @@
 //!
 //! ```text
 //! paper      σ_v(z) = σ*_v·(1 − z²)        (§4.1.1)
-//! published  σ_v(z) = σ*_v·z·(1 − z)       (REFERENCES §2 item 1)
+//! published  σ_v(z) = σ*_v·z·(1 − z)       (published-code departure 1)
 //! ```
 
 use std::fmt;
@@ -50,7 +50,7 @@ pub type AmplitudeFn = dyn Fn(f64, f64) -> f64 + Send + Sync;
 /// assert_eq!(flat.amplitude(0.1, 0.9), 0.1);
 /// ```
 ///
-/// Reference: Lombardo et al. (2020) §4.1.1; REFERENCES §2 item 1.
+/// Reference: Lombardo et al. (2020) §4.1.1; published-code departure 1.
 #[derive(Clone, Default)]
 pub enum Nonconformity {
     /// σ*·(1 − z²): vanishes at z = ±1 (the paper).
@@ -97,7 +97,7 @@ impl fmt::Debug for Nonconformity {
 pub enum Noise {
     /// Once per voter and item, fixed for the whole run: a voter holds a
     /// stable (if wrong) opinion of each item (the published code,
-    /// REFERENCES §2 item 8).
+    /// published-code departure 8).
     #[default]
     PerItem,
     /// Afresh at every comparison: a voter's opinion wavers between votes.
@@ -165,7 +165,7 @@ pub enum Choice {
 /// # Ok::<(), adaptive_comp_metrics::simulate::SimError>(())
 /// ```
 ///
-/// Reference: Lombardo et al. (2020) §4.1–4.2; REFERENCES §2 items 1, 8.
+/// Reference: Lombardo et al. (2020) §4.1–4.2; published-code departures 1 and 8.
 #[derive(Debug, Clone)]
 pub struct VoterModel {
     sigma: (f64, f64),
@@ -301,8 +301,10 @@ impl VoterModel {
     /// ```
     ///
     /// # Errors
-    /// [`SimError::InvalidParameter`] for zero voters or more voters × items
-    /// than memory can hold; [`SimError::Amplitude`] when a custom profile
+    /// [`SimError::InvalidParameter`] for zero voters; [`SimError::TooLarge`]
+    /// when voters × items exceeds
+    /// [`Simulation::MAX_OPINIONS`](super::Simulation::MAX_OPINIONS);
+    /// [`SimError::Amplitude`] when a custom profile
     /// returns a negative or non-finite amplitude.
     ///
     /// # Complexity
@@ -343,19 +345,8 @@ impl VoterModel {
     ) -> Result<()> {
         let z = underlying.z();
         let n = z.len();
-        if n_voters == 0 {
-            return Err(SimError::InvalidParameter {
-                name: "n_voters",
-                expected: "at least one voter",
-            });
-        }
-        let cells = n_voters
-            .checked_mul(n)
-            .filter(|&c| c <= isize::MAX as usize / 8)
-            .ok_or(SimError::InvalidParameter {
-                name: "n_voters",
-                expected: "voters × items within memory",
-            })?;
+        super::runner::check_crowd(n_voters, n)?;
+        let cells = n_voters * n;
         crowd.n_items = n;
         crowd.n_voters = n_voters;
         crowd.judgement = self.judgement;

@@ -226,13 +226,40 @@ fn check<'a>(
     Ok(Checked { names, by_group })
 }
 
+/// The most comparisons [`comparisons`] and [`build_dataset`] build: 2²⁴ ≈
+/// 1.7·10⁷ (each holds three words, about 100 bytes with their text). A group
+/// of p positives gives p(p − 1)/2 + p·(d + r) of them, so one group with
+/// 10⁵ positives would ask for 5·10⁹; datasets such as Avraham & Goldberg's
+/// have a few thousand.
+pub const MAX_COMPARISONS: usize = 1 << 24;
+
+/// Σ over groups of p(p − 1)/2 + p·(d + r), in checked arithmetic, refused
+/// above [`MAX_COMPARISONS`].
+fn comparison_total(groups: &[TargetGroup]) -> Result<usize, TripletError> {
+    let total = groups.iter().try_fold(0u64, |acc, g| {
+        let p = g.positives.len() as u64;
+        let others = (g.distractors.len() as u64).checked_add(g.randoms.len() as u64)?;
+        let pairs =
+            (p.checked_mul(p.saturating_sub(1))? / 2).checked_add(p.checked_mul(others)?)?;
+        acc.checked_add(pairs)
+    });
+    match total {
+        Some(t) if t <= MAX_COMPARISONS as u64 => Ok(t as usize),
+        _ => Err(TripletError::TooLarge {
+            quantity: "comparisons",
+            requested: total.unwrap_or(u64::MAX),
+            limit: MAX_COMPARISONS as u64,
+        }),
+    }
+}
+
 /// R_> for every comparison of every group, from the annotators in `keep`.
 fn comparisons_from(
     groups: &[TargetGroup],
     checked: &Checked<'_>,
     keep: &[bool],
 ) -> Result<Vec<Comparison>, TripletError> {
-    let mut out = Vec::with_capacity(groups.iter().map(TargetGroup::comparison_count).sum());
+    let mut out = Vec::with_capacity(comparison_total(groups)?);
     for (group, (g, anns)) in groups.iter().zip(&checked.by_group).enumerate() {
         let anns: Vec<&Vec<u32>> = anns
             .iter()
@@ -295,7 +322,8 @@ fn comparisons_from(
 /// [`TripletError::InvalidAnnotation`]: an unknown target, a ranking that is
 /// not a permutation of the group's positives, an annotator ranking a target
 /// twice. [`TripletError::NoAnnotations`]: a group with two or more positives
-/// and no annotation.
+/// and no annotation. [`TripletError::TooLarge`]: more than
+/// [`MAX_COMPARISONS`] comparisons (checked before they are allocated).
 ///
 /// # Complexity
 /// O(Σ_groups m·p² + p·(d + r)) for m annotations of p positives, d
@@ -537,6 +565,8 @@ pub fn build_dataset(
     deviation: Deviation,
 ) -> Result<BuiltDataset, TripletError> {
     let checked = check(groups, annotations)?;
+    // Refuse an oversized dataset before the O(m²·p²) agreement, too.
+    comparison_total(groups)?;
     let all = vec![true; checked.names.len()];
     let agreement = agreement_of(&checked, &all);
     let exclusion = exclude(&agreement, deviation);

@@ -99,6 +99,18 @@ pub enum TripletError {
         /// What was expected of it.
         expected: &'static str,
     },
+    /// A size over its limit ([`MAX_COMPARISONS`](super::MAX_COMPARISONS)):
+    /// refused before anything is allocated (see the crate docs, "Sizes and
+    /// memory").
+    #[error("too large: {requested} {quantity} requested, at most {limit}")]
+    TooLarge {
+        /// What is counted (`"comparisons"`).
+        quantity: &'static str,
+        /// The number asked for (saturated at `u64::MAX`).
+        requested: u64,
+        /// The limit.
+        limit: u64,
+    },
 }
 
 impl TripletError {

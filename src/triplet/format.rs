@@ -1,5 +1,6 @@
 //! Reader and writer of the published dataset format (Avraham & Goldberg
-//! 2016, footnote 1; REFERENCES.md §4).
+//! 2016, footnote 1: the datasets and evaluation script published with the
+//! paper, repository `oavraham1/ag-evaluation` on GitHub).
 //!
 //! ```text
 //! singer                      ← a block starts with its target word
@@ -18,6 +19,8 @@
 //! order mark, blank lines made of whitespace, spaces around fields, and
 //! section headers in any ASCII case. Everything else that does not fit is a
 //! [`TripletError::Format`] error with its 1-based line number.
+//!
+//! [`ReadMode::Lenient`] also reads a target without the blank line before it.
 
 use std::io::{BufRead, Write};
 
@@ -57,8 +60,131 @@ const SUM_TOLERANCE: f64 = 1e-9;
 /// assert_eq!(c[1].kind, ComparisonKind::Distractor);
 /// # Ok::<(), adaptive_comp_metrics::triplet::TripletError>(())
 /// ```
-pub fn read_dataset<R: BufRead>(mut reader: R) -> Result<Vec<Comparison>, TripletError> {
+pub fn read_dataset<R: BufRead>(reader: R) -> Result<Vec<Comparison>, TripletError> {
+    read_dataset_with(reader, ReadMode::Strict).map(|d| d.comparisons)
+}
+
+/// How [`read_dataset_with`] treats a line without a comma that is not a
+/// section name, inside a block.
+///
+/// # A target without the blank line before it
+///
+/// One published file, `datasets/inflected/vb_inf.txt`, starts its second
+/// target on line 10 right after the first block's last comparison, without
+/// the blank separator line. The crate's two modes and the published
+/// evaluator (`evaluator.py`, Python 2) read such a layout differently:
+///
+/// ```text
+/// singer
+/// distractors
+/// artist,1.00,dancer,0.00
+/// randoms
+/// artist,1.00,laptop,0.00
+/// cab                         ← line 6: a new target, no blank line before it
+/// distractors
+/// taxi,1.00,driver,0.00
+/// ```
+///
+/// | reader | line 6 | `taxi,1.00,driver,0.00` |
+/// |---|---|---|
+/// | [`read_dataset`], or [`read_dataset_with`] in [`ReadMode::Strict`] (default) | [`FormatProblem::UnknownSection`] at line 6: the whole file is refused | — |
+/// | [`read_dataset_with`] in [`ReadMode::Lenient`] | starts the block of target `cab`; a [`FormatWarning`] names line 6 | target `cab`, distractor |
+/// | `evaluator.py` | taken as a section name (`compare_type = "cab"`), no warning | target `singer` (the previous one), distractor: scored as sim(singer, taxi) vs sim(singer, driver) |
+///
+/// So on such a file the lenient reader scores what the file means, and its
+/// numbers can differ from the published evaluator's, which silently scores
+/// the block against the previous target. (On a synthetic file with this
+/// layout and the crate's test vectors, the evaluator scores 0.508 where the
+/// lenient reading scores 0.836: the misplaced block's four comparisons all
+/// flip. To reproduce the evaluator, read leniently and give that block's
+/// comparisons the previous target.) Lenient mode changes nothing else.
+/// Since a line without a comma that is not `positives`, `distractors` or
+/// `randoms` (in any ASCII case) starts a new target wherever it appears, a
+/// misspelt header (`distractor`) becomes a target too, named by its
+/// warning; if it leaves the block it ends without comparisons, that block
+/// is [`FormatProblem::EmptyGroup`] as in strict mode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub enum ReadMode {
+    /// Blocks are separated by blank lines; such a line is
+    /// [`FormatProblem::UnknownSection`] (default, as [`read_dataset`]).
+    #[default]
+    Strict,
+    /// Such a line starts the block of a new target, as if a blank line
+    /// preceded it, and is reported in [`ParsedDataset::warnings`]. Every
+    /// other rule stays strict. See above for how this differs from the
+    /// published evaluator.
+    Lenient,
+}
+
+/// Something the lenient reader accepted but the published format does not
+/// allow; each names its 1-based line.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum FormatWarning {
+    /// A target line follows a block without the blank separator line.
+    TargetWithoutBlankLine {
+        /// 1-based line of the target.
+        line: usize,
+        /// The target word read there.
+        target: String,
+    },
+}
+
+impl core::fmt::Display for FormatWarning {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            FormatWarning::TargetWithoutBlankLine { line, target } => write!(
+                f,
+                "dataset line {line}: target {target:?} starts a new block without a blank line before it"
+            ),
+        }
+    }
+}
+
+/// The comparisons of a dataset file and the warnings of the lenient reader.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ParsedDataset {
+    /// The comparisons in file order.
+    pub comparisons: Vec<Comparison>,
+    /// What [`ReadMode::Lenient`] tolerated, in file order (always empty in
+    /// [`ReadMode::Strict`]).
+    pub warnings: Vec<FormatWarning>,
+}
+
+/// Reads a dataset in the published format in the given [`ReadMode`],
+/// streaming line by line; the warnings are returned, never printed.
+///
+/// ```text
+/// strict:  target ⏎ [section ⏎] w1,p1,w2,p2 ⏎ … ⏎ (blank) ⏎ target …
+/// lenient: the blank line before a target may be missing
+/// ```
+///
+/// # Errors
+/// As [`read_dataset`]; in [`ReadMode::Lenient`] a line without a comma
+/// that is not a section name is a new target instead of
+/// [`FormatProblem::UnknownSection`] (the block it ends must still have a
+/// comparison, else [`FormatProblem::EmptyGroup`]).
+///
+/// # Complexity
+/// O(file size) time; memory for the comparisons, the warnings and one line.
+///
+/// # Examples
+/// ```
+/// use adaptive_comp_metrics::triplet::{read_dataset_with, FormatWarning, ReadMode};
+/// let file = "singer\nperson,0.1,musician,0.9\ncab\ntaxi,0.75,car,0.25\n";
+/// assert!(read_dataset_with(file.as_bytes(), ReadMode::Strict).is_err());
+/// let d = read_dataset_with(file.as_bytes(), ReadMode::Lenient)?;
+/// assert_eq!(d.comparisons[1].target, "cab");
+/// assert_eq!(d.warnings, [FormatWarning::TargetWithoutBlankLine { line: 3, target: "cab".into() }]);
+/// # Ok::<(), adaptive_comp_metrics::triplet::TripletError>(())
+/// ```
+pub fn read_dataset_with<R: BufRead>(
+    mut reader: R,
+    mode: ReadMode,
+) -> Result<ParsedDataset, TripletError> {
     let mut out = Vec::new();
+    let mut warnings = Vec::new();
     let mut buf = Vec::new();
     let mut block: Option<Block> = None;
     let mut line_no = 0usize;
@@ -111,17 +237,38 @@ pub fn read_dataset<R: BufRead>(mut reader: R) -> Result<Vec<Comparison>, Triple
                 b.count += 1;
             }
             Some(b) => {
-                b.kind = ComparisonKind::ALL
+                let section = ComparisonKind::ALL
                     .into_iter()
-                    .find(|k| k.section().eq_ignore_ascii_case(text))
-                    .ok_or_else(|| err(FormatProblem::UnknownSection))?;
+                    .find(|k| k.section().eq_ignore_ascii_case(text));
+                match (section, mode) {
+                    (Some(kind), _) => b.kind = kind,
+                    (None, ReadMode::Strict) => return Err(err(FormatProblem::UnknownSection)),
+                    (None, ReadMode::Lenient) => {
+                        let next = Block {
+                            target: text.to_owned(),
+                            line: line_no,
+                            kind: ComparisonKind::Positive,
+                            count: 0,
+                        };
+                        if let Some(done) = block.replace(next) {
+                            done.finish()?;
+                        }
+                        warnings.push(FormatWarning::TargetWithoutBlankLine {
+                            line: line_no,
+                            target: text.to_owned(),
+                        });
+                    }
+                }
             }
         }
     }
     if let Some(b) = block {
         b.finish()?;
     }
-    Ok(out)
+    Ok(ParsedDataset {
+        comparisons: out,
+        warnings,
+    })
 }
 
 /// The block being read.

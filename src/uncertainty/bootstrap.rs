@@ -1,8 +1,9 @@
 //! Bootstrap confidence intervals over items: percentile and BCa.
 
+use super::engine;
 use super::permutation::finite;
 use super::statistic::Statistic;
-use super::{Threads, UncertaintyError, check_replicates, engine, to_f64_pair};
+use super::{Threads, UncertaintyError, to_f64_pair};
 use crate::error::Error;
 use num_traits::Float;
 use rand::Rng;
@@ -20,7 +21,11 @@ pub enum Interval {
 }
 
 /// Settings of a bootstrap: resamples, confidence level, interval method,
-/// threads.
+/// threads, and the most resamples accepted ([`Bootstrap::max_replicates`]).
+///
+/// The interval is read off the sorted bootstrap values, so every value is
+/// kept: 8 bytes per resample. Resamples are computed in blocks, so nothing
+/// else grows with their number.
 ///
 /// # Examples
 /// ```
@@ -39,6 +44,7 @@ pub struct Bootstrap {
     level: f64,
     interval: Interval,
     threads: Threads,
+    max_replicates: usize,
 }
 
 /// A bootstrap confidence interval.
@@ -85,6 +91,8 @@ pub struct ConfidenceInterval {
 ///
 /// # Errors
 /// [`UncertaintyError::TooFewReplicates`] for fewer than 2 resamples,
+/// [`UncertaintyError::TooLarge`] for more than
+/// [`Bootstrap::DEFAULT_MAX_REPLICATES`] (checked first, before any work),
 /// [`UncertaintyError::InvalidLevel`] outside (0, 1), n < 3, invalid
 /// scores, [`UncertaintyError::AllResamplesFailed`],
 /// [`UncertaintyError::Jackknife`] (BCa), [`UncertaintyError::Degenerate`]
@@ -92,7 +100,8 @@ pub struct ConfidenceInterval {
 ///
 /// # Complexity
 /// B + n evaluations of the statistic on n items (n jackknife evaluations
-/// for BCa only).
+/// for BCa only); memory 8B bytes for the bootstrap values plus
+/// O(n·threads).
 ///
 /// # Examples
 /// ```
@@ -128,7 +137,16 @@ where
 }
 
 impl Bootstrap {
-    /// `resamples` resamples, 95 % BCa, all cores.
+    /// The default for [`max_replicates`](Self::max_replicates): 2²⁷ ≈ 1.3·10⁸
+    /// resamples, whose values take 1 GiB. Intervals are usually read off
+    /// 10³–10⁴ resamples; the limit refuses counts such as `usize::MAX`
+    /// before anything is allocated.
+    pub const DEFAULT_MAX_REPLICATES: usize = 1 << 27;
+
+    /// `resamples` resamples, 95 % BCa, all cores, at most
+    /// [`DEFAULT_MAX_REPLICATES`](Self::DEFAULT_MAX_REPLICATES) resamples.
+    /// Nothing is allocated or checked here: the count is checked when the
+    /// bootstrap runs.
     #[must_use]
     pub fn new(resamples: usize) -> Self {
         Self {
@@ -136,7 +154,35 @@ impl Bootstrap {
             level: 0.95,
             interval: Interval::Bca,
             threads: Threads::Available,
+            max_replicates: Self::DEFAULT_MAX_REPLICATES,
         }
+    }
+
+    /// Sets the most resamples a run accepts (default
+    /// [`DEFAULT_MAX_REPLICATES`](Self::DEFAULT_MAX_REPLICATES)); a larger
+    /// count is refused with [`UncertaintyError::TooLarge`] before anything
+    /// is allocated. Each resample keeps one `f64`.
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::uncertainty::{Bootstrap, Spearman, UncertaintyError};
+    /// use rand::SeedableRng;
+    /// let x = [1.0, 2.0, 3.0, 4.0];
+    /// let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+    /// let e = Bootstrap::new(usize::MAX).run(&Spearman, &x, &x, &mut rng);
+    /// assert_eq!(
+    ///     e.unwrap_err(),
+    ///     UncertaintyError::TooLarge {
+    ///         quantity: "resamples",
+    ///         requested: usize::MAX as u64,
+    ///         limit: Bootstrap::DEFAULT_MAX_REPLICATES as u64,
+    ///     }
+    /// );
+    /// ```
+    #[must_use]
+    pub fn max_replicates(mut self, limit: usize) -> Self {
+        self.max_replicates = limit;
+        self
     }
 
     /// Sets the confidence level, in (0, 1) (checked when run).
@@ -192,7 +238,7 @@ impl Bootstrap {
     }
 
     pub(crate) fn check(&self) -> Result<(), UncertaintyError> {
-        check_replicates("resamples", 2, self.resamples)?;
+        engine::check_count("resamples", 2, self.resamples, self.max_replicates)?;
         if !(self.level > 0.0 && self.level < 1.0) {
             return Err(UncertaintyError::InvalidLevel { level: self.level });
         }
@@ -211,7 +257,9 @@ impl Bootstrap {
     where
         G: Fn(&[usize]) -> Result<f64, Error> + Sync,
     {
-        let results = engine::run(
+        let mut values: Vec<f64> = Vec::with_capacity(self.resamples);
+        let mut first_error = None;
+        let Ok(()) = engine::for_each(
             self.resamples,
             seed,
             self.threads,
@@ -220,9 +268,16 @@ impl Bootstrap {
                 idx.iter_mut().for_each(|i| *i = rng.random_range(0..n));
                 on(idx)
             },
+            |_, result| {
+                match result {
+                    Ok(v) => values.push(v),
+                    Err(e) => {
+                        first_error.get_or_insert(e);
+                    }
+                }
+                Ok::<(), core::convert::Infallible>(())
+            },
         );
-        let first_error = results.iter().find_map(|r| r.err());
-        let mut values: Vec<f64> = results.into_iter().filter_map(Result::ok).collect();
         let failed = self.resamples - values.len();
         if values.len() < 2 {
             return Err(UncertaintyError::AllResamplesFailed {
@@ -284,7 +339,8 @@ impl Bootstrap {
     where
         G: Fn(&[usize]) -> Result<f64, Error> + Sync,
     {
-        let results = engine::run(
+        let mut theta = Vec::with_capacity(n);
+        engine::for_each(
             n,
             0,
             self.threads,
@@ -294,14 +350,13 @@ impl Bootstrap {
                 idx.extend((0..n).filter(|&i| i != left_out));
                 on(idx)
             },
-        );
-        let theta = results
-            .into_iter()
-            .enumerate()
-            .map(|(left_out, r)| {
-                r.map_err(|source| UncertaintyError::Jackknife { left_out, source })
-            })
-            .collect::<Result<Vec<f64>, _>>()?;
+            |left_out, result| {
+                theta.push(
+                    result.map_err(|source| UncertaintyError::Jackknife { left_out, source })?,
+                );
+                Ok::<(), UncertaintyError>(())
+            },
+        )?;
         Ok(acceleration(&theta))
     }
 }

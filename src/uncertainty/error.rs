@@ -57,6 +57,21 @@ pub enum UncertaintyError {
         /// The number asked for.
         got: usize,
     },
+    /// More replicates than the limit ([`Permutations::max_replicates`],
+    /// [`Bootstrap::max_replicates`]): refused before anything is allocated
+    /// or run (see the crate docs, "Sizes and memory").
+    ///
+    /// [`Permutations::max_replicates`]: super::Permutations::max_replicates
+    /// [`Bootstrap::max_replicates`]: super::Bootstrap::max_replicates
+    #[error("too large: {requested} {quantity} requested, at most {limit}")]
+    TooLarge {
+        /// What is counted (`"permutations"`, `"resamples"`).
+        quantity: &'static str,
+        /// The number asked for.
+        requested: u64,
+        /// The limit in force.
+        limit: u64,
+    },
     /// A confidence level outside the open interval (0, 1).
     #[error("confidence level {level} is not in (0, 1)")]
     InvalidLevel {

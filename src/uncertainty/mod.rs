@@ -76,7 +76,8 @@ pub enum Threads {
     /// As many as [`std::thread::available_parallelism`] reports (1 if unknown).
     #[default]
     Available,
-    /// Exactly this many (capped by the number of replicates).
+    /// Exactly this many (capped by the number of replicates and at 256,
+    /// since each thread holds O(n) scratch memory).
     Fixed(NonZeroUsize),
 }
 

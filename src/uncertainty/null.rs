@@ -204,7 +204,9 @@ pub(crate) fn kendall_tau_b_null_of_ranks(a: &[f64], b: &[f64]) -> Option<(f64, 
 /// from 0 (about −0.6 at n = 990 items, n0 = 2): read ρ_w against it.
 ///
 /// # Errors
-/// [`UncertaintyError::TooFewReplicates`] for fewer than 2 permutations;
+/// [`UncertaintyError::TooFewReplicates`] for fewer than 2 permutations,
+/// [`UncertaintyError::TooLarge`] for more than
+/// [`Permutations::DEFAULT_MAX_REPLICATES`];
 /// n < 3; invalid scores or a failing statistic.
 ///
 /// # Complexity
@@ -279,22 +281,20 @@ where
     Permutations::new(permutations).standardise(statistic, x, y, rng)
 }
 
-/// Combines exact moments with Monte-Carlo values `t` (may be empty when
-/// both are exact).
+/// Combines exact moments with the Monte-Carlo moments of the permuted
+/// values `t` (none when both are exact).
 pub(crate) fn moments_from(
     exact: super::ExactNull,
-    t: &[f64],
+    t: &super::engine::Moments,
 ) -> Result<NullMoments, UncertaintyError> {
-    let m = t.len();
+    let m = t.count();
     let source = Source::MonteCarlo { permutations: m };
     let mc = |need: bool| -> Result<(f64, f64), UncertaintyError> {
         if !need {
             return Ok((0.0, 0.0));
         }
         super::check_replicates("permutations", 2, m)?;
-        let mean = crate::sum::neumaier(t.iter().copied()) / m as f64;
-        let ss = crate::sum::neumaier(t.iter().map(|v| (v - mean) * (v - mean)));
-        Ok((mean, (ss / (m as f64 - 1.0)).sqrt()))
+        Ok((t.mean(), t.sd()))
     };
     let (mean, sd) = mc(exact.mean.is_none() || exact.sd.is_none())?;
     let m = m as f64;

@@ -3,9 +3,9 @@
 //! a paired permutation test.
 
 use super::bootstrap::{Bootstrap, ConfidenceInterval};
-use super::permutation::{PermutationTest, Permutations, collect, finite, summarise};
+use super::permutation::{PermutationTest, Permutations, Tally, finite, replicate_sink};
 use super::statistic::Statistic;
-use super::{UncertaintyError, check_len, check_replicates, engine, to_f64};
+use super::{UncertaintyError, check_len, engine, to_f64};
 use crate::error::{Error, check_finite, check_pair_len};
 use crate::rank::{Order, Ties, rank_unchecked};
 use num_traits::Float;
@@ -58,7 +58,8 @@ pub struct PairedComparison {
 ///
 /// # Errors
 /// Length mismatch (inputs `"human"`, `"model_a"`, `"model_b"`), n < 3, NaN
-/// or infinite scores, fewer than 2 replicates, and as
+/// or infinite scores, fewer than 2 replicates or more than the default
+/// limits ([`UncertaintyError::TooLarge`]), and as
 /// [`bootstrap_ci`](super::bootstrap_ci) and
 /// [`permutation_test`](super::permutation_test).
 ///
@@ -203,7 +204,7 @@ impl Permutations {
         F: Float,
         R: Rng + ?Sized,
     {
-        check_replicates("permutations", 1, self.permutations)?;
+        self.check(1)?;
         let seed = rng.random();
         let (h, mut a, mut b) = validate(human, model_a, model_b)?;
         if self.exchange == Exchange::Ranks {
@@ -211,7 +212,8 @@ impl Permutations {
             b = rank_unchecked(&b, Order::SmallerIsBetter, Ties::Average);
         }
         let observed = difference(statistic, &h, &a, &b)?;
-        let results = engine::run(
+        let mut tally = Tally::new(observed);
+        engine::for_each(
             self.permutations,
             seed,
             self.threads,
@@ -223,8 +225,8 @@ impl Permutations {
                 }
                 difference(statistic, &h, sa, sb)
             },
-        );
-        let values = collect("permutation", results)?;
-        Ok(summarise(observed, &values, self.alternative))
+            replicate_sink("permutation", |t| tally.push(t)),
+        )?;
+        Ok(tally.finish(self.alternative))
     }
 }

@@ -1,17 +1,24 @@
 //! Permutation tests: the distribution of a statistic when the second
 //! input's items are shuffled, and the p-value of the observed value.
 
+use super::engine::{self, Moments};
 use super::null::{NullMoments, Standardised, moments_from};
 use super::paired::Exchange;
 use super::statistic::Statistic;
-use super::{Alternative, Threads, UncertaintyError, check_replicates, engine, to_f64_pair};
+use super::{Alternative, Threads, UncertaintyError, to_f64_pair};
 use crate::error::Error;
 use num_traits::Float;
 use rand::Rng;
 use rand::seq::SliceRandom;
 
 /// Settings of a permutation test: number of permutations, alternative,
-/// threads (and, for paired tests, what is exchanged).
+/// threads (and, for paired tests, what is exchanged), and the most
+/// permutations accepted ([`Permutations::max_replicates`]).
+///
+/// Permutations are streamed: the p-value needs only two counts and the
+/// null mean and SD two running sums, so memory does not grow with the
+/// number of permutations (the first 2²⁰ permuted values are kept for an
+/// exact two-pass SD; beyond, the SD is accumulated in one pass).
 ///
 /// # Examples
 /// ```
@@ -35,6 +42,7 @@ pub struct Permutations {
     pub(crate) alternative: Alternative,
     pub(crate) threads: Threads,
     pub(crate) exchange: Exchange,
+    pub(crate) max_replicates: usize,
 }
 
 /// The result of a permutation test.
@@ -80,6 +88,8 @@ pub struct PermutationTest {
 ///
 /// # Errors
 /// [`UncertaintyError::TooFewReplicates`] for 0 permutations,
+/// [`UncertaintyError::TooLarge`] for more than
+/// [`Permutations::DEFAULT_MAX_REPLICATES`] (checked first, before any work),
 /// [`UncertaintyError::TooFewItems`] for n < 3, invalid scores
 /// ([`UncertaintyError::Statistic`]), a failing permutation
 /// ([`UncertaintyError::Replicate`]).
@@ -87,7 +97,7 @@ pub struct PermutationTest {
 /// # Complexity
 /// One preparation (ranking) plus m evaluations of the prepared statistic:
 /// O(m n log n) for ρ, ρ_w; O(m n²) for τ-b and τ_w until the O(n log n)
-/// kernel is used. Memory O(m + n·threads).
+/// kernel is used. Memory O(n·threads), independent of m.
 ///
 /// # Examples
 /// ```
@@ -121,8 +131,18 @@ where
 }
 
 impl Permutations {
+    /// The default for [`max_replicates`](Self::max_replicates): 2²⁷ ≈ 1.3·10⁸
+    /// permutations, a p-value resolution of 7.5·10⁻⁹. Memory does not limit
+    /// a permutation test (it streams); this bounds the time a mistyped count
+    /// can cost (over an hour of one core for Spearman's ρ at n = 1000, about
+    /// 30 µs a permutation) and refuses counts such as `usize::MAX`.
+    pub const DEFAULT_MAX_REPLICATES: usize = 1 << 27;
+
     /// `permutations` random permutations, two-sided, all cores, ranks
-    /// exchanged in paired tests.
+    /// exchanged in paired tests, at most
+    /// [`DEFAULT_MAX_REPLICATES`](Self::DEFAULT_MAX_REPLICATES) permutations.
+    /// Nothing is allocated or checked here: the count is checked when the
+    /// test runs.
     #[must_use]
     pub fn new(permutations: usize) -> Self {
         Self {
@@ -130,7 +150,40 @@ impl Permutations {
             alternative: Alternative::TwoSided,
             threads: Threads::Available,
             exchange: Exchange::Ranks,
+            max_replicates: Self::DEFAULT_MAX_REPLICATES,
         }
+    }
+
+    /// Sets the most permutations a run accepts (default
+    /// [`DEFAULT_MAX_REPLICATES`](Self::DEFAULT_MAX_REPLICATES)); a larger
+    /// count is refused with [`UncertaintyError::TooLarge`] before any work.
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::uncertainty::{Permutations, Spearman, UncertaintyError};
+    /// use rand::SeedableRng;
+    /// let x = [1.0, 2.0, 3.0, 4.0];
+    /// let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+    /// let e = Permutations::new(1000).max_replicates(999).test(&Spearman, &x, &x, &mut rng);
+    /// assert_eq!(
+    ///     e.unwrap_err(),
+    ///     UncertaintyError::TooLarge { quantity: "permutations", requested: 1000, limit: 999 }
+    /// );
+    /// ```
+    #[must_use]
+    pub fn max_replicates(mut self, limit: usize) -> Self {
+        self.max_replicates = limit;
+        self
+    }
+
+    /// Checks `needed ≤ permutations ≤ max_replicates`.
+    pub(crate) fn check(&self, needed: usize) -> Result<(), UncertaintyError> {
+        engine::check_count(
+            "permutations",
+            needed,
+            self.permutations,
+            self.max_replicates,
+        )
     }
 
     /// Sets the alternative hypothesis (default two-sided).
@@ -173,9 +226,16 @@ impl Permutations {
         F: Float,
         R: Rng + ?Sized,
     {
-        check_replicates("permutations", 1, self.permutations)?;
-        let (observed, values) = self.permuted(statistic, x, y, rng.random())?;
-        Ok(summarise(observed, &values, self.alternative))
+        self.check(1)?;
+        let seed = rng.random();
+        let (x, y) = to_f64_pair(x, y)?;
+        let prepared = statistic.prepare(&x, &y)?;
+        let observed = finite(statistic.value_prepared(&prepared.x, &prepared.y))?;
+        let mut tally = Tally::new(observed);
+        self.stream(statistic, &prepared.x, &prepared.y, seed, |t| {
+            tally.push(t);
+        })?;
+        Ok(tally.finish(self.alternative))
     }
 
     /// Null moments, exact where known, else from these permutations; see
@@ -220,18 +280,19 @@ impl Permutations {
         F: Float,
         R: Rng + ?Sized,
     {
-        check_replicates("permutations", 2, self.permutations)?;
+        self.check(2)?;
         let seed = rng.random();
         let (x, y) = to_f64_pair(x, y)?;
         let prepared = statistic.prepare(&x, &y)?;
         let value = finite(statistic.value_prepared(&prepared.x, &prepared.y))?;
         let exact = statistic.exact_null(&prepared);
-        let values = if exact.mean.is_some() && exact.sd.is_some() {
-            Vec::new()
-        } else {
-            self.run(statistic, &prepared.x, &prepared.y, seed)?
-        };
-        let null = moments_from(exact, &values)?;
+        let mut moments = Moments::new(engine::KEEP);
+        if exact.mean.is_none() || exact.sd.is_none() {
+            self.stream(statistic, &prepared.x, &prepared.y, seed, |t| {
+                moments.push(t);
+            })?;
+        }
+        let null = moments_from(exact, &moments)?;
         let z = (value - null.mean.value) / null.sd.value;
         if !z.is_finite() {
             return Err(UncertaintyError::Degenerate {
@@ -241,29 +302,17 @@ impl Permutations {
         Ok(Standardised { value, null, z })
     }
 
-    /// The observed value and the permuted values.
-    fn permuted<S: Statistic + ?Sized, F: Float>(
-        &self,
-        statistic: &S,
-        x: &[F],
-        y: &[F],
-        seed: u64,
-    ) -> Result<(f64, Vec<f64>), UncertaintyError> {
-        let (x, y) = to_f64_pair(x, y)?;
-        let prepared = statistic.prepare(&x, &y)?;
-        let observed = finite(statistic.value_prepared(&prepared.x, &prepared.y))?;
-        let values = self.run(statistic, &prepared.x, &prepared.y, seed)?;
-        Ok((observed, values))
-    }
-
-    fn run<S: Statistic + ?Sized>(
+    /// Hands the permuted values `S(a, b∘π_k)` to `sink` in index order;
+    /// the first failing permutation (by index) stops the run.
+    fn stream<S: Statistic + ?Sized>(
         &self,
         statistic: &S,
         a: &[f64],
         b: &[f64],
         seed: u64,
-    ) -> Result<Vec<f64>, UncertaintyError> {
-        let results = engine::run(
+        sink: impl FnMut(f64),
+    ) -> Result<(), UncertaintyError> {
+        engine::for_each(
             self.permutations,
             seed,
             self.threads,
@@ -273,8 +322,27 @@ impl Permutations {
                 scratch.shuffle(rng);
                 finite(statistic.value_prepared(a, scratch))
             },
-        );
-        collect("permutation", results)
+            replicate_sink("permutation", sink),
+        )
+    }
+}
+
+/// A sink for [`engine::for_each`] that passes values on and turns the
+/// first failing replicate into [`UncertaintyError::Replicate`].
+pub(crate) fn replicate_sink(
+    kind: &'static str,
+    mut sink: impl FnMut(f64),
+) -> impl FnMut(usize, Result<f64, Error>) -> Result<(), UncertaintyError> {
+    move |index, result| match result {
+        Ok(v) => {
+            sink(v);
+            Ok(())
+        }
+        Err(source) => Err(UncertaintyError::Replicate {
+            kind,
+            index,
+            source,
+        }),
     }
 }
 
@@ -290,66 +358,73 @@ pub(crate) fn finite(value: Result<f64, Error>) -> Result<f64, Error> {
     }
 }
 
-/// All values, or the first error (by replicate index).
-pub(crate) fn collect(
-    kind: &'static str,
-    results: Vec<Result<f64, Error>>,
-) -> Result<Vec<f64>, UncertaintyError> {
-    results
-        .into_iter()
-        .enumerate()
-        .map(|(index, r)| {
-            r.map_err(|source| UncertaintyError::Replicate {
-                kind,
-                index,
-                source,
-            })
-        })
-        .collect()
+/// The running counts and moments of a permutation test.
+#[derive(Debug, Clone)]
+pub(crate) struct Tally {
+    observed: f64,
+    tol: f64,
+    at_least: usize,
+    at_most: usize,
+    moments: Moments,
 }
 
-/// p-value, its standard error and the null summary from permuted values.
-pub(crate) fn summarise(
-    observed: f64,
-    values: &[f64],
-    alternative: Alternative,
-) -> PermutationTest {
-    let tol = 1e-12 * observed.abs().max(1.0);
-    let at_least = values.iter().filter(|&&t| t >= observed - tol).count();
-    let at_most = values.iter().filter(|&&t| t <= observed + tol).count();
-    let m = values.len() as f64;
-    let p = |b: usize| (b as f64 + 1.0) / (m + 1.0);
-    let se = |p: f64| (p * (1.0 - p) / m).sqrt();
-    let (p_value, standard_error) = match alternative {
-        Alternative::Greater => (p(at_least), se(p(at_least))),
-        Alternative::Less => (p(at_most), se(p(at_most))),
-        Alternative::TwoSided => {
-            let q = p(at_least).min(p(at_most));
-            ((2.0 * q).min(1.0), 2.0 * se(q))
+impl Tally {
+    /// A tally against the observed value.
+    pub(crate) fn new(observed: f64) -> Self {
+        Self {
+            observed,
+            tol: 1e-12 * observed.abs().max(1.0),
+            at_least: 0,
+            at_most: 0,
+            moments: Moments::new(engine::KEEP),
         }
-    };
-    let mean = crate::sum::neumaier(values.iter().copied()) / m;
-    let ss = crate::sum::neumaier(values.iter().map(|v| (v - mean) * (v - mean)));
-    PermutationTest {
-        statistic: observed,
-        p_value,
-        standard_error,
-        alternative,
-        permutations: values.len(),
-        at_least,
-        at_most,
-        null_mean: mean,
-        null_sd: if values.len() > 1 {
-            (ss / (m - 1.0)).sqrt()
-        } else {
-            0.0
-        },
+    }
+
+    /// Counts the next permuted value.
+    pub(crate) fn push(&mut self, t: f64) {
+        self.at_least += usize::from(t >= self.observed - self.tol);
+        self.at_most += usize::from(t <= self.observed + self.tol);
+        self.moments.push(t);
+    }
+
+    /// p-value, its standard error and the null summary.
+    pub(crate) fn finish(self, alternative: Alternative) -> PermutationTest {
+        let (at_least, at_most) = (self.at_least, self.at_most);
+        let m = self.moments.count() as f64;
+        let p = |b: usize| (b as f64 + 1.0) / (m + 1.0);
+        let se = |p: f64| (p * (1.0 - p) / m).sqrt();
+        let (p_value, standard_error) = match alternative {
+            Alternative::Greater => (p(at_least), se(p(at_least))),
+            Alternative::Less => (p(at_most), se(p(at_most))),
+            Alternative::TwoSided => {
+                let q = p(at_least).min(p(at_most));
+                ((2.0 * q).min(1.0), 2.0 * se(q))
+            }
+        };
+        PermutationTest {
+            statistic: self.observed,
+            p_value,
+            standard_error,
+            alternative,
+            permutations: self.moments.count(),
+            at_least,
+            at_most,
+            null_mean: self.moments.mean(),
+            null_sd: self.moments.sd(),
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The tally of `values`, as a permutation test streams them.
+    fn summarise(observed: f64, values: &[f64], alternative: Alternative) -> PermutationTest {
+        let mut tally = Tally::new(observed);
+        values.iter().for_each(|&t| tally.push(t));
+        tally.finish(alternative)
+    }
 
     #[test]
     fn p_values_by_hand() {

@@ -350,15 +350,16 @@ impl GammaMonteCarlo {
     /// The sequential run: pilot, then rounds until the target or the cap.
     fn run(&self, kernel: &NullKernel, seed: u64) -> Result<GammaMoments, UncertaintyError> {
         // Pilot: keep the samples, then centre on their control-variate mean.
-        let pilot = self.blocks(
+        let mut pilot: Vec<Sample> = Vec::with_capacity(PILOT_BLOCKS * BLOCK);
+        self.blocks(
             kernel,
             seed,
             0,
             PILOT_BLOCKS,
-            |samples, s| samples.push(s),
+            |samples: &mut Vec<Sample>, s| samples.push(s),
             Vec::new,
+            |part| pilot.extend(part),
         )?;
-        let pilot: Vec<Sample> = pilot.into_iter().flatten().collect();
         let rough = {
             let mut acc = Acc::new(0.0, 0.0);
             pilot.iter().for_each(|s| acc.push(s));
@@ -380,15 +381,15 @@ impl GammaMonteCarlo {
                 .saturating_sub(next_block * BLOCK)
                 .div_ceil(BLOCK)
                 .clamp(1, max_blocks - next_block);
-            let parts = self.blocks(
+            self.blocks(
                 kernel,
                 seed,
                 next_block,
                 more,
                 |part: &mut Acc, s| part.push(&s),
                 || Acc::new(centre, band),
+                |part| acc.merge(&part),
             )?;
-            parts.iter().for_each(|p| acc.merge(p));
             next_block += more;
             est = acc.estimate()?;
         }
@@ -402,8 +403,11 @@ impl GammaMonteCarlo {
         )?)
     }
 
-    /// Runs blocks `first..first + count`, folding each block's samples
-    /// into a fresh `init()` with `fold`; results in block order.
+    /// Runs blocks `first..first + count` on the engine, folding each
+    /// block's samples into a fresh `init()` with `fold`, and hands the
+    /// blocks to `take` in block order (memory does not grow with the
+    /// number of blocks).
+    #[allow(clippy::too_many_arguments)]
     fn blocks<T: Send>(
         &self,
         kernel: &NullKernel,
@@ -412,8 +416,9 @@ impl GammaMonteCarlo {
         count: usize,
         fold: impl Fn(&mut T, Sample) + Sync,
         init: impl Fn() -> T + Sync,
-    ) -> Result<Vec<T>, UncertaintyError> {
-        let results = engine::run(
+        mut take: impl FnMut(T),
+    ) -> Result<(), UncertaintyError> {
+        engine::for_each(
             count,
             seed,
             self.threads,
@@ -432,17 +437,18 @@ impl GammaMonteCarlo {
                 }
                 Ok(out)
             },
-        );
-        results
-            .into_iter()
-            .map(|r| {
-                r.map_err(|(index, source)| UncertaintyError::Replicate {
+            |_, result| match result {
+                Ok(part) => {
+                    take(part);
+                    Ok(())
+                }
+                Err((index, source)) => Err(UncertaintyError::Replicate {
                     kind: "permutation",
                     index,
                     source,
-                })
-            })
-            .collect()
+                }),
+            },
+        )
     }
 }
 

@@ -8,6 +8,9 @@
 #[allow(dead_code)]
 mod splitmix;
 
+mod misuse;
+mod pearson_props;
+mod pearson_scipy;
 mod plain_large;
 mod plain_props;
 mod plain_scipy;

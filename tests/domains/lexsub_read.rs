@@ -107,10 +107,54 @@ fn gold_malformed_lines_name_line_and_expectation() {
         gold_err("bright 1 :: clever 2\n"),
         syntax(1, "a target of the form lemma.pos")
     );
+    // a positive integer too large for u32 is not "expected a positive
+    // integer": it overflows (issue 17).
     assert_eq!(
         gold_err("bright.a 1 :: clever 99999999999\n").to_string(),
-        "line 1: expected an annotator count (a positive integer) after each substitute"
+        "line 1, column 22: annotator count overflows (at most 4294967295)"
     );
+}
+
+#[test]
+fn count_overflow_names_line_and_column() {
+    let overflow = |line, column| LexsubError::CountOverflow {
+        line,
+        column,
+        max: u64::from(u32::MAX),
+    };
+    // The value of issue 17; columns count characters from 1, "::" at 12.
+    assert_eq!(
+        gold_err("bright.a 1 :: glad 1;clever 99999999999999999999999\n"),
+        overflow(1, 29)
+    );
+    // u32::MAX is accepted, one more overflows.
+    let g = read_gold("w.n 1 :: a 4294967295\n".as_bytes(), Mode::Strict).unwrap();
+    assert_eq!(g.items[0].freq("a"), u32::MAX);
+    assert_eq!(gold_err("w.n 1 :: a 4294967296\n"), overflow(1, 12));
+    // Columns after a BOM (not counted), leading blanks, multi-byte
+    // characters and spaces around the entry, on a later line:
+    // "  " 2 + "w.n 2 :: " 9 + "café 2;" 7 + "  naïve   " 10 = 28 characters.
+    assert_eq!(
+        gold_err("\u{feff}w.n 1 :: a 1\n\n  w.n 2 :: café 2;  naïve   4294967296 ;\n"),
+        overflow(3, 29)
+    );
+    assert_eq!(gold_err("\u{feff}w.n 1 :: a 4294967296\n"), overflow(1, 12));
+    // Not digits only: still the syntax error.
+    assert_eq!(
+        gold_err("w.n 1 :: a 4294967296x\n"),
+        syntax(
+            1,
+            "an annotator count (a positive integer) after each substitute"
+        )
+    );
+    // Lenient mode skips the line and reports the overflow.
+    let g = read_gold(
+        "w.n 1 :: a 99999999999999999999999\nw.n 2 :: b 2\n".as_bytes(),
+        Mode::Lenient,
+    )
+    .unwrap();
+    assert_eq!(g.items.len(), 1);
+    assert_eq!(g.skipped, [overflow(1, 12)]);
 }
 
 #[test]

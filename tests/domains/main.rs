@@ -6,11 +6,14 @@
 
 mod lexsub_props;
 mod lexsub_read;
+mod lexsub_score_pl;
 mod lexsub_semeval;
 mod lexsub_slides;
+mod limits;
 mod relevance;
 mod relevance_csv;
 mod relevance_rbo;
+mod relevance_trec;
 mod triplet_build;
 mod triplet_format;
 mod triplet_score;

@@ -445,13 +445,26 @@ fn run_policies() -> R {
         1.0 / 12.0,
         epsilon = 1e-15
     );
-    // Strict: only a is relevant in q1 → AP = 1/3; q2 has no strict document → skipped.
+    // Strict: only a is relevant in q1 → AP = 1/3; q2 has no strict
+    // document → AP 0, counted by default (trec_eval's convention).
+    let strict = Options {
+        level: Level::Strict,
+        ..Options::default()
+    };
+    let r = evaluate_run(&a, &run, &strict)?;
+    assert_abs_diff_eq!(
+        r.mean.map.value.unwrap_or(f64::NAN),
+        1.0 / 6.0,
+        epsilon = 1e-15
+    );
+    assert_eq!(r.mean.map.queries, 2);
+    // NoRelevant::Skip leaves q2 out.
     let r = evaluate_run(
         &a,
         &run,
         &Options {
-            level: Level::Strict,
-            ..Options::default()
+            no_relevant: NoRelevant::Skip,
+            ..strict
         },
     )?;
     assert_abs_diff_eq!(

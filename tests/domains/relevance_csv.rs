@@ -196,10 +196,23 @@ fn judgement_file_errors_name_the_line() {
             ..
         })
     ));
+    // An unclosed quote runs to the end of the input (the `csv` crate's
+    // reading): one field, so the record lacks its grade.
     assert_eq!(
         judgements(&format!("{h}\"q,d,w,3\n")),
-        Err(RelevanceError::MalformedQuote { line: 2, field: 1 })
+        Err(RelevanceError::MissingField {
+            at: Location::Line(2),
+            column: "grade".into()
+        })
     );
+    // Blank lines and CRLF line ends do not shift the line numbers.
+    assert!(matches!(
+        judgements(&format!("{h}\r\nq,d,w,3\r\n\r\n\r\nq,d,w,9\r\n")),
+        Err(RelevanceError::GradeOffScale {
+            at: Location::Line(6),
+            ..
+        })
+    ));
     // A multi-line quoted field: the next record's line number still counts lines.
     assert_eq!(
         judgements(&format!("{h}\"q\nq\",d,w,3\nq,d,w,7\n")),

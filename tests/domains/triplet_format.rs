@@ -1,10 +1,12 @@
-//! The published dataset format (REFERENCES.md §4): reading, writing, errors
-//! with line numbers, and the write–read round trip.
+//! The published dataset format (Avraham & Goldberg 2016): reading, writing,
+//! errors with line numbers, the write–read round trip, and the lenient
+//! reader for a target without the blank line before it.
 #![allow(clippy::float_cmp)] // probabilities below are parsed from exact decimal text
 
 use adaptive_comp_metrics::triplet::{
-    Comparison, ComparisonKind, ComparisonKind::*, Decimals, FormatProblem, TripletError,
-    WordProblem, read_dataset, write_dataset,
+    Comparison, ComparisonKind, ComparisonKind::*, Decimals, FormatProblem, FormatWarning,
+    ReadMode, TiePolicy, TripletError, WordProblem, read_dataset, read_dataset_with, read_word2vec,
+    score, write_dataset,
 };
 use proptest::prelude::*;
 
@@ -248,6 +250,198 @@ fn reads_the_bundled_sample() {
     }
 }
 
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/triplet/");
+
+fn lenient(text: &str) -> Result<(Vec<Comparison>, Vec<FormatWarning>), TripletError> {
+    read_dataset_with(text.as_bytes(), ReadMode::Lenient).map(|d| (d.comparisons, d.warnings))
+}
+
+#[test]
+fn missing_blank_line_strict_refuses_lenient_warns() {
+    // missing_blank.txt has the layout of the published vb_inf.txt: the
+    // second target on line 10 right after a comparison line.
+    let text = std::fs::read_to_string(format!("{DATA}missing_blank.txt")).unwrap();
+    let e = read(&text).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "dataset line 10: unknown section: expected positives, distractors or randoms"
+    );
+    assert_eq!(
+        read_dataset_with(text.as_bytes(), ReadMode::Strict).unwrap_err(),
+        e
+    );
+    let (c, w) = lenient(&text).unwrap();
+    assert_eq!(
+        w,
+        [FormatWarning::TargetWithoutBlankLine {
+            line: 10,
+            target: "cab".into()
+        }]
+    );
+    assert_eq!(
+        w[0].to_string(),
+        "dataset line 10: target \"cab\" starts a new block without a blank line before it"
+    );
+    assert_eq!(c.len(), 13);
+    assert_eq!(
+        c[6],
+        Comparison::new("cab", "taxi", "driver", 1.0, Distractor)
+    );
+    assert_eq!(c[9], Comparison::new("cab", "car", "violin", 1.0, Random));
+    assert_eq!(
+        c[10],
+        Comparison::new("cat", "pet", "animal", 0.6, Positive)
+    );
+}
+
+/// `missing_blank_scores.txt`: value of `key` (e.g. "evaluator all").
+fn reference(key: &str) -> f64 {
+    let text = std::fs::read_to_string(format!("{DATA}missing_blank_scores.txt")).unwrap();
+    let line = text
+        .lines()
+        .find(|l| {
+            l.strip_prefix(key)
+                .is_some_and(|r| r.starts_with(' ') && !r[1..].contains(' '))
+        })
+        .unwrap_or_else(|| panic!("{key}"));
+    line[key.len() + 1..].parse().unwrap()
+}
+
+#[test]
+fn missing_blank_line_scores_lenient_and_as_the_published_evaluator() {
+    // Expected values: gen_missing_blank_scores.py, which runs the published
+    // evaluator.py (Python 2.7) unchanged on missing_blank.txt with the
+    // cosines of sample.vec. It parses block 2 (lines 10-16) under the
+    // previous target, singer: sim(singer, taxi) < sim(singer, driver), so
+    // its 4 comparisons all fail, 6.2/12.2 = 0.508 overall; read leniently
+    // (target cab) they all succeed, 10.2/12.2 = 0.836.
+    let text = std::fs::read_to_string(format!("{DATA}missing_blank.txt")).unwrap();
+    let vec = std::fs::read(format!("{DATA}sample.vec")).unwrap();
+    let v = read_word2vec::<f64, _>(&vec[..]).unwrap();
+    let (c, _) = lenient(&text).unwrap();
+    // The evaluator counts a tie as choosing w2 (ChooseSecond); no tie here.
+    let s = score(&c, &v, TiePolicy::ChooseSecond).unwrap();
+    let close = |a: Option<f64>, b: f64| (a.unwrap() - b).abs() < 1e-12;
+    assert!(close(s.overall.score(), reference("lenient all")));
+    assert!(close(s.overall.score(), 10.2 / 12.2));
+    assert!(close(
+        s.distractor.score(),
+        reference("lenient distractors")
+    ));
+    assert!(close(s.random.score(), reference("lenient randoms")));
+    assert!(close(s.positive.score(), reference("lenient positives")));
+    // The evaluator's reading: block 2 under the previous target.
+    let as_evaluator: Vec<Comparison> = c
+        .iter()
+        .map(|x| {
+            let mut x = x.clone();
+            if x.target == "cab" {
+                x.target = "singer".into();
+            }
+            x
+        })
+        .collect();
+    let s = score(&as_evaluator, &v, TiePolicy::ChooseSecond).unwrap();
+    assert!(close(s.overall.score(), reference("evaluator all")));
+    assert!(close(s.overall.score(), 6.2 / 12.2));
+    assert!(close(
+        s.distractor.score(),
+        reference("evaluator distractors")
+    ));
+    assert!(close(s.random.score(), reference("evaluator randoms")));
+}
+
+#[test]
+fn lenient_mode_changes_nothing_else() {
+    use FormatProblem as P;
+    // A well-formed file reads the same, without warnings.
+    let path = format!("{DATA}sample.txt");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let (c, w) = lenient(&text).unwrap();
+    assert!(w.is_empty());
+    assert_eq!(c, read(&text).unwrap());
+    // A target line right after a section header or after the target: the
+    // block it ends has no comparison.
+    let e = lenient("t\na,1,b,0\nrandoms\nu\nx,1,y,0\n").unwrap();
+    assert_eq!(
+        e.1[0],
+        FormatWarning::TargetWithoutBlankLine {
+            line: 4,
+            target: "u".into()
+        }
+    );
+    assert_eq!(e.0[1], Comparison::new("u", "x", "y", 1.0, Positive));
+    assert!(matches!(
+        lenient("t\nu\nx,1,y,0\n"),
+        Err(TripletError::Format {
+            line: 1,
+            problem: P::EmptyGroup
+        })
+    ));
+    // A misspelt header becomes a target (named by the warning), and the
+    // file is read accordingly.
+    let (c, w) = lenient("t\na,1,b,0\ndistractor\nc,1,d,0\n").unwrap();
+    assert_eq!(
+        w[0],
+        FormatWarning::TargetWithoutBlankLine {
+            line: 3,
+            target: "distractor".into()
+        }
+    );
+    assert_eq!(c[1].target, "distractor");
+    // Other malformations stay errors with their line.
+    assert!(matches!(
+        lenient("t\na,1,b\n"),
+        Err(TripletError::Format {
+            line: 2,
+            problem: P::FieldCount { found: 3 }
+        })
+    ));
+    assert!(matches!(
+        lenient("a,1,b,0\n"),
+        Err(TripletError::Format {
+            line: 1,
+            problem: P::MissingTarget
+        })
+    ));
+    // Two missing blank lines: two warnings, in file order.
+    let (_, w) = lenient("t\na,1,b,0\nu\nc,1,d,0\nv\ne,1,f,0\n").unwrap();
+    assert_eq!(
+        w.iter()
+            .map(|w| match w {
+                FormatWarning::TargetWithoutBlankLine { line, .. } => *line,
+                _ => 0,
+            })
+            .collect::<Vec<_>>(),
+        [3, 5]
+    );
+}
+
+#[test]
+#[ignore = "needs the published vb_inf.txt: AG_VB_INF=path/datasets/inflected/vb_inf.txt"]
+fn published_vb_inf() {
+    // The published file (repository oavraham1/ag-evaluation): the strict
+    // reader refuses it at line 10, the lenient one names line 10 only and
+    // reads as many comparisons as evaluator.py parses (446, counted with
+    // it under Python 2.7).
+    let path = std::env::var("AG_VB_INF").expect("AG_VB_INF");
+    let bytes = std::fs::read(path).unwrap();
+    assert!(matches!(
+        read_dataset(&bytes[..]),
+        Err(TripletError::Format {
+            line: 10,
+            problem: FormatProblem::UnknownSection
+        })
+    ));
+    let d = read_dataset_with(&bytes[..], ReadMode::Lenient).unwrap();
+    assert_eq!(d.warnings.len(), 1);
+    assert!(matches!(
+        d.warnings[0],
+        FormatWarning::TargetWithoutBlankLine { line: 10, .. }
+    ));
+    assert_eq!(d.comparisons.len(), 446);
+}
+
 fn word() -> impl Strategy<Value = String> {
     "[a-zé]{1,6}( [a-z]{1,3})?"
 }
@@ -284,10 +478,17 @@ proptest! {
 
     #[test]
     fn arbitrary_text_never_panics(text in "[a-z,0-9.\\r\\n ]{0,80}") {
-        if let Ok(c) = read(&text) {
-            for x in &c {
+        let strict = read(&text);
+        if let Ok(c) = &strict {
+            for x in c {
                 prop_assert!((0.0..=1.0).contains(&x.reliability));
             }
+        }
+        // Lenient mode never panics either, and agrees with strict mode,
+        // without warnings, wherever strict mode reads the file.
+        let lenient = lenient(&text);
+        if let Ok(c) = strict {
+            prop_assert_eq!(lenient, Ok((c, vec![])));
         }
     }
 }

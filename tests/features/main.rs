@@ -13,6 +13,8 @@ mod script;
 
 mod ballot_scheduler;
 mod ballot_serde;
+mod limits;
+mod misuse;
 mod simulate_data;
 mod simulate_runner;
 mod simulate_script;

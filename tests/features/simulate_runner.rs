@@ -86,10 +86,7 @@ fn errors_are_typed() {
     let sim = small();
     assert!(matches!(
         sim.run(0, 1),
-        Err(SimError::InvalidParameter {
-            name: "simulations",
-            ..
-        })
+        Err(SimError::TooFewSimulations { needed: 2, got: 0 })
     ));
     assert!(matches!(
         sim.run_with_threads(3, 1, 0),
@@ -188,7 +185,7 @@ fn table2_budgets() {
         .unwrap()
         .uniform_budget(UniformBudget::RoundedAppearances)
         .metrics(cheap(quick.clone()))
-        .run(1, 0)
+        .run(2, 0)
         .unwrap();
     assert_eq!(
         (r.uniform_comparisons, r.adaptive_comparisons),

@@ -148,7 +148,11 @@ fn published_profile_matches_the_scripts_first_ten_simulations() {
         let report = base.clone().metrics(metrics).run(24, 77).unwrap();
         for (name, uniform, adaptive) in reference {
             for (arm, (mean, sd)) in [(Arm::Uniform, uniform), (Arm::Adaptive, adaptive)] {
-                let z = report.get(arm, name).unwrap().z_score(mean, sd, 10);
+                let z = report
+                    .get(arm, name)
+                    .unwrap()
+                    .z_score(mean, sd, 10)
+                    .unwrap();
                 assert!(z.abs() < 4.0, "{name} {arm:?}: z = {z}");
             }
         }

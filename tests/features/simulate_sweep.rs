@@ -65,10 +65,7 @@ fn bad_sweeps_are_errors() {
     let m = Metric::rho_w();
     assert!(matches!(
         sweep(&base(), 4_000, &[0.5], &[2], &m, 0, 1),
-        Err(SimError::InvalidParameter {
-            name: "simulations",
-            ..
-        })
+        Err(SimError::TooFewSimulations { needed: 2, got: 0 })
     ));
     assert!(matches!(
         sweep(&base(), 4_000, &[], &[2], &m, 2, 1),

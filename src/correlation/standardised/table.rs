@@ -262,8 +262,8 @@ mod tests {
                 let (m, se, exact) = at(&rest, e.n as usize);
                 assert!(!exact);
                 zs.extend(z((m, se), e));
-                for k in 0..3 {
-                    worst = worst.max((m[k] - e.moments[k]).abs() / e.moments[k].abs());
+                for (got, want) in m.iter().zip(&e.moments) {
+                    worst = worst.max((got - want).abs() / want.abs());
                 }
             }
         }

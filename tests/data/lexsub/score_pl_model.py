@@ -1,122 +1,240 @@
-"""A model of the SemEval-2007 scorer `score.pl` (McCarthy & Navigli), written
-from its documented behaviour (REFERENCES.md §3), defects included, to produce
-the official numbers for the sample files. Not the scorer itself.
+"""A byte-exact model of the SemEval-2007 Task 10 scorer `score.pl`
+(McCarthy & Navigli 2007), quirks included. Not the scorer itself: it is
+written from a reading of `score.pl` and checked against the real script by
+`score_pl_diff.py` (thousands of random messy files, identical output).
+
+What it models, as `score.pl` does it (Perl 5, byte strings, no locale):
+- lines split on "\\n" only (a "\\r" stays in the line and in the last field);
+- gold and system lines found with the unanchored regexes
+  `([\\w.]+) (\\S+) :: (.*)` (best, gold) and `([\\w.]+) (\\S+) ::: (.*)` (oot);
+- gold fields split on ';' (trailing empty fields dropped, leading kept),
+  fields containing "pn" dropped, the first field's count found with
+  `[\\w'\\-\\s]+ (\\d+)`, an item kept when it has 2+ fields or a first count
+  above 1, each field parsed with `(\\w[\\w'\\-\\s]+) (\\d+)` (so one-character
+  substitutes never match, `garden  1` gives the key "garden ", and
+  `11.27 kilograms 1` gives "27 kilograms"), first apostrophe removed, later
+  duplicates overwriting earlier counts, the mode being the first parsed
+  field unless a later field has the same count (Perl truthiness: a mode
+  "0" does not count as set);
+- system answers split on ';' (trailing empty fields dropped), "non-x" and
+  "non x" joined, every "-" made a space, the first apostrophe removed, no
+  trimming; a repeated id scored once (first line); the lemma ignored; a
+  line whose answer text is blank reuses the previous line's answers for
+  the credit and the mode (but is not counted as attempted);
+- gold keys with a hyphen also credited under their spaced spelling.
+
+Perl iterates hashes in a random order: where two gold spellings of one item
+meet with different counts (`well-being 2;well being 1`), `score.pl`'s credit
+depends on that order. The model visits keys in file order and reports such
+items in `order_dependent`; the differential test never uses such inputs.
 
 Run:  python3 tests/data/lexsub/score_pl_model.py > tests/data/lexsub/score_pl_model.out
+(plain Python 3.11, no package needed.)
 """
 import os
 import re
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
+# Python's bytes regexes use the same classes as Perl on byte strings:
+# \w = [A-Za-z0-9_], \s = [ \t\n\r\f\v], \d = [0-9], `.` = any byte but \n.
+RECORD = {
+    "best": re.compile(rb"([\w.]+) (\S+) :: (.*)"),
+    "oot": re.compile(rb"([\w.]+) (\S+) ::: (.*)"),
+}
+FIRST = re.compile(rb"[\w'\-\s]+ (\d+)")
+ENTRY = re.compile(rb"(\w[\w'\-\s]+) (\d+)")
+NON = re.compile(rb"^non(\s|-)(.*)$")
+NONSPACE = re.compile(rb"\S")
 
-def myround(x):
-    """Percent with 2 decimals, half up, as score.pl prints."""
-    n = x * 100
-    n = n * 100
-    return "%.2f" % (int(n + 0.5) / 100)
+
+class Died(Exception):
+    """score.pl stops with "Illegal division by zero"."""
 
 
-def split_fields(rest):
-    """Perl split(';', ...) drops trailing empty fields."""
-    parts = rest.split(";")
-    while parts and parts[-1] == "":
+def lines(data):
+    """Perl's `while (<FH>)` lines, without their "\\n"."""
+    parts = data.split(b"\n")
+    if parts and parts[-1] == b"":
         parts.pop()
     return parts
 
 
-def read_gold(path):
-    items, modes, total = {}, {}, 0
-    for line in open(path, newline=""):
-        m = re.search(r"([\w.]+) (\S+) :: (.*)", line)
+def perl_split(text):
+    """split(';', $text): trailing empty fields removed."""
+    parts = text.split(b";")
+    while parts and parts[-1] == b"":
+        parts.pop()
+    return parts
+
+
+def truthy(value):
+    """Perl truthiness of a string (undef is None)."""
+    return value is not None and value not in (b"", b"0")
+
+
+def read_gold(data):
+    idres, modes = {}, {}
+    totitems = totmodes = 0
+    for line in lines(data):
+        m = RECORD["best"].search(line)
         if not m:
             continue
         id_, rest = m.group(2), m.group(3)
-        res = [r for r in split_fields(rest) if "pn" not in r]
-        first = re.search(r"[\w'\-\s]+ (\d+)", res[0]) if res else None
-        num = int(first.group(1)) if first else 0
+        mode = modenum = None
+        ms = False
+        num = 0
+        res = [r for r in perl_split(rest) if b"pn" not in r]
+        if res:
+            f = FIRST.search(res[0])
+            if f:
+                num = int(f.group(1))
         if not (len(res) > 1 or num > 1):
             continue
-        total += 1
-        subs, mode, modenum, ms = {}, None, None, False
+        totitems += 1
         for r in res:
-            e = re.search(r"(\w[\w'\-\s]+) (\d+)", r)
+            e = ENTRY.search(r)
             if not e:
                 continue
-            sub, n = e.group(1).replace("'", "", 1), int(e.group(2))
-            if mode is None:
-                mode, modenum = sub, n
-                modes[id_] = sub
-            elif not ms and n == modenum:
-                del modes[id_]
+            sub, num = e.group(1).replace(b"'", b"", 1), int(e.group(2))
+            if not truthy(mode):
+                mode, modenum = sub, num
+                modes[id_] = mode
+                totmodes += 1
+            elif not ms and truthy(mode) and num == modenum:
+                modes.pop(id_, None)
+                totmodes -= 1
                 ms = True
-            subs[sub] = n
-        items[id_] = subs
-    return items, modes, total
+            idres.setdefault(id_, {})[sub] = num
+    return idres, modes, totitems, totmodes
 
 
 def norms(subs):
+    """normalisevalues in file order; also the keys whose value depends on
+    Perl's hash order."""
     hu = sum(subs.values())
-    out = {}
+    out, writers = {}, {}
     for k, v in subs.items():
-        out[k] = v / hu
-        if "-" in k:
-            out[k.replace("-", " ")] = v / hu
-    return out
+        if hu == 0:
+            raise Died("normalisevalues")
+        keys = [k] + ([k.replace(b"-", b" ")] if b"-" in k else [])
+        for key in keys:
+            out[key] = v / hu
+            writers.setdefault(key, set()).add(v)
+    return out, {k for k, vs in writers.items() if len(vs) > 1}
 
 
 def fixmisc(answers):
     out = []
     for a in answers:
-        m = re.match(r"^non(\s|-)(.*)$", a)
+        m = NON.match(a)
         if m:
-            a = "non" + m.group(2)
-        a = a.replace("-", " ").replace("'", "", 1)
+            a = b"non" + m.group(2)
+        a = a.replace(b"-", b" ").replace(b"'", b"", 1)
         out.append(a)
     return out
 
 
-def score(gold_path, sys_path, oot):
-    items, modes, total = read_gold(gold_path)
-    sep = ":::" if oot else "::"
-    corr = attempted = modatt = modehit = 0
-    done, res = set(), []
-    for line in open(sys_path, newline=""):
-        m = re.search(r"([\w.]+) (\S+) " + sep + r" (.*)", line)
+def myround(x):
+    """score.pl's myround(x, 2) as a string, and the argument of its int()."""
+    n = x * 100
+    n = n * 100
+    arg = n + 0.5
+    r = int(arg) / 100
+    s = "%.15g" % r
+    if "." in s:
+        s += "0" * (2 - len(s.split(".")[1]))
+    else:
+        s += ".00"
+    return s, arg
+
+
+def score(gold, system, fmt):
+    """Scores bytes `system` against bytes `gold`; returns a dict of what
+    score.pl computes. Raises Died where score.pl dies while reading."""
+    idres, modes, totitems, totmodes = read_gold(gold)
+    corr = 0.0
+    attempted = totmodatt = modehits = dupflag = 0
+    done, res, numguesses = set(), [], 0
+    errors, order_dependent = [], []
+    for lcnt, line in enumerate(lines(system), 1):
+        m = RECORD[fmt].search(line)
         if not m:
+            if NONSPACE.search(line):
+                errors.append(lcnt)
             continue
         id_, rest = m.group(2), m.group(3)
-        subs = items.get(id_, {})
-        if not subs or id_ in done:
+        subs = idres.get(id_, {})
+        nm, dep = norms(subs)
+        hu = sum(subs.values())
+        if not hu or id_ in done:
             continue
         done.add(id_)
-        if re.search(r"\S", rest):  # else: the previous line's answers stay (defect)
-            res = fixmisc(split_fields(rest))
+        if NONSPACE.search(rest):
+            res = fixmisc(perl_split(rest))
+            numguesses = len(res)
             if res:
                 attempted += 1
-        if oot:
+            if fmt == "oot" and len(res) != len(set(res)):
+                dupflag += 1
+        if fmt == "oot":
             res = res[:10]
-        if id_ in modes and res:
-            modatt += 1
-            hit = modes[id_] in res if oot else modes[id_] == res[0]
-            modehit += hit
-        nm = norms(subs)
-        credit = sum(nm.get(a, 0.0) for a in res)
-        if credit:
-            corr += credit if oot else credit / len(res)
+            if truthy(modes.get(id_)) and res:
+                totmodatt += 1
+                modehits += modes[id_] in res
+        elif truthy(modes.get(id_)) and numguesses:
+            totmodatt += 1
+            modehits += modes[id_] == res[0]
+        idcorr = 0
+        for a in res:
+            idcorr += nm.get(a, 0)
+            if a in dep and id_ not in order_dependent:
+                order_dependent.append(id_)
+        if idcorr:
+            corr += idcorr if fmt == "oot" else idcorr / numguesses
     return {
-        "P": myround(corr / attempted), "R": myround(corr / total),
-        "modeP": myround(modehit / modatt), "modeR": myround(modehit / len(modes)),
+        "totitems": totitems, "attempted": attempted, "corr": corr,
+        "totmodes": totmodes, "totmodatt": totmodatt, "modehits": modehits,
+        "errors": errors, "dupflag": dupflag, "order_dependent": order_dependent,
     }
 
 
+def report(r, fmt, sysname="system"):
+    """What score.pl prints (stdout lines) and the arguments of its int()
+    calls, stopping where it divides by zero."""
+    out = ["Error in %s on line %d" % (sysname, n) for n in r["errors"]]
+    ints = []
+    if fmt == "oot" and r["dupflag"]:
+        out.append("WARNING OOT file contains duplicates on %d lines" % r["dupflag"])
+    figures = []
+    for num, den in [(r["corr"], r["attempted"]), (r["corr"], r["totitems"]),
+                     (r["modehits"], r["totmodatt"]), (r["modehits"], r["totmodes"])]:
+        if den == 0:
+            break
+        s, arg = myround(num / den)
+        figures.append(s)
+        ints.append(arg)
+        if len(figures) == 2:
+            out.append("Total = %d, attempted = %d" % (r["totitems"], r["attempted"]))
+            out.append("precision = %s, recall = %s" % tuple(figures))
+        if len(figures) == 4:
+            out.append("Total with mode %d attempted %d" % (r["totmodes"], r["totmodatt"]))
+            label = "Mode precision = %s, Mode recall = %s" if fmt == "best" else "precision = %s, recall = %s"
+            out.append(label % tuple(figures[2:]))
+    return out, ints
+
+
 if __name__ == "__main__":
-    gold = os.path.join(HERE, "gold.txt")
-    for name, oot in [("wellformed.best", False), ("wellformed.oot", True)]:
-        r = score(gold, os.path.join(HERE, name), oot)
-        print(name, r["P"], r["R"], r["modeP"], r["modeR"])
-    # The files with defect triggers: the crate deliberately differs here
-    # (empty line borrowing answers, repeated answers, CRLF endings).
-    for name, oot in [("system.best", False), ("system.oot", True)]:
-        r = score(gold, os.path.join(HERE, name), oot)
-        print("#", name, r["P"], r["R"], r["modeP"], r["modeR"])
+    gold = open(os.path.join(HERE, "gold.txt"), "rb").read()
+    for name, fmt in [("wellformed.best", "best"), ("wellformed.oot", "oot")]:
+        r = score(gold, open(os.path.join(HERE, name), "rb").read(), fmt)
+        print(name, *[myround(a / b)[0] for a, b in [
+            (r["corr"], r["attempted"]), (r["corr"], r["totitems"]),
+            (r["modehits"], r["totmodatt"]), (r["modehits"], r["totmodes"])]])
+    # The files with defect triggers: the crate's default profile deliberately
+    # differs here (empty line borrowing answers, repeated answers, CRLF).
+    for name, fmt in [("system.best", "best"), ("system.oot", "oot")]:
+        r = score(gold, open(os.path.join(HERE, name), "rb").read(), fmt)
+        print("#", name, *[myround(a / b)[0] for a, b in [
+            (r["corr"], r["attempted"]), (r["corr"], r["totitems"]),
+            (r["modehits"], r["totmodatt"]), (r["modehits"], r["totmodes"])]])

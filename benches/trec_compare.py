@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""Side-by-side timing of pytrec_eval and this crate on identical TREC files;
+run it through benches/trec_compare.sh, which builds the crate's example.
+
+    python benches/trec_compare.py QUERIES DOCS SEED PATH_TO_relevance_example
+
+Writes into a temporary directory a qrels file with QUERIES x DOCS judgements
+and a run with QUERIES x DOCS retrieved documents (half of each query's
+ranked documents judged; grades 0..3 mostly 0, some -1; scores with 4
+decimals, so ties occur; ids drawn from 10^6 document names), then times
+  - loading: pytrec_eval.parse_qrel + parse_run (Python) against the crate's
+    read_trec_qrels + read_trec_run (the example's --time "load_s");
+  - scoring: RelevanceEvaluator.evaluate with map, P_5, P_10, Rprec,
+    recip_rank, ndcg_cut_10, ndcg against evaluate_trec with the same
+    measures (best of 5 on both sides; pytrec_eval's evaluator is built
+    outside the timed region);
+  - peak memory (ru_maxrss) of a child process that only loads (crate) or
+    parses (pytrec_eval), against the two files' size;
+and checks that both sides print the same means.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+import pytrec_eval
+
+MEASURES = ["map", "P_5", "P_10", "Rprec", "recip_rank", "ndcg_cut_10", "ndcg"]
+
+
+def write_files(directory, queries, docs, seed):
+    rng = np.random.default_rng(seed)
+    qrels_path = os.path.join(directory, "bench.qrels")
+    run_path = os.path.join(directory, "bench.run")
+    with open(qrels_path, "w") as qf, open(run_path, "w") as rf:
+        for q in range(queries):
+            ids = rng.choice(1_000_000, size=docs + docs // 2, replace=False)
+            ranked = ids[:docs]
+            judged = ids[docs // 2:]  # half of the ranked ones, and more
+            grades = rng.choice([-1, 0, 0, 0, 0, 1, 1, 2, 3], size=len(judged))
+            scores = np.round(rng.random(docs) * 10, 4)
+            qid = f"Q{q:05d}"
+            qf.write("".join(f"{qid} 0 DOC{d:07d} {g}\n" for d, g in zip(judged, grades)))
+            rf.write("".join(
+                f"{qid} Q0 DOC{d:07d} {r} {s:.4f} bench\n"
+                for r, (d, s) in enumerate(zip(ranked, scores), start=1)))
+    return qrels_path, run_path
+
+
+def best_of(repeats, f):
+    best, out = float("inf"), None
+    for _ in range(repeats):
+        t = time.perf_counter()
+        out = f()
+        best = min(best, time.perf_counter() - t)
+    return best, out
+
+
+def child_rss_kb(argv):
+    """Peak RSS (KiB) of one child process, from /usr/bin/time -f %M (a
+    child forked from this Python process would inherit its peak: Linux
+    carries ru_maxrss over exec)."""
+    if not os.path.exists("/usr/bin/time"):
+        return None
+    res = subprocess.run(["/usr/bin/time", "-f", "%M"] + argv, check=True,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    return int(res.stderr.strip().splitlines()[-1])
+
+
+def main():
+    queries, docs, seed, exe = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+    with tempfile.TemporaryDirectory() as d:
+        qrels_path, run_path = write_files(d, queries, docs, seed)
+        size = os.path.getsize(qrels_path) + os.path.getsize(run_path)
+        # Crate: three runs (best load time); each scores 5 times (best).
+        timing = None
+        for _ in range(3):
+            res = subprocess.run([exe, "--trec", qrels_path, run_path, "--time", "--format", "json"]
+                                 + sum((["-m", m] for m in MEASURES), []),
+                                 check=True, capture_output=True, text=True)
+            t = json.loads([l for l in res.stderr.splitlines() if l.startswith("{")][0])
+            if timing is None or t["load_s"] < timing["load_s"]:
+                timing = t
+            timing["score_s"] = min(timing["score_s"], t["score_s"])
+            rust_means = json.loads(res.stdout)["all"]
+
+        def parse():
+            with open(qrels_path) as f:
+                qrels = pytrec_eval.parse_qrel(f)
+            with open(run_path) as f:
+                run = pytrec_eval.parse_run(f)
+            return qrels, run
+
+        t_parse, (qrels, run) = best_of(3, parse)
+        evaluator = pytrec_eval.RelevanceEvaluator(qrels, set(MEASURES))
+        t_eval, res_py = best_of(5, lambda: evaluator.evaluate(run))
+        py_means = {m: pytrec_eval.compute_aggregated_measure(m, [v[m] for v in res_py.values()])
+                    for m in MEASURES}
+
+        rss_rust = child_rss_kb([exe, "--trec", qrels_path, run_path, "-m", "num_ret"])
+        code = ("import pytrec_eval,sys\n"
+                "q=pytrec_eval.parse_qrel(open(sys.argv[1]))\n"
+                "r=pytrec_eval.parse_run(open(sys.argv[2]))\n")
+        rss_py = child_rss_kb([sys.executable, "-c", code, qrels_path, run_path])
+
+    print(f"{queries} queries x {docs} documents (qrels {timing['qrels']} lines, run {timing['run']} lines, "
+          f"{size / 1e6:.1f} MB), seed {seed}; pytrec_eval {pytrec_eval.__version__}, "
+          f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}")
+    print(f"{'':34}{'pytrec_eval (s)':>16}{'crate (s)':>12}{'speed-up':>10}")
+    print(f"{'load qrels + run':34}{t_parse:16.3f}{timing['load_s']:12.3f}{t_parse / timing['load_s']:9.1f}x")
+    print(f"{'score (the 7 measures)':34}{t_eval:16.3f}{timing['score_s']:12.3f}"
+          f"{t_eval / timing['score_s']:9.1f}x")
+    if rss_rust and rss_py:
+        print(f"peak RSS: crate {rss_rust / 1024:.0f} MiB ({rss_rust * 1024 / size:.2f}x the files), "
+              f"pytrec_eval parse {rss_py / 1024:.0f} MiB ({rss_py * 1024 / size:.2f}x)")
+    else:
+        print("peak RSS: /usr/bin/time not found, not measured")
+    worst = max(abs(py_means[m] - rust_means[m]) for m in MEASURES)
+    print(f"means agree to {worst:.1e} (" + ", ".join(f"{m} {py_means[m]:.4f}" for m in MEASURES) + ")")
+    if worst > 1e-12:
+        sys.exit("pytrec_eval and the crate disagree")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,632 @@
+//! Scoring a [`TrecRun`] against [`Qrels`] in the flat layout: `trec_eval`'s
+//! measures, with its tie order or the crate's tie-aware expectations.
+
+use super::error::{RelevanceError, Result};
+use super::flat::{Qrels, TrecRun};
+use super::measure::Measure;
+use super::metrics::{Gain, Linear, Mean, NoRelevant, expected_reciprocal_rank};
+use crate::sum::Neumaier;
+
+/// How documents with equal scores are ordered.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum Ties {
+    /// `trec_eval`'s order: decreasing score, ties by decreasing document
+    /// id as text (byte-wise). Values equal `trec_eval`'s (and
+    /// `pytrec_eval`'s), but depend on the document names.
+    #[default]
+    TrecEval,
+    /// The expectation over all orders of each tie group, every order
+    /// equally likely (McSherry & Najork 2008), as [`evaluate_query`]
+    /// computes it: independent of names and input order.
+    ///
+    /// [`evaluate_query`]: super::evaluate_query
+    Expected,
+}
+
+/// Options of [`evaluate_trec`].
+///
+/// # Examples
+/// ```
+/// use adaptive_comp_metrics::relevance::{Exponential, NoRelevant, Ties, TrecOptions};
+/// let o = TrecOptions { ties: Ties::Expected, ..TrecOptions::default() }.with_gain(Exponential);
+/// assert_eq!((o.relevance_level, o.no_relevant, o.complete), (1, NoRelevant::Zero, false));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TrecOptions<G = Linear> {
+    /// Smallest grade that counts as relevant (`trec_eval -l`, default 1;
+    /// must be ≥ 0: negative grades are never relevant).
+    pub relevance_level: i32,
+    /// Tie order (default [`Ties::TrecEval`]).
+    pub ties: Ties,
+    /// What a mean does with a query whose value is undefined (no relevant
+    /// document; ideal DCG 0). Default [`NoRelevant::Zero`], `trec_eval`'s
+    /// convention: the query scores 0 and counts.
+    pub no_relevant: NoRelevant,
+    /// Whether judged queries the run does not rank are scored as empty
+    /// rankings (`trec_eval -c`); by default they are left out, as
+    /// `trec_eval` and `pytrec_eval` do.
+    pub complete: bool,
+    /// nDCG gain of a grade g ≥ 0 (default [`Linear`], `trec_eval`'s gain
+    /// g); negative grades have gain 0 whatever the mapping.
+    pub gain: G,
+}
+
+impl Default for TrecOptions<Linear> {
+    fn default() -> Self {
+        Self {
+            relevance_level: 1,
+            ties: Ties::TrecEval,
+            no_relevant: NoRelevant::Zero,
+            complete: false,
+            gain: Linear,
+        }
+    }
+}
+
+impl<G> TrecOptions<G> {
+    /// The same options with another gain mapping.
+    #[must_use]
+    pub fn with_gain<H: Gain>(self, gain: H) -> TrecOptions<H> {
+        TrecOptions {
+            relevance_level: self.relevance_level,
+            ties: self.ties,
+            no_relevant: self.no_relevant,
+            complete: self.complete,
+            gain,
+        }
+    }
+}
+
+/// Per-query values and their means; see [`evaluate_trec`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct TrecReport {
+    /// The measures, in the order asked for.
+    pub measures: Vec<Measure>,
+    /// The scored query ids, in the qrels' order.
+    pub queries: Vec<u32>,
+    /// Row-major: `values[row * measures.len() + m]`; `None` where the value
+    /// is undefined (no relevant document; ideal DCG 0), which `trec_eval`
+    /// prints as 0.
+    values: Vec<Option<f64>>,
+    /// Per measure: the mean over the scored queries under
+    /// [`TrecOptions::no_relevant`], and for the counts (`num_ret`,
+    /// `num_rel`, `num_rel_ret`) the sum, as `trec_eval` prints them.
+    pub summary: Vec<Mean>,
+    /// Query ids of the run that nobody judged (not scored).
+    pub unjudged_queries: Vec<u32>,
+    /// Judged query ids the run does not rank: left out, or scored as empty
+    /// rankings with [`TrecOptions::complete`].
+    pub unranked_queries: Vec<u32>,
+}
+
+impl TrecReport {
+    /// The values of row `row` (one per measure).
+    #[must_use]
+    pub fn row(&self, row: usize) -> Option<&[Option<f64>]> {
+        let m = self.measures.len();
+        self.values.get(row * m..(row + 1) * m)
+    }
+
+    /// Every scored query with its values.
+    pub fn rows(&self) -> impl Iterator<Item = (u32, &[Option<f64>])> + '_ {
+        let m = self.measures.len().max(1);
+        self.queries.iter().copied().zip(self.values.chunks(m))
+    }
+
+    /// The summary value of `measure` (mean, or sum for a count), if asked
+    /// for.
+    #[must_use]
+    pub fn summary_of(&self, measure: Measure) -> Option<Mean> {
+        let i = self.measures.iter().position(|&m| m == measure)?;
+        self.summary.get(i).copied()
+    }
+}
+
+/// Per-query scratch space, sized once per evaluation.
+struct Scratch {
+    /// Grade of each document id for the current query; `UNJUDGED` else.
+    grade_of: Vec<i32>,
+    /// log₂(i + 1) for ranks i = 1, 2, … (index i − 1).
+    log2: Vec<f64>,
+    /// Sorted distinct cut-offs of the measures.
+    cuts: Vec<usize>,
+    /// Per cut-off: expected relevant documents in the top k, DCG@k,
+    /// ideal DCG@k.
+    rel_at: Vec<f64>,
+    dcg_at: Vec<f64>,
+    idcg_at: Vec<f64>,
+    gains: Vec<f64>,
+}
+
+const UNJUDGED: i32 = i32::MIN;
+
+/// The quantities every measure is computed from.
+#[derive(Default)]
+struct Core {
+    retrieved: usize,
+    relevant: usize,
+    relevant_retrieved: f64,
+    ap_sum: f64,
+    rel_at_r: f64,
+    rr: f64,
+    dcg: f64,
+    idcg: f64,
+}
+
+/// Scores `run` against `qrels` with `trec_eval`'s measures, per query and
+/// as means.
+///
+/// Conventions (those of `trec_eval`, and so of `pytrec_eval`):
+/// - the queries scored are those both judged and ranked (with
+///   `options.complete`, every judged query; an unranked one as an empty
+///   ranking); queries of the run that nobody judged are listed and skipped;
+/// - a document is relevant when its grade ≥ `options.relevance_level`;
+///   documents the run ranks but nobody judged, and negative grades, are
+///   non-relevant with gain 0; R counts every relevant judged document,
+///   ranked or not;
+/// - a query with no relevant document scores 0 on AP, R-precision and RR,
+///   and 0 on nDCG when its ideal DCG is 0, and counts in the means
+///   ([`NoRelevant::Zero`]); [`NoRelevant::Skip`] leaves it out instead;
+/// - ties: [`Ties::TrecEval`] ranks them by decreasing document id;
+///   [`Ties::Expected`] gives the expectation over all tie orders.
+///
+/// ```text
+/// AP      = (1/R) Σ_{i: dᵢ relevant} #rel(1..i) / i      (trec_eval order)
+/// P@k     = #rel(1..k) / k          R-prec = #rel(1..R) / R
+/// RR      = 1 / min{i : dᵢ relevant}
+/// DCG@k   = Σ_{i ≤ k} gain(gᵢ) / log₂(i + 1),   nDCG@k = DCG@k / DCG@k(ideal)
+/// ```
+/// Under [`Ties::Expected`] each term is replaced by its expectation over
+/// the orders of every tie group (closed forms at [`evaluate_query`]).
+///
+/// [`evaluate_query`]: super::evaluate_query
+///
+/// # Errors
+/// [`RelevanceError::InvalidParameter`] if `qrels` and `run` were read with
+/// different [`Ids`](super::Ids) (`"ids"`), `options.relevance_level < 0`
+/// (`"relevance_level"`) or a cut-off is 0 (`"k"`);
+/// [`RelevanceError::InvalidGain`] if the gain of a grade is negative or not
+/// finite; [`RelevanceError::OutOfMemory`] if the scratch space cannot be
+/// allocated.
+///
+/// # Complexity
+/// O(J + N + D) time for J judgements, N ranked documents and D distinct
+/// document ids (times the number of distinct cut-offs under
+/// [`Ties::Expected`]); memory O(D + longest ranking + output), allocated
+/// once: nothing is allocated per query.
+///
+/// # Examples
+/// ```
+/// use adaptive_comp_metrics::relevance::{evaluate_trec, read_trec_qrels, read_trec_run, Ids, Measure, Ties, TrecOptions};
+/// let mut ids = Ids::new();
+/// let qrels = read_trec_qrels("q1 0 a 1\nq1 0 b 0\nq2 0 c 0\n".as_bytes(), &mut ids)?;
+/// let run = read_trec_run("q1 Q0 a 1 0.5 r\nq1 Q0 b 2 0.5 r\nq2 Q0 c 1 0.9 r\n".as_bytes(), &mut ids)?;
+/// let report = evaluate_trec(&qrels, &run, &[Measure::AveragePrecision], &TrecOptions::default())?;
+/// // q1: the tie puts "b" first (decreasing id), so AP = 1/2; q2 has no
+/// // relevant document: 0, counted, as trec_eval does. MAP = 0.25.
+/// assert_eq!(report.summary[0].value, Some(0.25));
+/// let expected = TrecOptions { ties: Ties::Expected, ..TrecOptions::default() };
+/// let report = evaluate_trec(&qrels, &run, &[Measure::AveragePrecision], &expected)?;
+/// assert_eq!(report.summary[0].value, Some(0.375)); // q1: (1 + 1/2)/2 = 3/4
+/// # Ok::<(), adaptive_comp_metrics::relevance::RelevanceError>(())
+/// ```
+pub fn evaluate_trec<G: Gain>(
+    qrels: &Qrels,
+    run: &TrecRun,
+    measures: &[Measure],
+    options: &TrecOptions<G>,
+) -> Result<TrecReport> {
+    if qrels.tag != run.tag {
+        return Err(RelevanceError::InvalidParameter {
+            name: "ids",
+            expected: "qrels and run read with the same Ids",
+        });
+    }
+    if options.relevance_level < 0 {
+        return Err(RelevanceError::InvalidParameter {
+            name: "relevance_level",
+            expected: "a grade of at least 0",
+        });
+    }
+    if measures.iter().any(|m| m.cutoff() == Some(0)) {
+        return Err(RelevanceError::InvalidParameter {
+            name: "k",
+            expected: "a cut-off of at least 1",
+        });
+    }
+    let doc_bound = qrels
+        .docs
+        .iter()
+        .chain(&run.docs)
+        .map(|&d| d as usize + 1)
+        .max()
+        .unwrap_or(0);
+    let longest = (0..qrels.queries.len())
+        .map(|r| qrels.row(r).0.len())
+        .chain((0..run.queries.len()).map(|r| run.row(r).0.len()))
+        .max()
+        .unwrap_or(0);
+    let mut cuts: Vec<usize> = measures.iter().filter_map(|m| m.cutoff()).collect();
+    cuts.sort_unstable();
+    cuts.dedup();
+    let mut s = Scratch {
+        grade_of: alloc(doc_bound, UNJUDGED, "per-document grades")?,
+        log2: (1..=longest.max(1))
+            .map(|i| ((i + 1) as f64).log2())
+            .collect(),
+        rel_at: vec![0.0; cuts.len()],
+        dcg_at: vec![0.0; cuts.len()],
+        idcg_at: vec![0.0; cuts.len()],
+        cuts,
+        gains: Vec::new(),
+    };
+
+    let m = measures.len();
+    let mut queries = Vec::with_capacity(qrels.queries.len());
+    let mut values = Vec::with_capacity(qrels.queries.len() * m);
+    let mut unranked_queries = Vec::new();
+    for (row, &q) in qrels.queries.iter().enumerate() {
+        let (docs, scores) = match run.row_of(q) {
+            Some(r) => run.row(r),
+            None => {
+                unranked_queries.push(q);
+                if !options.complete {
+                    continue;
+                }
+                (&[][..], &[][..])
+            }
+        };
+        let (jd, jg) = qrels.row(row);
+        let core = score_query(&mut s, jd, jg, docs, scores, options)?;
+        queries.push(q);
+        for &measure in measures {
+            values.push(value(measure, &core, &s));
+        }
+    }
+    let unjudged_queries = run
+        .queries
+        .iter()
+        .copied()
+        .filter(|&q| qrels.judgements(q).is_none())
+        .collect();
+    let summary = (0..m)
+        .map(|i| summarize(measures.get(i), &values, i, m, options.no_relevant))
+        .collect();
+    Ok(TrecReport {
+        measures: measures.to_vec(),
+        queries,
+        values,
+        summary,
+        unjudged_queries,
+        unranked_queries,
+    })
+}
+
+fn alloc<T: Clone>(n: usize, fill: T, what: &'static str) -> Result<Vec<T>> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n)
+        .map_err(|_| RelevanceError::OutOfMemory {
+            quantity: what,
+            requested: n as u64,
+        })?;
+    v.resize(n, fill);
+    Ok(v)
+}
+
+fn summarize(
+    measure: Option<&Measure>,
+    values: &[Option<f64>],
+    i: usize,
+    m: usize,
+    policy: NoRelevant,
+) -> Mean {
+    let mut sum = Neumaier::default();
+    let mut queries = 0;
+    for row in values.chunks(m) {
+        let v = match (row.get(i).copied().flatten(), policy) {
+            (Some(v), _) => v,
+            (None, NoRelevant::Zero) => 0.0,
+            (None, NoRelevant::Skip) => continue,
+        };
+        sum.add(v);
+        queries += 1;
+    }
+    let count = measure.is_some_and(|m| m.is_count());
+    Mean {
+        value: (queries > 0 || count).then(|| {
+            if count {
+                sum.value()
+            } else {
+                sum.value() / queries as f64
+            }
+        }),
+        queries,
+    }
+}
+
+fn value(measure: Measure, c: &Core, s: &Scratch) -> Option<f64> {
+    let r = c.relevant as f64;
+    let defined = c.relevant > 0;
+    let at = |k: usize, v: &[f64]| {
+        s.cuts
+            .binary_search(&k)
+            .ok()
+            .and_then(|i| v.get(i).copied())
+    };
+    match measure {
+        Measure::AveragePrecision => defined.then(|| (c.ap_sum / r).clamp(0.0, 1.0)),
+        Measure::Precision(k) => at(k, &s.rel_at).map(|h| (h / k as f64).clamp(0.0, 1.0)),
+        Measure::RPrecision => defined.then(|| (c.rel_at_r / r).clamp(0.0, 1.0)),
+        Measure::ReciprocalRank => defined.then_some(c.rr),
+        Measure::NdcgCut(k) => {
+            let i = s.cuts.binary_search(&k).ok()?;
+            let idcg = s.idcg_at.get(i).copied()?;
+            (idcg > 0.0).then(|| (s.dcg_at.get(i).copied().unwrap_or(0.0) / idcg).clamp(0.0, 1.0))
+        }
+        Measure::Ndcg => (c.idcg > 0.0).then(|| (c.dcg / c.idcg).clamp(0.0, 1.0)),
+        Measure::Retrieved => Some(c.retrieved as f64),
+        Measure::Relevant => Some(r),
+        Measure::RelevantRetrieved => Some(c.relevant_retrieved),
+    }
+}
+
+/// The gain of grade `g` (0 for negative grades and unjudged documents).
+#[inline]
+fn gain_of<G: Gain>(gain: &G, g: i32) -> Result<f64> {
+    if g < 0 {
+        return Ok(0.0);
+    }
+    let x = gain.gain(f64::from(g));
+    if x.is_finite() && x >= 0.0 {
+        Ok(x)
+    } else {
+        Err(RelevanceError::InvalidGain {
+            input: "grades",
+            index: 0,
+            grade: g.to_string(),
+        })
+    }
+}
+
+/// Scores one query: judged documents `jd` with grades `jg` (decreasing),
+/// ranking `docs` (rank order) with `scores`.
+fn score_query<G: Gain>(
+    s: &mut Scratch,
+    jd: &[u32],
+    jg: &[i32],
+    docs: &[u32],
+    scores: &[f64],
+    options: &TrecOptions<G>,
+) -> Result<Core> {
+    let level = options.relevance_level;
+    for (&d, &g) in jd.iter().zip(jg) {
+        if let Some(slot) = s.grade_of.get_mut(d as usize) {
+            *slot = g;
+        }
+    }
+    let result = score_marked(s, jg, docs, scores, options, level);
+    for &d in jd {
+        if let Some(slot) = s.grade_of.get_mut(d as usize) {
+            *slot = UNJUDGED;
+        }
+    }
+    result
+}
+
+fn score_marked<G: Gain>(
+    s: &mut Scratch,
+    jg: &[i32],
+    docs: &[u32],
+    scores: &[f64],
+    options: &TrecOptions<G>,
+    level: i32,
+) -> Result<Core> {
+    let mut c = Core {
+        retrieved: docs.len(),
+        relevant: jg.iter().take_while(|&&g| g >= level).count(),
+        ..Core::default()
+    };
+    ideal(s, jg, &options.gain, &mut c)?;
+    match options.ties {
+        Ties::TrecEval => ranked(s, docs, options, level, &mut c)?,
+        Ties::Expected => expected(s, docs, scores, options, level, &mut c)?,
+    }
+    Ok(c)
+}
+
+/// Ideal DCG, whole and at each cut-off: the gains of the judged grades in
+/// decreasing order (grades are sorted decreasingly; the gains too unless
+/// the mapping is not monotone, then they are sorted here).
+fn ideal<G: Gain>(s: &mut Scratch, jg: &[i32], gain: &G, c: &mut Core) -> Result<()> {
+    s.gains.clear();
+    let mut monotone = true;
+    let mut last = f64::INFINITY;
+    for &g in jg {
+        let x = gain_of(gain, g)?;
+        if x > last {
+            monotone = false;
+        }
+        last = x;
+        s.gains.push(x);
+    }
+    if !monotone {
+        s.gains.sort_unstable_by(|a, b| b.total_cmp(a));
+    }
+    let mut sum = 0.0;
+    let mut next = 0;
+    for (i, &x) in s.gains.iter().enumerate() {
+        if x <= 0.0 {
+            break;
+        }
+        while let Some(&k) = s.cuts.get(next) {
+            if k > i {
+                break;
+            }
+            if let Some(v) = s.idcg_at.get_mut(next) {
+                *v = sum;
+            }
+            next += 1;
+        }
+        sum += x / log2_at(&s.log2, i);
+    }
+    for v in s.idcg_at.iter_mut().skip(next) {
+        *v = sum;
+    }
+    c.idcg = sum;
+    Ok(())
+}
+
+/// log₂(i + 2), the discount divisor of the document at 0-based position i.
+#[inline]
+fn log2_at(table: &[f64], i: usize) -> f64 {
+    table
+        .get(i)
+        .copied()
+        .unwrap_or_else(|| ((i + 2) as f64).log2())
+}
+
+/// The measures in `trec_eval`'s order (the run is stored in it), with
+/// `trec_eval`'s arithmetic: plain sums in rank order.
+fn ranked<G: Gain>(
+    s: &mut Scratch,
+    docs: &[u32],
+    options: &TrecOptions<G>,
+    level: i32,
+    c: &mut Core,
+) -> Result<()> {
+    let mut hits = 0_usize;
+    let mut dcg = 0.0;
+    let mut next = 0;
+    let r = c.relevant;
+    for (i, &d) in docs.iter().enumerate() {
+        while let Some(&k) = s.cuts.get(next) {
+            if k > i {
+                break;
+            }
+            if let (Some(h), Some(v)) = (s.rel_at.get_mut(next), s.dcg_at.get_mut(next)) {
+                *h = hits as f64;
+                *v = dcg;
+            }
+            next += 1;
+        }
+        if i == r {
+            c.rel_at_r = hits as f64;
+        }
+        let g = s.grade_of.get(d as usize).copied().unwrap_or(UNJUDGED);
+        if g >= level {
+            hits += 1;
+            c.ap_sum += hits as f64 / (i + 1) as f64;
+            if hits == 1 {
+                c.rr = 1.0 / (i + 1) as f64;
+            }
+        }
+        if g >= 0 {
+            let x = gain_of(&options.gain, g)?;
+            if x != 0.0 {
+                dcg += x / log2_at(&s.log2, i);
+            }
+        }
+    }
+    for (h, v) in s.rel_at.iter_mut().zip(&mut s.dcg_at).skip(next) {
+        *h = hits as f64;
+        *v = dcg;
+    }
+    if r >= docs.len() {
+        c.rel_at_r = hits as f64;
+    }
+    c.relevant_retrieved = hits as f64;
+    c.dcg = dcg;
+    Ok(())
+}
+
+/// The measures as expectations over the orders of each tie group (the
+/// closed forms of `evaluate_query`).
+fn expected<G: Gain>(
+    s: &mut Scratch,
+    docs: &[u32],
+    scores: &[f64],
+    options: &TrecOptions<G>,
+    level: i32,
+    c: &mut Core,
+) -> Result<()> {
+    let n = docs.len();
+    let r_total = c.relevant;
+    for (h, v) in s.rel_at.iter_mut().zip(&mut s.dcg_at) {
+        *h = 0.0;
+        *v = 0.0;
+    }
+    let mut ap = Neumaier::default();
+    let mut dcg = Neumaier::default();
+    let mut rr: Option<f64> = None;
+    let (mut above, mut rel_above) = (0_usize, 0_usize);
+    let mut top_r = 0.0;
+    while above < n {
+        let score = scores.get(above).copied().unwrap_or(0.0);
+        let len = scores
+            .get(above..)
+            .map_or(1, |rest| rest.iter().take_while(|&&x| x == score).count())
+            .max(1);
+        let mut r = 0_usize;
+        let mut gain_sum = Neumaier::default();
+        for &d in docs.get(above..above + len).unwrap_or(&[]) {
+            let g = s.grade_of.get(d as usize).copied().unwrap_or(UNJUDGED);
+            if g >= level {
+                r += 1;
+            }
+            if g >= 0 {
+                gain_sum.add(gain_of(&options.gain, g)?);
+            }
+        }
+        let (nf, rf) = (len as f64, r as f64);
+        let inside = |k: usize| k.saturating_sub(above).min(len) as f64;
+        for (h, &k) in s.rel_at.iter_mut().zip(&s.cuts) {
+            *h += rf * inside(k) / nf;
+        }
+        top_r += rf * inside(r_total) / nf;
+        if r > 0 {
+            let within = if len > 1 {
+                (rf - 1.0) / (nf - 1.0)
+            } else {
+                0.0
+            };
+            let mut group_ap = 0.0;
+            for t in 1..=len {
+                let prec_num = rel_above as f64 + 1.0 + (t - 1) as f64 * within;
+                group_ap += prec_num / (above + t) as f64;
+            }
+            ap.add(rf / nf * group_ap);
+            if rr.is_none() {
+                rr = Some(expected_reciprocal_rank(above, len, r));
+            }
+        }
+        let mean_gain = gain_sum.value() / nf;
+        if mean_gain > 0.0 {
+            let mut part = 0.0;
+            let mut next = 0;
+            for i in above..above + len {
+                while let Some(&k) = s.cuts.get(next) {
+                    if k > i {
+                        break;
+                    }
+                    if let Some(v) = s.dcg_at.get_mut(next) {
+                        *v += mean_gain * part;
+                    }
+                    next += 1;
+                }
+                part += 1.0 / log2_at(&s.log2, i);
+            }
+            for v in s.dcg_at.iter_mut().skip(next) {
+                *v += mean_gain * part;
+            }
+            dcg.add(mean_gain * part);
+        }
+        above += len;
+        rel_above += r;
+    }
+    c.ap_sum = ap.value();
+    c.rel_at_r = top_r;
+    c.rr = rr.unwrap_or(0.0);
+    c.relevant_retrieved = rel_above as f64;
+    c.dcg = dcg.value();
+    Ok(())
+}

@@ -1,0 +1,652 @@
+//! The flat data layout for large evaluations: judgements ([`Qrels`]) and
+//! runs ([`TrecRun`]) as integer arrays grouped by query, over the string
+//! tables of an [`Ids`].
+
+use super::error::{Location, RelevanceError, Result};
+use super::intern::{Documents, Ids, StringTable};
+
+/// Entries held by one qrels or run (they are indexed with `u32`).
+const MAX_ENTRIES: usize = u32::MAX as usize;
+
+/// Where an entry came from: a line of a file or a record of the API.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Origin {
+    Lines,
+    Records,
+}
+
+impl Origin {
+    fn at(self, n: usize) -> Location {
+        match self {
+            Self::Lines => Location::Line(n),
+            Self::Records => Location::Record(n),
+        }
+    }
+}
+
+/// Entries in arrival order, grouped by query on [`Staged::group`].
+#[derive(Debug)]
+struct Staged<V> {
+    query: Vec<u32>,
+    doc: Vec<u32>,
+    value: Vec<V>,
+    at: Vec<usize>,
+    origin: Origin,
+    records: usize,
+    last_query: Option<u32>,
+    /// Whether every query's entries are contiguous so far.
+    grouped: bool,
+    /// Query ids whose run of entries has ended (for `grouped`).
+    closed: Vec<bool>,
+}
+
+/// Entries grouped by query: query ids in order of first appearance, CSR
+/// offsets, and per entry document, value and origin.
+struct Grouped<V> {
+    queries: Vec<u32>,
+    offsets: Vec<usize>,
+    doc: Vec<u32>,
+    value: Vec<V>,
+    at: Vec<usize>,
+}
+
+impl<V: Copy + Default> Staged<V> {
+    fn new(origin: Origin) -> Self {
+        Self {
+            query: Vec::new(),
+            doc: Vec::new(),
+            value: Vec::new(),
+            at: Vec::new(),
+            origin,
+            records: 0,
+            last_query: None,
+            grouped: true,
+            closed: Vec::new(),
+        }
+    }
+
+    fn push(&mut self, q: u32, d: u32, v: V, at: usize) -> Result<()> {
+        if self.query.len() >= MAX_ENTRIES {
+            return Err(RelevanceError::TooLarge {
+                quantity: "entries",
+                requested: self.query.len() as u64 + 1,
+                limit: MAX_ENTRIES as u64,
+            });
+        }
+        if self.last_query != Some(q) {
+            if let Some(last) = self.last_query {
+                let l = last as usize;
+                if self.closed.len() <= l {
+                    self.closed.resize(l + 1, false);
+                }
+                if let Some(c) = self.closed.get_mut(l) {
+                    *c = true;
+                }
+            }
+            if self.closed.get(q as usize).copied().unwrap_or(false) {
+                self.grouped = false;
+            }
+            self.last_query = Some(q);
+        }
+        self.query.push(q);
+        self.doc.push(d);
+        self.value.push(v);
+        self.at.push(at);
+        Ok(())
+    }
+
+    /// Groups the entries by query (a stable counting sort unless they are
+    /// already grouped), keeping arrival order within a query.
+    fn group(self, query_count: usize) -> Result<Grouped<V>> {
+        let n = self.query.len();
+        let mut first: Vec<u32> = vec![u32::MAX; query_count];
+        let mut queries = Vec::new();
+        let mut counts: Vec<usize> = Vec::new();
+        for &q in &self.query {
+            let Some(slot) = first.get_mut(q as usize) else {
+                return Err(inconsistent());
+            };
+            if *slot == u32::MAX {
+                *slot = queries.len() as u32;
+                queries.push(q);
+                counts.push(0);
+            }
+            if let Some(c) = counts.get_mut(*slot as usize) {
+                *c += 1;
+            }
+        }
+        let mut offsets = Vec::with_capacity(queries.len() + 1);
+        offsets.push(0);
+        let mut total = 0;
+        for c in &counts {
+            total += c;
+            offsets.push(total);
+        }
+        if self.grouped {
+            return Ok(Grouped {
+                queries,
+                offsets,
+                doc: self.doc,
+                value: self.value,
+                at: self.at,
+            });
+        }
+        let mut next: Vec<usize> = offsets.clone();
+        let (mut doc, mut value, mut at) = (vec![0_u32; n], vec![V::default(); n], vec![0; n]);
+        for i in 0..n {
+            let row = self
+                .query
+                .get(i)
+                .and_then(|&q| first.get(q as usize))
+                .copied()
+                .ok_or_else(inconsistent)?;
+            let Some(pos) = next.get_mut(row as usize) else {
+                return Err(inconsistent());
+            };
+            if let (Some(d), Some(v), Some(a)) =
+                (doc.get_mut(*pos), value.get_mut(*pos), at.get_mut(*pos))
+            {
+                *d = self.doc.get(i).copied().unwrap_or(0);
+                *v = self.value.get(i).copied().unwrap_or_default();
+                *a = self.at.get(i).copied().unwrap_or(0);
+            }
+            *pos += 1;
+        }
+        Ok(Grouped {
+            queries,
+            offsets,
+            doc,
+            value,
+            at,
+        })
+    }
+}
+
+fn inconsistent() -> RelevanceError {
+    RelevanceError::InvalidParameter {
+        name: "ids",
+        expected: "entries interned in the same Ids",
+    }
+}
+
+/// The earliest repeated document of any query (by the position of the
+/// repeat): `(row, index of the first, index of the repeat)`.
+fn first_duplicate(g: &Grouped<impl Copy>, doc_count: usize) -> Option<(usize, usize, usize)> {
+    let mut mark: Vec<u32> = vec![u32::MAX; doc_count];
+    let mut best: Option<(usize, usize, usize)> = None;
+    for row in 0..g.queries.len() {
+        let (Some(&lo), Some(&hi)) = (g.offsets.get(row), g.offsets.get(row + 1)) else {
+            continue;
+        };
+        for i in lo..hi {
+            let d = g.doc.get(i).copied().unwrap_or(0) as usize;
+            let Some(m) = mark.get_mut(d) else { continue };
+            if *m == row as u32 {
+                let first = (lo..i)
+                    .find(|&j| g.doc.get(j) == g.doc.get(i))
+                    .unwrap_or(lo);
+                let later = |x: (usize, usize, usize)| g.at.get(x.2) > g.at.get(i);
+                if best.is_none_or(later) {
+                    best = Some((row, first, i));
+                }
+                break;
+            }
+            *m = row as u32;
+        }
+    }
+    best
+}
+
+fn doc_name(t: &Documents, id: Option<&u32>) -> String {
+    id.and_then(|&i| t.name(i)).unwrap_or("").to_owned()
+}
+
+fn rows_of(queries: &[u32], query_count: usize) -> Vec<u32> {
+    let mut row_of = vec![u32::MAX; query_count];
+    for (row, &q) in queries.iter().enumerate() {
+        if let Some(r) = row_of.get_mut(q as usize) {
+            *r = row as u32;
+        }
+    }
+    row_of
+}
+
+/// Relevance judgements with one integer grade per (query, document) pair,
+/// as in a TREC qrels file, stored as flat arrays grouped by query.
+///
+/// Within a query the judged documents are sorted by decreasing grade (then
+/// increasing document id), so the ideal ranking of nDCG and the number of
+/// relevant documents need no sort at scoring time.
+///
+/// Grades follow `trec_eval`: a document is relevant when its grade is at
+/// least the relevance level (1 by default); its nDCG gain is computed from
+/// its grade; a negative grade (`trec_eval`'s "in the pool but unjudged")
+/// is never relevant and has gain 0.
+///
+/// # Examples
+/// ```
+/// use adaptive_comp_metrics::relevance::{Ids, Qrels};
+/// let mut ids = Ids::new();
+/// let mut b = Qrels::builder(&mut ids);
+/// b.add("q1", "d1", 0)?;
+/// b.add("q1", "d2", 2)?;
+/// assert!(b.add("q1", "d1", 1).is_ok()); // reported by finish
+/// assert!(b.finish().is_err());
+/// let mut b = Qrels::builder(&mut ids);
+/// b.add("q1", "d1", 0)?;
+/// b.add("q1", "d2", 2)?;
+/// let qrels = b.finish()?;
+/// let q1 = ids.queries().get("q1").ok_or("no q1")?;
+/// let (docs, grades) = qrels.judgements(q1).ok_or("not judged")?;
+/// assert_eq!(grades, &[2, 0]);
+/// assert_eq!(ids.documents().name(docs[0]), Some("d2"));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct Qrels {
+    pub(crate) tag: u64,
+    pub(crate) queries: Vec<u32>,
+    pub(crate) offsets: Vec<usize>,
+    pub(crate) docs: Vec<u32>,
+    pub(crate) grades: Vec<i32>,
+    row_of: Vec<u32>,
+}
+
+impl Qrels {
+    /// A builder that interns into `ids`.
+    pub fn builder(ids: &mut Ids) -> QrelsBuilder<'_> {
+        QrelsBuilder {
+            ids,
+            staged: Staged::new(Origin::Records),
+        }
+    }
+
+    pub(crate) fn line_builder(ids: &mut Ids) -> QrelsBuilder<'_> {
+        QrelsBuilder {
+            ids,
+            staged: Staged::new(Origin::Lines),
+        }
+    }
+
+    /// Number of judgements.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.docs.len()
+    }
+
+    /// Whether there is no judgement.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.docs.is_empty()
+    }
+
+    /// The judged query ids, in order of first appearance.
+    #[must_use]
+    pub fn queries(&self) -> &[u32] {
+        &self.queries
+    }
+
+    /// The judged documents of `query` and their grades (decreasing grade,
+    /// then increasing document id), or `None` if the query is not judged.
+    #[must_use]
+    pub fn judgements(&self, query: u32) -> Option<(&[u32], &[i32])> {
+        let row = *self.row_of.get(query as usize)? as usize;
+        let (lo, hi) = (*self.offsets.get(row)?, *self.offsets.get(row + 1)?);
+        Some((self.docs.get(lo..hi)?, self.grades.get(lo..hi)?))
+    }
+
+    pub(crate) fn row(&self, row: usize) -> (&[u32], &[i32]) {
+        let lo = self.offsets.get(row).copied().unwrap_or(0);
+        let hi = self.offsets.get(row + 1).copied().unwrap_or(lo);
+        (
+            self.docs.get(lo..hi).unwrap_or(&[]),
+            self.grades.get(lo..hi).unwrap_or(&[]),
+        )
+    }
+}
+
+/// Collects judgements for a [`Qrels`]; see [`Qrels::builder`].
+#[derive(Debug)]
+pub struct QrelsBuilder<'a> {
+    ids: &'a mut Ids,
+    staged: Staged<i32>,
+}
+
+impl QrelsBuilder<'_> {
+    /// Adds the grade of (`query`, `document`). A pair judged twice is
+    /// reported by [`QrelsBuilder::finish`].
+    ///
+    /// # Errors
+    /// [`RelevanceError::TooLarge`] past `u32::MAX` judgements or distinct ids.
+    ///
+    /// # Complexity
+    /// O(length of the ids) expected.
+    pub fn add(&mut self, query: &str, document: &str, grade: i32) -> Result<()> {
+        self.staged.records += 1;
+        let at = self.staged.records;
+        let (qt, dt) = self.ids.tables_mut();
+        let q = qt.intern(query)?;
+        let d = dt.intern(q, document)?;
+        self.staged.push(q, d, grade, at)
+    }
+
+    pub(crate) fn push_ids(&mut self, q: u32, d: u32, grade: i32, line: usize) -> Result<()> {
+        self.staged.push(q, d, grade, line)
+    }
+
+    pub(crate) fn tables(&mut self) -> (&mut StringTable, &mut Documents) {
+        self.ids.tables_mut()
+    }
+
+    /// Groups the judgements by query and sorts each query's by grade.
+    ///
+    /// # Errors
+    /// [`RelevanceError::DuplicateQrel`] for the earliest pair judged twice
+    /// (both locations named), as `trec_eval` refuses such a file.
+    ///
+    /// # Complexity
+    /// O(n + Σ n_q log n_q) time, O(n + ids) memory.
+    pub fn finish(self) -> Result<Qrels> {
+        let origin = self.staged.origin;
+        let (qn, dn) = (self.ids.queries().len(), self.ids.documents().len());
+        let mut g = self.staged.group(qn)?;
+        if let Some((row, first, again)) = first_duplicate(&g, dn) {
+            let name = |t: &StringTable, id: Option<&u32>| {
+                id.and_then(|&i| t.name(i)).unwrap_or("").to_owned()
+            };
+            return Err(RelevanceError::DuplicateQrel {
+                at: origin.at(g.at.get(again).copied().unwrap_or(0)),
+                first: origin.at(g.at.get(first).copied().unwrap_or(0)),
+                query: name(self.ids.queries(), g.queries.get(row)),
+                document: doc_name(self.ids.documents(), g.doc.get(again)),
+            });
+        }
+        let mut pairs: Vec<(i32, u32)> = Vec::new();
+        for row in 0..g.queries.len() {
+            let (Some(&lo), Some(&hi)) = (g.offsets.get(row), g.offsets.get(row + 1)) else {
+                continue;
+            };
+            let (Some(docs), Some(grades)) = (g.doc.get_mut(lo..hi), g.value.get_mut(lo..hi))
+            else {
+                continue;
+            };
+            pairs.clear();
+            pairs.extend(grades.iter().zip(docs.iter()).map(|(&gr, &d)| (gr, d)));
+            pairs.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+            for ((gr, d), &(pg, pd)) in grades.iter_mut().zip(docs.iter_mut()).zip(&pairs) {
+                *gr = pg;
+                *d = pd;
+            }
+        }
+        let row_of = rows_of(&g.queries, qn);
+        Ok(Qrels {
+            tag: self.ids.tag(),
+            queries: g.queries,
+            offsets: g.offsets,
+            docs: g.doc,
+            grades: g.value,
+            row_of,
+        })
+    }
+}
+
+/// A run: a system's scores of (query, document) pairs, stored as flat
+/// arrays grouped by query, each query's documents in `trec_eval`'s rank
+/// order: decreasing score, ties by decreasing document id *as text*
+/// (byte-wise), whatever the rank column of the file says.
+///
+/// # Examples
+/// ```
+/// use adaptive_comp_metrics::relevance::{Ids, TrecRun};
+/// let mut ids = Ids::new();
+/// let mut b = TrecRun::builder(&mut ids);
+/// b.add("q1", "a", 0.5)?;
+/// b.add("q1", "c", 0.9)?;
+/// b.add("q1", "b", 0.5)?;
+/// let run = b.finish()?;
+/// let q1 = ids.queries().get("q1").ok_or("no q1")?;
+/// let (docs, scores) = run.ranking(q1).ok_or("not ranked")?;
+/// let names: Vec<_> = docs.iter().filter_map(|&d| ids.documents().name(d)).collect();
+/// assert_eq!(names, ["c", "b", "a"]); // the tie at 0.5: "b" before "a"
+/// assert_eq!(scores, &[0.9, 0.5, 0.5]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct TrecRun {
+    pub(crate) tag: u64,
+    pub(crate) queries: Vec<u32>,
+    pub(crate) offsets: Vec<usize>,
+    pub(crate) docs: Vec<u32>,
+    pub(crate) scores: Vec<f64>,
+    row_of: Vec<u32>,
+    name: Option<String>,
+}
+
+impl TrecRun {
+    /// A builder that interns into `ids`.
+    pub fn builder(ids: &mut Ids) -> RunBuilder<'_> {
+        RunBuilder {
+            ids,
+            staged: Staged::new(Origin::Records),
+            name: None,
+        }
+    }
+
+    pub(crate) fn line_builder(ids: &mut Ids) -> RunBuilder<'_> {
+        RunBuilder {
+            ids,
+            staged: Staged::new(Origin::Lines),
+            name: None,
+        }
+    }
+
+    /// Number of (query, document) scores.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.docs.len()
+    }
+
+    /// Whether the run scores nothing.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.docs.is_empty()
+    }
+
+    /// The run's name (the tag of the first line of a TREC run file).
+    #[must_use]
+    pub fn name(&self) -> Option<&str> {
+        self.name.as_deref()
+    }
+
+    /// The ranked query ids, in order of first appearance.
+    #[must_use]
+    pub fn queries(&self) -> &[u32] {
+        &self.queries
+    }
+
+    /// The documents of `query` in rank order and their scores, or `None` if
+    /// the run does not rank the query.
+    #[must_use]
+    pub fn ranking(&self, query: u32) -> Option<(&[u32], &[f64])> {
+        let row = *self.row_of.get(query as usize)? as usize;
+        Some(self.row(row))
+    }
+
+    pub(crate) fn row(&self, row: usize) -> (&[u32], &[f64]) {
+        let lo = self.offsets.get(row).copied().unwrap_or(0);
+        let hi = self.offsets.get(row + 1).copied().unwrap_or(lo);
+        (
+            self.docs.get(lo..hi).unwrap_or(&[]),
+            self.scores.get(lo..hi).unwrap_or(&[]),
+        )
+    }
+
+    pub(crate) fn row_of(&self, query: u32) -> Option<usize> {
+        self.row_of
+            .get(query as usize)
+            .filter(|&&r| r != u32::MAX)
+            .map(|&r| r as usize)
+    }
+}
+
+/// Collects scores for a [`TrecRun`]; see [`TrecRun::builder`].
+#[derive(Debug)]
+pub struct RunBuilder<'a> {
+    ids: &'a mut Ids,
+    staged: Staged<f64>,
+    name: Option<String>,
+}
+
+impl RunBuilder<'_> {
+    /// Adds the score of (`query`, `document`), larger is better. A pair
+    /// scored twice is reported by [`RunBuilder::finish`].
+    ///
+    /// # Errors
+    /// [`RelevanceError::NaN`] / [`RelevanceError::Infinite`] (input
+    /// `"score"`, index = record number − 1); [`RelevanceError::TooLarge`]
+    /// past `u32::MAX` scores or distinct ids.
+    ///
+    /// # Complexity
+    /// O(length of the ids) expected.
+    pub fn add(&mut self, query: &str, document: &str, score: f64) -> Result<()> {
+        self.staged.records += 1;
+        let at = self.staged.records;
+        if score.is_nan() {
+            return Err(RelevanceError::NaN {
+                input: "score",
+                index: at - 1,
+            });
+        }
+        if score.is_infinite() {
+            return Err(RelevanceError::Infinite {
+                input: "score",
+                index: at - 1,
+            });
+        }
+        let (qt, dt) = self.ids.tables_mut();
+        let q = qt.intern(query)?;
+        let d = dt.intern(q, document)?;
+        self.staged.push(q, d, score, at)
+    }
+
+    pub(crate) fn push_ids(&mut self, q: u32, d: u32, score: f64, line: usize) -> Result<()> {
+        self.staged.push(q, d, score, line)
+    }
+
+    pub(crate) fn tables(&mut self) -> (&mut StringTable, &mut Documents) {
+        self.ids.tables_mut()
+    }
+
+    pub(crate) fn set_name(&mut self, name: &str) {
+        if self.name.is_none() {
+            self.name = Some(name.to_owned());
+        }
+    }
+
+    /// Groups the scores by query and sorts each query's documents into
+    /// `trec_eval`'s rank order (decreasing score, ties by decreasing
+    /// document id as text).
+    ///
+    /// # Errors
+    /// [`RelevanceError::DuplicateScore`] for the earliest document scored
+    /// twice for one query (both locations named): `trec_eval` stops with
+    /// "duplicate docs" on such a run and `pytrec_eval.parse_run` asserts.
+    ///
+    /// # Complexity
+    /// O(n + Σ n_q log n_q) time, O(n + ids) memory.
+    pub fn finish(self) -> Result<TrecRun> {
+        let origin = self.staged.origin;
+        let (qn, dn) = (self.ids.queries().len(), self.ids.documents().len());
+        let mut g = self.staged.group(qn)?;
+        let names = self.ids.documents();
+        if let Some((row, first, again)) = first_duplicate(&g, dn) {
+            let name = |t: &StringTable, id: Option<&u32>| {
+                id.and_then(|&i| t.name(i)).unwrap_or("").to_owned()
+            };
+            return Err(RelevanceError::DuplicateScore {
+                at: origin.at(g.at.get(again).copied().unwrap_or(0)),
+                first: origin.at(g.at.get(first).copied().unwrap_or(0)),
+                query: name(self.ids.queries(), g.queries.get(row)),
+                document: doc_name(names, g.doc.get(again)),
+            });
+        }
+        let mut pairs: Vec<(u64, u32)> = Vec::new();
+        for row in 0..g.queries.len() {
+            let (Some(&lo), Some(&hi)) = (g.offsets.get(row), g.offsets.get(row + 1)) else {
+                continue;
+            };
+            let (Some(docs), Some(scores)) = (g.doc.get_mut(lo..hi), g.value.get_mut(lo..hi))
+            else {
+                continue;
+            };
+            pairs.clear();
+            pairs.extend(
+                scores
+                    .iter()
+                    .zip(docs.iter())
+                    .map(|(&s, &d)| (descending_key(s), d)),
+            );
+            pairs.sort_unstable_by(|a, b| {
+                a.0.cmp(&b.0).then_with(|| {
+                    // Equal scores: decreasing document id as text.
+                    let (x, y) = (names.name(a.1), names.name(b.1));
+                    y.cmp(&x)
+                })
+            });
+            for ((s, d), &(key, pd)) in scores.iter_mut().zip(docs.iter_mut()).zip(&pairs) {
+                *s = from_descending_key(key);
+                *d = pd;
+            }
+        }
+        let row_of = rows_of(&g.queries, qn);
+        Ok(TrecRun {
+            tag: self.ids.tag(),
+            queries: g.queries,
+            offsets: g.offsets,
+            docs: g.doc,
+            scores: g.value,
+            row_of,
+            name: self.name,
+        })
+    }
+}
+
+/// A u64 whose increasing order is the decreasing order of finite `x`
+/// (−0 and +0 share a key).
+#[inline]
+pub(crate) fn descending_key(x: f64) -> u64 {
+    let bits = (x + 0.0).to_bits();
+    let ascending = if bits >> 63 == 1 {
+        !bits
+    } else {
+        bits | (1 << 63)
+    };
+    !ascending
+}
+
+/// The inverse of [`descending_key`] (−0 comes back as +0).
+#[inline]
+fn from_descending_key(key: u64) -> f64 {
+    let ascending = !key;
+    let bits = if ascending >> 63 == 1 {
+        ascending & !(1 << 63)
+    } else {
+        !ascending
+    };
+    f64::from_bits(bits)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn descending_key_round_trips() {
+        for x in [0.0, -0.0, 1.5, -2.25, f64::MAX, f64::MIN, 1e-310, -1e-310] {
+            let y = from_descending_key(descending_key(x));
+            assert_eq!(y.to_bits(), (x + 0.0).to_bits(), "{x}");
+        }
+        assert!(descending_key(2.0) < descending_key(1.0));
+        assert!(descending_key(-1.0) > descending_key(-0.5));
+    }
+}

@@ -1,0 +1,120 @@
+//! Golden values for `pearson` from SciPy: r, p-values (two-sided, greater,
+//! less) and Fisher-z confidence intervals (three levels, three
+//! alternatives), plus r computed exactly with mpmath from the same inputs.
+//!
+//! Source: `tests/data/pearson/gen_scipy.py` (SciPy 1.17.1, NumPy 1.26.4,
+//! mpmath 1.4.1), which writes `tests/data/pearson/scipy_pearsonr.json`
+//! with the inputs and values.
+
+use adaptive_comp_metrics::{Alternative, pearson};
+use serde_json::Value;
+
+const ALTS: [(&str, Alternative); 3] = [
+    ("two-sided", Alternative::TwoSided),
+    ("greater", Alternative::Greater),
+    ("less", Alternative::Less),
+];
+
+fn cases() -> Vec<Value> {
+    let text = include_str!("../data/pearson/scipy_pearsonr.json");
+    let doc: Value = serde_json::from_str(text).expect("valid JSON");
+    doc["cases"].as_array().expect("cases").clone()
+}
+
+/// A double stored as its shortest decimal repr (a string: parsed exactly).
+fn float(v: &Value) -> f64 {
+    v.as_str().expect("string").parse().expect("a float")
+}
+
+fn floats(v: &Value) -> Vec<f64> {
+    v.as_array().expect("array").iter().map(float).collect()
+}
+
+/// The distance between two doubles in units in the last place.
+fn ulps(a: f64, b: f64) -> f64 {
+    (a - b).abs() / (f64::EPSILON * a.abs().max(b.abs()).max(f64::MIN_POSITIVE))
+}
+
+#[test]
+fn goldens_cover_sizes_scales_and_ties() {
+    let cases = cases();
+    assert_eq!(cases.len(), 40);
+    let names: Vec<&str> = cases.iter().filter_map(|c| c["name"].as_str()).collect();
+    for needed in [
+        "scipy_doc",
+        "scale_1e300_1e-300",
+        "likert_n60",
+        "normal_n1000_r-0.65",
+    ] {
+        assert!(names.contains(&needed), "{needed}");
+    }
+}
+
+#[test]
+fn r_is_the_exactly_rounded_value_and_matches_scipy() {
+    let mut exact = 0;
+    for case in cases() {
+        let name = case["name"].as_str().unwrap_or("?");
+        let (x, y) = (floats(&case["x"]), floats(&case["y"]));
+        let r = pearson(&x, &y).expect("valid case").r;
+        let r_exact = float(&case["r_exact"]);
+        let r_scipy = float(&case["r"]);
+        // mpmath's 60-digit value rounded once: ours is the same double (its
+        // double-word sums make it correctly rounded but for near-ties), and
+        // SciPy's (a plain double dot product) within a few ulp.
+        assert_eq!(r, r_exact, "{name}: {} ulp", ulps(r, r_exact));
+        exact += 1;
+        assert!(
+            (r - r_scipy).abs() <= 1e-12,
+            "{name}: r {r} vs scipy {r_scipy}"
+        );
+    }
+    assert_eq!(exact, 40);
+}
+
+#[test]
+fn p_values_match_scipy_pearsonr() {
+    let mut worst = 0.0_f64;
+    for case in cases() {
+        let name = case["name"].as_str().unwrap_or("?");
+        let (x, y) = (floats(&case["x"]), floats(&case["y"]));
+        let r = pearson(&x, &y).expect("valid case");
+        for (key, alt) in ALTS {
+            let p = float(&case["p"][key]);
+            let got = r.p_value(alt);
+            let rel = if p == 0.0 { got } else { (got - p).abs() / p };
+            // SciPy's r is a few ulp from ours, which moves p far in the
+            // tail by up to about (n − 2)·|r|/(1 − r²) ulp (≤ 5e-13 here).
+            assert!(
+                rel <= 1e-12,
+                "{name} {key}: p {got:e} vs {p:e} (rel {rel:e})"
+            );
+            worst = worst.max(rel);
+        }
+    }
+    eprintln!("pearson: max relative |Δp| = {worst:e}");
+}
+
+#[test]
+fn confidence_intervals_match_scipy() {
+    let mut worst = 0.0_f64;
+    for case in cases() {
+        let name = case["name"].as_str().unwrap_or("?");
+        let (x, y) = (floats(&case["x"]), floats(&case["y"]));
+        let r = pearson(&x, &y).expect("valid case");
+        for (key, alt) in ALTS {
+            for level in [0.9, 0.95, 0.99] {
+                let want = floats(&case["ci"][key][level.to_string().as_str()]);
+                let ci = r.confidence_interval(level, alt).expect("valid level");
+                for (got, want) in [(ci.lower, want[0]), (ci.upper, want[1])] {
+                    assert!(
+                        (got - want).abs() <= 1e-12,
+                        "{name} {key} {level}: {got} vs {want}"
+                    );
+                    worst = worst.max((got - want).abs());
+                }
+            }
+        }
+    }
+    eprintln!("pearson: max |Δ| of interval ends = {worst:e}");
+}
