@@ -13,14 +13,22 @@
 //!
 //! N is checked before anything is allocated: at about 96 bytes per item the
 //! run must fit in 16 GiB (N ≤ 178 956 970). REPEATS must be at least 1.
+//! A wrong command line prints `error: …` and the usage line (status 2);
+//! a closed output pipe ends the program quietly.
 
+#[path = "common/cli.rs"]
+pub mod cli;
 #[path = "../tests/common/splitmix.rs"]
 #[allow(dead_code)]
 mod splitmix;
 
+use adaptive_comp_metrics::Unweighted;
 use adaptive_comp_metrics::correlation::vigna::{Rank, WeightedTauOptions, weighted_tau};
-use adaptive_comp_metrics::{Error, Unweighted};
+use cli::{Failure, Out};
+use std::process::ExitCode;
 use std::time::Instant;
+
+const USAGE: &str = "usage: bench_weighted_tau [N [SEED [REPEATS [weightedtau]]]]";
 
 /// Peak memory per item: x and y (16 bytes), the (x, y) pairs and their
 /// sorted copy (32), the kernel's keys, positions and weights (about 48).
@@ -60,14 +68,67 @@ fn best_of<T>(repeats: usize, mut f: impl FnMut() -> T) -> (f64, T) {
     (best, out)
 }
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let mut args = std::env::args().skip(1);
-    let n: usize = args.next().as_deref().unwrap_or("1000000").parse()?;
-    let seed: u64 = args.next().as_deref().unwrap_or("42").parse()?;
-    let repeats: usize = args.next().as_deref().unwrap_or("5").parse()?;
-    let only_weighted = args.next().as_deref() == Some("weightedtau");
-    check_size(n)?;
-    check_repeats(repeats)?;
+fn main() -> ExitCode {
+    cli::main(USAGE, run)
+}
+
+/// The command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Args {
+    /// Number of items.
+    pub n: usize,
+    /// Seed of the SplitMix64 data.
+    pub seed: u64,
+    /// Timed runs of each measurement.
+    pub repeats: usize,
+    /// Only SciPy's default weighted τ, REPEATS times, printing nothing.
+    pub only_weighted: bool,
+}
+
+/// `[N [SEED [REPEATS [weightedtau]]]]`, with the size checks.
+pub fn parse_args(args: &[String]) -> Result<Args, Failure> {
+    let n: usize = match args.first() {
+        Some(a) => cli::parse("N", a, "a number of items")?,
+        None => 1_000_000,
+    };
+    let seed: u64 = match args.get(1) {
+        Some(a) => cli::parse("SEED", a, "an unsigned 64-bit integer")?,
+        None => 42,
+    };
+    let repeats: usize = match args.get(2) {
+        Some(a) => cli::parse("REPEATS", a, "a number of runs")?,
+        None => 5,
+    };
+    let only_weighted = match args.get(3).map(String::as_str) {
+        None => false,
+        Some("weightedtau") => true,
+        Some(other) => {
+            return Err(Failure::usage(format!(
+                "ONLY must be `weightedtau`, got {other:?}"
+            )));
+        }
+    };
+    if let Some(extra) = args.get(4) {
+        return Err(Failure::usage(format!("unexpected argument {extra:?}")));
+    }
+    check_size(n).map_err(Failure::usage)?;
+    check_repeats(repeats).map_err(Failure::usage)?;
+    Ok(Args {
+        n,
+        seed,
+        repeats,
+        only_weighted,
+    })
+}
+
+/// Times the runs and prints the JSON line.
+pub fn run(args: &[String], out: &mut Out) -> Result<(), Failure> {
+    let Args {
+        n,
+        seed,
+        repeats,
+        only_weighted,
+    } = parse_args(args)?;
     let (x, y) = splitmix::data(seed, n, 0);
     let scipy_default = WeightedTauOptions::default();
     if only_weighted {
@@ -87,9 +148,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         p.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
         p.len()
     });
-    println!(
+    writeln!(
+        out,
         "{{\"n\": {n}, \"sort_pairs_s\": {t_s}, \"seed\": {seed}, \"weightedtau_s\": {t_w}, \"weightedtau\": {}, \"kendalltau_s\": {t_b}, \"kendalltau\": {}}}",
         tau_w?, tau_b?
-    );
-    Ok::<(), Error>(()).map_err(Into::into)
+    )
 }

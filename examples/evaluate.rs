@@ -5,106 +5,220 @@
 //!
 //! ```text
 //! cargo run --example evaluate                      # the bundled sample
-//! cargo run --example evaluate -- FILE.csv [HUMAN_COLUMN MODEL_COLUMN]
+//! cargo run --example evaluate -- FILE.csv [HUMAN_COLUMN [MODEL_COLUMN]]
 //! ```
 //!
 //! The CSV file has a header line; the columns named `human` and `model`
-//! (or the two names given) hold the scores, larger = more related. The
-//! bundled `examples/data/word-pairs.csv` pairs the 990 real word2vec
-//! similarities of Lombardo et al. (2020) with synthetic human ratings (see
-//! `examples/data/gen_sample.py` for how they were drawn).
+//! (or the names given) hold the scores, larger = more related; other
+//! columns are ignored. Fields may be quoted (`"p,1"`), a UTF-8 byte-order
+//! mark is skipped. The bundled `examples/data/word-pairs.csv` pairs the 990
+//! real word2vec similarities of Lombardo et al. (2020) with synthetic human
+//! ratings (see `examples/data/gen_sample.py` for how they were drawn).
+//!
+//! Errors print `error: FILE:LINE:COLUMN: message` and exit with status 1 (a
+//! wrong command line: the usage line, status 2); a closed output pipe ends
+//! the program quietly.
+
+#[path = "common/cli.rs"]
+pub mod cli;
+#[path = "common/columns.rs"]
+pub mod columns;
 
 use adaptive_comp_metrics::{
-    Alternative, Hyperbolic, OffsetQuadratic, Scheme, TopWeighted, first_rank_fraction,
+    Alternative, Error, Hyperbolic, OffsetQuadratic, Scheme, TopWeighted, first_rank_fraction,
     kendall_tau_b, spearman,
 };
-use std::error::Error;
+use cli::{Failure, Out};
+use columns::Columns;
 use std::path::PathBuf;
+use std::process::ExitCode;
 
-fn main() -> Result<(), Box<dyn Error>> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+const USAGE: &str = "usage: evaluate [FILE.csv [HUMAN_COLUMN [MODEL_COLUMN]]]";
+
+fn main() -> ExitCode {
+    cli::main(USAGE, run)
+}
+
+/// The command line: the file and the two columns.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Args {
+    /// The CSV file.
+    pub path: PathBuf,
+    /// Header name of the human scores.
+    pub human: String,
+    /// Header name of the model's scores.
+    pub model: String,
+}
+
+/// `[FILE.csv [HUMAN_COLUMN [MODEL_COLUMN]]]`; no file: the bundled sample.
+pub fn parse_args(args: &[String]) -> Result<Args, Failure> {
+    if let Some(option) = args.iter().find(|a| a.starts_with('-') && a.len() > 1) {
+        return Err(Failure::usage(format!("unknown option {option:?}")));
+    }
+    if let Some(extra) = args.get(3) {
+        return Err(Failure::usage(format!(
+            "unexpected argument {extra:?}: at most FILE.csv, HUMAN_COLUMN and MODEL_COLUMN"
+        )));
+    }
     let path = args.first().map_or_else(
         || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples/data/word-pairs.csv"),
         PathBuf::from,
     );
-    let human_col = args.get(1).map_or("human", String::as_str);
-    let model_col = args.get(2).map_or("model", String::as_str);
-    let (human, model) = read_columns(&path, human_col, model_col)?;
-    println!(
-        "{}: {} items, human = `{human_col}`, model = `{model_col}`\n",
-        path.display(),
-        human.len()
-    );
+    Ok(Args {
+        path,
+        human: args.get(1).map_or("human", String::as_str).to_owned(),
+        model: args.get(2).map_or("model", String::as_str).to_owned(),
+    })
+}
+
+/// Reads the file and prints the report.
+pub fn run(args: &[String], out: &mut Out) -> Result<(), Failure> {
+    let a = parse_args(args)?;
+    let data = columns::read(&a.path, &[&a.human, &a.model])?;
+    let [human, model] = data.values.as_slice() else {
+        return Err(Failure::new("two columns expected"));
+    };
+    report(&a, human, model, out).map_err(|f| locate(f, &a, &data))
+}
+
+/// A coefficient's error said in the file's terms: the column names
+/// instead of `x` and `y`, the line and column of the value instead of its
+/// 0-based index.
+fn locate(f: Failure, a: &Args, data: &Columns) -> Failure {
+    let Some(&e) = f.source::<Error>() else {
+        return f;
+    };
+    let column = |input: &str| {
+        if input == "y" {
+            (&a.model, 1)
+        } else {
+            (&a.human, 0)
+        }
+    };
+    let cell = |input: &str, index: usize| {
+        let (_, k) = column(input);
+        data.cells.get(k).and_then(|c| c.get(index)).copied()
+    };
+    let failure = |message: String| Failure::new(message).file(&a.path);
+    match e {
+        Error::NaN { input, index } | Error::Infinite { input, index } => {
+            let what = if matches!(e, Error::NaN { .. }) {
+                "NaN"
+            } else {
+                "infinite"
+            };
+            let at = cell(input, index);
+            failure(format!("column {:?}: the value is {what}", column(input).0))
+                .at(at.map(|c| c.line), at.map(|c| c.column))
+        }
+        Error::Constant { input } => failure(format!(
+            "column {:?} is constant: the coefficient is undefined",
+            column(input).0
+        )),
+        _ => f.file(&a.path),
+    }
+}
+
+/// Prints the report: top-weighted coefficients, plain ones, other
+/// weightings.
+fn report(a: &Args, human: &[f64], model: &[f64], out: &mut Out) -> Result<(), Failure> {
+    writeln!(
+        out,
+        "{}: {} items, human = `{}`, model = `{}`\n",
+        a.path.display(),
+        human.len(),
+        a.human,
+        a.model
+    )?;
 
     let paper = TopWeighted::new();
-    let rho_w = paper.rho(&human, &model)?;
-    let tau_w = paper.tau(&human, &model)?;
-    println!(
-        "top-weighted (f(n) = 1/(n + 2)², additive weights, Eq. 8–9; R(2) = {:.3})",
+    let rho_w = paper.rho(human, model)?;
+    let tau_w = paper.tau(human, model)?;
+    writeln!(
+        out,
+        "top-weighted (Lombardo et al. 2020, Eq. 8–9): disagreements near the top count most"
+    )?;
+    writeln!(
+        out,
+        "  an item weighs f(n) = 1/(n + 2)² at its human rank n, plus the same at its model rank"
+    )?;
+    writeln!(
+        out,
+        "  R(2) = {:.3}: the share of all the weight that rank 1 alone carries (in a long ranking)",
         first_rank_fraction(2.0)?
-    );
-    println!("  ρ_w = {:+.4}", rho_w.rho);
-    println!("  τ_w = {:+.4}", tau_w.tau);
+    )?;
+    writeln!(out, "  ρ_w = {:+.4}", rho_w.rho)?;
+    writeln!(out, "  τ_w = {:+.4}", tau_w.tau)?;
     // The standardised scale (Lombardo 2025): the null moments come from the
     // crate's built-in table (untied rankings of this many items).
-    let rho_s = paper.rho_standardised(&human, &model)?;
-    let tau_s = paper.tau_standardised(&human, &model)?;
-    println!(
+    let rho_s = paper.rho_standardised(human, model)?;
+    let tau_s = paper.tau_standardised(human, model)?;
+    writeln!(
+        out,
         "  standardised (0 = what unrelated rankings give on average, ±1 = identical/reversed):"
-    );
-    println!(
+    )?;
+    writeln!(
+        out,
         "    ρ_w → {:+.4}   (unrelated rankings average ρ_w = {:+.3})",
         rho_s.value, rho_s.moments.mean.value
-    );
-    println!(
+    )?;
+    writeln!(
+        out,
         "    τ_w → {:+.4}   (unrelated rankings average τ_w = {:+.3})",
         tau_s.value, tau_s.moments.mean.value
-    );
-    println!(
+    )?;
+    writeln!(
+        out,
         "  effective number of items 1/Σw² = {:.1}\n",
         rho_w.effective_n
-    );
+    )?;
 
-    let rho = spearman(&human, &model)?;
-    let tau = kendall_tau_b(&human, &model)?;
-    println!("plain coefficients (every rank counts the same)");
-    println!(
+    let rho = spearman(human, model)?;
+    let tau = kendall_tau_b(human, model)?;
+    writeln!(out, "plain coefficients (every rank counts the same)")?;
+    writeln!(
+        out,
         "  Spearman ρ  = {:+.4}   p (two-sided) = {}   p (ρ > 0) = {}",
         rho.rho,
         fmt_p(rho.p_value(Alternative::TwoSided)),
         fmt_p(rho.p_value(Alternative::Greater))
-    );
-    println!(
+    )?;
+    writeln!(
+        out,
         "  Kendall τ-b = {:+.4}   p (two-sided) = {}   p (τ > 0) = {}",
         tau.tau,
         fmt_p(tau.p_value(Alternative::TwoSided)),
         fmt_p(tau.p_value(Alternative::Greater))
-    );
-    println!(
+    )?;
+    writeln!(
+        out,
         "  pairs: {} concordant, {} discordant, {} tied in human only, {} in model only, {} in both\n",
         tau.concordant, tau.discordant, tau.ties_x, tau.ties_y, tau.ties_xy
-    );
+    )?;
 
-    println!("other weightings of the same data");
+    writeln!(out, "other weightings of the same data")?;
     let n0_0 = paper.weigher(OffsetQuadratic::new(0.0)?);
-    println!(
+    writeln!(
+        out,
         "  n0 = 0 (R(0) = {:.2}):      ρ_w = {:+.4}  τ_w = {:+.4}",
         first_rank_fraction(0.0)?,
-        n0_0.rho(&human, &model)?.rho,
-        n0_0.tau(&human, &model)?.tau
-    );
+        n0_0.rho(human, model)?.rho,
+        n0_0.tau(human, model)?.tau
+    )?;
     let gold_only = paper.scheme(Scheme::First);
-    println!(
+    writeln!(
+        out,
         "  weights from human ranks:  ρ_w = {:+.4}  τ_w = {:+.4}",
-        gold_only.rho(&human, &model)?.rho,
-        gold_only.tau(&human, &model)?.tau
-    );
+        gold_only.rho(human, model)?.rho,
+        gold_only.tau(human, model)?.tau
+    )?;
     let vigna = paper.weigher(Hyperbolic);
-    println!(
+    writeln!(
+        out,
         "  hyperbolic 1/n:            ρ_w = {:+.4}  τ_w = {:+.4}",
-        vigna.rho(&human, &model)?.rho,
-        vigna.tau(&human, &model)?.tau
-    );
+        vigna.rho(human, model)?.rho,
+        vigna.tau(human, model)?.tau
+    )?;
     Ok(())
 }
 
@@ -115,41 +229,4 @@ fn fmt_p(p: f64) -> String {
     } else {
         format!("{p:.3e}")
     }
-}
-
-/// Reads two numeric columns (by header name) of a simple CSV file.
-fn read_columns(
-    path: &PathBuf,
-    human: &str,
-    model: &str,
-) -> Result<(Vec<f64>, Vec<f64>), Box<dyn Error>> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let mut lines = text.lines().enumerate();
-    let (_, header) = lines.next().ok_or("empty file")?;
-    let names: Vec<&str> = header.split(',').map(str::trim).collect();
-    let col = |name: &str| {
-        names
-            .iter()
-            .position(|&c| c == name)
-            .ok_or_else(|| format!("no column `{name}` in header {header:?}"))
-    };
-    let (hi, mi) = (col(human)?, col(model)?);
-    let (mut h, mut m) = (Vec::new(), Vec::new());
-    for (i, line) in lines {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let fields: Vec<&str> = line.split(',').map(str::trim).collect();
-        let get = |k: usize| -> Result<f64, String> {
-            let f = fields
-                .get(k)
-                .ok_or_else(|| format!("line {}: missing field {}", i + 1, k + 1))?;
-            f.parse()
-                .map_err(|e| format!("line {}: {f:?} is not a number: {e}", i + 1))
-        };
-        h.push(get(hi)?);
-        m.push(get(mi)?);
-    }
-    Ok((h, m))
 }

@@ -36,89 +36,25 @@
 //! ```
 //! Text output is `trec_eval`'s: `measure \t query \t value`, per query
 //! (with `-q`) then `all`. Errors print `error: FILE:LINE: message` and exit
-//! with status 1; a closed output pipe ends the program quietly.
+//! with status 1 (a wrong command line: the usage line, status 2); a closed
+//! output pipe ends the program quietly.
 
 use adaptive_comp_metrics::relevance::{
     Ids, JudgementColumns, Measure, NoRelevant, Options, RelevanceError, Scale, ScoreColumns,
     Thresholds, Ties, TrecOptions, evaluate_run, evaluate_trec, rbo_tied, read_judgements,
     read_run, read_trec_qrels, read_trec_run, tie_groups,
 };
-use std::fs::File;
-use std::io::{self, BufReader, BufWriter, Write};
+use cli::{Failure, Out};
+use std::io::{self, BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-/// A failure to report: the message and where it happened.
-struct Failure {
-    file: Option<PathBuf>,
-    line: Option<usize>,
-    message: String,
-}
+#[path = "common/cli.rs"]
+pub mod cli;
 
-impl Failure {
-    fn usage(message: impl Into<String>) -> Self {
-        Self {
-            file: None,
-            line: None,
-            message: message.into(),
-        }
-    }
-
-    fn in_file(path: &Path, e: RelevanceError) -> Self {
-        let line = e.line();
-        let mut message = e.to_string();
-        // The location goes in front as FILE:LINE; drop it from the message.
-        if let Some(n) = line
-            && let Some(rest) = message.strip_prefix(&format!("line {n}: "))
-        {
-            message = rest.to_owned();
-        }
-        Self {
-            file: Some(path.to_owned()),
-            line,
-            message,
-        }
-    }
-
-    fn io(path: &Path, e: &io::Error) -> Self {
-        Self {
-            file: Some(path.to_owned()),
-            line: None,
-            message: e.to_string(),
-        }
-    }
-}
-
-impl From<RelevanceError> for Failure {
-    fn from(e: RelevanceError) -> Self {
-        Self::usage(e.to_string())
-    }
-}
-
-/// The outcome of writing the output: a closed pipe is not an error.
-enum Outcome {
-    Failed(Failure),
-    Output(io::Error),
-}
-
-impl From<Failure> for Outcome {
-    fn from(f: Failure) -> Self {
-        Self::Failed(f)
-    }
-}
-
-impl From<io::Error> for Outcome {
-    fn from(e: io::Error) -> Self {
-        Self::Output(e)
-    }
-}
-
-impl From<RelevanceError> for Outcome {
-    fn from(e: RelevanceError) -> Self {
-        Self::Failed(e.into())
-    }
-}
+const USAGE: &str = "usage: relevance [--trec] JUDGEMENTS RUN [K] [-q] [-m MEASURE]... [-l LEVEL] [-c] \
+     [--ties trec|expected] [--skip-no-relevant] [--format text|json|csv] [--time]";
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Format {
@@ -140,7 +76,7 @@ struct Args {
     time: bool,
 }
 
-fn parse_args() -> Result<Args, Failure> {
+fn parse_args(args: &[String]) -> Result<Args, Failure> {
     let mut a = Args {
         trec: false,
         files: Vec::new(),
@@ -153,7 +89,7 @@ fn parse_args() -> Result<Args, Failure> {
         format: Format::Text,
         time: false,
     };
-    let mut it = std::env::args().skip(1);
+    let mut it = args.iter().cloned();
     let value = |it: &mut dyn Iterator<Item = String>, flag: &str| {
         it.next()
             .ok_or_else(|| Failure::usage(format!("{flag} needs a value")))
@@ -165,9 +101,10 @@ fn parse_args() -> Result<Args, Failure> {
             "-c" => a.complete = true,
             "--time" => a.time = true,
             "--skip-no-relevant" => a.no_relevant = NoRelevant::Skip,
-            "-m" => a
-                .measures
-                .extend(Measure::parse_list(&value(&mut it, "-m")?)?),
+            "-m" => a.measures.extend(
+                Measure::parse_list(&value(&mut it, "-m")?)
+                    .map_err(|e| Failure::usage(format!("-m: {e}")))?,
+            ),
             "-l" => {
                 let v = value(&mut it, "-l")?;
                 a.level = v
@@ -189,12 +126,6 @@ fn parse_args() -> Result<Args, Failure> {
                     other => return Err(Failure::usage(format!("--format: unknown {other:?}"))),
                 }
             }
-            "-h" | "--help" => {
-                return Err(Failure::usage(
-                    "usage: relevance [--trec] JUDGEMENTS RUN [K] [-q] [-m MEASURE]... [-l LEVEL] [-c] \
-                     [--ties trec|expected] [--skip-no-relevant] [--format text|json|csv] [--time]",
-                ));
-            }
             s if s.starts_with('-') && s.len() > 1 && s.parse::<f64>().is_err() => {
                 return Err(Failure::usage(format!("unknown option {s:?} (see --help)")));
             }
@@ -213,10 +144,21 @@ struct Table {
     no_relevant: NoRelevant,
 }
 
-fn open(path: &Path) -> Result<BufReader<File>, Failure> {
-    File::open(path)
-        .map(|f| BufReader::with_capacity(1 << 16, f))
-        .map_err(|e| Failure::io(path, &e))
+fn open(path: &Path) -> Result<impl BufRead, Failure> {
+    cli::open(path)
+}
+
+/// Refuses an input without records: every value would be undefined.
+fn nonempty(path: &Path, records: usize, what: &str) -> Result<(), Failure> {
+    if records == 0 {
+        return Err(Failure::new(format!("no {what}s: the file has no record")).file(path));
+    }
+    Ok(())
+}
+
+/// An error of a reader, placed in its file.
+fn in_file(path: &Path) -> impl Fn(RelevanceError) -> Failure + '_ {
+    move |e| Failure::in_file(path, &e)
 }
 
 fn trec_table(a: &Args, measures: Vec<Measure>) -> Result<Table, Failure> {
@@ -226,8 +168,10 @@ fn trec_table(a: &Args, measures: Vec<Measure>) -> Result<Table, Failure> {
     let (qp, rp) = (Path::new(qrels_path), Path::new(run_path));
     let start = Instant::now();
     let mut ids = Ids::new();
-    let qrels = read_trec_qrels(open(qp)?, &mut ids).map_err(|e| Failure::in_file(qp, e))?;
-    let run = read_trec_run(open(rp)?, &mut ids).map_err(|e| Failure::in_file(rp, e))?;
+    let qrels = read_trec_qrels(open(qp)?, &mut ids).map_err(in_file(qp))?;
+    let run = read_trec_run(open(rp)?, &mut ids).map_err(in_file(rp))?;
+    nonempty(qp, qrels.len(), "judgement")?;
+    nonempty(rp, run.len(), "ranked document")?;
     let load = start.elapsed().as_secs_f64();
     let options = TrecOptions {
         relevance_level: a.level,
@@ -243,7 +187,7 @@ fn trec_table(a: &Args, measures: Vec<Measure>) -> Result<Table, Failure> {
         report = Some(evaluate_trec(&qrels, &run, &measures, &options)?);
         best = best.min(t.elapsed().as_secs_f64());
     }
-    let report = report.ok_or_else(|| Failure::usage("nothing scored"))?;
+    let report = report.ok_or_else(|| Failure::new("nothing scored"))?;
     if a.time {
         eprintln!(
             "{{\"load_s\": {load}, \"score_s\": {best}, \"qrels\": {}, \"run\": {}}}",
@@ -285,7 +229,7 @@ fn trec_table(a: &Args, measures: Vec<Measure>) -> Result<Table, Failure> {
     })
 }
 
-fn csv_table(a: &Args, out: &mut dyn Write) -> Result<Table, Outcome> {
+fn csv_table(a: &Args, out: &mut dyn Write) -> Result<Table, Failure> {
     let (judgement_path, model_path, k) = match a.files.as_slice() {
         [] => {
             let dir: PathBuf = [env!("CARGO_MANIFEST_DIR"), "tests", "data", "relevance"]
@@ -310,9 +254,9 @@ fn csv_table(a: &Args, out: &mut dyn Write) -> Result<Table, Outcome> {
             (PathBuf::from(j), PathBuf::from(m), Some(k))
         }
         _ => {
-            return Err(
-                Failure::usage("expected JUDGEMENTS.csv MODEL.csv [K] (see --help)").into(),
-            );
+            return Err(Failure::usage(
+                "expected JUDGEMENTS.csv MODEL.csv [K] (see --help)",
+            ));
         }
     };
     let measures = if a.measures.is_empty() {
@@ -334,10 +278,12 @@ fn csv_table(a: &Args, out: &mut dyn Write) -> Result<Table, Outcome> {
         &JudgementColumns::default(),
         Scale::default(),
     )
-    .map_err(|e| Failure::in_file(&judgement_path, e))?;
+    .map_err(in_file(&judgement_path))?;
+    nonempty(&judgement_path, judgements.len(), "judgement")?;
     let assessments = judgements.summarize(&Thresholds::default())?;
-    let run = read_run(open(&model_path)?, &ScoreColumns::default())
-        .map_err(|e| Failure::in_file(&model_path, e))?;
+    let run =
+        read_run(open(&model_path)?, &ScoreColumns::default()).map_err(in_file(&model_path))?;
+    nonempty(&model_path, run.len(), "score")?;
     let text = a.format == Format::Text;
     if text {
         writeln!(
@@ -533,10 +479,9 @@ fn write_csv(t: &Table, per_query: bool, out: &mut dyn Write) -> io::Result<()> 
     w.flush()
 }
 
-fn run() -> Result<(), Outcome> {
-    let a = parse_args()?;
-    let stdout = io::stdout();
-    let mut out = BufWriter::new(stdout.lock());
+/// Reads the files, scores the run and writes the table.
+pub fn run(args: &[String], out: &mut Out) -> Result<(), Failure> {
+    let a = parse_args(args)?;
     let table = if a.trec {
         let measures = if a.measures.is_empty() {
             Measure::STANDARD.to_vec()
@@ -545,36 +490,17 @@ fn run() -> Result<(), Outcome> {
         };
         trec_table(&a, measures)?
     } else {
-        csv_table(&a, &mut out)?
+        csv_table(&a, out)?
     };
     match a.format {
-        Format::Text => write_text(&table, a.per_query, &mut out)?,
-        Format::Json => write_json(&table, a.per_query, &mut out)?,
-        Format::Csv => write_csv(&table, a.per_query, &mut out)?,
+        Format::Text => write_text(&table, a.per_query, out),
+        Format::Json => write_json(&table, a.per_query, out),
+        Format::Csv => write_csv(&table, a.per_query, out),
     }
-    out.flush()?;
-    Ok(())
+    .map_err(cli::output_failure)?;
+    out.flush()
 }
 
 fn main() -> ExitCode {
-    match run() {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(Outcome::Output(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Err(Outcome::Output(e)) => {
-            eprintln!("error: writing the output: {e}");
-            ExitCode::FAILURE
-        }
-        Err(Outcome::Failed(f)) => {
-            let mut place = String::new();
-            if let Some(file) = &f.file {
-                place.push_str(&format!("{}:", file.display()));
-                if let Some(line) = f.line {
-                    place.push_str(&format!("{line}:"));
-                }
-                place.push(' ');
-            }
-            eprintln!("error: {place}{}", f.message);
-            ExitCode::FAILURE
-        }
-    }
+    cli::main(USAGE, run)
 }

@@ -33,15 +33,25 @@
 //!     collection's exact number of comparisons, and ρ_w, τ_w (Eq. 8, ties
 //!     kept as ties), ρ and τ-b comparing estimate and truth item by item.
 //!     The paper's numbers are shown for reference only: they come from (a).
+//!
+//! A wrong command line prints `error: …` and the usage line (status 2);
+//! other errors `error: message` (status 1); a closed output pipe ends the
+//! program quietly.
 
+#[path = "../common/cli.rs"]
+pub mod cli;
 mod script;
 
+use std::process::ExitCode;
 use std::time::Instant;
 
 use adaptive_comp_metrics::ballot::{BallotConfig, Options, UniformBudget};
 use adaptive_comp_metrics::simulate::{
     Arm, Metric, PowerLaw, Report, Simulation, Underlying, VoterModel,
 };
+use cli::{Failure, Out};
+
+const USAGE: &str = "usage: reproduce_table2 [S [SEED]]";
 
 /// Table 2 of Lombardo et al. (2020), mean and SD over 50 simulations:
 /// rows exponential / power law / embedding (same-area), each uniform then
@@ -90,34 +100,37 @@ const SIMULATIONS: usize = 50;
 const SEED: u64 = 2020;
 
 /// `[S [SEED]]` from the command line.
-fn arguments() -> Result<(usize, u64), Box<dyn std::error::Error>> {
-    let mut args = std::env::args().skip(1);
-    let s = match args.next() {
+pub fn arguments(args: &[String]) -> Result<(usize, u64), Failure> {
+    if let Some(extra) = args.get(2) {
+        return Err(Failure::usage(format!(
+            "unexpected argument {extra:?}: expected at most S and SEED"
+        )));
+    }
+    let s = match args.first() {
         Some(a) => match a.parse::<usize>() {
             Ok(s) if s >= 2 => s,
             Ok(s) => {
-                return Err(format!(
+                return Err(Failure::usage(format!(
                     "S must be at least 2 (a standard deviation needs two simulations), got {s}"
-                )
-                .into());
+                )));
             }
-            Err(e) => return Err(format!("S must be an integer ≥ 2, got {a:?}: {e}").into()),
+            Err(e) => {
+                return Err(Failure::usage(format!(
+                    "S must be an integer ≥ 2, got {a:?}: {e}"
+                )));
+            }
         },
         None => SIMULATIONS,
     };
-    let seed = match args.next() {
-        Some(a) => a
-            .parse()
-            .map_err(|e| format!("SEED must be an integer, got {a:?}: {e}"))?,
+    let seed = match args.get(1) {
+        Some(a) => cli::parse("SEED", a, "an unsigned 64-bit integer")?,
         None => SEED,
     };
     Ok((s, seed))
 }
 const METRICS: [&str; 4] = ["rho_w", "tau_w", "rho", "tau"];
 
-fn distributions(
-    power_law: PowerLaw,
-) -> Result<Vec<(&'static str, Underlying)>, Box<dyn std::error::Error>> {
+fn distributions(power_law: PowerLaw) -> Result<Vec<(&'static str, Underlying)>, Failure> {
     Ok(vec![
         ("exponential", Underlying::exponential(990)?),
         ("power law", Underlying::power_law(990, power_law)?),
@@ -134,9 +147,17 @@ struct Profile {
     metrics: Vec<Metric>,
 }
 
-fn print_block(title: &str, reports: &[(&str, Report)], with_z: bool) -> (usize, f64) {
-    println!("\n{title}");
-    println!(
+fn print_block(
+    out: &mut Out,
+    title: &str,
+    note: &str,
+    reports: &[(&str, Report)],
+    with_z: bool,
+) -> Result<(usize, f64), Failure> {
+    writeln!(out, "\n{title}")?;
+    writeln!(out, "{note}")?;
+    writeln!(
+        out,
         "{:<12} {:<9} {:<7} {:>17} {:>17} {:>8}",
         "distribution",
         "approach",
@@ -144,7 +165,7 @@ fn print_block(title: &str, reports: &[(&str, Report)], with_z: bool) -> (usize,
         "paper",
         "this crate",
         if with_z { "z" } else { "Δ" }
-    );
+    )?;
     let (mut within, mut worst) = (0, 0.0_f64);
     for (d, (name, report)) in reports.iter().enumerate() {
         for (a, arm) in [Arm::Uniform, Arm::Adaptive].into_iter().enumerate() {
@@ -159,48 +180,55 @@ fn print_block(title: &str, reports: &[(&str, Report)], with_z: bool) -> (usize,
                 if with_z {
                     // Defined whenever either SD is positive (the paper's all are).
                     let Some(z) = s.z_score(pm, psd, PAPER_RUNS) else {
-                        println!(
+                        writeln!(
+                            out,
                             "{name:<12} {arm_name:<9} {metric:<7} {paper:>17} {ours:>17} {:>8} undefined (both SDs are 0)",
                             "n/a"
-                        );
+                        )?;
                         continue;
                     };
                     let ok = z.abs() <= 3.0;
                     within += usize::from(ok);
                     worst = worst.max(z.abs());
-                    println!(
+                    writeln!(
+                        out,
                         "{name:<12} {arm_name:<9} {metric:<7} {paper:>17} {ours:>17} {z:>+8.2} {}",
                         if ok { "ok" } else { "OUTSIDE 3σ" }
-                    );
+                    )?;
                 } else {
-                    println!(
+                    writeln!(
+                        out,
                         "{name:<12} {arm_name:<9} {metric:<7} {paper:>17} {ours:>17} {:>+8.4}",
                         s.mean - pm
-                    );
+                    )?;
                 }
             }
         }
     }
-    (within, worst)
+    Ok((within, worst))
 }
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let (simulations, seed) = arguments()?;
+fn main() -> ExitCode {
+    cli::main(USAGE, run)
+}
+
+/// Runs both blocks and prints them.
+pub fn run(args: &[String], out: &mut Out) -> Result<(), Failure> {
+    let (simulations, seed) = arguments(args)?;
     let start = Instant::now();
 
-    let run =
-        |profile: &Profile| -> Result<Vec<(&'static str, Report)>, Box<dyn std::error::Error>> {
-            let mut reports = Vec::new();
-            for (name, z) in distributions(profile.power_law)? {
-                let config = BallotConfig::with_options(990, 20, 0.5, 7, profile.options)?;
-                let sim = Simulation::new(z, config)?
-                    .voters(profile.voters.clone())
-                    .uniform_budget(profile.uniform)
-                    .metrics(profile.metrics.clone());
-                reports.push((name, sim.run(simulations, seed)?));
-            }
-            Ok(reports)
-        };
+    let run = |profile: &Profile| -> Result<Vec<(&'static str, Report)>, Failure> {
+        let mut reports = Vec::new();
+        for (name, z) in distributions(profile.power_law)? {
+            let config = BallotConfig::with_options(990, 20, 0.5, 7, profile.options)?;
+            let sim = Simulation::new(z, config)?
+                .voters(profile.voters.clone())
+                .uniform_budget(profile.uniform)
+                .metrics(profile.metrics.clone());
+            reports.push((name, sim.run(simulations, seed)?));
+        }
+        Ok(reports)
+    };
     // (a) As published.
     let published = run(&Profile {
         power_law: PowerLaw::Published,
@@ -221,28 +249,40 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let total = start.elapsed();
 
     let r = &published[0].1;
-    println!(
+    writeln!(
+        out,
         "Table 2 of Lombardo et al. (2020): {simulations} simulations per row (seed {seed}); \
          comparisons per simulation: uniform {}, adaptive {}",
         r.uniform_comparisons, r.adaptive_comparisons
-    );
+    )?;
     let (within, worst) = print_block(
+        out,
         "(a) as published (the script's profile and its misaligned metrics)",
+        &format!(
+            "z = (this crate − paper)/√(SD_paper²/{PAPER_RUNS} + SD_ours²/{simulations}): \
+             the gap between the two means in standard errors; |z| ≤ 3 counts as a match"
+        ),
         &published,
         true,
-    );
-    println!("{within}/24 cells within 3σ of the paper (largest |z| = {worst:.2})");
+    )?;
+    writeln!(
+        out,
+        "{within}/24 cells within 3σ of the paper (largest |z| = {worst:.2})"
+    )?;
     print_block(
+        out,
         "(b) corrected (the paper's model, rankings compared item by item)",
+        "the paper's numbers come from the published script of (a): they are shown for \
+         reference, not expected to match; Δ = this crate − paper",
         &corrected,
         false,
-    );
-    println!(
+    )?;
+    writeln!(
+        out,
         "\n{} simulations (uniform + adaptive each) in {:.2} s ((a) {:.2} s) on {} threads",
         6 * simulations,
         total.as_secs_f64(),
         time_a.as_secs_f64(),
         std::thread::available_parallelism().map_or(1, usize::from)
-    );
-    Ok(())
+    )
 }

@@ -188,6 +188,14 @@ pub enum BallotError {
         /// Why.
         reason: &'static str,
     },
+    /// Retracting the vote of a ticket that has none.
+    #[error("ticket {ticket} of ballot {ballot} has no vote to retract")]
+    NotVoted {
+        /// The ticket.
+        ticket: usize,
+        /// The current ballot (1-based).
+        ballot: usize,
+    },
     /// A restored (deserialised) state is inconsistent.
     #[error("corrupt scheduler state in ballot {ballot}: {reason}")]
     CorruptState {

@@ -24,8 +24,17 @@
 //! - [`score`]: the Borda score, the rescaling of Eq. 6 and the top-item
 //!   selection with random tie-breaking;
 //! - [`scheduler`]: the [`Scheduler`] state machine that issues comparisons,
-//!   takes votes, closes ballots and ranks the items;
-//! - [`uniform`]: the uniform baseline of §2.4 with the same budget.
+//!   takes votes, closes ballots and ranks the items; [`log`] holds its
+//!   vocabulary (votes, phases, audit trail, scores), [`ranking`] the final
+//!   ranking;
+//! - [`uniform`]: the uniform baseline of §2.4 with the same budget;
+//! - [`campaign`]: a [`Campaign`] runs the collection with named workers on a
+//!   crowdsourcing platform: [`tasks`] lays each ballot out as tasks with
+//!   control pairs (known answers) mixed in and stable [`TaskId`]s, answers
+//!   are checked and imported in batches, [`workers`] measures each worker
+//!   (accuracy on controls, agreement with the majority) and excludes those
+//!   under an accuracy threshold. The example `campaign` drives it through
+//!   files.
 //!
 //! Everything random takes the caller's `R: rand::Rng + ?Sized`, so a seeded
 //! collection is reproducible.
@@ -105,14 +114,26 @@
 //!     exponential and same-area numbers in Table 2 carry this misalignment
 //!     (`simulate` and the `reproduce_table2` example rebuild it).
 
+pub mod campaign;
+#[cfg(feature = "serde")]
+mod campaign_state;
 pub mod config;
 pub mod error;
+pub mod log;
 pub mod pairing;
 pub mod plan;
+pub mod ranking;
 pub mod scheduler;
 pub mod score;
+#[cfg(feature = "serde")]
+mod snapshot;
+pub mod tasks;
 pub mod uniform;
+pub mod workers;
 
+pub use campaign::{
+    Answer, AnswerError, Campaign, Exclusion, ImportMode, ImportReport, Outcome, TaskView,
+};
 pub use config::{AverageFrom, BallotConfig, Options, RankBy, Rounding, SelectOn};
 pub use error::BallotError;
 pub use pairing::{Comparison, random_matchings, spread_over_voters};
@@ -125,4 +146,6 @@ pub use scheduler::{
     BallotLog, BallotScores, Design, Phase, RankedItem, Ranking, Scheduler, Unvoted, Vote,
 };
 pub use score::{borda_score, rescale, rescaling_slope, select_top};
+pub use tasks::{ControlPair, LayoutOptions, Task, TaskId, TaskLayout};
 pub use uniform::{UniformBudget, UniformPlan, uniform_plan};
+pub use workers::{BallotStatus, ExclusionRule, WorkerStats};

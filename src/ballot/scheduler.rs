@@ -7,195 +7,16 @@
 //! ```
 
 use rand::Rng;
-use rand::seq::SliceRandom;
 
-use super::config::{AverageFrom, BallotConfig, RankBy, SelectOn};
+use super::config::{AverageFrom, BallotConfig, SelectOn};
 use super::error::{BallotError, Result};
+pub use super::log::{BallotLog, BallotScores, Design, Phase, Unvoted, Vote};
 use super::pairing::{Comparison, matchings_into};
+pub use super::ranking::{RankedItem, Ranking};
 use super::score::{ratio_of_doubled, rescale, select_top_f64, slope_f64};
 use super::uniform::{UniformBudget, UniformPlan, uniform_comparisons, uniform_plan};
 
-/// The outcome of one comparison, relative to its [`Comparison`]'s order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub enum Vote {
-    /// The first item won.
-    First,
-    /// The second item won.
-    Second,
-    /// A tie: each item is credited half a win (footnote 4).
-    Tie,
-}
-
-/// What closing a ballot does with comparisons that have no vote yet.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub enum Unvoted {
-    /// Refuse to close ([`BallotError::MissingVotes`]).
-    #[default]
-    Reject,
-    /// Withdraw them: each item's Mᵢ counts only the comparisons that were
-    /// voted on. Closing still fails ([`BallotError::NoVotes`]) when an item
-    /// got no vote at all.
-    Withdraw,
-}
-
-/// Which collection a scheduler runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub enum Design {
-    /// The adaptive ballots of §2.5.
-    Adaptive,
-    /// One uniform ballot (§2.4) with the budget of the adaptive configuration.
-    Uniform(UniformBudget),
-}
-
-/// Where a collection stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub enum Phase {
-    /// No ballot is open; `next` (1-based) is the ballot that opens next.
-    Ready {
-        /// The next ballot.
-        next: usize,
-    },
-    /// Ballot `ballot` (1-based) is open and takes votes.
-    Open {
-        /// The open ballot.
-        ballot: usize,
-    },
-    /// Every ballot is closed.
-    Finished,
-}
-
-/// The audit trail of one ballot: its items, the comparisons issued and the
-/// vote of each ticket. This is what a saved state holds.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct BallotLog {
-    items: Vec<usize>,
-    comparisons: Vec<Comparison>,
-    votes: Vec<Option<Vote>>,
-    closed: bool,
-}
-
-impl BallotLog {
-    /// The items of the ballot, ascending.
-    #[must_use]
-    pub fn items(&self) -> &[usize] {
-        &self.items
-    }
-
-    /// The comparisons issued; a ticket is an index into this list.
-    #[must_use]
-    pub fn comparisons(&self) -> &[Comparison] {
-        &self.comparisons
-    }
-
-    /// The vote of each ticket (`None`: not voted, or withdrawn at close).
-    #[must_use]
-    pub fn votes(&self) -> &[Option<Vote>] {
-        &self.votes
-    }
-
-    /// `true` once the ballot is closed.
-    #[must_use]
-    pub fn is_closed(&self) -> bool {
-        self.closed
-    }
-}
-
-/// The scores of one closed ballot, one entry per item of the ballot.
-///
-/// ```text
-/// xᵢ = nᵢ/Mᵢ                                   (Eq. 1, ties ½)
-/// yᵢ = 1 − b̂ + b̂·xᵢ,  b̂ = 1 for ballot 1       (Eq. 6)
-/// ȳᵢ = mean of yᵢ over ballots 1…k (or 2…k)    (Eq. 5)
-/// ```
-#[derive(Debug, Clone, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[non_exhaustive]
-pub struct BallotScores {
-    /// The ballot (1-based).
-    pub ballot: usize,
-    /// The items, ascending; every other vector is indexed like this one.
-    pub items: Vec<usize>,
-    /// Mᵢ: the comparisons of the item that were voted on.
-    pub appearances: Vec<u64>,
-    /// nᵢ = wins + ties/2.
-    pub wins: Vec<f64>,
-    /// The Borda score xᵢ⁽ᵏ⁾ (Eq. 1).
-    pub x: Vec<f64>,
-    /// The rescaled score yᵢ⁽ᵏ⁾ (Eq. 6).
-    pub y: Vec<f64>,
-    /// The running average ȳᵢ⁽ᵏ⁾ (Eq. 5).
-    pub y_bar: Vec<f64>,
-    /// The rescaling slope b̂⁽ᵏ⁾ (1 for the first ballot: the identity).
-    pub b_hat: f64,
-    /// The comparisons voted on.
-    pub votes: u64,
-    /// The comparisons withdrawn without a vote at close.
-    pub withdrawn: u64,
-}
-
-impl BallotScores {
-    /// The index of `item` in this ballot's vectors, if it took part.
-    ///
-    /// # Complexity
-    /// O(log n).
-    #[must_use]
-    pub fn position(&self, item: usize) -> Option<usize> {
-        self.items.binary_search(&item).ok()
-    }
-}
-
-/// One item of the final ranking.
-#[derive(Debug, Clone, Copy, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[non_exhaustive]
-pub struct RankedItem {
-    /// The item.
-    pub item: usize,
-    /// Its score: ȳ at the last ballot it reached.
-    pub score: f64,
-    /// The last ballot it took part in (1-based).
-    pub last_ballot: usize,
-}
-
-/// Every item, best first.
-#[derive(Debug, Clone, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[non_exhaustive]
-pub struct Ranking {
-    /// The items, best first; equal keys are in random order.
-    pub entries: Vec<RankedItem>,
-}
-
-impl Ranking {
-    /// The items, best first.
-    #[must_use]
-    pub fn items(&self) -> Vec<usize> {
-        self.entries.iter().map(|e| e.item).collect()
-    }
-
-    /// The 1-based position of each item (indexed by item): the rank vector
-    /// that the correlation functions take.
-    ///
-    /// # Complexity
-    /// O(N).
-    #[must_use]
-    pub fn positions(&self) -> Vec<usize> {
-        let mut pos = vec![0; self.entries.len()];
-        for (p, e) in self.entries.iter().enumerate() {
-            if let Some(slot) = pos.get_mut(e.item) {
-                *slot = p + 1;
-            }
-        }
-        pos
-    }
-}
-
-const NONE: usize = usize::MAX;
+pub(super) const NONE: usize = usize::MAX;
 
 /// An adaptive vote collection in progress (Lombardo et al. 2020, §2.5–2.6).
 ///
@@ -247,27 +68,30 @@ const NONE: usize = usize::MAX;
 #[cfg_attr(
     feature = "serde",
     derive(serde::Serialize, serde::Deserialize),
-    serde(try_from = "Snapshot", into = "Snapshot")
+    serde(
+        try_from = "super::snapshot::Snapshot",
+        into = "super::snapshot::Snapshot"
+    )
 )]
 pub struct Scheduler {
-    config: BallotConfig,
-    design: Design,
-    sizes: Vec<usize>,
-    uniform: Option<UniformPlan>,
-    logs: Vec<BallotLog>,
-    history: Vec<BallotScores>,
+    pub(super) config: BallotConfig,
+    pub(super) design: Design,
+    pub(super) sizes: Vec<usize>,
+    pub(super) uniform: Option<UniformPlan>,
+    pub(super) logs: Vec<BallotLog>,
+    pub(super) history: Vec<BallotScores>,
     // The open ballot, derived from the last log.
-    slot: Vec<usize>,
-    ticket_start: Vec<usize>,
-    ticket_list: Vec<usize>,
-    partner_list: Vec<usize>,
-    wins2: Vec<u64>,
-    seen: Vec<u64>,
-    pending: usize,
+    pub(super) slot: Vec<usize>,
+    pub(super) ticket_start: Vec<usize>,
+    pub(super) ticket_list: Vec<usize>,
+    pub(super) partner_list: Vec<usize>,
+    pub(super) wins2: Vec<u64>,
+    pub(super) seen: Vec<u64>,
+    pub(super) pending: usize,
     // Per item, over closed ballots.
-    score: Vec<f64>,
-    y_sum: Vec<f64>,
-    last_ballot: Vec<usize>,
+    pub(super) score: Vec<f64>,
+    pub(super) y_sum: Vec<f64>,
+    pub(super) last_ballot: Vec<usize>,
 }
 
 impl Scheduler {
@@ -366,7 +190,7 @@ impl Scheduler {
     }
 
     /// The open ballot (1-based) or [`BallotError::NoOpenBallot`].
-    fn open_ballot_number(&self) -> Result<usize> {
+    pub(super) fn open_ballot_number(&self) -> Result<usize> {
         match self.logs.last() {
             Some(log) if !log.closed => Ok(self.logs.len()),
             _ => Err(BallotError::NoOpenBallot {
@@ -435,7 +259,7 @@ impl Scheduler {
         }
     }
 
-    fn selection_keys<'a>(&self, prev: &'a BallotScores) -> &'a [f64] {
+    pub(super) fn selection_keys<'a>(&self, prev: &'a BallotScores) -> &'a [f64] {
         match self.config.options().selection() {
             SelectOn::RunningAverage => &prev.y_bar,
             SelectOn::LastScore => &prev.x,
@@ -443,7 +267,7 @@ impl Scheduler {
     }
 
     /// Starts a ballot with the given items (ascending, valid) and comparisons.
-    fn install(&mut self, items: Vec<usize>, comparisons: Vec<Comparison>) {
+    pub(super) fn install(&mut self, items: Vec<usize>, comparisons: Vec<Comparison>) {
         for s in &mut self.slot {
             *s = NONE;
         }
@@ -573,8 +397,63 @@ impl Scheduler {
         }
     }
 
+    /// Takes back the vote of a ticket of the open ballot (a vote found
+    /// invalid after it was recorded, e.g. from a voter excluded later) and
+    /// returns it; the ticket is again without a vote.
+    ///
+    /// # Errors
+    /// [`BallotError::NoOpenBallot`], [`BallotError::UnknownTicket`],
+    /// [`BallotError::NotVoted`].
+    ///
+    /// # Complexity
+    /// O(1).
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::ballot::{BallotConfig, Scheduler, Vote};
+    /// use rand::SeedableRng;
+    /// let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+    /// let mut s = Scheduler::new(BallotConfig::new(6, 2, 0.5, 2)?);
+    /// s.open_ballot(&mut rng)?;
+    /// s.record(0, Vote::First)?;
+    /// assert_eq!(s.retract(0)?, Vote::First);
+    /// assert_eq!(s.pending(), 6);
+    /// assert!(s.retract(0).is_err()); // nothing left to retract
+    /// s.record(0, Vote::Second)?; // the ticket takes a new vote
+    /// # Ok::<(), adaptive_comp_metrics::ballot::BallotError>(())
+    /// ```
+    pub fn retract(&mut self, ticket: usize) -> Result<Vote> {
+        let ballot = self.open_ballot_number()?;
+        let log = &mut self.logs[ballot - 1];
+        let issued = log.votes.len();
+        let Some(slot) = log.votes.get_mut(ticket) else {
+            return Err(BallotError::UnknownTicket {
+                ticket,
+                issued,
+                ballot,
+            });
+        };
+        let Some(vote) = slot.take() else {
+            return Err(BallotError::NotVoted { ticket, ballot });
+        };
+        let c = log.comparisons[ticket];
+        let (a, b) = (self.slot[c.first], self.slot[c.second]);
+        self.seen[a] -= 1;
+        self.seen[b] -= 1;
+        match vote {
+            Vote::First => self.wins2[a] -= 2,
+            Vote::Second => self.wins2[b] -= 2,
+            Vote::Tie => {
+                self.wins2[a] -= 1;
+                self.wins2[b] -= 1;
+            }
+        }
+        self.pending += 1;
+        Ok(vote)
+    }
+
     /// Counts a vote that was validated: the ticket exists and has no vote.
-    fn apply(&mut self, ballot: usize, ticket: usize, vote: Vote) {
+    pub(super) fn apply(&mut self, ballot: usize, ticket: usize, vote: Vote) {
         let log = &mut self.logs[ballot - 1];
         let c = log.comparisons[ticket];
         log.votes[ticket] = Some(vote);
@@ -794,222 +673,5 @@ impl Scheduler {
             withdrawn,
         });
         Ok(&self.history[ballot - 1])
-    }
-
-    /// Ranks every item on its score at the last ballot it reached (ȳ at
-    /// elimination, or after the last closed ballot), ordered per the
-    /// configuration's [`RankBy`]; items with equal keys are put in random
-    /// order (never by index).
-    ///
-    /// ```text
-    /// RankBy::Score:           sort on ȳᵢ at the last ballot reached, descending
-    /// RankBy::BallotThenScore: sort on (last ballot reached, ȳᵢ), descending
-    /// ```
-    ///
-    /// May be called at any point after the first close; votes of a ballot
-    /// still open are not included.
-    ///
-    /// # Errors
-    /// [`BallotError::NothingClosed`] before the first close.
-    ///
-    /// # Complexity
-    /// O(N log N).
-    ///
-    /// # Examples
-    /// ```
-    /// use adaptive_comp_metrics::ballot::{BallotConfig, Scheduler, Unvoted, Vote};
-    /// use rand::SeedableRng;
-    /// let mut rng = rand::rngs::StdRng::seed_from_u64(3);
-    /// let mut s = Scheduler::new(BallotConfig::new(6, 2, 0.5, 2)?);
-    /// assert!(s.ranking(&mut rng).is_err());
-    /// let n = s.open_ballot(&mut rng)?.len();
-    /// for t in 0..n {
-    ///     s.record(t, Vote::First)?;
-    /// }
-    /// s.close_ballot(Unvoted::Reject)?;
-    /// let r = s.ranking(&mut rng)?;
-    /// assert_eq!(r.entries.len(), 6);
-    /// assert!(r.entries.windows(2).all(|w| w[0].score >= w[1].score));
-    /// # Ok::<(), adaptive_comp_metrics::ballot::BallotError>(())
-    /// ```
-    pub fn ranking<R: Rng + ?Sized>(&self, rng: &mut R) -> Result<Ranking> {
-        if self.history.is_empty() {
-            return Err(BallotError::NothingClosed);
-        }
-        let mut entries: Vec<RankedItem> = (0..self.config.n_items())
-            .map(|item| RankedItem {
-                item,
-                score: self.score[item],
-                last_ballot: self.last_ballot[item],
-            })
-            .collect();
-        let by_ballot = self.config.options().rank_by() == RankBy::BallotThenScore;
-        let key = |a: &RankedItem, b: &RankedItem| {
-            let ballots = if by_ballot {
-                b.last_ballot.cmp(&a.last_ballot)
-            } else {
-                core::cmp::Ordering::Equal
-            };
-            ballots.then(b.score.total_cmp(&a.score))
-        };
-        entries.sort_by(key);
-        let mut start = 0;
-        while start < entries.len() {
-            let mut end = start + 1;
-            while end < entries.len() && key(&entries[start], &entries[end]).is_eq() {
-                end += 1;
-            }
-            entries[start..end].shuffle(rng);
-            start = end;
-        }
-        Ok(Ranking { entries })
-    }
-}
-
-/// The serialised form of a [`Scheduler`]: the parameters and the audit trail.
-#[cfg(feature = "serde")]
-#[derive(serde::Serialize, serde::Deserialize)]
-struct Snapshot {
-    version: u32,
-    config: BallotConfig,
-    /// α as IEEE-754 bits: text formats may parse `config.alpha` one ulp
-    /// off (serde_json without `float_roundtrip` does), which could move a
-    /// ballot size at an exact half.
-    alpha_bits: u64,
-    design: Design,
-    ballots: Vec<BallotLog>,
-}
-
-#[cfg(feature = "serde")]
-const SNAPSHOT_VERSION: u32 = 1;
-
-#[cfg(feature = "serde")]
-impl From<Scheduler> for Snapshot {
-    fn from(s: Scheduler) -> Self {
-        Self {
-            version: SNAPSHOT_VERSION,
-            alpha_bits: s.config.alpha().to_bits(),
-            config: s.config,
-            design: s.design,
-            ballots: s.logs,
-        }
-    }
-}
-
-#[cfg(feature = "serde")]
-impl TryFrom<Snapshot> for Scheduler {
-    type Error = BallotError;
-
-    fn try_from(snap: Snapshot) -> Result<Self> {
-        let corrupt =
-            |ballot: usize, reason: &'static str| BallotError::CorruptState { ballot, reason };
-        if snap.version != SNAPSHOT_VERSION {
-            return Err(corrupt(0, "unknown state version"));
-        }
-        let c = snap.config;
-        let alpha = f64::from_bits(snap.alpha_bits);
-        if (alpha - c.alpha()).abs() > 1e-12 * c.alpha() {
-            return Err(corrupt(0, "alpha and alpha_bits disagree"));
-        }
-        let config =
-            BallotConfig::with_options(c.n_items(), c.m(), alpha, c.n_ballots(), c.options())?;
-        let mut s = match snap.design {
-            Design::Adaptive => Self::new(config),
-            Design::Uniform(budget) => Self::uniform(config, budget)?,
-        };
-        if snap.ballots.len() > s.sizes.len() {
-            return Err(corrupt(s.sizes.len() + 1, "more ballots than planned"));
-        }
-        let last = snap.ballots.len();
-        for (k0, log) in snap.ballots.into_iter().enumerate() {
-            let k = k0 + 1;
-            if !log.closed && k != last {
-                return Err(corrupt(k, "only the last ballot may be open"));
-            }
-            s.check_log(k, &log)?;
-            let BallotLog {
-                items,
-                comparisons,
-                votes,
-                closed,
-            } = log;
-            s.install(items, comparisons);
-            for (t, v) in votes.into_iter().enumerate() {
-                if let Some(v) = v {
-                    s.apply(k, t, v);
-                }
-            }
-            if closed {
-                s.close_ballot(Unvoted::Withdraw)
-                    .map_err(|_| corrupt(k, "a closed ballot has an item without votes"))?;
-            }
-        }
-        Ok(s)
-    }
-}
-
-#[cfg(feature = "serde")]
-impl Scheduler {
-    /// Checks a restored ballot log against the plan and the previous ballot.
-    fn check_log(&self, k: usize, log: &BallotLog) -> Result<()> {
-        let corrupt = |reason: &'static str| BallotError::CorruptState { ballot: k, reason };
-        let n_items = self.config.n_items();
-        let items = &log.items;
-        if items.len() != self.sizes[k - 1] {
-            return Err(corrupt("the number of items differs from the plan"));
-        }
-        if items.windows(2).any(|w| w[0] >= w[1]) || items.last().is_some_and(|&i| i >= n_items) {
-            return Err(corrupt("items must be ascending, distinct and in range"));
-        }
-        if let Some(prev) = self.history.last() {
-            let keys = self.selection_keys(prev);
-            let mut lowest_kept = f64::INFINITY;
-            let mut highest_dropped = f64::NEG_INFINITY;
-            let mut next = items.iter().peekable();
-            for (p, &i) in prev.items.iter().enumerate() {
-                if next.peek() == Some(&&i) {
-                    next.next();
-                    lowest_kept = lowest_kept.min(keys[p]);
-                } else {
-                    highest_dropped = highest_dropped.max(keys[p]);
-                }
-            }
-            if next.next().is_some() {
-                return Err(corrupt("an item did not take part in the previous ballot"));
-            }
-            if lowest_kept < highest_dropped {
-                return Err(corrupt("the items are not the best of the previous ballot"));
-            }
-        }
-        let (base, extra) = match &self.uniform {
-            Some(plan) => (plan.appearances, plan.items_with_extra),
-            None => {
-                let m = self.config.m();
-                (m, usize::from(!(items.len() * m).is_multiple_of(2)))
-            }
-        };
-        let mut count = vec![0usize; items.len()];
-        for c in &log.comparisons {
-            if c.first == c.second {
-                return Err(corrupt("a comparison pairs an item with itself"));
-            }
-            for item in [c.first, c.second] {
-                let p = items
-                    .binary_search(&item)
-                    .map_err(|_| corrupt("a comparison names an item outside the ballot"))?;
-                count[p] += 1;
-            }
-        }
-        let with_extra = count.iter().filter(|&&c| c == base + 1).count();
-        let with_base = count.iter().filter(|&&c| c == base).count();
-        if with_extra != extra || with_base + with_extra != items.len() {
-            return Err(corrupt("items do not appear the planned number of times"));
-        }
-        if log.votes.len() != log.comparisons.len() {
-            return Err(corrupt(
-                "the number of votes differs from the number of comparisons",
-            ));
-        }
-        Ok(())
     }
 }

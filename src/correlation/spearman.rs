@@ -32,9 +32,17 @@ impl SpearmanResult {
     /// from n ≈ 10 on). For n = 2 the t distribution has no degrees of freedom
     /// and the exact permutation p-value is returned instead: ρ = ±1, each
     /// with probability 1/2, so the two-sided p-value is 1 and a one-sided one
-    /// is 1/2 (ρ on the side of the alternative) or 1. The t tail comes from
-    /// statrs and agrees with SciPy to about 1e-13 up to n ≈ 10⁴ and 1e-10
-    /// relative at n = 10⁶.
+    /// is 1/2 (ρ on the side of the alternative) or 1.
+    ///
+    /// The t tail is computed in the crate: for df ≥ 32 near the centre an
+    /// expansion of the incomplete beta function in incomplete gamma
+    /// functions (Temme; DiDonato & Morris 1992), otherwise its continued
+    /// fraction, with the exponent (df/2)·ln(1 + t²/df) in double-word
+    /// arithmetic. Measured against mpmath (50 digits) at 1 852 pairs
+    /// (t, df), df from 1 to 10⁷ and p from 0.5 down to 1e-300: at most
+    /// 2.5e-15 relative error. SciPy's `t.sf` is itself up to 2e-13 off far in
+    /// the tail. Far in the tail p is sensitive to the last bits of ρ: see
+    /// the [accuracy notes](super::pvalue#accuracy).
     ///
     /// # Complexity
     /// O(1).
@@ -57,7 +65,7 @@ impl SpearmanResult {
             };
             return if on_side { 0.5 } else { 1.0 };
         }
-        student_t_p(self.statistic, (self.n - 2) as f64, alternative)
+        student_t_p(self.statistic, (self.n - 2) as u64, alternative)
     }
 }
 

@@ -42,22 +42,10 @@ pub enum TripletError {
         /// What is wrong with it.
         problem: FormatProblem,
     },
-    /// A line of a word2vec text file is malformed.
-    #[error("vectors line {line}: {problem}")]
-    VectorFile {
-        /// 1-based line number.
-        line: usize,
-        /// What is wrong with it.
-        problem: VectorProblem,
-    },
-    /// A vector added to an in-memory [`Vectors`](super::Vectors) store is invalid.
-    #[error("vector {entry}: {problem}")]
-    Vector {
-        /// 0-based index of the vector among those added.
-        entry: usize,
-        /// What is wrong with it.
-        problem: VectorProblem,
-    },
+    /// Reading or building word vectors failed (see
+    /// [`EmbeddingError`](crate::embedding::EmbeddingError)).
+    #[error(transparent)]
+    Vectors(#[from] crate::embedding::EmbeddingError),
     /// Reading from the underlying reader (or writing) failed.
     #[error("i/o error at line {line}: {message}")]
     Io {
@@ -184,69 +172,6 @@ pub enum FormatProblem {
     /// A line without a comma is not `positives`, `distractors` or `randoms`.
     #[error("unknown section: expected positives, distractors or randoms")]
     UnknownSection,
-}
-
-/// What is wrong with a vector; see [`TripletError::VectorFile`] and
-/// [`TripletError::Vector`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
-#[non_exhaustive]
-pub enum VectorProblem {
-    /// The file is empty: the header `count dim` is missing.
-    #[error("missing header `count dim`")]
-    MissingHeader,
-    /// The header is not two non-negative integers `count dim`.
-    #[error("the header must be two integers `count dim`")]
-    BadHeader,
-    /// The dimension is zero.
-    #[error("the dimension is zero")]
-    ZeroDimension,
-    /// The line is not valid UTF-8.
-    #[error("not valid UTF-8")]
-    InvalidUtf8,
-    /// The word is empty.
-    #[error("the word is empty")]
-    EmptyWord,
-    /// A vector has the wrong number of components.
-    #[error("expected {expected} components, found {found}")]
-    WrongDimension {
-        /// The dimension from the header (or the store).
-        expected: usize,
-        /// The number of components found.
-        found: usize,
-    },
-    /// A component is not a number.
-    #[error("component {column} is not a number")]
-    InvalidValue {
-        /// 1-based component number.
-        column: usize,
-    },
-    /// A component is NaN or infinite (also after conversion to the
-    /// storage type, e.g. an overflow to f32).
-    #[error("component {column} is not finite")]
-    NonFinite {
-        /// 1-based component number.
-        column: usize,
-    },
-    /// The squared norm of the vector overflows f64.
-    #[error("the squared norm overflows f64")]
-    NormOverflow,
-    /// A word appears twice.
-    #[error("duplicate word")]
-    DuplicateWord,
-    /// More vectors than the header announced.
-    #[error("more vectors than the {expected} the header announced")]
-    TooManyVectors {
-        /// The count from the header.
-        expected: usize,
-    },
-    /// The file ended before the announced number of vectors.
-    #[error("the header announced {expected} vectors, found {found}")]
-    TooFewVectors {
-        /// The count from the header.
-        expected: usize,
-        /// The number found.
-        found: usize,
-    },
 }
 
 /// What is wrong with a target group; see [`TripletError::InvalidGroup`].

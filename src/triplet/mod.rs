@@ -16,7 +16,7 @@
 //! | data model | [`TargetGroup`], [`Comparison`], [`ComparisonKind`] |
 //! | build a dataset from annotator rankings (§4.1, §5) | [`build_dataset`], [`comparisons`], [`agreement`], [`exclude`], [`Annotation`], [`Deviation`] |
 //! | score a model (§4.2) | [`score`], [`score_where`], [`score_by`], [`Similarity`], [`TiePolicy`], [`Tally`] |
-//! | word vectors | [`Vectors`] (cosine similarity), [`read_word2vec`] (`.vec` text format) |
+//! | word vectors (from [`embedding`](crate::embedding), which has more formats) | [`Vectors`] (cosine similarity), [`read_word2vec`] (`.vec` text format) |
 //! | files | [`read_dataset`], [`write_dataset`] (the published format), [`read_dataset_with`] ([`ReadMode::Lenient`] reads a target without the blank line before it) |
 //!
 //! Reference: O. Avraham and Y. Goldberg (2016), *Improving Reliability of
@@ -44,17 +44,17 @@ mod model;
 mod score;
 mod vectors;
 
+/// Word vectors moved to [`embedding`](crate::embedding); re-exported here.
+pub use crate::embedding::{VectorProblem, Vectors};
 pub use build::{
     Agreement, Annotation, AnnotatorAgreement, BuiltDataset, Deviation, Exclusion, MAX_COMPARISONS,
     agreement, build_dataset, comparisons, exclude,
 };
-pub use error::{
-    AnnotationProblem, FormatProblem, GroupProblem, TripletError, VectorProblem, WordProblem,
-};
+pub use error::{AnnotationProblem, FormatProblem, GroupProblem, TripletError, WordProblem};
 pub use format::{
     Decimals, FormatWarning, ParsedDataset, ReadMode, read_dataset, read_dataset_with,
     write_dataset,
 };
 pub use model::{Comparison, ComparisonKind, TargetGroup};
 pub use score::{Similarity, Tally, TiePolicy, TripletScore, score, score_by, score_where};
-pub use vectors::{Vectors, read_word2vec};
+pub use vectors::read_word2vec;

@@ -15,6 +15,7 @@ mod plain_large;
 mod plain_props;
 mod plain_scipy;
 mod standardised;
+mod pvalue_large;
 mod vigna_edges;
 mod vigna_golden;
 mod vigna_proptest;

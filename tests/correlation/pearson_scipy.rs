@@ -1,6 +1,7 @@
 //! Golden values for `pearson` from SciPy: r, p-values (two-sided, greater,
 //! less) and Fisher-z confidence intervals (three levels, three
-//! alternatives), plus r computed exactly with mpmath from the same inputs.
+//! alternatives), plus r computed exactly with mpmath from the same inputs
+//! and the exact p-values at that r (mpmath).
 //!
 //! Source: `tests/data/pearson/gen_scipy.py` (SciPy 1.17.1, NumPy 1.26.4,
 //! mpmath 1.4.1), which writes `tests/data/pearson/scipy_pearsonr.json`
@@ -84,7 +85,8 @@ fn p_values_match_scipy_pearsonr() {
             let got = r.p_value(alt);
             let rel = if p == 0.0 { got } else { (got - p).abs() / p };
             // SciPy's r is a few ulp from ours, which moves p far in the
-            // tail by up to about (n − 2)·|r|/(1 − r²) ulp (≤ 5e-13 here).
+            // tail by up to about (n − 2)·|r|/(1 − r²) ulp, and SciPy rounds
+            // (1 + r)/2 before its incomplete beta (together ≤ 3e-13 here).
             assert!(
                 rel <= 1e-12,
                 "{name} {key}: p {got:e} vs {p:e} (rel {rel:e})"
@@ -93,6 +95,29 @@ fn p_values_match_scipy_pearsonr() {
         }
     }
     eprintln!("pearson: max relative |Δp| = {worst:e}");
+}
+
+#[test]
+fn p_values_are_exact_to_1e13() {
+    // Our r is the correctly rounded r (asserted above), and mpmath's
+    // p-values are at that same double: only the tail's own error remains.
+    let mut worst = 0.0_f64;
+    for case in cases() {
+        let name = case["name"].as_str().unwrap_or("?");
+        let (x, y) = (floats(&case["x"]), floats(&case["y"]));
+        let r = pearson(&x, &y).expect("valid case");
+        for (key, alt) in ALTS {
+            let p = float(&case["p_exact"][key]);
+            let got = r.p_value(alt);
+            let rel = if p == 0.0 { got } else { (got - p).abs() / p };
+            assert!(
+                rel <= 1e-13,
+                "{name} {key}: p {got:e} vs {p:e} (rel {rel:e})"
+            );
+            worst = worst.max(rel);
+        }
+    }
+    eprintln!("pearson: max relative |Δp| against mpmath = {worst:e}");
 }
 
 #[test]

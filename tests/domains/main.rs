@@ -1,9 +1,12 @@
 //! Integration tests of the evaluation domains: lexical substitution,
-//! graded relevance, reliability-weighted triplets.
+//! graded relevance, reliability-weighted triplets, word vectors and
+//! word-similarity benchmarks.
 //!
 //! One test binary with one module per topic, so a fresh `cargo test` links
 //! a few binaries instead of one per file.
 
+mod embedding_read;
+mod examples_cli;
 mod lexsub_props;
 mod lexsub_read;
 mod lexsub_score_pl;
@@ -18,3 +21,7 @@ mod triplet_build;
 mod triplet_format;
 mod triplet_score;
 mod triplet_vectors;
+mod wordsim_eval;
+mod wordsim_gensim;
+mod wordsim_pairs;
+mod wordsim_uncertainty;

@@ -1,6 +1,7 @@
 //! Word vectors: cosine similarity, the word2vec text reader and its errors,
 //! and the end-to-end golden on the bundled sample files.
 
+use adaptive_comp_metrics::embedding::EmbeddingError;
 use adaptive_comp_metrics::triplet::{
     Similarity, TiePolicy, TripletError, VectorProblem, Vectors, read_dataset, read_word2vec, score,
 };
@@ -108,7 +109,7 @@ fn dimensions_not_multiple_of_four() {
 fn push_errors_name_the_entry() {
     let mut v = Vectors::<f32>::new(2).unwrap();
     v.push("a", &[1.0, 0.0]).unwrap();
-    let e = |problem| TripletError::Vector { entry: 1, problem };
+    let e = |problem| EmbeddingError::Vector { entry: 1, problem };
     assert_eq!(
         v.push("b", &[1.0]),
         Err(e(VectorProblem::WrongDimension {
@@ -129,7 +130,7 @@ fn push_errors_name_the_entry() {
     let mut w = Vectors::<f64>::new(2).unwrap();
     assert_eq!(
         w.push("big", &[1e200, 1e200]),
-        Err(TripletError::Vector {
+        Err(EmbeddingError::Vector {
             entry: 0,
             problem: VectorProblem::NormOverflow
         })
@@ -142,7 +143,7 @@ where
     F: num_traits::Float + Into<f64> + std::str::FromStr + std::fmt::Debug,
 {
     match read_word2vec::<F, _>(text) {
-        Err(TripletError::VectorFile { line, problem }) => (line, problem),
+        Err(TripletError::Vectors(EmbeddingError::Line { line, problem })) => (line, problem),
         other => panic!("expected a vector file error, got {other:?}"),
     }
 }
@@ -322,7 +323,7 @@ proptest! {
             Some(c) => {
                 prop_assert!((c - dot / (na * nb)).abs() < 1e-12);
                 prop_assert!(c.abs() <= 1.0 + 1e-12);
-                prop_assert!((v.cosine("b", "a").unwrap() - c).abs() < 1e-15);
+                prop_assert_eq!(v.cosine("b", "a").unwrap().to_bits(), c.to_bits());
             }
         }
         // Written as text and read back (f64 Display round-trips exactly): same cosine.

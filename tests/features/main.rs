@@ -11,8 +11,17 @@
 #[allow(dead_code)]
 mod script;
 
+/// The `campaign` example's logic, driven in process.
+#[cfg(all(feature = "scheduler", feature = "serde"))]
+#[path = "../../examples/campaign/app/mod.rs"]
+#[allow(dead_code)]
+mod campaign_app;
+
+mod ballot_campaign;
 mod ballot_scheduler;
 mod ballot_serde;
+mod campaign_e2e;
+mod campaign_inputs;
 mod limits;
 mod misuse;
 mod simulate_data;

@@ -1,7 +1,8 @@
 """Golden values for tests/correlation/pearson_scipy.rs: scipy.stats.pearsonr
 (statistic, p-value for the three alternatives, Fisher-z confidence intervals)
 on fixed data, plus r computed exactly with mpmath (60 digits) from the same
-inputs, rounded once to a double.
+inputs, rounded once to a double, and the exact p-values at that double r
+(mpmath, 50 digits).
 
 Run from the repository root with the project's virtual environment:
     /work/venv/bin/python tests/data/pearson/gen_scipy.py
@@ -45,6 +46,37 @@ def s(v):
     return repr(float(v))
 
 
+def sf_r(n, r):
+    """P(R ≥ r), R ~ Beta(n/2 − 1, n/2 − 1) on [−1, 1], at the exact double r:
+    ½ I_{(1−r)(1+r)}(n/2 − 1, ½) for r > 0 (through 1 − I_{r²}(½, ·) when
+    that is not small, where mpmath's betainc near 1 loses digits)."""
+    with mpmath.workdps(50):
+        r = mpmath.mpf(r)
+        if r == 0:
+            return mpmath.mpf(0.5)
+        if r < 0:
+            return 1 - sf_r(n, -r)
+        if r == 1:
+            return mpmath.mpf(0)
+        a = mpmath.mpf(n - 2) / 2
+        x = (1 - r) * (1 + r)
+        if a * mpmath.log(x) < -800:
+            return mpmath.mpf(0)
+        direct = mpmath.betainc(a, 0.5, 0, x, regularized=True) / 2
+        if direct < 0.05:
+            return direct
+        return (1 - mpmath.betainc(0.5, a, 0, r * r, regularized=True)) / 2
+
+
+def exact_p(n, r):
+    """The three p-values at r: two-sided 2·P(R ≥ |r|), greater, less."""
+    return {
+        "two-sided": min(1.0, float(2 * sf_r(n, abs(r)))),
+        "greater": float(sf_r(n, r)),
+        "less": float(sf_r(n, -r)),
+    }
+
+
 def case(name, x, y):
     x = [float(v) for v in x]
     y = [float(v) for v in y]
@@ -62,6 +94,7 @@ def case(name, x, y):
         "y": [s(v) for v in y],
         "r": s(res["two-sided"].statistic),
         "r_exact": s(exact_r(x, y)),
+        "p_exact": {a: s(v) for a, v in exact_p(len(x), exact_r(x, y)).items()},
         "p": {a: s(res[a].pvalue) for a in ALTS},
         "ci": ci,
     }
