@@ -90,6 +90,17 @@ pub enum Error {
         /// Number of items.
         got: usize,
     },
+    /// A weighted sum that would be reported is beyond the largest f64
+    /// (e.g. products of weights near `f64::MAX`). The coefficient itself
+    /// is still defined: it does not change when every weight is scaled by
+    /// one factor, so scaling the weights down gives it together with the sums.
+    #[error(
+        "the {quantity} exceeds the largest f64: scale the weights down (the coefficient does not change)"
+    )]
+    Overflow {
+        /// Which sum overflows.
+        quantity: &'static str,
+    },
     /// The result is 0/0 for a reason other than a constant input
     /// (e.g. every pair is tied in one of the two inputs, or every pair
     /// weight is zero).

@@ -26,7 +26,7 @@
 //! [`Order`]); [`rho_w`] and [`tau_w`] use the paper's defaults;
 //! [`rho_w_with_weights`] and [`tau_w_with_weights`] take weights you computed.
 
-use crate::correlation::vigna::{Combine, weighted_kendall};
+use crate::correlation::vigna::{Combine, WeightedTauStats, top_weighted_tau, weighted_kendall};
 use crate::error::{Error, Result, check_finite, check_pair_len};
 use crate::rank::{Order, Ties, rank_unchecked};
 use crate::sum::Neumaier;
@@ -213,6 +213,12 @@ impl<W: Weigher> TopWeighted<W> {
     /// # Complexity
     /// O(n log n) time, O(n) memory.
     pub fn tau<F: Float>(&self, x: &[F], y: &[F]) -> Result<TauW> {
+        // The kernel's own sorts rank x and y: no ranking sorts of their own.
+        let orders = (self.order_x, self.order_y);
+        if let Some((s, w)) = top_weighted_tau(x, y, orders, self.ties, &self.weigher, self.scheme)?
+        {
+            return Ok(tau_w_of(&s, &w));
+        }
         let (a, b, w) = self.ranks_and_weights(x, y)?;
         tau_w_normalised(&a, &b, &w)
     }
@@ -440,9 +446,14 @@ pub(crate) fn rho_w_normalised(a: &[f64], b: &[f64], w: &[f64]) -> Result<RhoW> 
 /// Kendall kernel with multiplicative pair weights `w_i w_j`.
 pub(crate) fn tau_w_normalised(a: &[f64], b: &[f64], w: &[f64]) -> Result<TauW> {
     let s = weighted_kendall(a, b, w, Combine::Multiplicative)?;
-    Ok(TauW {
+    Ok(tau_w_of(&s, w))
+}
+
+/// [`TauW`] from the kernel's sums and the normalised weights.
+fn tau_w_of(s: &WeightedTauStats, w: &[f64]) -> TauW {
+    TauW {
         tau: s.tau,
-        n: a.len(),
+        n: w.len(),
         concordant: s.concordant,
         discordant: s.discordant,
         tied_a: s.tied_x,
@@ -450,7 +461,7 @@ pub(crate) fn tau_w_normalised(a: &[f64], b: &[f64], w: &[f64]) -> Result<TauW> 
         tied_both: s.tied_xy,
         total: s.total,
         effective_n: effective_n(w),
-    })
+    }
 }
 
 impl<W: Weigher> TopWeighted<W> {

@@ -17,6 +17,7 @@ mod plain_scipy;
 mod standardised;
 mod pvalue_large;
 mod vigna_edges;
+mod vigna_exact;
 mod vigna_golden;
 mod vigna_proptest;
 mod weighted;

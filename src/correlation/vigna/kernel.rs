@@ -1,5 +1,4 @@
-//! The O(n log n) kernel: weighted concordance from two sorts and a
-//! Fenwick-tree sweep.
+//! The orders behind the O(n log n) kernel: two sorts and a counting sweep.
 //!
 //! Knight (1966) and Vigna (2015) count exchanges in a merge sort; a merge
 //! is a chain of dependent loads and compares, so it runs at the latency of
@@ -7,23 +6,19 @@
 //! sorted twice as integer key pairs, (y, x) and then (x, position in the
 //! (y, x) order), with counting sorts when the scores are already ranks. The
 //! (y, x) positions p_k read along the (x, y) order form a permutation, and
-//! the discordant weight comes from one sweep over it:
+//! an earlier item j < k has a larger y exactly when p_j > p_k: the
+//! discordant pairs are the inversions of p. [`Layout`] holds the two
+//! orders and the dense ranks along them; [`Layout::for_each_discordant_count`]
+//! counts each item's discordant partners,
 //!
 //! ```text
-//! Multiplicative  D = Σ_k u_k · (weight of the earlier items with a larger p)
-//! Additive        D = Σ_k u_k · d_k,  d_k = k + p_k − 2·#{j < k : p_j < p_k}
+//! d_k = k + p_k − 2·#{j < k : p_j < p_k}
 //! ```
 //!
-//! with d_k the number of items discordant with item k. The additive form
-//! needs only integer counts, whatever the weights, so SciPy's symmetric
-//! default (two importance rankings) costs one counting sweep. Tie sums come
-//! from passes over the two orders, skipped for an input without ties. Every
-//! quantity is a sum of non-negative terms, accumulated with compensation,
-//! so nothing is obtained by subtracting large sums.
+//! with a bitmap and a small Fenwick tree. The weighted sums over these
+//! orders are computed exactly in the sibling module `sums`.
 
-use crate::correlation::vigna::Combine;
 use crate::error::{Error, Result};
-use crate::sum::Neumaier;
 
 /// Maps a finite score (no −0; NaN mapped beforehand) to a `u64` with the
 /// same order, so that sorting compares integers.
@@ -178,21 +173,20 @@ fn rank_at(ranks: &[u32], k: u32) -> u32 {
 /// ordered by x in both orders; items tied in both come in one unspecified
 /// order, the same in both, and no sum depends on it).
 pub(crate) struct Layout {
-    n: usize,
+    pub(super) n: usize,
     /// Distinct x and y scores.
-    mx: usize,
-    my: usize,
+    pub(super) mx: usize,
+    pub(super) my: usize,
     /// (y, x) position of each (x, y) position.
-    yx_pos: Vec<u32>,
+    pub(super) yx_pos: Vec<u32>,
     /// Dense ranks of x and y along the (x, y) order (empty without ties in x:
     /// then no pass over that order is needed).
-    rx_xy: Vec<u32>,
-    ry_xy: Vec<u32>,
-    /// Dense ranks of y and x along the (y, x) order, and the (x, y)
-    /// position of each (y, x) position (empty without ties in y).
-    ry_yx: Vec<u32>,
-    rx_yx: Vec<u32>,
-    xy_pos: Vec<u32>,
+    pub(super) rx_xy: Vec<u32>,
+    pub(super) ry_xy: Vec<u32>,
+    /// Dense ranks of y along the (y, x) order, and the (x, y) position of
+    /// each (y, x) position (empty without ties in y).
+    pub(super) ry_yx: Vec<u32>,
+    pub(super) xy_pos: Vec<u32>,
 }
 
 impl Layout {
@@ -273,7 +267,6 @@ impl Layout {
             rx_xy: Vec::new(),
             ry_xy: Vec::new(),
             ry_yx: Vec::new(),
-            rx_yx: Vec::new(),
             xy_pos: Vec::new(),
         };
         if mx < n {
@@ -285,16 +278,10 @@ impl Layout {
             for (k, &p) in (0u32..).zip(&layout.yx_pos) {
                 xy_pos[p as usize] = k;
             }
-            layout.rx_yx = xy_pos.iter().map(|&k| rank_at(&layout.rx_xy, k)).collect();
             layout.xy_pos = xy_pos;
             layout.ry_yx = ry_yx;
         }
         Ok((layout, xy_index))
-    }
-
-    /// Position in the (y, x) order of each (x, y) position.
-    pub(crate) fn yx_positions(&self) -> &[u32] {
-        &self.yx_pos
     }
 
     /// Calls `f(k, p_k, d_k)` for each (x, y) position k, in order, with
@@ -337,282 +324,24 @@ impl Layout {
             }
         }
     }
-
-    /// Σ_k w_k · (weight of the earlier items with a larger y), along the
-    /// (x, y) order: the multiplicative discordant weight. Every term is a
-    /// product of non-negative sums.
-    pub(crate) fn discordant_weight(&self, w_xy: &[f64]) -> f64 {
-        let n = self.n;
-        // Indexed by the reversed position n − 1 − p, so that "larger y" is
-        // a prefix.
-        let mut tree = vec![0.0f64; n + 1];
-        let mut acc = Neumaier::default();
-        let mut part = 0.0;
-        for (k, (&p, &w)) in self.yx_pos.iter().zip(w_xy).enumerate() {
-            let rev = n - 1 - p as usize;
-            let mut larger = 0.0;
-            let mut i = rev;
-            while i > 0 {
-                larger += tree[i];
-                i &= i - 1;
-            }
-            part += w * larger;
-            if k % FLUSH == FLUSH - 1 {
-                acc.add(part);
-                part = 0.0;
-            }
-            let mut i = rev + 1;
-            while i <= n {
-                tree[i] += w;
-                i += i & i.wrapping_neg();
-            }
-        }
-        acc.add(part);
-        acc.value()
-    }
-
-    /// The sums of one importance: per-item weights `w` (along either
-    /// order) and the discordant weight `discordant`; `swapped` when the
-    /// run's first key is y (then [`Sums`]' `a` is y). The weights are
-    /// carried over to the other order only when that order has ties.
-    pub(crate) fn sums(
-        &self,
-        w: Along<'_>,
-        discordant: f64,
-        combine: Combine,
-        swapped: bool,
-    ) -> Sums {
-        let xy = View {
-            k1: &self.rx_xy,
-            k2: &self.ry_xy,
-            untied: self.mx == self.n,
-        };
-        let yx = View {
-            k1: &self.ry_yx,
-            k2: &self.rx_yx,
-            untied: self.my == self.n,
-        };
-        let (given, total) = match w {
-            Along::Xy(v) | Along::Yx(v) => (v, total(v, combine)),
-        };
-        let carried: Vec<f64>;
-        let (w_xy, w_yx): (&[f64], &[f64]) = match w {
-            Along::Xy(_) if !yx.untied => {
-                carried = self.xy_pos.iter().map(|&k| given[k as usize]).collect();
-                (given, &carried)
-            }
-            Along::Yx(_) if !xy.untied => {
-                carried = self.yx_pos.iter().map(|&p| given[p as usize]).collect();
-                (&carried, given)
-            }
-            _ => (given, given),
-        };
-        let on_xy = group_sums(&xy, w_xy, total, combine);
-        let on_yx = group_sums(&yx, w_yx, total, combine);
-        let (pre, post, constant_a, constant_b) = if swapped {
-            (on_yx, on_xy, self.my <= 1, self.mx <= 1)
-        } else {
-            (on_xy, on_yx, self.mx <= 1, self.my <= 1)
-        };
-        Sums {
-            total,
-            tied_a: pre.within,
-            untied_a: pre.across,
-            tied_ab: pre.within_sub,
-            tied_b: post.within,
-            untied_b: post.across,
-            tied_b_only: post.across_sub,
-            discordant,
-            constant_a,
-            constant_b,
-        }
-    }
 }
 
 /// Per-item weights along one of the two orders of a [`Layout`].
 #[derive(Debug, Clone, Copy)]
-pub(crate) enum Along<'a> {
+pub(crate) enum Along<'a, T = f64> {
     /// Along the (x, y) order.
-    Xy(&'a [f64]),
+    Xy(&'a [T]),
     /// Along the (y, x) order.
-    Yx(&'a [f64]),
+    Yx(&'a [T]),
 }
 
-/// Number of terms summed in plain arithmetic before the partial sum goes
-/// into the compensated accumulator.
-const FLUSH: usize = 256;
-
-/// Raw weighted sums of one kernel run (keys `a`, `b`).
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub(crate) struct Sums {
-    pub(crate) total: f64,
-    pub(crate) tied_a: f64,
-    pub(crate) untied_a: f64,
-    pub(crate) tied_ab: f64,
-    pub(crate) tied_b: f64,
-    pub(crate) untied_b: f64,
-    /// Pairs tied in `b` with different `a`.
-    pub(crate) tied_b_only: f64,
-    pub(crate) discordant: f64,
-    /// Whether every `a` (resp. `b`) is equal.
-    pub(crate) constant_a: bool,
-    pub(crate) constant_b: bool,
-}
-
-/// A sequence sorted by two keys given as dense ranks.
-struct View<'a> {
-    k1: &'a [u32],
-    k2: &'a [u32],
-    /// No two items share `k1`: no pass needed.
-    untied: bool,
-}
-
-/// Σ_{i<j} w_ij, in any order: (n − 1)·Σ w (additive) or Σ_k w_k·Σ_{j<k} w_j.
-fn total(w: &[f64], combine: Combine) -> f64 {
-    let mut sum = Neumaier::default();
-    match combine {
-        Combine::Additive => {
-            w.iter().for_each(|&v| sum.add(v));
-            w.len().saturating_sub(1) as f64 * sum.value()
-        }
-        Combine::Multiplicative => {
-            let mut pairs = Neumaier::default();
-            for &v in w {
-                pairs.add(v * sum.value());
-                sum.add(v);
-            }
-            pairs.value()
+impl<'a, T> Along<'a, T> {
+    /// The weights, in their order.
+    pub(crate) fn values(&self) -> &'a [T] {
+        match *self {
+            Along::Xy(v) | Along::Yx(v) => v,
         }
     }
-}
-
-/// Pair sums of a sequence sorted by two keys, grouped on the first key
-/// (groups) and, inside a group, on the second (subgroups).
-#[derive(Debug, Clone, Copy, Default)]
-struct GroupSums {
-    /// Pairs inside one group.
-    within: f64,
-    /// Pairs in different groups.
-    across: f64,
-    /// Pairs inside one subgroup.
-    within_sub: f64,
-    /// Pairs inside one group but in different subgroups.
-    across_sub: f64,
-}
-
-/// Length of the leading run of equal values.
-fn run_len(keys: &[u32]) -> usize {
-    keys.first().map_or(0, |&k| {
-        keys.iter().position(|&v| v != k).unwrap_or(keys.len())
-    })
-}
-
-/// Pair weight sums by groups, in one pass, from non-negative terms only.
-///
-/// ```text
-/// Additive        Σ_{i<j∈G} (w_i + w_j) = (m_G − 1)·S_G
-///                 Σ_{i∈G, j∉G, i<j}   = Σ_G S_G·(n − m_G)
-///                 inside G, across subgroups s: Σ_s S_s·(m_G − m_s)
-/// Multiplicative  Σ_{i<j∈G} w_i w_j    = Σ_{i∈G} w_i·(prefix of G before i)
-///                 across groups:       Σ_G S_G·(S of earlier groups)
-/// ```
-fn group_sums(view: &View<'_>, w: &[f64], total: f64, combine: Combine) -> GroupSums {
-    if view.untied {
-        return GroupSums {
-            across: total,
-            ..GroupSums::default()
-        };
-    }
-    let n = view.k1.len();
-    let mut within_sub = Neumaier::default();
-    let mut across_sub = Neumaier::default();
-    let mut across = Neumaier::default();
-    let mut before = Neumaier::default();
-    let mut start = 0;
-    while start < n {
-        let m_g = run_len(&view.k1[start..]);
-        let end = start + m_g;
-        if m_g == 1 {
-            // The common case: no pair inside the group.
-            let w = w[start];
-            match combine {
-                Combine::Additive => across.add((n - 1) as f64 * w),
-                Combine::Multiplicative => across.add(w * before.value()),
-            }
-            before.add(w);
-            start = end;
-            continue;
-        }
-        let mut s_g = Neumaier::default();
-        let mut sub = start;
-        while sub < end {
-            let m_s = run_len(&view.k2[sub..end]);
-            let mut s_s = Neumaier::default();
-            for &v in &w[sub..sub + m_s] {
-                if combine == Combine::Multiplicative {
-                    within_sub.add(v * s_s.value());
-                }
-                s_s.add(v);
-            }
-            let s = s_s.value();
-            match combine {
-                Combine::Additive => {
-                    within_sub.add((m_s - 1) as f64 * s);
-                    across_sub.add((m_g - m_s) as f64 * s);
-                }
-                Combine::Multiplicative => across_sub.add(s * s_g.value()),
-            }
-            s_g.add(s);
-            sub += m_s;
-        }
-        let s = s_g.value();
-        match combine {
-            Combine::Additive => across.add((n - m_g) as f64 * s),
-            Combine::Multiplicative => across.add(s * before.value()),
-        }
-        before.add(s);
-        start = end;
-    }
-    GroupSums {
-        within: within_sub.value() + across_sub.value(),
-        across: across.value(),
-        within_sub: within_sub.value(),
-        across_sub: across_sub.value(),
-    }
-}
-
-/// The additive discordant weights Σ_k w_k·d_k for weights along the
-/// (x, y) order and, optionally, Σ_k v_{p_k}·d_k for weights along the
-/// (y, x) order (the symmetric importance), from one counting pass.
-pub(crate) fn additive_discordant(
-    layout: &Layout,
-    w_xy: &[f64],
-    v_yx: Option<&[f64]>,
-) -> (f64, f64) {
-    // The counts along both orders, then the weighted sums in order: the
-    // counting loop stays free of floating point, and a random read of a
-    // weight per item would stall it on cache misses.
-    let mut d_xy = Vec::with_capacity(layout.n);
-    let mut d_yx = vec![0u32; if v_yx.is_some() { layout.n } else { 0 }];
-    layout.for_each_discordant_count(|_, p, d| {
-        d_xy.push(d);
-        if let Some(slot) = d_yx.get_mut(p as usize) {
-            *slot = d;
-        }
-    });
-    let weighted = |w: &[f64], d: &[u32]| {
-        let mut acc = Neumaier::default();
-        for (w, d) in w.chunks(FLUSH).zip(d.chunks(FLUSH)) {
-            // Plain sums of at most FLUSH non-negative terms, compensated
-            // across blocks.
-            acc.add(w.iter().zip(d).map(|(&w, &d)| w * f64::from(d)).sum());
-        }
-        acc.value()
-    };
-    (
-        weighted(w_xy, &d_xy),
-        v_yx.map_or(0.0, |v| weighted(v, &d_yx)),
-    )
 }
 
 #[cfg(test)]

@@ -32,22 +32,34 @@
 //!    tests); the positions p_k in the (y, x) order, read along the (x, y)
 //!    order, are a permutation, and an earlier item has a larger y exactly
 //!    when its p is larger;
-//! 2. discordant weight: with multiplicative weights,
-//!    D = Σ_k u_k·(weight of the earlier items with a larger p), from a
-//!    Fenwick tree; with additive weights, D = Σ_k u_k·d_k, where
+//! 2. discordant weight: with additive weights, D = Σ_k u_k·d_k, where
 //!    d_k = k + p_k − 2·#{j < k : p_j < p_k} is the number of items
 //!    discordant with item k, counted once with a bitmap and a small Fenwick
 //!    tree whatever the weights (so [`Rank::Symmetric`] costs one counting
-//!    pass for its two importances);
+//!    pass for its two importances); with multiplicative weights,
+//!    D = Σ_k u_k·(weight of the earlier items with a larger p), from two
+//!    sweeps with Fenwick trees of about √n leaves (one over the high bits of
+//!    p, one per block of its low bits), which stay in cache;
 //! 3. tie sums from one pass over each order, skipped for an input without
-//!    ties.
+//!    ties; C = total − tied_x − tied_y + tied_xy − D.
 //!
-//! Every sum is a sum of non-negative terms with compensated (Neumaier)
-//! accumulation; nothing is obtained by subtracting two large sums, so the
-//! result stays accurate at n = 10⁷. At n = 10⁶ (no ties, SciPy's default)
-//! the whole computation takes 2.5–3 times one `sort_unstable_by` of the
-//! (x, y) pairs, and is 60–80 times faster than `scipy.stats.weightedtau`
-//! (`benches/scipy_compare.sh`).
+//! # Exact sums
+//! Every weight is an integer times a power of two, so the kernel turns the
+//! weights into integers of one fixed-point scale (as many 64-bit limbs as
+//! the weights' range and n require) and computes every sum above exactly,
+//! subtractions included. Each reported sum is then rounded once, to the
+//! nearest f64: every field of [`WeightedTauStats`] is correctly rounded,
+//! whatever the weights' range (from subnormal to near `f64::MAX`), however
+//! much larger the sums it is derived from, and at any n. τ is formed from
+//! the exact numerator C − D and the two exact denominator sums, each rounded
+//! once, so it is within a few units in the last place of its exact value
+//! (relative to τ itself: a τ of 1e-8 has 15 correct digits). A sum beyond
+//! `f64::MAX` is [`Error::Overflow`], never ∞ or NaN; τ alone
+//! ([`weighted_tau`]) is defined even then.
+//!
+//! At n = 10⁶ (no ties, SciPy's default) the whole computation takes
+//! 2.5–3 times one `sort_unstable_by` of the (x, y) pairs, and is 60–80
+//! times faster than `scipy.stats.weightedtau` (`benches/scipy_compare.sh`).
 //!
 //! # Differences from `scipy.stats.weightedtau` (on purpose)
 //! * A 0/0 coefficient is an error, never a number: a constant input gives
@@ -73,18 +85,23 @@
 // `==` is the point here, not an accident.
 #![allow(clippy::float_cmp)]
 
+mod fixed;
 mod kernel;
 mod naive;
+mod ranked;
+mod sums;
 
 pub use naive::{weighted_kendall_naive, weighted_tau_naive};
+pub(crate) use ranked::top_weighted_tau;
 
 use crate::error::{Error, Result, check_pair_len, check_weights};
 use crate::rank::{Order, Ties, rank_unchecked};
 #[cfg(doc)]
 use crate::weigh::Unweighted;
 use crate::weigh::{Hyperbolic, Weigher};
-use kernel::{Along, Layout, Sums, additive_discordant, order_key};
+use kernel::{Along, Layout, order_key};
 use num_traits::Float;
+use sums::Outcome;
 
 /// How two per-item weights combine into the weight of a pair.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
@@ -111,10 +128,12 @@ pub enum Combine {
 /// tau         = (concordant − discordant) / sqrt(untied_x · untied_y)
 /// ```
 ///
-/// Up to rounding, `concordant + discordant + tied_x + tied_y − tied_xy =
-/// total`, `tied_x + untied_x = total` and `tied_y + untied_y = total`. Each
-/// field is computed directly as a sum of non-negative terms (`concordant`
-/// as `untied_x − (tied in y only) − discordant`, clamped at 0).
+/// Each field is the exact sum rounded once to the nearest f64 (see the
+/// [module docs](self)), so `concordant + discordant + tied_x + tied_y −
+/// tied_xy = total`, `tied_x + untied_x = total` and `tied_y + untied_y =
+/// total` hold exactly before rounding, and every field is accurate to half
+/// a unit in its own last place, however small it is next to the others.
+/// `tau` is within a few units in its last place.
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct WeightedTauStats {
@@ -136,65 +155,6 @@ pub struct WeightedTauStats {
     pub discordant: f64,
     /// The coefficient, in [−1, 1].
     pub tau: f64,
-}
-
-impl WeightedTauStats {
-    /// Builds the statistics of one kernel run; `swapped` when the run's
-    /// first key is y. `scale` multiplies every sum (not τ).
-    fn from_sums(s: &Sums, swapped: bool, scale: f64) -> Result<Self> {
-        let (constant_x, constant_y) = if swapped {
-            (s.constant_b, s.constant_a)
-        } else {
-            (s.constant_a, s.constant_b)
-        };
-        if constant_x {
-            return Err(Error::Constant { input: "x" });
-        }
-        if constant_y {
-            return Err(Error::Constant { input: "y" });
-        }
-        if s.untied_a <= 0.0 || s.untied_b <= 0.0 {
-            return Err(Error::Undefined {
-                reason: "every pair untied in x or in y has zero weight",
-            });
-        }
-        // C + D = (pairs untied in both); the kernel accumulates D, C is the
-        // rest. A sum within rounding error of zero is set to zero, so that
-        // identical and reversed rankings give exactly ±1.
-        let untied_both = s.untied_a - s.tied_b_only;
-        let tol = 8.0 * f64::EPSILON * s.untied_a;
-        let (concordant, discordant) = if untied_both - s.discordant <= tol {
-            (0.0, untied_both.max(0.0))
-        } else if s.discordant <= tol {
-            (untied_both, 0.0)
-        } else {
-            (untied_both - s.discordant, s.discordant)
-        };
-        // sqrt(u·u) = u exactly; the product only underflows for extreme weights.
-        let product = s.untied_a * s.untied_b;
-        let denominator = if product.is_normal() {
-            product.sqrt()
-        } else {
-            s.untied_a.sqrt() * s.untied_b.sqrt()
-        };
-        let tau = ((concordant - discordant) / denominator).clamp(-1.0, 1.0);
-        let (tied_x, untied_x, tied_y, untied_y) = if swapped {
-            (s.tied_b, s.untied_b, s.tied_a, s.untied_a)
-        } else {
-            (s.tied_a, s.untied_a, s.tied_b, s.untied_b)
-        };
-        Ok(Self {
-            total: s.total * scale,
-            tied_x: tied_x * scale,
-            tied_y: tied_y * scale,
-            tied_xy: s.tied_ab * scale,
-            untied_x: untied_x * scale,
-            untied_y: untied_y * scale,
-            concordant: concordant * scale,
-            discordant: discordant * scale,
-            tau,
-        })
-    }
 }
 
 /// Converts one score to the kernel's key: NaN by `nan`, −0 to +0, infinite
@@ -246,15 +206,6 @@ fn order_pairs<F: Float>(x: &[F], y: &[F], nan: NanPolicy) -> Result<Vec<(u64, u
         .collect())
 }
 
-/// One kernel run: the sums for the weights `w_xy` along the (x, y) order.
-fn run(layout: &Layout, w_xy: &[f64], combine: Combine, swapped: bool) -> Sums {
-    let discordant = match combine {
-        Combine::Additive => additive_discordant(layout, w_xy, None).0,
-        Combine::Multiplicative => layout.discordant_weight(w_xy),
-    };
-    layout.sums(Along::Xy(w_xy), discordant, combine, swapped)
-}
-
 /// Weighted concordance of x and y for per-item weights u: every weighted
 /// pair sum and τ, in O(n log n).
 ///
@@ -266,8 +217,10 @@ fn run(layout: &Layout, w_xy: &[f64], combine: Combine, swapped: bool) -> Sums {
 /// See [`WeightedTauStats`] for every sum. With u ≡ 1 τ is Kendall's τ-b;
 /// with multiplicative normalised weights it is the τ_w of Lombardo et al.
 /// (2020, Eq. 8), see [`tau_w_with_weights`](crate::tau_w_with_weights). τ does not change when every
-/// weight is scaled by the same factor; weights far from 1 (beyond 2^±300)
-/// are scaled internally by a power of two, so pair weights never overflow.
+/// weight is scaled by the same factor. Any finite weights ≥ 0 are allowed:
+/// every sum is computed exactly and rounded once (see the [module
+/// docs](self)), so each field is correctly rounded, or the call is
+/// [`Error::Overflow`] when a sum exceeds `f64::MAX`.
 ///
 /// # Errors
 /// [`Error::LengthMismatch`] (x, y, u), [`Error::TooFewItems`] below two
@@ -275,12 +228,18 @@ fn run(layout: &Layout, w_xy: &[f64], combine: Combine, swapped: bool) -> Sums {
 /// or `"y"`, first index), [`Error::InvalidWeight`] for a negative, NaN or
 /// infinite weight, [`Error::ZeroWeights`] when every weight is 0,
 /// [`Error::Constant`] when x or y is constant, [`Error::Undefined`] when
-/// every pair untied in x (or y) has weight 0.
+/// every pair untied in x (or y) has weight 0, [`Error::Overflow`] when a
+/// sum exceeds `f64::MAX` (e.g. multiplicative weights near 1e308: scale
+/// them down, τ does not change).
 ///
 /// # Complexity
 /// O(n log n) time: two sorts (counting sorts when x and y are ranks, i.e.
-/// multiples of ½ in [0, 2n]) and a Fenwick-tree sweep. O(n) memory: a few
-/// buffers of n pairs or indices.
+/// multiples of ½ in [0, 2n]) and a counting or Fenwick-tree sweep, in
+/// exact integer arithmetic: 128-bit sums when log₂(largest/smallest
+/// positive weight) + log₂ n ≤ 74 (hyperbolic or τ_w weights up to
+/// n ≈ 10⁷), more 64-bit limbs for wider ranges (slower, up to about 30×
+/// for weights spanning the whole f64 range). O(n) memory: a few buffers of
+/// n pairs or indices.
 ///
 /// # Examples
 /// ```
@@ -303,32 +262,23 @@ pub fn weighted_kendall<F: Float>(
     let pairs = order_pairs(x, y, NanPolicy::Error)?;
     check_pair_len("x", x, "u", u, 2)?;
     check_weights(u)?;
-    let ((f1, f2), unscale) = weight_scale(u, combine);
     let (layout, xy) = Layout::with_index(pairs)?;
-    let w_xy: Vec<f64> = xy.iter().map(|&i| u[i as usize] * f1 * f2).collect();
-    let sums = run(&layout, &w_xy, combine, false);
-    WeightedTauStats::from_sums(&sums, false, unscale)
+    let w_xy: Vec<f64> = xy.iter().map(|&i| u[i as usize]).collect();
+    one(sums::evaluate(
+        &layout,
+        &[Along::Xy(&w_xy)],
+        combine,
+        false,
+    )?)
+    .stats
 }
 
-/// A power-of-two factor (as two factors, each representable) bringing the
-/// largest weight near 1 when it is far from it (so pair weights and their
-/// sums neither overflow nor underflow), and the factor that scales the pair
-/// sums back (which may overflow or underflow: the sums are that large or small).
-fn weight_scale(u: &[f64], combine: Combine) -> ((f64, f64), f64) {
-    let max = u.iter().copied().fold(0.0, f64::max);
-    let limit = 2f64.powi(300);
-    if max <= limit && max >= 1.0 / limit {
-        return ((1.0, 1.0), 1.0);
-    }
-    // max is finite and positive here (validated by the caller).
-    let e = max.log2().floor() as i32;
-    let factor = (2f64.powi(-e / 2), 2f64.powi(-(e - e / 2)));
-    let back = 2f64.powi(e / 2) * 2f64.powi(e - e / 2);
-    let unscale = match combine {
-        Combine::Additive => back,
-        Combine::Multiplicative => back * back,
-    };
-    (factor, unscale)
+/// The outcome of a single weight vector.
+fn one(outcomes: Vec<Outcome>) -> Outcome {
+    outcomes.into_iter().next().unwrap_or(Outcome {
+        tau: f64::NAN,
+        stats: Err(Error::ZeroWeights),
+    })
 }
 
 /// Which importance rank ρ (0 = most important) gives each item its weight
@@ -482,6 +432,8 @@ pub struct WeightedTau {
 /// gives a negative, NaN or infinite value (the `index` is the 0-based
 /// importance rank ρ); [`Error::ZeroWeights`]; [`Error::Constant`] when x or
 /// y is constant; [`Error::Undefined`] when the untied pairs of x or y weigh 0.
+/// τ is never [`Error::Overflow`]: it is scale-free, and formed from the
+/// exact sums whatever their size.
 ///
 /// # Complexity
 /// O(n log n) time: two sorts of integer key pairs and one counting sweep
@@ -513,13 +465,18 @@ pub fn weighted_tau<F: Float, W: Weigher>(
     y: &[F],
     opts: &WeightedTauOptions<'_, W>,
 ) -> Result<f64> {
-    weighted_tau_stats(x, y, opts).map(|t| t.tau)
+    // τ only: defined even when a sum exceeds f64 (it is scale-free).
+    let outcomes = outcomes(x, y, opts)?;
+    Ok(outcomes.iter().map(|o| o.tau).sum::<f64>() / outcomes.len() as f64)
 }
 
-/// [`weighted_tau`] with every weighted sum ([`WeightedTau`]).
+/// [`weighted_tau`] with every weighted sum ([`WeightedTau`]), each exact
+/// and rounded once (see [`WeightedTauStats`]).
 ///
 /// # Errors
-/// As [`weighted_tau`].
+/// As [`weighted_tau`], and [`Error::Overflow`] when a sum exceeds
+/// `f64::MAX` (a weigher with values near 1e308; [`weighted_tau`] still
+/// gives τ).
 ///
 /// # Complexity
 /// As [`weighted_tau`].
@@ -541,22 +498,43 @@ pub fn weighted_tau_stats<F: Float, W: Weigher>(
     y: &[F],
     opts: &WeightedTauOptions<'_, W>,
 ) -> Result<WeightedTau> {
+    let mut outcomes = outcomes(x, y, opts)?.into_iter();
+    let first = outcomes
+        .next()
+        .map_or(Err(Error::ZeroWeights), |o| o.stats)?;
+    match outcomes.next() {
+        None => Ok(WeightedTau {
+            tau: first.tau,
+            stats: first,
+            stats_yx: None,
+        }),
+        Some(second) => {
+            let stats_yx = second.stats?;
+            Ok(WeightedTau {
+                tau: 0.5 * (first.tau + stats_yx.tau),
+                stats: first,
+                stats_yx: Some(stats_yx),
+            })
+        }
+    }
+}
+
+/// The outcome of each importance of [`weighted_tau`]: one, or two for
+/// [`Rank::Symmetric`].
+fn outcomes<F: Float, W: Weigher>(
+    x: &[F],
+    y: &[F],
+    opts: &WeightedTauOptions<'_, W>,
+) -> Result<Vec<Outcome>> {
     let mut pairs = order_pairs(x, y, opts.nan)?;
     let n = pairs.len();
     let combine = opts.combine;
-    let single = |layout: &Layout, w_xy: &[f64]| {
-        let stats = WeightedTauStats::from_sums(&run(layout, w_xy, combine, false), false, 1.0)?;
-        Ok(WeightedTau {
-            tau: stats.tau,
-            stats,
-            stats_yx: None,
-        })
-    };
     match opts.rank {
         Rank::Symmetric | Rank::ByXY | Rank::ByYX => {
             // Ascending (x, y) position k has importance rank n − 1 − k; for
             // the symmetric second half, ascending (y, x) position p has
-            // importance rank n − 1 − p: the same weights along the other order.
+            // importance rank n − 1 − p: the same weights along the other
+            // order (and one counting pass serves both when additive).
             let mut w_pos = weight_table(&opts.weigher, n)?;
             w_pos.reverse();
             let swapped = opts.rank == Rank::ByYX;
@@ -564,45 +542,18 @@ pub fn weighted_tau_stats<F: Float, W: Weigher>(
                 pairs.iter_mut().for_each(|(a, b)| core::mem::swap(a, b));
             }
             let layout = Layout::new(pairs)?;
-            if opts.rank != Rank::Symmetric {
-                let first = run(&layout, &w_pos, combine, false);
-                let stats = WeightedTauStats::from_sums(&first, swapped, 1.0)?;
-                return Ok(WeightedTau {
-                    tau: stats.tau,
-                    stats,
-                    stats_yx: None,
-                });
+            if opts.rank == Rank::Symmetric {
+                let both = [Along::Xy(&w_pos[..]), Along::Yx(&w_pos[..])];
+                sums::evaluate(&layout, &both, combine, false)
+            } else {
+                sums::evaluate(&layout, &[Along::Xy(&w_pos)], combine, swapped)
             }
-            let (d1, d2) = match combine {
-                // Additive: one counting pass serves both importances.
-                Combine::Additive => additive_discordant(&layout, &w_pos, Some(&w_pos)),
-                Combine::Multiplicative => {
-                    let w2_xy: Vec<f64> = layout
-                        .yx_positions()
-                        .iter()
-                        .map(|&p| w_pos[p as usize])
-                        .collect();
-                    (
-                        layout.discordant_weight(&w_pos),
-                        layout.discordant_weight(&w2_xy),
-                    )
-                }
-            };
-            let first = layout.sums(Along::Xy(&w_pos), d1, combine, false);
-            let stats = WeightedTauStats::from_sums(&first, false, 1.0)?;
-            let second = layout.sums(Along::Yx(&w_pos), d2, combine, true);
-            let stats_yx = WeightedTauStats::from_sums(&second, true, 1.0)?;
-            Ok(WeightedTau {
-                tau: 0.5 * (stats.tau + stats_yx.tau),
-                stats,
-                stats_yx: Some(stats_yx),
-            })
         }
         Rank::Index => {
             let table = weight_table(&opts.weigher, n)?;
             let (layout, xy) = Layout::with_index(pairs)?;
             let w_xy: Vec<f64> = xy.iter().map(|&i| table[i as usize]).collect();
-            single(&layout, &w_xy)
+            sums::evaluate(&layout, &[Along::Xy(&w_xy)], combine, false)
         }
         Rank::Given(r) => {
             check_pair_len("x", x, "rank", r, 2)?;
@@ -614,7 +565,7 @@ pub fn weighted_tau_stats<F: Float, W: Weigher>(
                 .iter()
                 .map(|&i| table.get(dense[i as usize]).copied().unwrap_or(0.0))
                 .collect();
-            single(&layout, &w_xy)
+            sums::evaluate(&layout, &[Along::Xy(&w_xy)], combine, false)
         }
     }
 }
