@@ -6,7 +6,7 @@
 //!
 //! ```text
 //! cargo run --release --features uncertainty --example standardised_table -- \
-//!     --out src/correlation/standardised/table_data.rs [--threads 2] [--max-n 100000] [--budget 1]
+//!     --out src/correlation/standardised/table_data.rs [--threads 2] [--max-n 10000] [--budget 0.5]
 //! ```
 //!
 //! * n = 3..=11: exact, by enumerating all n! permutations.
@@ -16,7 +16,7 @@
 //!   reproduces on its own. Each point targets a standard error of 10⁻⁴ on
 //!   Γ̄ and of 1 % on V and V_ℓ, within a cap on the permutations of
 //!   `budget·2·10⁹/n` for ρ_w and `budget·4·10⁸/n` for τ_w, at least 8192
-//!   (about ten seconds per point at the largest n); the standard errors reached are
+//!   (a few seconds per point at the largest n); the standard errors reached are
 //!   stored with the values.
 //!
 //! Progress goes to stderr. Without `--out` the source is printed.
@@ -46,8 +46,8 @@ fn options() -> Result<Options, Box<dyn Error>> {
     let mut o = Options {
         out: None,
         threads: Threads::Available,
-        max_n: 100_000,
-        budget: 1.0,
+        max_n: 10_000,
+        budget: 0.5,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {

@@ -4,7 +4,7 @@
 use super::{
     Coefficient, GammaMoments, MapCoefficients, MomentSource, StandardisedError, Standardiser,
 };
-use crate::correlation::weighted::{RhoW, TauW, TopWeighted, rho_w_normalised, tau_w_normalised};
+use crate::correlation::weighted::{RhoW, TauW, TopWeighted, rho_w_normalised};
 use crate::weigh::Weigher;
 use num_traits::Float;
 
@@ -189,7 +189,8 @@ impl<W: Weigher> TopWeighted<W> {
     ///
     /// # Errors
     /// [`StandardisedError::TooFewItems`] for n < 3;
-    /// [`StandardisedError::NotInTable`] for any other weigher or scheme.
+    /// [`StandardisedError::NotInTable`] for any other weigher or scheme;
+    /// [`StandardisedError::BeyondTable`] for n beyond the table's range.
     ///
     /// # Complexity
     /// O(n) (recognising the weigher) + O(log grid).
@@ -301,9 +302,12 @@ impl<W: Weigher> TopWeighted<W> {
         x: &[F],
         y: &[F],
     ) -> Result<StandardisedTau, StandardisedError> {
-        let (a, b, w) = self.ranks_and_weights(x, y)?;
-        let tau = tau_w_normalised(&a, &b, &w)?;
-        let g = self.standardiser(Coefficient::Tau, a.len())?;
-        StandardisedTau::new(tau, &g, has_ties(&a) || has_ties(&b))
+        // τ_w as `tau` computes it (the kernel ranks the scores itself); its
+        // tie sums tell whether either ranking has ties (every pair weight
+        // of a table weigher is positive, and the sums are exact).
+        let tau = self.tau(x, y)?;
+        let g = self.standardiser(Coefficient::Tau, tau.n)?;
+        let ties = tau.tied_a > 0.0 || tau.tied_b > 0.0;
+        StandardisedTau::new(tau, &g, ties)
     }
 }

@@ -83,4 +83,15 @@ pub enum StandardisedError {
         /// What is missing (the weigher, the scheme).
         what: &'static str,
     },
+    /// More items than the built-in table answers for (its grid ends at
+    /// n = 8434 and is extrapolated one decade further, no more).
+    #[error(
+        "the built-in table covers n ≤ {max}, got n = {got}: estimate the null moments by Monte Carlo (feature `uncertainty`, `GammaMonteCarlo`)"
+    )]
+    BeyondTable {
+        /// The largest n the table answers for.
+        max: usize,
+        /// The number of items asked for.
+        got: usize,
+    },
 }

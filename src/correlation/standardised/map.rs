@@ -88,7 +88,7 @@ pub struct MapCoefficients {
 ///
 /// In the degenerate case with c = 0 exactly the zero-mean condition gives
 /// g₀ = −V·Γ̄/(1 − Γ̄² − V) (with g₁ = 1: g₂ = (Γ̄ − g₀)/L², h₂ = (Γ̄ − g₀)/R²,
-/// so E[g] = g₀ + (Γ̄ − g₀)(a + b) = 0 and a + b = V/(LR)); the author's
+/// so E\[g\] = g₀ + (Γ̄ − g₀)(a + b) = 0 and a + b = V/(LR)); the author's
 /// published script has +V·Γ̄ there, which breaks E[g(Γ)] = 0.
 ///
 /// A solution exists for every permutation null; only distributions close

@@ -94,6 +94,16 @@ pub(crate) fn grid<W: Weigher + ?Sized>(
         })
 }
 
+/// The largest n the table answers for: one decade beyond the last grid
+/// point, as far as the extrapolation is tested.
+pub(crate) fn max_n() -> usize {
+    super::table_data::GRIDS
+        .iter()
+        .map(|g| 10 * g.entries[g.entries.len() - 1].n as usize)
+        .min()
+        .unwrap_or(0)
+}
+
 /// The moments of `n` items from the table.
 pub(crate) fn lookup<W: Weigher + ?Sized>(
     weigher: &W,
@@ -103,6 +113,11 @@ pub(crate) fn lookup<W: Weigher + ?Sized>(
 ) -> Result<GammaMoments, StandardisedError> {
     if n < 3 {
         return Err(StandardisedError::TooFewItems { needed: 3, got: n });
+    }
+    // Before recognising the weigher (O(n) evaluations).
+    let max = max_n();
+    if n > max {
+        return Err(StandardisedError::BeyondTable { max, got: n });
     }
     let grid = grid(weigher, scheme, coefficient, n)?;
     let (moments, se, exact) = at(grid.entries, n);
@@ -156,16 +171,19 @@ pub(crate) fn at(entries: &[Entry], n: usize) -> ([f64; 3], [f64; 3], bool) {
     (moments, se, false)
 }
 
-/// Beyond the last grid point n_max: the change per decade is assumed to
-/// keep shrinking by the factor q it shrank by over the last two decades
-/// (a power law in n), so after t = log10(n/n_max) more decades
+/// Beyond the last grid point n_max: each moment continues along the
+/// slope of the last decade, Γ̄ linearly in log₁₀ n and V, V_ℓ linearly in
+/// log₁₀ of the moment (power laws, so they stay positive); the standard
+/// error grows by the last decade's change plus its change since the decade
+/// before, per decade:
 ///
 /// ```text
-/// M(n) = M(n_max) + D·q·(1 − q^t)/(1 − q),   D = M(n_max) − M(n_max/10),  q = clamp(D/D′, 0, 0.9)
+/// t = log₁₀(n/n_max),   D = M(n_max) − M(n_max/10),   D′ = M(n_max/10) − M(n_max/100)
+/// Γ̄(n) = Γ̄(n_max) + D·t,            se += (|D| + |D − D′|)·t
+/// V(n) = V(n_max)·exp(d·t) (d, d′: D, D′ of ln V),   se = se·V(n)/V(n_max) + V(n)·(|d| + |d − d′|)·t
 /// ```
 ///
-/// with D′ the change over the decade before; the standard error adds half
-/// the extrapolated change to the grid point's.
+/// Γ̄ is kept inside (−1, 1) and V_ℓ within [0, V].
 fn extrapolate(entries: &[Entry], n: usize) -> ([f64; 3], [f64; 3], bool) {
     let last = entries[entries.len() - 1];
     let n_max = f64::from(last.n);
@@ -174,20 +192,17 @@ fn extrapolate(entries: &[Entry], n: usize) -> ([f64; 3], [f64; 3], bool) {
     let t = (n as f64 / n_max).log10();
     let mut moments = last.moments;
     let mut se = last.se;
-    for k in 0..3 {
-        let change = last.moments[k] - d1[k];
-        let before = d1[k] - d2[k];
-        let q = if before != 0.0 {
-            (change / before).clamp(0.0, 0.9)
-        } else {
-            0.0
-        };
-        let extra = change * q * (1.0 - q.powf(t)) / (1.0 - q);
-        moments[k] += extra;
-        se[k] += 0.5 * extra.abs();
+    let (change, before) = (last.moments[0] - d1[0], d1[0] - d2[0]);
+    moments[0] = (last.moments[0] + change * t).clamp(-1.0 + f64::EPSILON, 1.0 - f64::EPSILON);
+    se[0] += (change.abs() + (change - before).abs()) * t;
+    for k in 1..3 {
+        let (l0, l1, l2) = (last.moments[k].ln(), d1[k].ln(), d2[k].ln());
+        let (change, before) = (l0 - l1, l1 - l2);
+        let m = (l0 + change * t).exp();
+        se[k] = se[k] * m / last.moments[k] + m * (change.abs() + (change - before).abs()) * t;
+        moments[k] = m;
     }
-    // Keep the left variance a part of the variance.
-    moments[2] = moments[2].clamp(0.0, moments[1]);
+    moments[2] = moments[2].min(moments[1]);
     (moments, se, false)
 }
 
@@ -294,7 +309,7 @@ mod tests {
         }
         let (mean_sq, max) = summary(&zs);
         assert!(
-            mean_sq < 2.0 && max < 4.0,
+            mean_sq < 1.0 && max < 4.0,
             "mean z² {mean_sq}, max |z| {max}"
         );
     }
