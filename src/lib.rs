@@ -24,6 +24,7 @@
 //! | scores → 1-based ranks, tie methods | [`rank()`], [`Ties`], [`Order`] |
 //! | weighting functions f(rank), R(n0), per-item weights (Eq. 9) | [`weigh`] |
 //! | top-weighted ρ_w and τ_w (Lombardo et al. 2020, Eq. 8) | [`rho_w`], [`tau_w`], [`TopWeighted`] |
+//! | ρ_w and τ_w on the standardised scale (0 = chance, Lombardo 2025) | [`TopWeighted::rho_standardised`], [`Standardiser`], [`correlation::standardised`] |
 //! | a p-value, a confidence interval or the chance level of ρ_w and τ_w (or of any coefficient): permutation tests, bootstrap, null moments, paired comparison of two models (feature `uncertainty`) | `uncertainty` |
 //! | Pearson r, plain Spearman ρ and Kendall τ-b with p-values | [`pearson`], [`spearman`], [`kendall_tau_b`] |
 //! | Vigna's weighted τ, `scipy.stats.weightedtau`-compatible, O(n log n) | [`weighted_tau`], [`WeightedTauOptions`] |
@@ -109,6 +110,10 @@ pub mod uncertainty;
 pub mod weigh;
 pub mod wordsim;
 
+pub use correlation::standardised::{
+    Coefficient, GammaMoments, MomentEstimate, MomentSource, StandardisedError, StandardisedRho,
+    StandardisedTau, Standardiser,
+};
 pub use correlation::vigna::{
     Combine, NanPolicy, Rank, WeightedTau, WeightedTauOptions, WeightedTauStats, weighted_kendall,
     weighted_tau, weighted_tau_stats,
