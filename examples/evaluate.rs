@@ -1,6 +1,7 @@
 //! Evaluates a model's scores against human scores from a CSV file, with the
-//! focus on top ranks: ρ_w and τ_w (Lombardo et al. 2020) beside the plain
-//! Spearman ρ and Kendall τ-b with their p-values.
+//! focus on top ranks: ρ_w and τ_w (Lombardo et al. 2020), raw and on the
+//! standardised scale (Lombardo 2025), beside the plain Spearman ρ and
+//! Kendall τ-b with their p-values.
 //!
 //! ```text
 //! cargo run --example evaluate                      # the bundled sample
@@ -148,6 +149,24 @@ fn report(a: &Args, human: &[f64], model: &[f64], out: &mut Out) -> Result<(), F
     )?;
     writeln!(out, "  ρ_w = {:+.4}", rho_w.rho)?;
     writeln!(out, "  τ_w = {:+.4}", tau_w.tau)?;
+    // The standardised scale (Lombardo 2025): the null moments come from the
+    // crate's built-in table (untied rankings of this many items).
+    let rho_s = paper.rho_standardised(human, model)?;
+    let tau_s = paper.tau_standardised(human, model)?;
+    writeln!(
+        out,
+        "  standardised (0 = what unrelated rankings give on average, ±1 = identical/reversed):"
+    )?;
+    writeln!(
+        out,
+        "    ρ_w → {:+.4}   (unrelated rankings average ρ_w = {:+.3})",
+        rho_s.value, rho_s.moments.mean.value
+    )?;
+    writeln!(
+        out,
+        "    τ_w → {:+.4}   (unrelated rankings average τ_w = {:+.3})",
+        tau_s.value, tau_s.moments.mean.value
+    )?;
     writeln!(
         out,
         "  effective number of items 1/Σw² = {:.1}\n",

@@ -417,14 +417,17 @@ fn fmt_p(p: f64) -> String {
     }
 }
 
-fn cells(r: &Report) -> [String; 5] {
+fn cells(r: &Report) -> [String; 7] {
     let two = Alternative::TwoSided;
+    let g = |v: Option<f64>| v.map_or_else(|| "-".to_owned(), |v| format!("{v:+.4}"));
     [
         coefficient(&r.pearson, |t| t.r, |t| Some(t.p_value(two))),
         coefficient(&r.spearman, |t| t.rho, |t| Some(t.p_value(two))),
         coefficient(&r.kendall, |t| t.tau, |t| Some(t.p_value(two))),
         coefficient(&r.rho_w, |t| t.rho, |_| None),
+        g(r.rho_w_standardised.as_ref().ok().map(|s| s.value)),
         coefficient(&r.tau_w, |t| t.tau, |_| None),
+        g(r.tau_w_standardised.as_ref().ok().map(|s| s.value)),
     ]
 }
 
@@ -439,7 +442,9 @@ fn render_table(table: &Comparison, extra: &Extra) -> String {
         "ρ (p)",
         "τ-b (p)",
         "ρ_w",
+        "g(ρ_w)",
         "τ_w",
+        "g(τ_w)",
     ];
     let mut rows: Vec<Vec<String>> = vec![header.iter().map(|s| (*s).to_owned()).collect()];
     for (m, b, r) in table.rows() {
@@ -476,7 +481,9 @@ fn render_table(table: &Comparison, extra: &Extra) -> String {
     }
     let unknown = table.rows().next().map(|(_, _, r)| r.unknown);
     out.push_str(&format!(
-        "\nunknown pairs: {}; p-values two-sided; ρ_w, τ_w: f(n) = 1/(n + 2)², additive weights\n",
+        "\nunknown pairs: {}; p-values two-sided; ρ_w, τ_w: f(n) = 1/(n + 2)², additive weights\n\
+         g(ρ_w), g(τ_w): the same on a scale where 0 is what unrelated rankings give on average\n\
+         (raw ρ_w and τ_w of unrelated rankings are well below 0) and ±1 stay identical/reversed\n",
         match unknown {
             Some(Unknown::Zero) => "scored 0",
             Some(Unknown::Mean) => "scored with the mean similarity",
@@ -492,7 +499,7 @@ fn render_table(table: &Comparison, extra: &Extra) -> String {
 
 fn render_csv(table: &Comparison) -> String {
     let mut out = String::from(
-        "model,benchmark,pairs,found,oov_ratio,pearson,pearson_p,spearman,spearman_p,kendall,kendall_p,rho_w,tau_w\n",
+        "model,benchmark,pairs,found,oov_ratio,pearson,pearson_p,spearman,spearman_p,kendall,kendall_p,rho_w,tau_w,rho_w_standardised,tau_w_standardised\n",
     );
     let two = Alternative::TwoSided;
     let num = |v: Option<f64>| v.map_or_else(String::new, |v| format!("{v:?}"));
@@ -505,7 +512,7 @@ fn render_csv(table: &Comparison) -> String {
             }
         };
         out.push_str(&format!(
-            "{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
             q(m),
             q(b),
             r.pairs,
@@ -519,6 +526,8 @@ fn render_csv(table: &Comparison) -> String {
             num(r.kendall.as_ref().ok().map(|t| t.p_value(two))),
             num(r.rho_w.as_ref().ok().map(|t| t.rho)),
             num(r.tau_w.as_ref().ok().map(|t| t.tau)),
+            num(r.rho_w_standardised.as_ref().ok().map(|s| s.value)),
+            num(r.tau_w_standardised.as_ref().ok().map(|s| s.value)),
         ));
     }
     out
@@ -528,6 +537,7 @@ fn render_json(table: &Comparison, extra: &Extra) -> String {
     use serde_json::json;
     let two = Alternative::TwoSided;
     let err = |e: &adaptive_comp_metrics::Error| json!({ "error": e.to_string() });
+    let err_s = |e: &adaptive_comp_metrics::StandardisedError| json!({ "error": e.to_string() });
     let rows: Vec<serde_json::Value> = table
         .rows()
         .map(|(m, b, r)| {
@@ -539,6 +549,8 @@ fn render_json(table: &Comparison, extra: &Extra) -> String {
                 "kendall": r.kendall.as_ref().map_or_else(err, |t| json!({"tau_b": t.tau, "p_value": t.p_value(two)})),
                 "rho_w": r.rho_w.as_ref().map_or_else(err, |t| json!({"rho_w": t.rho, "effective_n": t.effective_n})),
                 "tau_w": r.tau_w.as_ref().map_or_else(err, |t| json!({"tau_w": t.tau, "effective_n": t.effective_n})),
+                "rho_w_standardised": r.rho_w_standardised.as_ref().map_or_else(err_s, |s| json!({"value": s.value, "null_mean": s.moments.mean.value, "ties": s.ties})),
+                "tau_w_standardised": r.tau_w_standardised.as_ref().map_or_else(err_s, |s| json!({"value": s.value, "null_mean": s.moments.mean.value, "ties": s.ties})),
             })
         })
         .collect();

@@ -24,6 +24,7 @@
 //! | scores → 1-based ranks, tie methods | [`rank()`], [`Ties`], [`Order`] |
 //! | weighting functions f(rank), R(n0), per-item weights (Eq. 9) | [`weigh`] |
 //! | top-weighted ρ_w and τ_w (Lombardo et al. 2020, Eq. 8) | [`rho_w`], [`tau_w`], [`TopWeighted`] |
+//! | ρ_w and τ_w on the standardised scale (0 = chance, Lombardo 2025) | [`TopWeighted::rho_standardised`], [`Standardiser`], [`correlation::standardised`] |
 //! | a p-value, a confidence interval or the chance level of ρ_w and τ_w (or of any coefficient): permutation tests, bootstrap, null moments, paired comparison of two models (feature `uncertainty`) | `uncertainty` |
 //! | Pearson r, plain Spearman ρ and Kendall τ-b with p-values | [`pearson`], [`spearman`], [`kendall_tau_b`] |
 //! | Vigna's weighted τ, `scipy.stats.weightedtau`-compatible, O(n log n) | [`weighted_tau`], [`WeightedTauOptions`] |
@@ -93,7 +94,11 @@
 //!   holds an error (an undefined coefficient of a [`wordsim::Report`], a
 //!   failed bootstrap interval) writes the error's message and, reading
 //!   back, recomputes the error from the report's scored pairs; a failure
-//!   they do not explain is refused (see [`wordsim::Report`]). A closure
+//!   they do not explain is refused (see [`wordsim::Report`]). The
+//!   standardised scale is checked as it is built: [`GammaMoments`] must be
+//!   moments of a variable on [−1, 1], a [`Standardiser`] the map of its
+//!   moments, a [`StandardisedRho`]/[`StandardisedTau`] value the map of its
+//!   raw coefficient. A closure
 //!   has no serialised form: a configuration with a closure weigher does
 //!   not implement `Serialize`, and a custom simulation metric or amplitude
 //!   function is refused with an error. A `Rank::Given` array, which
@@ -105,8 +110,8 @@
 //! decimals. Options with a conventional wording print it too
 //! ([`wordsim::Layout`] as `simlex999`, [`wordsim::PairFormat`],
 //! [`wordsim::Unknown`], [`embedding::Format`], [`embedding::ReadOptions`],
-//! [`wordsim::Benchmark`] as its name and size); the other options print
-//! with `Debug`.
+//! [`Coefficient`] as `ρ_w`/`τ_w`, [`MomentSource`], [`wordsim::Benchmark`]
+//! as its name and size); the other options print with `Debug`.
 //!
 //! ## References
 //!
@@ -136,6 +141,10 @@ pub mod uncertainty;
 pub mod weigh;
 pub mod wordsim;
 
+pub use correlation::standardised::{
+    Coefficient, GammaMoments, MomentEstimate, MomentSource, StandardisedError, StandardisedRho,
+    StandardisedTau, Standardiser,
+};
 pub use correlation::vigna::{
     Combine, NanPolicy, Rank, WeightedTau, WeightedTauOptions, WeightedTauStats, weighted_kendall,
     weighted_tau, weighted_tau_stats,

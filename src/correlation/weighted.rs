@@ -466,3 +466,17 @@ fn tau_w_of(s: &WeightedTauStats, w: &[f64]) -> TauW {
         effective_n: effective_n(w),
     }
 }
+
+impl<W: Weigher> TopWeighted<W> {
+    /// The weighting function.
+    #[must_use]
+    pub fn weighting_function(&self) -> &W {
+        &self.weigher
+    }
+
+    /// The weighting scheme.
+    #[must_use]
+    pub fn weighting_scheme(&self) -> Scheme {
+        self.scheme
+    }
+}

@@ -1,5 +1,6 @@
 //! The error type of the uncertainty module.
 
+use crate::correlation::standardised::StandardisedError;
 use crate::error::Error;
 use thiserror::Error as ThisError;
 
@@ -85,6 +86,10 @@ pub enum UncertaintyError {
         /// The error of resample 0.
         first: Error,
     },
+    /// A problem specific to the standardised scale (accuracy target,
+    /// number of items, moments without an increasing map).
+    #[error(transparent)]
+    Standardised(#[from] StandardisedError),
     /// The bootstrap distribution cannot give the asked interval.
     #[error("degenerate bootstrap distribution: {reason}")]
     Degenerate {

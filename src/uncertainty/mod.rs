@@ -10,6 +10,7 @@
 //! | question | where |
 //! |---|---|
 //! | what value does chance give? how far above chance is this? | [`null_moments`], [`standardise`] |
+//! | null mean, variance, left variance of ρ_w/τ_w for the standardised scale (ties kept) | [`GammaMonteCarlo`] |
 //! | is the correlation better than chance? | [`permutation_test`], [`Permutations`] |
 //! | how precise is the coefficient? | [`bootstrap_ci`], [`Bootstrap`] |
 //! | is model A better than model B on the same gold ranking? | [`paired_comparison`] |
@@ -49,6 +50,7 @@ mod error;
 mod null;
 mod paired;
 mod permutation;
+mod standardised;
 mod statistic;
 
 pub use crate::correlation::pvalue::Alternative;
@@ -60,6 +62,7 @@ pub use null::{
 };
 pub use paired::{Exchange, PairedComparison, paired_comparison};
 pub use permutation::{PermutationTest, Permutations, permutation_test};
+pub use standardised::GammaMonteCarlo;
 pub use statistic::{
     ExactNull, KendallTauB, Prepared, Spearman, Statistic, TopWeightedRho, TopWeightedTau, VignaTau,
 };

@@ -246,6 +246,12 @@ where
 /// The coefficient, its null moments ([`null_moments`]) and
 /// `z = (value − null mean)/null SD`.
 ///
+/// The z-score is unbounded and measures distance from chance in null
+/// standard deviations. For a correlation-like reading on [−1, 1] with
+/// chance at 0, see the standardised scale of Lombardo (2025),
+/// [`Standardiser`](crate::Standardiser) and
+/// [`TopWeighted::rho_standardised`](crate::TopWeighted::rho_standardised).
+///
 /// # Errors
 /// As [`null_moments`]; [`UncertaintyError::Degenerate`] when the null SD
 /// is 0.

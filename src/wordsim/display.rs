@@ -51,6 +51,8 @@ impl fmt::Display for Unknown {
 /// Kendall's τ-b = …
 /// ρ_w = 1.0000 (n = 3, effective n = 2.6)
 /// τ_w: undefined (…)
+/// standardised ρ_w = 1.0000 (0 = what unrelated rankings give on average; raw ρ_w = 1.0000, …)
+/// standardised τ_w: undefined (…)
 /// ```
 impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -80,6 +82,10 @@ impl fmt::Display for Report {
         coefficient(f, "ρ_w", &self.rho_w, d)?;
         f.write_str("\n")?;
         coefficient(f, "τ_w", &self.tau_w, d)?;
+        f.write_str("\n")?;
+        coefficient(f, "standardised ρ_w", &self.rho_w_standardised, d)?;
+        f.write_str("\n")?;
+        coefficient(f, "standardised τ_w", &self.tau_w_standardised, d)?;
         #[cfg(feature = "uncertainty")]
         if let Some(i) = &self.intervals {
             write!(f, "\nbootstrap intervals:")?;
@@ -125,12 +131,13 @@ impl fmt::Display for Intervals {
 }
 
 /// A table, one row per model and benchmark, `n/a` for an undefined
-/// coefficient:
+/// coefficient; g(ρ_w) and g(τ_w) are the standardised values (0 = what
+/// unrelated rankings give on average):
 ///
 /// ```text
-/// model  benchmark  found/pairs  r       ρ        τ-b      ρ_w      τ_w
-/// good   toy        3/3          0.9912  1.0000   1.0000   1.0000   1.0000
-/// poor   toy        3/3          -0.9912 -1.0000 …
+/// model  benchmark  found/pairs  r        ρ        τ-b      ρ_w      τ_w      g(ρ_w)   g(τ_w)
+/// good   toy        3/3          0.9912   1.0000   1.0000   1.0000   1.0000   1.0000   1.0000
+/// poor   toy        3/3          -0.9912  -1.0000  …
 /// ```
 impl fmt::Display for Comparison {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -145,6 +152,8 @@ impl fmt::Display for Comparison {
             "τ-b",
             "ρ_w",
             "τ_w",
+            "g(ρ_w)",
+            "g(τ_w)",
         ]
         .map(str::to_owned);
         let mut rows = vec![header];
@@ -158,9 +167,11 @@ impl fmt::Display for Comparison {
                 cell(r.kendall.as_ref().ok().map(|c| c.tau)),
                 cell(r.rho_w.as_ref().ok().map(|c| c.rho)),
                 cell(r.tau_w.as_ref().ok().map(|c| c.tau)),
+                cell(r.rho_w_standardised.as_ref().ok().map(|c| c.value)),
+                cell(r.tau_w_standardised.as_ref().ok().map(|c| c.value)),
             ]);
         }
-        let mut widths = [0usize; 8];
+        let mut widths = [0usize; 10];
         for row in &rows {
             for (w, c) in widths.iter_mut().zip(row) {
                 *w = (*w).max(c.chars().count());

@@ -4,6 +4,7 @@
 use crate::correlation::kendall::{KendallResult, kendall_tau_b};
 use crate::correlation::pearson::{PearsonResult, pearson};
 use crate::correlation::spearman::{SpearmanResult, spearman};
+use crate::correlation::standardised::{StandardisedError, StandardisedRho, StandardisedTau};
 use crate::correlation::weighted::{RhoW, TauW, TopWeighted};
 use crate::error::Error;
 use crate::triplet::Similarity;
@@ -95,10 +96,17 @@ impl Evaluator<OffsetQuadratic> {
 /// closed form (see [`uncertainty`](crate::uncertainty) for permutation
 /// tests and intervals).
 ///
-/// Standardised ρ_w and τ_w (their distance from the permutation-null mean
-/// in null standard deviations) belong beside the raw values and will be
-/// added here; the scored vectors [`human`](Self::human) and
-/// [`model`](Self::model) are kept so they can be computed from the report.
+/// ρ_w and τ_w come twice: raw, and on the standardised scale of Lombardo
+/// (2025), where 0 is what unrelated rankings give on average (raw ρ_w of
+/// two unrelated rankings of 1000 pairs averages about −0.6 with the
+/// paper's weights). The standardised values use the crate's built-in
+/// null table, so they exist for the table's weighers (1/n, 1/(n + n0)²
+/// with n0 ∈ {0, 1, 2}, additive or multiplicative) and are
+/// [`StandardisedError::NotInTable`] otherwise; human scores usually have
+/// ties, which the table's untied null approximates (the results' `ties`
+/// flag says so; [`uncertainty::GammaMonteCarlo`](crate::uncertainty)
+/// gives the tied null of the report's [`human`](Self::human) and
+/// [`model`](Self::model) vectors).
 ///
 /// With feature `serde` a report is written with the benchmark's scores
 /// ([`gold`](Self::gold)) and the model's [`similarities`](Self::similarities);
@@ -111,7 +119,11 @@ impl Evaluator<OffsetQuadratic> {
 /// (to 10⁻⁹). ρ_w and τ_w depend on a weighting the report does not record:
 /// a stored value is kept (over the scored pairs, in [−1, 1]), and an
 /// undefined one reads back when the scored pairs themselves show why (too
-/// few pairs, a constant side). A failed bootstrap interval reads back when
+/// few pairs, a constant side). A standardised value must be the report's
+/// ρ_w or τ_w mapped (and its map the map of its null moments); an
+/// undefined one reads back when the raw coefficient or the built-in table
+/// explains it (too few or too many pairs, a weighting the table lacks).
+/// A failed bootstrap interval reads back when
 /// it failed for the same kind of reason (fewer than 3 scored pairs, its
 /// coefficient undefined). The error types have no serialised form, so
 /// other failures (a custom weigher giving no weight, a bootstrap that
@@ -153,7 +165,12 @@ pub struct Report {
     /// The top-weighted τ_w (raw).
     #[cfg_attr(feature = "serde", serde(serialize_with = "super::repr::outcome"))]
     pub tau_w: Result<TauW, Error>,
-    // Standardised ρ_w / τ_w (issue 13): fields to be added here, next to the raw values.
+    /// ρ_w on the standardised scale (0 = chance level).
+    #[cfg_attr(feature = "serde", serde(serialize_with = "super::repr::outcome"))]
+    pub rho_w_standardised: Result<StandardisedRho, StandardisedError>,
+    /// τ_w on the standardised scale (0 = chance level).
+    #[cfg_attr(feature = "serde", serde(serialize_with = "super::repr::outcome"))]
+    pub tau_w_standardised: Result<StandardisedTau, StandardisedError>,
     /// The human scores of the scored pairs (not serialised: rebuilt from
     /// [`gold`](Self::gold), [`similarities`](Self::similarities) and the
     /// policy).
@@ -323,6 +340,8 @@ impl<W: Weigher> Evaluator<W> {
             kendall: kendall_tau_b(h, m),
             rho_w: self.weighted.rho(h, m),
             tau_w: self.weighted.tau(h, m),
+            rho_w_standardised: self.weighted.rho_standardised(h, m),
+            tau_w_standardised: self.weighted.tau_standardised(h, m),
             human,
             model: model_scores,
             gold,

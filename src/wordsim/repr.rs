@@ -21,8 +21,12 @@ use serde::{Deserialize, Serialize, Serializer};
 use crate::correlation::kendall::{KendallResult, kendall_tau_b};
 use crate::correlation::pearson::{PearsonResult, pearson};
 use crate::correlation::spearman::{SpearmanResult, spearman};
+use crate::correlation::standardised::{
+    Coefficient, StandardisedError, StandardisedRho, StandardisedTau,
+};
 use crate::correlation::weighted::{RhoW, TauW, TopWeighted};
 use crate::error::Error;
+use crate::weigh::{Scheme, Unweighted};
 
 use super::compare::Comparison;
 #[cfg(feature = "uncertainty")]
@@ -59,22 +63,61 @@ pub(super) enum Outcome<T> {
     Err(String),
 }
 
-/// Reads back an outcome whose error must be `candidate`: the stored
-/// message must be the candidate's.
+/// Reads back an outcome whose error must be one of `candidates`: the
+/// stored message must be the candidate's.
 fn with_error<T, E: core::fmt::Display>(
     stored: Outcome<T>,
-    candidate: Option<E>,
+    candidates: impl IntoIterator<Item = E>,
     name: &'static str,
 ) -> Result<Result<T, E>, WordsimError> {
-    match (stored, candidate) {
-        (Outcome::Ok(v), _) => Ok(Ok(v)),
-        (Outcome::Err(message), Some(e)) if e.to_string() == message => Ok(Err(e)),
-        (Outcome::Err(_), _) => Err(invalid(
-            name,
-            "an error the scored pairs show (too few pairs, a constant side); \
-             other failures cannot be read back",
-        )),
+    let message = match stored {
+        Outcome::Ok(v) => return Ok(Ok(v)),
+        Outcome::Err(message) => message,
+    };
+    candidates
+        .into_iter()
+        .find(|e| e.to_string() == message)
+        .map(Err)
+        .ok_or_else(|| {
+            invalid(
+                name,
+                "an error the scored pairs show (too few pairs, a constant side, a weighting \
+                 outside the built-in table); other failures cannot be read back",
+            )
+        })
+}
+
+/// The errors a standardised coefficient can have on `n` scored pairs
+/// whose raw coefficient is `raw`: the raw coefficient's error, or the
+/// built-in table's (too few or too many items, a weighting it lacks).
+fn standardised_errors(
+    raw: Result<usize, &Error>,
+    coefficient: Coefficient,
+) -> Vec<StandardisedError> {
+    match raw {
+        Err(e) => vec![StandardisedError::Correlation(*e)],
+        Ok(n) => match TopWeighted::new().null_table(coefficient, n) {
+            Err(e) => vec![e],
+            Ok(_) => [
+                TopWeighted::new()
+                    .scheme(Scheme::First)
+                    .null_table(coefficient, n),
+                TopWeighted::new()
+                    .weigher(Unweighted)
+                    .null_table(coefficient, n),
+            ]
+            .into_iter()
+            .filter_map(Result::err)
+            .collect(),
+        },
     }
+}
+
+/// Whether some value occurs twice.
+fn has_ties(v: &[f64]) -> bool {
+    let mut sorted = v.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    sorted.windows(2).any(|w| w[0] == w[1])
 }
 
 /// Checks a stored coefficient against the one recomputed from the scored
@@ -118,6 +161,8 @@ pub(super) struct ReportRepr {
     kendall: Outcome<KendallResult>,
     rho_w: Outcome<RhoW>,
     tau_w: Outcome<TauW>,
+    rho_w_standardised: Outcome<StandardisedRho>,
+    tau_w_standardised: Outcome<StandardisedTau>,
     gold: Vec<f64>,
     similarities: Vec<Option<f64>>,
     #[cfg(feature = "uncertainty")]
@@ -203,6 +248,51 @@ impl TryFrom<ReportRepr> for Report {
         let paper = TopWeighted::new();
         let rho_w = with_error(r.rho_w, paper.rho(h, m).err(), "rho_w")?;
         let tau_w = with_error(r.tau_w, paper.tau(h, m).err(), "tau_w")?;
+        let rho_w_standardised = with_error(
+            r.rho_w_standardised,
+            standardised_errors(rho_w.as_ref().map(|w| w.n), Coefficient::Rho),
+            "rho_w_standardised",
+        )?;
+        let tau_w_standardised = with_error(
+            r.tau_w_standardised,
+            standardised_errors(tau_w.as_ref().map(|w| w.n), Coefficient::Tau),
+            "tau_w_standardised",
+        )?;
+        // A standardised value is the raw one mapped; it cannot have seen
+        // ties the scored pairs do not have (ordinal ranks break ties, so
+        // the converse is not checked).
+        let ties = has_ties(h) || has_ties(m);
+        let same_raw = |s: Option<(f64, usize, bool)>, raw: Option<(f64, usize)>| match (s, raw) {
+            (None, _) => true,
+            (Some((v, n, t)), Some((w, k))) => {
+                (v == w || (v - w).abs() <= 1e-9) && n == k && (ties || !t)
+            }
+            (Some(_), None) => false,
+        };
+        if !same_raw(
+            rho_w_standardised
+                .as_ref()
+                .ok()
+                .map(|s| (s.rho.rho, s.rho.n, s.ties)),
+            rho_w.as_ref().ok().map(|w| (w.rho, w.n)),
+        ) {
+            return Err(invalid(
+                "rho_w_standardised",
+                "the report's ρ_w on the standardised scale, with the ties of the scored pairs",
+            ));
+        }
+        if !same_raw(
+            tau_w_standardised
+                .as_ref()
+                .ok()
+                .map(|s| (s.tau.tau, s.tau.n, s.ties)),
+            tau_w.as_ref().ok().map(|w| (w.tau, w.n)),
+        ) {
+            return Err(invalid(
+                "tau_w_standardised",
+                "the report's τ_w on the standardised scale, with the ties of the scored pairs",
+            ));
+        }
         let in_range = |v: f64, n: usize, effective: f64| {
             // Kish's effective n lies in [1, n]; 1/Σw² may round a little above n.
             n == h.len()
@@ -253,6 +343,8 @@ impl TryFrom<ReportRepr> for Report {
             kendall,
             rho_w,
             tau_w,
+            rho_w_standardised,
+            tau_w_standardised,
             human,
             model,
             gold: r.gold,

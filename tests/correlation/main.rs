@@ -15,6 +15,7 @@ mod plain_large;
 mod plain_props;
 mod plain_scipy;
 mod pvalue_large;
+mod standardised;
 mod vigna_edges;
 mod vigna_exact;
 mod vigna_golden;

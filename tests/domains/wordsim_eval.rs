@@ -7,7 +7,10 @@ use std::collections::HashMap;
 
 use adaptive_comp_metrics::embedding::{Similarity, Vectors};
 use adaptive_comp_metrics::wordsim::{Benchmark, Evaluator, Unknown, WordPair, WordsimError};
-use adaptive_comp_metrics::{Error, kendall_tau_b, rho_w, spearman, tau_w};
+use adaptive_comp_metrics::{
+    Coefficient, Error, Hyperbolic, Scheme, StandardisedError, Standardiser, TopWeighted,
+    kendall_tau_b, rho_w, spearman, tau_w,
+};
 use proptest::prelude::*;
 
 /// A model given by a table of similarities (symmetric); `None` = unknown.
@@ -113,6 +116,64 @@ fn undefined_coefficients_stay_inside_the_report() {
     let flat = table(&[("a", "b", 0.5), ("c", "d", 0.5), ("e", "f", 0.5)]);
     let r = Evaluator::new().evaluate(&flat, &b).unwrap();
     assert_eq!(r.kendall.unwrap_err(), Error::Constant { input: "y" });
+}
+
+#[test]
+fn standardised_coefficients_sit_beside_the_raw_ones() {
+    // Twelve pairs, untied human scores, a model that swaps two top pairs.
+    let rows: Vec<(String, String, f64)> = (0..12)
+        .map(|i| (format!("w{i}"), format!("v{i}"), f64::from(12 - i)))
+        .collect();
+    let b = Benchmark::new(
+        "b",
+        rows.iter()
+            .map(|(a, c, s)| WordPair::new(a.as_str(), c.as_str(), *s))
+            .collect(),
+    )
+    .unwrap();
+    let sims: Vec<(&str, &str, f64)> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, (a, c, _))| {
+            let s = match i {
+                0 => 0.8,
+                1 => 0.9,
+                _ => 1.0 / (2.0 + i as f64),
+            };
+            (a.as_str(), c.as_str(), s)
+        })
+        .collect();
+    let r = Evaluator::new().evaluate(&table(&sims), &b).unwrap();
+    let paper = TopWeighted::new();
+    // The report's values are the top-weighted API's on the scored vectors.
+    let rho = r.rho_w_standardised.as_ref().unwrap();
+    assert_eq!(*rho, paper.rho_standardised(&r.human, &r.model).unwrap());
+    let tau = r.tau_w_standardised.as_ref().unwrap();
+    assert_eq!(*tau, paper.tau_standardised(&r.human, &r.model).unwrap());
+    assert_eq!(rho.rho, *r.rho_w.as_ref().unwrap());
+    assert_eq!(tau.tau, *r.tau_w.as_ref().unwrap());
+    assert!(!rho.ties && !tau.ties);
+    // n = 12 is a Monte-Carlo row of the table (below-zero null means); the
+    // values are the map of those moments applied to the raw coefficients.
+    assert_eq!(rho.moments, paper.null_table(Coefficient::Rho, 12).unwrap());
+    assert_eq!(tau.moments, paper.null_table(Coefficient::Tau, 12).unwrap());
+    assert!(rho.moments.mean.value < 0.0 && tau.moments.mean.value < 0.0);
+    let g = |m| Standardiser::new(m).unwrap();
+    assert_eq!(rho.value, g(rho.moments).standardised(rho.rho.rho).unwrap());
+    assert_eq!(tau.value, g(tau.moments).standardised(tau.tau.tau).unwrap());
+    // A weigher outside the table: raw values, and a typed error beside them.
+    let first =
+        Evaluator::new().top_weighted(TopWeighted::new().weigher(Hyperbolic).scheme(Scheme::First));
+    let r = first.evaluate(&table(&sims), &b).unwrap();
+    assert!(r.rho_w.is_ok() && r.tau_w.is_ok());
+    assert!(matches!(
+        r.rho_w_standardised,
+        Err(StandardisedError::NotInTable { .. })
+    ));
+    assert!(matches!(
+        r.tau_w_standardised,
+        Err(StandardisedError::NotInTable { .. })
+    ));
 }
 
 #[test]

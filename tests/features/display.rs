@@ -355,7 +355,10 @@ fn wordsim_report_is_a_block_of_coefficients() -> TestResult {
     // 0.3333333333333333).
     // Weights 2/(i + 2)², i = 1, 2, 3, normalised: Kish's effective n
     // 2.5560098720181887; pair weights w_i·w_j sum to 0.3043826021668659
-    // (numpy, by the formula).
+    // (numpy, by the formula). Standardised: g(±1) = ±1; the exact null
+    // means of 3 items, averaging over the 3! permutations in numpy, are
+    // −0.03027621258524099 for ρ_w (Lombardo 2025 publishes
+    // −0.03027621258524162) and −0.03661179887187219 for τ_w.
     let model = Table(vec![("a", "b", 0.75), ("a", "c", 0.5), ("b", "c", 0.25)]);
     let report = Evaluator::new().evaluate(&model, &toy_benchmark(true))?;
     assert_eq!(
@@ -367,7 +370,11 @@ fn wordsim_report_is_a_block_of_coefficients() -> TestResult {
          0 tied in y only, 0 tied in both; z = 1.5667, two-sided p = 0.3333)\n\
          ρ_w = 1.0000 (n = 3, effective n = 2.6)\n\
          τ_w = 1.0000 (n = 3, effective n = 2.6; pair weights: 0.3044 concordant, 0.0000 \
-         discordant, 0.0000 tied in a, 0.0000 tied in b, of 0.3044)"
+         discordant, 0.0000 tied in a, 0.0000 tied in b, of 0.3044)\n\
+         standardised ρ_w = 1.0000 (0 = what unrelated rankings give on average; raw ρ_w = \
+         1.0000, n = 3, null mean -0.0303 (exact))\n\
+         standardised τ_w = 1.0000 (0 = what unrelated rankings give on average; raw τ_w = \
+         1.0000, n = 3, null mean -0.0366 (exact))"
     );
     // A constant model: every coefficient undefined, with the reason. Under
     // Mean the unknown pair gets the mean similarity 0.5.
@@ -383,7 +390,9 @@ fn wordsim_report_is_a_block_of_coefficients() -> TestResult {
          Spearman's ρ: undefined (y is constant: the coefficient is undefined)\n\
          Kendall's τ-b: undefined (y is constant: the coefficient is undefined)\n\
          ρ_w: undefined (y is constant: the coefficient is undefined)\n\
-         τ_w: undefined (y is constant: the coefficient is undefined)"
+         τ_w: undefined (y is constant: the coefficient is undefined)\n\
+         standardised ρ_w: undefined (y is constant: the coefficient is undefined)\n\
+         standardised τ_w: undefined (y is constant: the coefficient is undefined)"
     );
     Ok(())
 }
@@ -393,7 +402,7 @@ fn wordsim_comparison_is_an_aligned_table() -> TestResult {
     use adaptive_comp_metrics::embedding::Similarity;
     use adaptive_comp_metrics::wordsim::Evaluator;
     // Exactly linear in the human scores (3, 2, 1), reversed, and constant:
-    // every coefficient is 1, −1, or undefined (n/a).
+    // every coefficient is 1, −1, or undefined (n/a); g(±1) = ±1.
     let good = Table(vec![("a", "b", 0.75), ("a", "c", 0.5), ("b", "c", 0.25)]);
     let reversed = Table(vec![("a", "b", 0.25), ("a", "c", 0.5), ("b", "c", 0.75)]);
     let constant = Table(vec![("a", "b", 0.5), ("a", "c", 0.5), ("b", "c", 0.5)]);
@@ -405,10 +414,10 @@ fn wordsim_comparison_is_an_aligned_table() -> TestResult {
     let table = Evaluator::new().compare(&models, &[toy_benchmark(false)])?;
     assert_eq!(
         format!("{table:.2}"),
-        "model     benchmark  found/pairs  r      ρ      τ-b    ρ_w    τ_w\n\
-         good      toy        3/3          1.00   1.00   1.00   1.00   1.00\n\
-         reversed  toy        3/3          -1.00  -1.00  -1.00  -1.00  -1.00\n\
-         constant  toy        3/3          n/a    n/a    n/a    n/a    n/a"
+        "model     benchmark  found/pairs  r      ρ      τ-b    ρ_w    τ_w    g(ρ_w)  g(τ_w)\n\
+         good      toy        3/3          1.00   1.00   1.00   1.00   1.00   1.00    1.00\n\
+         reversed  toy        3/3          -1.00  -1.00  -1.00  -1.00  -1.00  -1.00   -1.00\n\
+         constant  toy        3/3          n/a    n/a    n/a    n/a    n/a    n/a     n/a"
     );
     Ok(())
 }
@@ -447,4 +456,46 @@ fn wordsim_and_embedding_options_read_as_words() {
             .to_string(),
         "3 words kept, case folded, first 1 row"
     );
+}
+
+#[test]
+fn standardised_scale_names_its_null() -> TestResult {
+    use adaptive_comp_metrics::{Coefficient, Standardiser, TopWeighted};
+    // Lombardo (2025) publishes the exact moments of additive ρ_w with
+    // 1/(n + 2)² at n = 5: Γ̄ = −0.07584266073281484, V = 0.2824562853238909,
+    // V_ℓ = 0.12817678208868818.
+    let m = TopWeighted::new().null_exact(Coefficient::Rho, 5)?;
+    assert_eq!(
+        m.to_string(),
+        "null mean Γ̄ = -0.0758, variance V = 0.2825, left variance V_ℓ = 0.1282 (exact)"
+    );
+    assert_eq!(format!("{:.2}", m.mean), "-0.08 (exact)");
+    // A symmetric null (Γ̄ = 0, V_ℓ = V/2) gives the identity map: g₀ = 0,
+    // g₁ = 1, g₂ = h₂ = 0, the degenerate branch (V_ℓ − V(1 + Γ̄)/2 = 0).
+    let identity = Standardiser::from_moments(0.0, 0.25, 0.125)?;
+    assert_eq!(
+        format!("{:.1}", identity.coefficients()),
+        "g₀ = 0.0, g₁ = 1.0, g₂ = 0.0, h₂ = 0.0 at Γ̄ = 0.0 (degenerate branch)"
+    );
+    assert_eq!(
+        format!("{identity:.3}"),
+        "map g₀ = 0.000, g₁ = 1.000, g₂ = 0.000, h₂ = 0.000 at Γ̄ = 0.000 (degenerate branch); \
+         null mean Γ̄ = 0.000, variance V = 0.250, left variance V_ℓ = 0.125 (given)"
+    );
+    // Reversed rankings of 10 items with the same tie at the bottom of one
+    // and the top of the other: ρ_w = −1 (mirrored ranks), g(−1) = −1
+    // whatever the null; the null mean of ρ_w at n = 10 comes from the
+    // table (exact there: −0.16255054077877876, issue 13's reference value).
+    let human = [9.0, 8.0, 7.0, 6.0, 5.0, 4.0, 3.0, 2.0, 1.0, 1.0];
+    let model = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 9.0];
+    let s = TopWeighted::new().rho_standardised(&human, &model)?;
+    assert!((s.rho.rho + 1.0).abs() < 1e-15);
+    assert_eq!(
+        s.to_string(),
+        "standardised ρ_w = -1.0000 (0 = what unrelated rankings give on average; raw ρ_w = \
+         -1.0000, n = 10, null mean -0.1626 (exact); the rankings have ties, which the untied \
+         null approximates)"
+    );
+    assert_eq!(Coefficient::Tau.to_string(), "τ_w");
+    Ok(())
 }

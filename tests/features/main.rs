@@ -32,4 +32,5 @@ mod simulate_runner;
 mod simulate_script;
 mod simulate_sweep;
 mod simulate_voter;
+mod standardised;
 mod uncertainty;

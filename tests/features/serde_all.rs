@@ -770,4 +770,5 @@ mod ballot {
 }
 
 mod embedding;
+mod standardised;
 mod wordsim;

@@ -112,6 +112,66 @@ fn undefined_coefficients_read_back_with_their_reasons() -> TestResult {
 }
 
 #[test]
+fn standardised_values_in_reports() -> TestResult {
+    use adaptive_comp_metrics::{Logarithmic, StandardisedError};
+    let ws = benchmark("ws-sample.tsv", &PairFormat::new());
+    let a = vectors("sample-a.vec");
+    // In the table: defined, and kept through the round trip.
+    let r = Evaluator::new().evaluate(&a, &ws)?;
+    assert!(r.rho_w_standardised.is_ok() && r.tau_w_standardised.is_ok());
+    result(&r);
+    // Weightings the table lacks: a weigher, a one-sided scheme.
+    let log = Evaluator::new().top_weighted(TopWeighted::new().weigher(Logarithmic));
+    let first = Evaluator::new().top_weighted(TopWeighted::new().scheme(Scheme::First));
+    for report in [log.evaluate(&a, &ws)?, first.evaluate(&a, &ws)?] {
+        assert!(matches!(
+            report.rho_w_standardised,
+            Err(StandardisedError::NotInTable { .. })
+        ));
+        result(&report);
+    }
+    // Two scored pairs: the raw coefficients exist, the standardised ones
+    // need 3 items.
+    let two = Table(vec![("a", "b", 0.5), ("a", "c", 0.25)]);
+    let r = Evaluator::new().evaluate(&two, &toy())?;
+    assert!(r.rho_w.is_ok());
+    assert!(matches!(
+        r.tau_w_standardised,
+        Err(StandardisedError::TooFewItems { .. })
+    ));
+    result(&r);
+    // More pairs than the table answers for (its grid is extrapolated one
+    // decade beyond n = 8434).
+    let n = 84_341;
+    let words: Vec<(String, String)> = (0..n).map(|i| (format!("w{i}"), format!("v{i}"))).collect();
+    let big = Benchmark::new(
+        "big",
+        words
+            .iter()
+            .enumerate()
+            .map(|(i, (x, y))| WordPair::new(x.clone(), y.clone(), (i % 97) as f64))
+            .collect(),
+    )?;
+    let model = Listed((0..n).map(|i| Some((i % 89) as f64 / 89.0)).collect());
+    let r = Evaluator::new().evaluate(&model, &big)?;
+    assert!(matches!(
+        r.rho_w_standardised,
+        Err(StandardisedError::BeyondTable { .. })
+    ));
+    same(&r);
+    // A standardised value that is not the report's ρ_w mapped.
+    let r = Evaluator::new().evaluate(&a, &ws)?;
+    let mut v = serde_json::to_value(&r)?;
+    let raw = &mut v["rho_w_standardised"]["Ok"]["rho"]["rho"];
+    *raw = (raw.as_f64().ok_or("rho")? - 0.05).into();
+    assert!(!refused::<Report>(&v.to_string()).is_empty());
+    let mut v = serde_json::to_value(&r)?;
+    v["tau_w_standardised"]["Ok"]["tau"]["n"] = 3.into();
+    assert!(refused::<Report>(&v.to_string()).contains("tau_w_standardised"));
+    Ok(())
+}
+
+#[test]
 fn comparison_tables() -> TestResult {
     let ws = benchmark("ws-sample.tsv", &PairFormat::new());
     let men = benchmark("men-sample.txt", &PairFormat::layout(Layout::Men));

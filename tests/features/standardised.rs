@@ -1,0 +1,361 @@
+//! Monte-Carlo null moments of the standardised scale (feature
+//! `uncertainty`): agreement with the exact moments and with the built-in
+//! table, ties against a brute-force permutation null, reproducibility, and
+//! every error.
+#![cfg(feature = "uncertainty")]
+
+use adaptive_comp_metrics::correlation::gamma::{rho_w_naive, tau_w_naive};
+use adaptive_comp_metrics::uncertainty::{GammaMonteCarlo, Threads, UncertaintyError};
+use adaptive_comp_metrics::{
+    Coefficient, GammaMoments, Hyperbolic, Logarithmic, MomentSource, OffsetQuadratic, Scheme,
+    StandardisedError, TopWeighted, Weigher, item_weights,
+};
+use core::num::NonZeroUsize;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+const COEFFICIENTS: [Coefficient; 2] = [Coefficient::Rho, Coefficient::Tau];
+
+fn rng(seed: u64) -> ChaCha8Rng {
+    ChaCha8Rng::seed_from_u64(seed)
+}
+
+/// |estimate − reference| in units of the combined standard error.
+fn z(estimate: &GammaMoments, reference: [f64; 3], reference_se: [f64; 3]) -> [f64; 3] {
+    let e = [estimate.mean, estimate.variance, estimate.left_variance];
+    core::array::from_fn(|k| {
+        (e[k].value - reference[k]).abs()
+            / (e[k].standard_error.powi(2) + reference_se[k].powi(2)).sqrt()
+    })
+}
+
+fn values(m: &GammaMoments) -> [f64; 3] {
+    [m.mean.value, m.variance.value, m.left_variance.value]
+}
+
+fn within_three_se<W: Weigher + Sync + Copy>(w: W, scheme: Scheme, n: usize, seed: u64) {
+    let config = TopWeighted::new().weigher(w).scheme(scheme);
+    for c in COEFFICIENTS {
+        let exact = config.null_exact(c, n).unwrap();
+        let mc = GammaMonteCarlo::new()
+            .standard_error(2e-3)
+            .moments(&config, c, n, &mut rng(seed))
+            .unwrap();
+        assert!(mc.mean.standard_error <= 2e-3);
+        assert!(
+            matches!(mc.mean.source, MomentSource::MonteCarlo { permutations } if permutations >= 4096)
+        );
+        let zs = z(&mc, values(&exact), [0.0; 3]);
+        assert!(
+            zs.iter().all(|&v| v < 3.0),
+            "{scheme:?} {c:?} n = {n}: z = {zs:?}\n{mc:?}\n{exact:?}"
+        );
+    }
+}
+
+#[test]
+fn monte_carlo_agrees_with_the_exact_moments() {
+    for (k, scheme) in [
+        Scheme::Additive,
+        Scheme::Multiplicative,
+        Scheme::First,
+        Scheme::Second,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let seed = 10 + k as u64;
+        within_three_se(OffsetQuadratic::default(), scheme, 7, seed);
+        within_three_se(OffsetQuadratic::new(0.0).unwrap(), scheme, 9, seed);
+        within_three_se(Hyperbolic, scheme, 8, seed);
+        within_three_se(Logarithmic, scheme, 5, seed);
+    }
+}
+
+#[test]
+fn standard_errors_are_calibrated() {
+    // 40 independent runs at n = 6: the z-scores of the mean against the
+    // exact value should look standard normal (mean square ≈ 1).
+    let config = TopWeighted::new();
+    for c in COEFFICIENTS {
+        let exact = config.null_exact(c, 6).unwrap();
+        let mut sum_sq = [0.0; 3];
+        for seed in 0..40 {
+            let mc = GammaMonteCarlo::new()
+                .standard_error(5e-3)
+                .moments(&config, c, 6, &mut rng(100 + seed))
+                .unwrap();
+            let e = [mc.mean, mc.variance, mc.left_variance];
+            for k in 0..3 {
+                sum_sq[k] += ((e[k].value - values(&exact)[k]) / e[k].standard_error).powi(2);
+            }
+        }
+        for (k, s) in sum_sq.iter().enumerate() {
+            // χ²₄₀/40 lies in [0.5, 1.6] with probability > 0.99.
+            let ratio = s / 40.0;
+            assert!(
+                (0.5..1.6).contains(&ratio),
+                "{c:?} moment {k}: mean z² = {ratio}"
+            );
+        }
+    }
+}
+
+#[test]
+fn ties_are_kept_in_the_permutation_null() {
+    // The exact permutation null of tied data: ranks a fixed, every
+    // permutation of b's values, by the O(n²) Γ oracles.
+    let x = [9.0, 9.0, 7.0, 6.0, 6.0, 6.0, 2.0];
+    let y = [0.3, 0.9, 0.9, 0.1, 0.5, 0.2, 0.5];
+    for scheme in [Scheme::Additive, Scheme::Multiplicative] {
+        let config = TopWeighted::new().weigher(Hyperbolic).scheme(scheme);
+        let (a, b, _) = config.ranks_and_weights(&x, &y).unwrap();
+        for c in COEFFICIENTS {
+            let mut all = Vec::new();
+            permute(&mut b.clone(), 0, &mut |bp| {
+                let w = item_weights(&a, bp, &Hyperbolic, scheme).unwrap();
+                all.push(match c {
+                    Coefficient::Rho => rho_w_naive(&a, bp, &w).unwrap(),
+                    Coefficient::Tau => tau_w_naive(&a, bp, &w).unwrap(),
+                });
+            });
+            let m = all.len() as f64;
+            let mean = all.iter().sum::<f64>() / m;
+            let var = all.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / m;
+            let left = all
+                .iter()
+                .filter(|&&v| v < mean)
+                .map(|v| (v - mean).powi(2))
+                .sum::<f64>()
+                / m;
+            let mc = GammaMonteCarlo::new()
+                .standard_error(1e-3)
+                .moments_of(&config, c, &x, &y, &mut rng(7))
+                .unwrap();
+            let zs = z(&mc, [mean, var, left], [0.0; 3]);
+            assert!(zs.iter().all(|&v| v < 3.0), "{scheme:?} {c:?}: z = {zs:?}");
+            // And the untied null differs: ties matter here.
+            let untied = config.null_exact(c, 7).unwrap();
+            assert!(
+                (untied.mean.value - mean).abs() > 5.0 * mc.mean.standard_error,
+                "{c:?}"
+            );
+        }
+    }
+}
+
+fn permute(v: &mut Vec<f64>, k: usize, f: &mut impl FnMut(&[f64])) {
+    if k == v.len() {
+        f(v);
+        return;
+    }
+    for j in k..v.len() {
+        v.swap(k, j);
+        permute(v, k + 1, f);
+        v.swap(k, j);
+    }
+}
+
+#[test]
+fn results_do_not_depend_on_the_thread_count() {
+    let config = TopWeighted::new().scheme(Scheme::Multiplicative);
+    for c in COEFFICIENTS {
+        let run = |t: usize| {
+            GammaMonteCarlo::new()
+                .standard_error(3e-3)
+                .threads(Threads::Fixed(NonZeroUsize::new(t).unwrap()))
+                .moments(&config, c, 40, &mut rng(3))
+                .unwrap()
+        };
+        let one = run(1);
+        assert_eq!(run(2), one);
+        assert_eq!(run(5), one);
+    }
+}
+
+#[test]
+fn the_target_and_the_cap_are_honoured() {
+    let config = TopWeighted::new();
+    let coarse = GammaMonteCarlo::new()
+        .standard_error(1e-2)
+        .moments(&config, Coefficient::Tau, 30, &mut rng(1))
+        .unwrap();
+    assert_eq!(
+        coarse.mean.source,
+        MomentSource::MonteCarlo { permutations: 4096 }
+    );
+    let fine = GammaMonteCarlo::new()
+        .standard_error(4e-4)
+        .moments(&config, Coefficient::Tau, 30, &mut rng(1))
+        .unwrap();
+    assert!(fine.mean.standard_error <= 4e-4, "{fine:?}");
+    let capped = GammaMonteCarlo::new()
+        .standard_error(1e-6)
+        .max_permutations(10_000)
+        .moments(&config, Coefficient::Tau, 30, &mut rng(1))
+        .unwrap();
+    assert_eq!(
+        capped.mean.source,
+        MomentSource::MonteCarlo {
+            permutations: 10_240
+        }
+    );
+    assert!(capped.mean.standard_error > 1e-6);
+}
+
+#[test]
+fn the_table_agrees_with_fresh_monte_carlo_between_grid_points() {
+    // Off-grid n: interpolated table values against an independent run.
+    for (n, scheme) in [
+        (37, Scheme::Additive),
+        (150, Scheme::Multiplicative),
+        (613, Scheme::Additive),
+    ] {
+        for w in [0.0, 2.0] {
+            let config = TopWeighted::new()
+                .weigher(OffsetQuadratic::new(w).unwrap())
+                .scheme(scheme);
+            for c in COEFFICIENTS {
+                let table = config.null_table(c, n).unwrap();
+                assert_eq!(table.mean.source, MomentSource::Table);
+                let mc = GammaMonteCarlo::new()
+                    .standard_error(2e-3)
+                    .moments(&config, c, n, &mut rng(n as u64))
+                    .unwrap();
+                let se = [
+                    table.mean.standard_error,
+                    table.variance.standard_error,
+                    table.left_variance.standard_error,
+                ];
+                let zs = z(&mc, values(&table), se);
+                assert!(
+                    zs.iter().all(|&v| v < 3.0),
+                    "n0 = {w} {scheme:?} {c:?} n = {n}: z = {zs:?}\n{mc:?}\n{table:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+#[ignore = "minutes: the table against fresh Monte Carlo at 10⁻⁴ (cargo test --release --all-features --test features -- --ignored standardised)"]
+fn the_table_agrees_with_precise_monte_carlo() {
+    for n in [450, 3000, 30_000] {
+        for scheme in [Scheme::Additive, Scheme::Multiplicative] {
+            let config = TopWeighted::new().scheme(scheme);
+            for c in COEFFICIENTS {
+                let table = config.null_table(c, n).unwrap();
+                let mc = GammaMonteCarlo::new()
+                    .standard_error(1e-4)
+                    .max_permutations(4_000_000)
+                    .moments(&config, c, n, &mut rng(n as u64 + 1))
+                    .unwrap();
+                let se = [
+                    table.mean.standard_error,
+                    table.variance.standard_error,
+                    table.left_variance.standard_error,
+                ];
+                let zs = z(&mc, values(&table), se);
+                eprintln!("{scheme:?} {c:?} n = {n}: z = {zs:.2?}");
+                assert!(
+                    zs.iter().all(|&v| v < 3.0),
+                    "{scheme:?} {c:?} n = {n}: z = {zs:?}\n{mc:?}\n{table:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn standardised_values_of_data_by_monte_carlo() {
+    let human = [5.0, 5.0, 4.0, 3.0, 3.0, 3.0, 2.0, 1.0, 1.0, 0.0, 0.0, 0.0];
+    let model = [0.9, 0.7, 0.8, 0.1, 0.4, 0.3, 0.5, 0.2, 0.0, 0.6, 0.05, 0.01];
+    let config = TopWeighted::new();
+    let mc = GammaMonteCarlo::new().standard_error(1e-3);
+    let s = mc
+        .rho_standardised(&config, &human, &model, &mut rng(4))
+        .unwrap();
+    assert!(s.ties);
+    assert_eq!(s.rho, config.rho(&human, &model).unwrap());
+    let again = mc
+        .moments_of(&config, Coefficient::Rho, &human, &model, &mut rng(4))
+        .unwrap();
+    assert_eq!(s.moments, again);
+    let t = mc
+        .tau_standardised(&config, &human, &model, &mut rng(4))
+        .unwrap();
+    assert!(t.value > t.tau.tau && t.value > 0.0);
+}
+
+#[test]
+fn errors_are_typed() {
+    let config = TopWeighted::new();
+    for target in [0.0, -1e-4, f64::NAN, f64::INFINITY] {
+        let e = GammaMonteCarlo::new().standard_error(target).moments(
+            &config,
+            Coefficient::Rho,
+            10,
+            &mut rng(1),
+        );
+        assert!(
+            matches!(e, Err(UncertaintyError::Standardised(StandardisedError::InvalidAccuracy { target: t })) if t.to_bits() == target.to_bits()),
+            "{e:?}"
+        );
+    }
+    assert_eq!(
+        GammaMonteCarlo::new().moments(&config, Coefficient::Tau, 2, &mut rng(1)),
+        Err(UncertaintyError::Standardised(
+            StandardisedError::TooFewItems { needed: 3, got: 2 }
+        ))
+    );
+    assert!(matches!(
+        GammaMonteCarlo::new().moments_of(
+            &config,
+            Coefficient::Rho,
+            &[1.0, f64::NAN, 2.0],
+            &[1.0, 2.0, 3.0],
+            &mut rng(1)
+        ),
+        Err(UncertaintyError::Statistic(
+            adaptive_comp_metrics::Error::NaN {
+                input: "x",
+                index: 1
+            }
+        ))
+    ));
+    assert!(matches!(
+        GammaMonteCarlo::new().moments_of(
+            &config,
+            Coefficient::Rho,
+            &[1.0, 2.0, 3.0],
+            &[4.0, 4.0, 4.0],
+            &mut rng(1)
+        ),
+        Err(UncertaintyError::Statistic(
+            adaptive_comp_metrics::Error::Constant { input: "y" }
+        ))
+    ));
+    assert!(matches!(
+        GammaMonteCarlo::new().moments(
+            &TopWeighted::new().weigher(|_: f64| f64::NAN),
+            Coefficient::Rho,
+            5,
+            &mut rng(1)
+        ),
+        Err(UncertaintyError::Statistic(
+            adaptive_comp_metrics::Error::InvalidWeight { .. }
+        ))
+    ));
+    // A weigher that gives weight to rank 1 only: with multiplicative
+    // weights most permutations leave every item without weight.
+    let top_only = TopWeighted::new()
+        .weigher(|r: f64| if r < 1.5 { 1.0 } else { 0.0 })
+        .scheme(Scheme::Multiplicative);
+    assert!(matches!(
+        GammaMonteCarlo::new().moments(&top_only, Coefficient::Rho, 5, &mut rng(1)),
+        Err(UncertaintyError::Replicate {
+            kind: "permutation",
+            ..
+        })
+    ));
+}
