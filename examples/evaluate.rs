@@ -151,22 +151,38 @@ fn report(a: &Args, human: &[f64], model: &[f64], out: &mut Out) -> Result<(), F
     writeln!(out, "  τ_w = {:+.4}", tau_w.tau)?;
     // The standardised scale (Lombardo 2025): the null moments come from the
     // crate's built-in table (untied rankings of this many items).
-    let rho_s = paper.rho_standardised(human, model)?;
-    let tau_s = paper.tau_standardised(human, model)?;
+    // The raw values above stand even where the table has no entry (more
+    // than its largest n): then the line says why instead of a value.
     writeln!(
         out,
         "  standardised (0 = what unrelated rankings give on average, ±1 = identical/reversed):"
     )?;
-    writeln!(
-        out,
-        "    ρ_w → {:+.4}   (unrelated rankings average ρ_w = {:+.3})",
-        rho_s.value, rho_s.moments.mean.value
-    )?;
-    writeln!(
-        out,
-        "    τ_w → {:+.4}   (unrelated rankings average τ_w = {:+.3})",
-        tau_s.value, tau_s.moments.mean.value
-    )?;
+    let mut ties = false;
+    match paper.rho_standardised(human, model) {
+        Ok(s) => {
+            writeln!(
+                out,
+                "    ρ_w → {:+.4}   (unrelated rankings average ρ_w = {:+.3})",
+                s.value, s.moments.mean.value
+            )?;
+            ties = s.ties;
+        }
+        Err(e) => writeln!(out, "    ρ_w → n/a: {e}")?,
+    }
+    match paper.tau_standardised(human, model) {
+        Ok(s) => writeln!(
+            out,
+            "    τ_w → {:+.4}   (unrelated rankings average τ_w = {:+.3})",
+            s.value, s.moments.mean.value
+        )?,
+        Err(e) => writeln!(out, "    τ_w → n/a: {e}")?,
+    }
+    if ties {
+        writeln!(
+            out,
+            "    (the scores have ties: the chance level used is that of untied rankings, close but not exact)"
+        )?;
+    }
     writeln!(
         out,
         "  effective number of items 1/Σw² = {:.1}\n",

@@ -123,6 +123,21 @@ pub enum WeightProblem {
     Infinite,
 }
 
+impl WeightProblem {
+    /// What is wrong with `v` as a weight (`None`: finite and ≥ 0).
+    pub(crate) fn of(v: f64) -> Option<Self> {
+        if v.is_nan() {
+            Some(Self::NaN)
+        } else if v.is_infinite() {
+            Some(Self::Infinite)
+        } else if v < 0.0 {
+            Some(Self::Negative)
+        } else {
+            None
+        }
+    }
+}
+
 impl core::fmt::Display for WeightProblem {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str(match self {
@@ -178,17 +193,10 @@ pub(crate) fn check_finite<F: num_traits::Float>(input: &'static str, x: &[F]) -
 pub(crate) fn check_weights(w: &[f64]) -> Result<()> {
     let mut any_positive = false;
     for (index, &v) in w.iter().enumerate() {
-        let problem = if v.is_nan() {
-            WeightProblem::NaN
-        } else if v.is_infinite() {
-            WeightProblem::Infinite
-        } else if v < 0.0 {
-            WeightProblem::Negative
-        } else {
-            any_positive |= v > 0.0;
-            continue;
-        };
-        return Err(Error::InvalidWeight { index, problem });
+        if let Some(problem) = WeightProblem::of(v) {
+            return Err(Error::InvalidWeight { index, problem });
+        }
+        any_positive |= v > 0.0;
     }
     if any_positive {
         Ok(())

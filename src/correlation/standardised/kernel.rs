@@ -296,16 +296,10 @@ fn weigher_values<W: Weigher + ?Sized>(ranks: &[f64], weigher: &W) -> Result<Vec
         .enumerate()
         .map(|(index, &r)| {
             let v = weigher.weight(r);
-            let problem = if v.is_nan() {
-                WeightProblem::NaN
-            } else if v.is_infinite() {
-                WeightProblem::Infinite
-            } else if v < 0.0 {
-                WeightProblem::Negative
-            } else {
-                return Ok(v);
-            };
-            Err(Error::InvalidWeight { index, problem })
+            match WeightProblem::of(v) {
+                None => Ok(v),
+                Some(problem) => Err(Error::InvalidWeight { index, problem }),
+            }
         })
         .collect()
 }
