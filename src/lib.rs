@@ -81,7 +81,37 @@
 //! - `scheduler`: the adaptive ballot protocol of Lombardo et al. (2020), §2.
 //! - `simulator`: the voter simulator of §4 and the Table 2 reproduction.
 //! - `uncertainty`: null distributions, permutation p-values, bootstrap intervals.
-//! - `serde`: serialisation of public data types.
+//! - `serde`: `Serialize`/`Deserialize` for every result, option and
+//!   configuration type, read back with the checks of their constructors
+//!   (an invalid configuration is refused, as its constructor refuses it),
+//!   and for a resumable scheduler state. Not serialised: the error types
+//!   (and `lexsub::Parsed`, which holds them), readers and builders, and
+//!   bulk data: `lexsub::{Corpus, Paired}`, `relevance::{Qrels, TrecRun,
+//!   Run, Judgements, Assessments}` and their id tables, `triplet::Vectors`
+//!   and `embedding::Vectors` (word vectors have their own file formats),
+//!   a campaign's `ballot::TaskLayout` (saved with its `Campaign`), a
+//!   simulated `Crowd` and the borrowed `simulate::Estimate`. A result that
+//!   holds an error (an undefined coefficient of a [`wordsim::Report`], a
+//!   failed bootstrap interval) writes the error's message and, reading
+//!   back, recomputes the error from the report's scored pairs; a failure
+//!   they do not explain is refused (see [`wordsim::Report`]). The
+//!   standardised scale is checked as it is built: [`GammaMoments`] must be
+//!   moments of a variable on [−1, 1], a [`Standardiser`] the map of its
+//!   moments, a [`StandardisedRho`]/[`StandardisedTau`] value the map of its
+//!   raw coefficient. A closure
+//!   has no serialised form: a configuration with a closure weigher does
+//!   not implement `Serialize`, and a custom simulation metric or amplitude
+//!   function is refused with an error. A `Rank::Given` array, which
+//!   borrows the caller's data, serialises but cannot be read back.
+//!
+//! Every result type implements `Display` for a person: one line naming
+//! each number (a short block for reports, an aligned table for
+//! [`wordsim::Comparison`]), with the formatter's precision (`{:.2}`) or 4
+//! decimals. Options with a conventional wording print it too
+//! ([`wordsim::Layout`] as `simlex999`, [`wordsim::PairFormat`],
+//! [`wordsim::Unknown`], [`embedding::Format`], [`embedding::ReadOptions`],
+//! [`Coefficient`] as `ρ_w`/`τ_w`, [`MomentSource`], [`wordsim::Benchmark`]
+//! as its name and size); the other options print with `Debug`.
 //!
 //! ## References
 //!
@@ -99,6 +129,7 @@ pub mod correlation;
 pub mod embedding;
 pub mod error;
 pub mod lexsub;
+mod present;
 pub mod rank;
 pub mod relevance;
 mod special;

@@ -1,19 +1,22 @@
 //! Arbitrary bytes through the word-pair benchmark reader with every
 //! separator/header/layout choice, then an evaluation on a small model: no
 //! panics; every pair has non-empty words and a finite score; the report's
-//! counts add up and its coefficients lie in [−1, 1].
+//! counts add up and its coefficients lie in [−1, 1]; the report reads back
+//! from JSON equal to itself (undefined coefficients included), and the
+//! file read as a JSON report never panics.
 //!
 //! Input: byte 0 = format choice, the rest = the file.
 #![no_main]
 
 use adaptive_comp_metrics::embedding::Vectors;
 use adaptive_comp_metrics::wordsim::{
-    Benchmark, Evaluator, Header, Layout, PairFormat, Separator, Unknown,
+    Benchmark, Evaluator, Header, Layout, PairFormat, Report, Separator, Unknown,
 };
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let Some((&choice, file)) = data.split_first() else { return };
+    let _ = serde_json::from_slice::<Report>(file);
     let separator = [Separator::Auto, Separator::Tab, Separator::Comma, Separator::Semicolon, Separator::Whitespace]
         [usize::from(choice % 5)];
     let header = [Header::Auto, Header::Present, Header::Absent][usize::from(choice / 5 % 3)];
@@ -32,6 +35,9 @@ fuzz_target!(|data: &[u8]| {
     for unknown in [Unknown::Drop, Unknown::Zero, Unknown::Mean] {
         let r = Evaluator::new().unknown(unknown).evaluate(&v, &b).expect("cosines are finite");
         assert!(r.found <= r.pairs && r.scored() <= r.pairs);
+        let json = serde_json::to_string(&r).expect("a report serialises");
+        let back: Report = serde_json::from_str(&json).expect("a library-made report reads back");
+        assert_eq!(back, r);
         for c in [
             r.pearson.map(|c| c.r),
             r.spearman.map(|c| c.rho),

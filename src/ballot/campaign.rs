@@ -27,6 +27,7 @@ use super::tasks::{ControlPair, LayoutOptions, Task, TaskId, TaskLayout};
 /// Why one answer was refused. The campaign is unchanged.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum AnswerError {
     /// No task has this id: its ballot was never opened or the position is
     /// past the ballot's last task.
@@ -66,6 +67,7 @@ pub enum AnswerError {
 
 /// What became of an accepted answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Outcome {
     /// Recorded (a vote for a comparison, or a control answer).
     Recorded,
@@ -77,6 +79,7 @@ pub enum Outcome {
 
 /// One answer of a batch.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Answer {
     /// The task answered.
     pub task: TaskId,
@@ -88,6 +91,7 @@ pub struct Answer {
 
 /// How [`Campaign::import`] treats a batch with refused answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum ImportMode {
     /// Record nothing unless every answer is acceptable.
     #[default]
@@ -99,6 +103,7 @@ pub enum ImportMode {
 /// The result of importing a batch.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ImportReport {
     /// Answers recorded now.
     pub recorded: usize,
@@ -117,6 +122,7 @@ pub struct ImportReport {
 /// control.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct TaskView {
     /// The task's id.
     pub id: TaskId,

@@ -118,6 +118,7 @@ pub mod campaign;
 #[cfg(feature = "serde")]
 mod campaign_state;
 pub mod config;
+mod display;
 pub mod error;
 pub mod log;
 pub mod pairing;

@@ -243,6 +243,7 @@ impl LayoutOptions {
 
 /// Where a task of a ballot points.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Task {
     /// A comparison of the ballot: its ticket.
     Comparison {

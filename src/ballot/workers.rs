@@ -22,6 +22,7 @@ use super::tasks::Task;
 /// What one worker did, over the whole campaign.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct WorkerStats {
     /// The worker id.
     pub worker: String,
@@ -59,6 +60,7 @@ impl WorkerStats {
 /// The progress of one ballot.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct BallotStatus {
     /// The ballot (1-based).
     pub ballot: usize,
@@ -92,9 +94,30 @@ pub struct BallotStatus {
 /// # Ok::<(), adaptive_comp_metrics::ballot::BallotError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "ExclusionRuleRepr")
+)]
 pub struct ExclusionRule {
     min_accuracy: f64,
     min_controls: u64,
+}
+
+/// The unvalidated mirror of [`ExclusionRule`] that serde reads.
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+struct ExclusionRuleRepr {
+    min_accuracy: f64,
+    min_controls: u64,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<ExclusionRuleRepr> for ExclusionRule {
+    type Error = BallotError;
+    fn try_from(r: ExclusionRuleRepr) -> Result<Self> {
+        Self::new(r.min_accuracy, r.min_controls)
+    }
 }
 
 impl ExclusionRule {

@@ -29,6 +29,7 @@ const MAX_ITEMS: u64 = 1 << 32;
 /// The p-values come from [`KendallResult::p_value`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct KendallResult {
     /// The coefficient τ-b ∈ [−1, 1].
     pub tau: f64,

@@ -3,6 +3,7 @@
 //! τ, Kendall's general Γ as the O(n²) reference, and the standardised
 //! scale of ρ_w and τ_w (Lombardo 2025).
 
+mod display;
 pub mod gamma;
 pub mod kendall;
 pub mod pearson;

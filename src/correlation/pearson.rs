@@ -15,6 +15,7 @@ use statrs::distribution::{ContinuousCDF, Normal};
 /// interval from [`PearsonResult::confidence_interval`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct PearsonResult {
     /// The coefficient r ∈ [−1, 1].
     pub r: f64,
@@ -22,6 +23,7 @@ pub struct PearsonResult {
     pub n: usize,
     /// The t statistic `r·√((n − 2)/((1 + r)(1 − r)))`, ±∞ when |r| = 1
     /// (by convention also for n = 2, where it is formally 0/0).
+    #[cfg_attr(feature = "serde", serde(with = "crate::present::extended_float"))]
     pub statistic: f64,
 }
 
@@ -29,6 +31,7 @@ pub struct PearsonResult {
 /// [`PearsonResult::confidence_interval`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct FisherInterval {
     /// The lower end (−1 for [`Alternative::Less`]).
     pub lower: f64,

@@ -12,6 +12,7 @@ use num_traits::Float;
 /// The p-values come from [`SpearmanResult::p_value`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SpearmanResult {
     /// The coefficient ρ ∈ [−1, 1].
     pub rho: f64,
@@ -19,6 +20,7 @@ pub struct SpearmanResult {
     pub n: usize,
     /// The t statistic `ρ·√((n − 2)/((1 + ρ)(1 − ρ)))`, ±∞ when |ρ| = 1
     /// (by convention also for n = 2, where it is formally 0/0).
+    #[cfg_attr(feature = "serde", serde(with = "crate::present::extended_float"))]
     pub statistic: f64,
 }
 

@@ -36,6 +36,7 @@ use num_traits::Float;
 /// The weighted Spearman coefficient ρ_w and what it was computed from.
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct RhoW {
     /// ρ_w ∈ [−1, 1].
     pub rho: f64,
@@ -52,6 +53,7 @@ pub struct RhoW {
 /// (normalised weights), so `total = (1 − Σ w_i²)/2`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct TauW {
     /// τ_w ∈ [−1, 1].
     pub tau: f64,
@@ -100,6 +102,7 @@ pub struct TauW {
 /// # Ok::<(), adaptive_comp_metrics::Error>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct TopWeighted<W = OffsetQuadratic> {
     weigher: W,
     scheme: Scheme,

@@ -23,6 +23,7 @@ pub(crate) const MAX_RESERVE: usize = 1 << 22;
 /// Word2VecBinary  count dim⏎  word␠ <dim little-endian f32> [⏎] …   (word2vec -binary 1, .bin)
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
 pub enum Format {
     /// word2vec/fastText text: a `count dim` header, then one word and its
@@ -116,6 +117,9 @@ pub(crate) fn parse_header(line: &[u8]) -> Option<(usize, usize)> {
 /// limit(n)     read only the first n rows, as gensim's restrict_vocab
 /// ```
 ///
+/// With feature `serde` the options serialise as
+/// `{"keep": ["cat", …] or null, "fold_case": false, "limit": 1000 or null}`.
+///
 /// Rows that are skipped (not in `keep`, or past `limit`) are not validated:
 /// a malformed number there goes unnoticed. Rows that are kept are validated
 /// fully, and the row count is checked against a word2vec header whenever
@@ -132,6 +136,7 @@ pub(crate) fn parse_header(line: &[u8]) -> Option<(usize, usize)> {
 /// # Ok::<(), adaptive_comp_metrics::embedding::EmbeddingError>(())
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ReadOptions {
     keep: Option<Vec<String>>,
     fold_case: bool,
@@ -188,6 +193,41 @@ impl ReadOptions {
             Vectors::new(dim)
         };
         made.map_err(|_| VectorProblem::ZeroDimension)
+    }
+}
+
+/// `word2vec text`, `GloVe text`, `word2vec binary`.
+impl core::fmt::Display for Format {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            Self::Word2VecText => "word2vec text",
+            Self::Glove => "GloVe text",
+            Self::Word2VecBinary => "word2vec binary",
+        })
+    }
+}
+
+/// `every word, case-sensitive, every row`, or e.g. `3 words kept, case
+/// folded, first 1000 rows`.
+impl core::fmt::Display for ReadOptions {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match &self.keep {
+            None => f.write_str("every word")?,
+            Some(words) => write!(
+                f,
+                "{} kept",
+                crate::present::Count(words.len() as u64, "word")
+            )?,
+        }
+        f.write_str(if self.fold_case {
+            ", case folded"
+        } else {
+            ", case-sensitive"
+        })?;
+        match self.limit {
+            None => f.write_str(", every row"),
+            Some(n) => write!(f, ", first {}", crate::present::Count(n as u64, "row")),
+        }
     }
 }
 

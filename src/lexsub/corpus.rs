@@ -15,6 +15,7 @@ use crate::sum::Neumaier;
 /// [`Corpus::item_scores`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Measure {
     /// [`semeval::best`].
     Best,

@@ -118,6 +118,7 @@ pub fn recall_at<S: AsRef<str>>(gold: &GoldItem, ranked: &[S], k: NonZeroUsize) 
 
 /// How per-item P@k and R@k are combined over a corpus.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Averaging {
     /// Mean of the per-item values: P@k over attempted items, R@k over all
     /// gold items (an unanswered item has R@k = 0).
@@ -131,6 +132,7 @@ pub enum Averaging {
 
 /// Corpus P@k and R@k.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct AtK {
     /// P@k, `None` when nothing was attempted.
     pub precision: Option<f64>,

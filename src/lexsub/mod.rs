@@ -51,6 +51,7 @@
 //!   NII Technical Report.
 
 mod corpus;
+mod display;
 mod error;
 pub mod gap;
 mod model;

@@ -5,6 +5,7 @@ use super::error::LexsubError;
 
 /// One gold substitute with the number of annotators who proposed it.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Substitute {
     /// The substitute (one word or a multi-word expression).
     pub term: String,
@@ -23,12 +24,51 @@ pub struct Substitute {
 /// A `GoldItem` always has at least one substitute, every count is at least
 /// 1 and every term is distinct, so all measures are defined on it.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "GoldItemRepr", into = "GoldItemRepr")
+)]
 pub struct GoldItem {
     id: String,
     target: String,
     substitutes: Vec<Substitute>,
     total: u64,
     max: u32,
+}
+
+/// The serialised form of a [`GoldItem`]: id, target and substitutes;
+/// reading it back goes through [`GoldItem::new`] (which validates, and
+/// recomputes the total and the largest count).
+#[cfg(feature = "serde")]
+#[derive(serde::Serialize, serde::Deserialize)]
+struct GoldItemRepr {
+    id: String,
+    target: String,
+    substitutes: Vec<Substitute>,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<GoldItemRepr> for GoldItem {
+    type Error = LexsubError;
+    fn try_from(r: GoldItemRepr) -> Result<Self, LexsubError> {
+        GoldItem::new(
+            r.id,
+            r.target,
+            r.substitutes.into_iter().map(|s| (s.term, s.count)),
+        )
+    }
+}
+
+#[cfg(feature = "serde")]
+impl From<GoldItem> for GoldItemRepr {
+    fn from(g: GoldItem) -> Self {
+        Self {
+            id: g.id,
+            target: g.target,
+            substitutes: g.substitutes,
+        }
+    }
 }
 
 impl GoldItem {
@@ -217,6 +257,7 @@ impl GoldItem {
 /// Any content is accepted: scoring removes repeated answers (first
 /// occurrence kept) so that a repeated answer can never earn credit twice.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SystemAnswer {
     /// The item id, matched against [`GoldItem::id`].
     pub id: String,
@@ -229,6 +270,7 @@ pub struct SystemAnswer {
 
 /// The score of one item for one measure.
 #[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ItemScore {
     /// The item id.
     pub id: String,
@@ -238,6 +280,7 @@ pub struct ItemScore {
 
 /// What one item scored for one measure.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Outcome {
     /// The system answered the item; the score, in `[0, 1]`.
     Scored(f64),
@@ -269,6 +312,7 @@ pub enum Outcome {
 /// assert_eq!(none.precision(), None); // nothing attempted: undefined
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Totals {
     /// Sum of the per-item scores of the attempted items.
     pub credit: f64,
@@ -308,6 +352,7 @@ impl Totals {
 /// assert_eq!(Percent(None).to_string(), "n/a");
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Percent(pub Option<f64>);
 
 impl core::fmt::Display for Percent {

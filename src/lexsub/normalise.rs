@@ -52,6 +52,7 @@ use super::model::{GoldItem, distinct};
 /// table of every case, with what `score.pl` and each profile do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Profile {
     /// The official SemEval-2007 scorer's normalisation (default).
     #[default]

@@ -27,6 +27,7 @@ use super::model::{GoldItem, SystemAnswer};
 
 /// Which system format a file is in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Format {
     /// `lemma.pos ID :: a1;a2;…` (best and mode-best measures).
     Best,
@@ -36,6 +37,7 @@ pub enum Format {
 
 /// What to do with a malformed line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Mode {
     /// Stop at the first malformed line and return its error (default).
     #[default]

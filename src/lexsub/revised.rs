@@ -37,7 +37,25 @@ pub const RANK_DEPTH: usize = 10;
 /// The penalty `k` charged per wrong answer by the weighted precision
 /// [`precision`]: a finite number ≥ 0 (Jabbari et al. use `k = 1`).
 #[derive(Debug, Clone, Copy, PartialEq, PartialOrd)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "PenaltyRepr")
+)]
 pub struct Penalty(f64);
+
+/// The unvalidated mirror of [`Penalty`] that serde reads.
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+struct PenaltyRepr(f64);
+
+#[cfg(feature = "serde")]
+impl TryFrom<PenaltyRepr> for Penalty {
+    type Error = LexsubError;
+    fn try_from(r: PenaltyRepr) -> Result<Self, LexsubError> {
+        Penalty::new(r.0)
+    }
+}
 
 impl Penalty {
     /// `k = 1`, the value of the slides' examples.
@@ -220,6 +238,7 @@ pub fn rank<S: AsRef<str>>(gold: &GoldItem, answers: &[S]) -> f64 {
 
 /// The corpus figures of the revised measures.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct RevisedScores {
     /// [`new_best`].
     pub new_best: Totals,

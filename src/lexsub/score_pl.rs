@@ -102,6 +102,7 @@ use super::read::Format;
 /// lines (`n/a` where it would stop).
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ScorePlScores {
     /// The system format scored.
     pub format: Format,

@@ -136,6 +136,7 @@ pub(crate) fn credit(gold: &GoldItem, distinct_answers: &[&str]) -> u64 {
 
 /// The corpus figures of a best-format system file.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct BestScores {
     /// [`best`] over all items.
     pub best: Totals,
@@ -145,6 +146,7 @@ pub struct BestScores {
 
 /// The corpus figures of an oot-format system file.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct OotScores {
     /// [`oot`] over all items.
     pub oot: Totals,

@@ -29,6 +29,7 @@ use std::io::BufRead;
 /// assert_eq!(c.query, "query");
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct JudgementColumns<'a> {
     /// Column of the query (default `"query"`).
     pub query: &'a str,
@@ -53,6 +54,7 @@ impl Default for JudgementColumns<'_> {
 
 /// Header names of the columns of a model score file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ScoreColumns<'a> {
     /// Column of the query (default `"query"`).
     pub query: &'a str,
@@ -251,6 +253,7 @@ fn bad_number(line: usize, column: &str, expected: &'static str, value: &str) ->
 
 /// One judgement read from a CSV file.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct JudgementRecord {
     /// 1-based line where the record starts.
     pub line: usize,

@@ -9,6 +9,7 @@ use crate::sum::Neumaier;
 
 /// How documents with equal scores are ordered.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Ties {
     /// `trec_eval`'s order: decreasing score, ties by decreasing document
     /// id as text (byte-wise). Values equal `trec_eval`'s (and
@@ -32,6 +33,7 @@ pub enum Ties {
 /// assert_eq!((o.relevance_level, o.no_relevant, o.complete), (1, NoRelevant::Zero, false));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct TrecOptions<G = Linear> {
     /// Smallest grade that counts as relevant (`trec_eval -l`, default 1;
     /// must be ≥ 0: negative grades are never relevant).
@@ -79,6 +81,11 @@ impl<G> TrecOptions<G> {
 
 /// Per-query values and their means; see [`evaluate_trec`].
 #[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "TrecReportRepr")
+)]
 pub struct TrecReport {
     /// The measures, in the order asked for.
     pub measures: Vec<Measure>,
@@ -97,6 +104,41 @@ pub struct TrecReport {
     /// Judged query ids the run does not rank: left out, or scored as empty
     /// rankings with [`TrecOptions::complete`].
     pub unranked_queries: Vec<u32>,
+}
+
+/// The unvalidated mirror of [`TrecReport`] that serde reads: one value per
+/// query and measure, one summary per measure.
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+struct TrecReportRepr {
+    measures: Vec<Measure>,
+    queries: Vec<u32>,
+    values: Vec<Option<f64>>,
+    summary: Vec<Mean>,
+    unjudged_queries: Vec<u32>,
+    unranked_queries: Vec<u32>,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<TrecReportRepr> for TrecReport {
+    type Error = RelevanceError;
+    fn try_from(r: TrecReportRepr) -> Result<Self> {
+        let cells = r.queries.len().checked_mul(r.measures.len());
+        if cells != Some(r.values.len()) || r.summary.len() != r.measures.len() {
+            return Err(RelevanceError::InvalidParameter {
+                name: "report",
+                expected: "one value per query and measure, and one summary per measure",
+            });
+        }
+        Ok(Self {
+            measures: r.measures,
+            queries: r.queries,
+            values: r.values,
+            summary: r.summary,
+            unjudged_queries: r.unjudged_queries,
+            unranked_queries: r.unranked_queries,
+        })
+    }
 }
 
 impl TrecReport {

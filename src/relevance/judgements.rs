@@ -19,9 +19,30 @@ use std::collections::HashMap;
 /// # Ok::<(), adaptive_comp_metrics::relevance::RelevanceError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "ScaleRepr")
+)]
 pub struct Scale {
     min: i32,
     max: i32,
+}
+
+/// The unvalidated mirror of [`Scale`] that serde reads.
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+struct ScaleRepr {
+    min: i32,
+    max: i32,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<ScaleRepr> for Scale {
+    type Error = RelevanceError;
+    fn try_from(r: ScaleRepr) -> Result<Self> {
+        Self::new(r.min, r.max)
+    }
 }
 
 impl Default for Scale {
@@ -87,6 +108,7 @@ impl Scale {
 /// # Ok::<(), adaptive_comp_metrics::relevance::RelevanceError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Thresholds {
     /// Every judgement of a (loosely or strictly) relevant pair is at least this.
     pub floor: i32,
@@ -143,6 +165,7 @@ impl Thresholds {
 /// loosely relevant; [`Class::LooselyRelevant`] marks the loosely relevant
 /// pairs that are not strictly relevant.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Class {
     /// Every judgement ≥ floor and at least one ≥ top.
     StrictlyRelevant,
@@ -178,6 +201,7 @@ impl Class {
 /// Which class counts as "relevant" for binary metrics (AP, P@k, R-precision,
 /// reciprocal rank).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Level {
     /// Only strictly relevant pairs.
     Strict,
@@ -188,6 +212,7 @@ pub enum Level {
 
 /// Count, mean and spread of the grades of one pair.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct GradeStats {
     /// Number of judgements n.
     pub count: usize,
@@ -497,6 +522,7 @@ impl Judgements {
 
 /// The aggregate of one (query, document) pair.
 #[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct PairSummary {
     /// The query.
     pub query: String,
@@ -510,6 +536,7 @@ pub struct PairSummary {
 
 /// The aggregate of one query.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct QuerySummary {
     /// The query.
     pub query: String,

@@ -183,6 +183,24 @@ impl FromStr for Measure {
     }
 }
 
+/// Serialises as the `trec_eval` name (`"map"`, `"P_10"`, `"ndcg_cut_10"`,
+/// …), as [`Display`](fmt::Display) prints it.
+#[cfg(feature = "serde")]
+impl serde::Serialize for Measure {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> core::result::Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+/// Reads a `trec_eval` name as [`FromStr`] does (so cut-offs are ≥ 1).
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for Measure {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> core::result::Result<Self, D::Error> {
+        let name = <std::borrow::Cow<'de, str> as serde::Deserialize>::deserialize(d)?;
+        name.parse().map_err(serde::de::Error::custom)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

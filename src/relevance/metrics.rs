@@ -52,6 +52,7 @@ impl<T: Fn(f64) -> f64> Gain for T {
 /// assert_eq!(Linear.gain(-1.0), 0.0);
 /// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Linear;
 
 impl Gain for Linear {
@@ -70,6 +71,7 @@ impl Gain for Linear {
 /// assert_eq!(Exponential.gain(-2.0), 0.0);
 /// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Exponential;
 
 impl Gain for Exponential {
@@ -82,6 +84,7 @@ impl Gain for Exponential {
 /// The label of one document of a query: binary relevance (for AP, P@k,
 /// R-precision, RR) and the mean judgement (for nDCG gains).
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Label {
     /// Whether the document counts as relevant.
     pub relevant: bool,
@@ -118,6 +121,7 @@ impl Label {
 /// [`NoRelevant::Zero`], the default, gives the same means as `trec_eval`
 /// (and as published tables computed with it).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum NoRelevant {
     /// Count them as 0 (`trec_eval`'s convention; the default).
     #[default]
@@ -136,6 +140,7 @@ pub enum NoRelevant {
 /// assert_eq!(o.no_relevant, NoRelevant::Zero);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Options<G = Linear> {
     /// Cut-off of precision@k and nDCG@k (≥ 1; default 10).
     pub k: usize,
@@ -176,6 +181,7 @@ impl Default for Options<Linear> {
 /// The metrics of one query. `None` marks a value that is 0/0 (see the
 /// module docs).
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct QueryMetrics {
     /// Number of documents the model ranked.
     pub ranked: usize,
@@ -453,6 +459,7 @@ fn ideal_dcg(mut gains: Vec<f64>, missing: &[f64], k: usize) -> f64 {
 
 /// The mean of one metric over queries, and how many queries it averages.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Mean {
     /// The mean; `None` if no query counts.
     pub value: Option<f64>,
@@ -482,6 +489,7 @@ impl Mean {
 
 /// Metrics averaged over queries; MAP and MRR are the means of AP and RR.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct MeanMetrics {
     /// Mean average precision.
     pub map: Mean,
@@ -683,6 +691,7 @@ impl<F: Float> Run<F> {
 
 /// The metrics of one query of a run.
 #[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct QueryReport {
     /// The query.
     pub query: String,
@@ -694,6 +703,7 @@ pub struct QueryReport {
 
 /// A run scored against assessments.
 #[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct RunReport {
     /// Per judged query, in the assessments' order.
     pub queries: Vec<QueryReport>,

@@ -62,6 +62,7 @@
 //! ```
 
 mod csv;
+mod display;
 mod error;
 mod evaluate;
 mod flat;

@@ -22,6 +22,7 @@ use std::hash::Hash;
 
 /// Rank-biased overlap of two seen prefixes.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Rbo {
     /// Lower bound RBO_MIN: no item beyond the seen prefixes matches.
     pub min: f64,

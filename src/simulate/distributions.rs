@@ -39,6 +39,7 @@ pub const SAME_AREA_LEN: usize = 990;
 ///
 /// Reference: Lombardo et al. (2020) §4.1.1; published-code departure 2.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum PowerLaw {
     /// With the square root, as the paper writes it.
     #[default]
@@ -63,8 +64,28 @@ pub enum PowerLaw {
 /// # Ok::<(), adaptive_comp_metrics::simulate::SimError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "UnderlyingRepr")
+)]
 pub struct Underlying {
     z: Vec<f64>,
+}
+
+/// The unvalidated mirror of [`Underlying`] that serde reads.
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+struct UnderlyingRepr {
+    z: Vec<f64>,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<UnderlyingRepr> for Underlying {
+    type Error = SimError;
+    fn try_from(r: UnderlyingRepr) -> Result<Self> {
+        Self::new(&r.z)
+    }
 }
 
 impl Underlying {

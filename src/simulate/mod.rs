@@ -60,6 +60,7 @@
 //! *Top-rank-focused adaptive vote collection for the evaluation of
 //! domain-specific semantic models.* EMNLP 2020, §4 and Table 2.
 
+mod display;
 pub mod distributions;
 pub mod error;
 pub mod runner;

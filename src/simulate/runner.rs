@@ -19,6 +19,7 @@ use crate::ballot::{
 
 /// The two ways of spending the budget.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Arm {
     /// Every item shown equally often (§2.4).
     Uniform,
@@ -179,9 +180,42 @@ impl Metric {
     }
 }
 
+/// A built-in metric serialises as its name (`"rho_w"`, `"tau_w"`, `"rho"`,
+/// `"tau"`); a custom one cannot be serialised (an error).
+#[cfg(feature = "serde")]
+impl serde::Serialize for Metric {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> core::result::Result<S::Ok, S::Error> {
+        match self.kind {
+            Kind::Custom(_) => Err(serde::ser::Error::custom(format!(
+                "the custom metric {:?} cannot be serialised",
+                self.name
+            ))),
+            _ => s.serialize_str(&self.name),
+        }
+    }
+}
+
+/// Reads a built-in metric by name (a custom one cannot be deserialised).
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for Metric {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> core::result::Result<Self, D::Error> {
+        let name = <std::borrow::Cow<'de, str> as serde::Deserialize>::deserialize(d)?;
+        match name.as_ref() {
+            "rho_w" => Ok(Self::rho_w()),
+            "tau_w" => Ok(Self::tau_w()),
+            "rho" => Ok(Self::rho()),
+            "tau" => Ok(Self::tau()),
+            other => Err(serde::de::Error::custom(format!(
+                "unknown metric {other:?}: only the built-in rho_w, tau_w, rho and tau deserialise"
+            ))),
+        }
+    }
+}
+
 /// One collection's outcome.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Collected {
     /// Estimated score of every item.
     pub scores: Vec<f64>,
@@ -196,6 +230,7 @@ pub struct Collected {
 /// Both collections of one simulation and their metric values.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Run {
     /// The uniform collection.
     pub uniform: Collected,
@@ -210,6 +245,7 @@ pub struct Run {
 /// Mean ± SD of every metric for both arms over S simulations.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Report {
     /// Number of simulations S.
     pub simulations: usize,
@@ -245,6 +281,11 @@ impl Report {
 /// collections with it, from a generator seeded by `(seed, s)` alone
 /// (ChaCha8, stream s), so results do not depend on the number of threads.
 #[derive(Debug, Clone)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "SimulationRepr")
+)]
 pub struct Simulation {
     underlying: Underlying,
     voters: VoterModel,
@@ -252,6 +293,31 @@ pub struct Simulation {
     config: BallotConfig,
     uniform: UniformBudget,
     metrics: Vec<Metric>,
+}
+
+/// The unvalidated mirror of [`Simulation`] that serde reads, rebuilt with
+/// [`Simulation::new`] and the builder methods (which validate).
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+struct SimulationRepr {
+    underlying: Underlying,
+    voters: VoterModel,
+    n_voters: usize,
+    config: BallotConfig,
+    uniform: UniformBudget,
+    metrics: Vec<Metric>,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<SimulationRepr> for Simulation {
+    type Error = SimError;
+    fn try_from(r: SimulationRepr) -> Result<Self> {
+        Ok(Self::new(r.underlying, r.config)?
+            .voters(r.voters)
+            .n_voters(r.n_voters)?
+            .uniform_budget(r.uniform)
+            .metrics(r.metrics))
+    }
 }
 
 /// Per-thread buffers.

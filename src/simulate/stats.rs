@@ -31,6 +31,11 @@ use crate::sum::neumaier;
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "SummaryRepr")
+)]
 pub struct Summary {
     /// Sample mean.
     pub mean: f64,
@@ -40,6 +45,40 @@ pub struct Summary {
     pub se: f64,
     /// The value of every simulation, in simulation order.
     pub values: Vec<f64>,
+}
+
+/// The unvalidated mirror of [`Summary`] that serde reads: the summary is
+/// recomputed from the values, and the stored mean, SD and standard error
+/// must agree with it (to 10⁻⁹ of the largest |value|, as a text format may
+/// read a number back one ulp off).
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+struct SummaryRepr {
+    mean: f64,
+    sd: f64,
+    se: f64,
+    values: Vec<f64>,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<SummaryRepr> for Summary {
+    type Error = SimError;
+    fn try_from(r: SummaryRepr) -> Result<Self> {
+        let s = Summary::of(&r.values)?;
+        let scale = r
+            .values
+            .iter()
+            .fold(f64::MIN_POSITIVE, |m, v| m.max(v.abs()));
+        let agrees = |stored: f64, computed: f64| (stored - computed).abs() <= 1e-9 * scale;
+        if agrees(r.mean, s.mean) && agrees(r.sd, s.sd) && agrees(r.se, s.se) {
+            Ok(s)
+        } else {
+            Err(SimError::InvalidParameter {
+                name: "summary",
+                expected: "a mean, SD and standard error that agree with the values",
+            })
+        }
+    }
 }
 
 impl Summary {

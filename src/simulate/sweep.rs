@@ -15,6 +15,7 @@ use super::stats::Summary;
 /// One evaluated grid point.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct SweepPoint {
     /// Fraction of items kept at each ballot.
     pub alpha: f64,
@@ -31,6 +32,7 @@ pub struct SweepPoint {
 /// A grid point that cannot run, and why.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Skipped {
     /// α of the point.
     pub alpha: f64,
@@ -44,6 +46,7 @@ pub struct Skipped {
 /// The outcome of [`sweep`].
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Sweep {
     /// The metric's name.
     pub metric: String,

@@ -82,6 +82,41 @@ impl Nonconformity {
     }
 }
 
+/// `Paper` and `Published` serialise by name; a custom function cannot be
+/// serialised (an error).
+#[cfg(feature = "serde")]
+impl serde::Serialize for Nonconformity {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> core::result::Result<S::Ok, S::Error> {
+        match self {
+            Self::Paper => s.serialize_unit_variant("Nonconformity", 0, "Paper"),
+            Self::Published => s.serialize_unit_variant("Nonconformity", 1, "Published"),
+            Self::Custom(_) => Err(serde::ser::Error::custom(
+                "a custom nonconformity function cannot be serialised",
+            )),
+        }
+    }
+}
+
+/// The named profiles serde reads.
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+#[serde(rename = "Nonconformity")]
+enum NamedNonconformity {
+    Paper,
+    Published,
+}
+
+/// Reads `Paper` or `Published` (a custom function cannot be deserialised).
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for Nonconformity {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> core::result::Result<Self, D::Error> {
+        Ok(match NamedNonconformity::deserialize(d)? {
+            NamedNonconformity::Paper => Self::Paper,
+            NamedNonconformity::Published => Self::Published,
+        })
+    }
+}
+
 impl fmt::Debug for Nonconformity {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -94,6 +129,7 @@ impl fmt::Debug for Nonconformity {
 
 /// When the Gaussian variable η of Eq. 11 is drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Noise {
     /// Once per voter and item, fixed for the whole run: a voter holds a
     /// stable (if wrong) opinion of each item (the published code,
@@ -106,6 +142,7 @@ pub enum Noise {
 
 /// What voters are asked to compare.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Judgement {
     /// Relatedness, the absolute value |o| (§4.1.2; Table 2).
     #[default]
@@ -128,6 +165,7 @@ impl Judgement {
 /// What a voter does when both items look exactly alike (o_i = o_j, e.g.
 /// both clipped to 1), before any oversight.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum EqualOpinions {
     /// Vote for the item shown first (the published code).
     #[default]
@@ -138,6 +176,7 @@ pub enum EqualOpinions {
 
 /// Which item of a comparison a voter chose.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Choice {
     /// The item shown first.
     First,
@@ -167,6 +206,11 @@ pub enum Choice {
 ///
 /// Reference: Lombardo et al. (2020) §4.1–4.2; published-code departures 1 and 8.
 #[derive(Debug, Clone)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "VoterModelRepr")
+)]
 pub struct VoterModel {
     sigma: (f64, f64),
     epsilon: (f64, f64),
@@ -174,6 +218,34 @@ pub struct VoterModel {
     noise: Noise,
     judgement: Judgement,
     equal: EqualOpinions,
+}
+
+/// The unvalidated mirror of [`VoterModel`] that serde reads; the ranges
+/// are checked as [`VoterModel::sigma_range`] and
+/// [`VoterModel::epsilon_range`] check them.
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+struct VoterModelRepr {
+    sigma: (f64, f64),
+    epsilon: (f64, f64),
+    nonconformity: Nonconformity,
+    noise: Noise,
+    judgement: Judgement,
+    equal: EqualOpinions,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<VoterModelRepr> for VoterModel {
+    type Error = SimError;
+    fn try_from(r: VoterModelRepr) -> Result<Self> {
+        Ok(Self::paper()
+            .sigma_range(r.sigma.0, r.sigma.1)?
+            .epsilon_range(r.epsilon.0, r.epsilon.1)?
+            .nonconformity(r.nonconformity)
+            .noise(r.noise)
+            .judgement(r.judgement)
+            .equal_opinions(r.equal))
+    }
 }
 
 impl Default for VoterModel {

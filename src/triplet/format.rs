@@ -105,6 +105,7 @@ pub fn read_dataset<R: BufRead>(reader: R) -> Result<Vec<Comparison>, TripletErr
 /// is [`FormatProblem::EmptyGroup`] as in strict mode.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum ReadMode {
     /// Blocks are separated by blank lines; such a line is
     /// [`FormatProblem::UnknownSection`] (default, as [`read_dataset`]).
@@ -121,6 +122,7 @@ pub enum ReadMode {
 /// allow; each names its 1-based line.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum FormatWarning {
     /// A target line follows a block without the blank separator line.
     TargetWithoutBlankLine {
@@ -144,6 +146,7 @@ impl core::fmt::Display for FormatWarning {
 
 /// The comparisons of a dataset file and the warnings of the lenient reader.
 #[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ParsedDataset {
     /// The comparisons in file order.
     pub comparisons: Vec<Comparison>,
@@ -331,6 +334,7 @@ fn parse_line(text: &str) -> Result<(&str, f64, &str), FormatProblem> {
 /// How the writer prints probabilities.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Decimals {
     /// The shortest text that reads back to the same `f64` (so reading the
     /// written file gives the same reliabilities); `p2` is printed as the

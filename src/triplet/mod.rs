@@ -38,6 +38,7 @@
 //! ```
 
 mod build;
+mod display;
 mod error;
 mod format;
 mod model;

@@ -11,6 +11,7 @@ use statrs::distribution::{ContinuousCDF, Normal};
 
 /// How the interval is read off the bootstrap distribution.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Interval {
     /// The α/2 and 1 − α/2 quantiles of the bootstrap values.
     Percentile,
@@ -39,6 +40,7 @@ pub enum Interval {
 /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Bootstrap {
     resamples: usize,
     level: f64,
@@ -50,6 +52,7 @@ pub struct Bootstrap {
 /// A bootstrap confidence interval.
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ConfidenceInterval {
     /// The statistic on the observed data.
     pub estimate: f64,

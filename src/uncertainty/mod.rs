@@ -44,6 +44,7 @@
 //! - M. G. Kendall (1948). *Rank correlation methods*, ch. 4–5 (null moments of τ with ties).
 
 mod bootstrap;
+mod display;
 mod engine;
 mod error;
 mod null;
@@ -72,6 +73,7 @@ use num_traits::Float;
 
 /// How many threads run the replicates. Results do not depend on it.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Threads {
     /// As many as [`std::thread::available_parallelism`] reports (1 if unknown).
     #[default]

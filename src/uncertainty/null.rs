@@ -15,6 +15,7 @@ use rand::Rng;
 
 /// Where a null moment comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Source {
     /// A closed form.
     Exact,
@@ -27,6 +28,7 @@ pub enum Source {
 
 /// One null moment with its origin and Monte-Carlo standard error.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Estimate {
     /// The value.
     pub value: f64,
@@ -49,6 +51,7 @@ impl Estimate {
 /// Mean and standard deviation of a statistic under random permutations of
 /// the second input (random rankings).
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct NullMoments {
     /// The null mean.
     pub mean: Estimate,
@@ -62,6 +65,7 @@ pub struct NullMoments {
 /// z = (value − null mean) / null SD
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Standardised {
     /// The coefficient on the observed data.
     pub value: f64,

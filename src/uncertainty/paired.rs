@@ -13,6 +13,7 @@ use rand::Rng;
 
 /// What a paired permutation test swaps between the two models, item by item.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Exchange {
     /// Each model's scores are first replaced by their ascending average
     /// ranks (a strictly increasing map, which leaves every rank statistic
@@ -32,6 +33,7 @@ pub enum Exchange {
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct PairedComparison {
     /// S(human, A).
     pub value_a: f64,

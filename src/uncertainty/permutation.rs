@@ -37,6 +37,7 @@ use rand::seq::SliceRandom;
 /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Permutations {
     pub(crate) permutations: usize,
     pub(crate) alternative: Alternative,
@@ -57,6 +58,7 @@ pub struct Permutations {
 /// equal to it, so that rounding in sums does not decide.
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[non_exhaustive]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct PermutationTest {
     /// The statistic on the observed data (for paired tests, the
     /// difference model A − model B).

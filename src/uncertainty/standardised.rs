@@ -72,10 +72,41 @@ const PILOT_BLOCKS: usize = 16;
 /// P. Glasserman (2004). *Monte Carlo methods in financial engineering*,
 /// §4.1 (control variates). P. Lombardo (2025), arXiv:2504.08428.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "GammaMonteCarloRepr")
+)]
 pub struct GammaMonteCarlo {
     standard_error: f64,
     max_permutations: usize,
     threads: Threads,
+}
+
+/// The unvalidated mirror of [`GammaMonteCarlo`] that serde reads: the
+/// target is checked as a run checks it (positive and finite).
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+struct GammaMonteCarloRepr {
+    standard_error: f64,
+    max_permutations: usize,
+    threads: Threads,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<GammaMonteCarloRepr> for GammaMonteCarlo {
+    type Error = StandardisedError;
+    fn try_from(r: GammaMonteCarloRepr) -> Result<Self, StandardisedError> {
+        if !(r.standard_error > 0.0 && r.standard_error.is_finite()) {
+            return Err(StandardisedError::InvalidAccuracy {
+                target: r.standard_error,
+            });
+        }
+        Ok(Self::new()
+            .standard_error(r.standard_error)
+            .max_permutations(r.max_permutations)
+            .threads(r.threads))
+    }
 }
 
 impl Default for GammaMonteCarlo {

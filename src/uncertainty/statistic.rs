@@ -10,6 +10,7 @@ use crate::weigh::{Hyperbolic, OffsetQuadratic, Scheme, Weigher, item_weights};
 
 /// Scores after [`Statistic::prepare`] (usually ranks).
 #[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Prepared {
     /// The first input, item by item.
     pub x: Vec<f64>,
@@ -20,6 +21,7 @@ pub struct Prepared {
 /// What is known exactly about a statistic's distribution under random
 /// permutations of the second input (`None`: estimate it by Monte Carlo).
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct ExactNull {
     /// The exact null mean.
     pub mean: Option<f64>,
@@ -132,6 +134,7 @@ fn average_ranks(x: &[f64], y: &[f64]) -> Prepared {
 /// Kendall (1948), ch. 5; the variance holds for the Pearson correlation of
 /// any fixed values under random permutation.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Spearman;
 
 impl Statistic for Spearman {
@@ -172,6 +175,7 @@ impl Statistic for Spearman {
 /// # References
 /// Kendall (1948), ch. 4.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct KendallTauB;
 
 impl Statistic for KendallTauB {
@@ -265,6 +269,19 @@ fn has_no_ties(v: &[f64]) -> bool {
     s.windows(2).all(|w| w[0] != w[1])
 }
 
+/// The fields of a serialised [`TopWeighted`], read back into a
+/// [`TopWeightedRho`] or [`TopWeightedTau`] (whose configuration is private).
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TopWeightedRepr<W> {
+    weigher: W,
+    scheme: Scheme,
+    ties: Ties,
+    order_x: Order,
+    order_y: Order,
+}
+
 macro_rules! weighted_statistic {
     ($name:ident, $method:ident, $ranks:ident, $field:ident, $what:literal, $example:literal, $exact_sd:literal) => {
         #[doc = concat!("The top-weighted ", $what, " of Lombardo et al. (2020, Eq. 8) as a [`Statistic`].")]
@@ -297,6 +314,36 @@ macro_rules! weighted_statistic {
             config: TopWeighted<W>,
             weigher: W,
             scheme: Scheme,
+        }
+
+        /// Serialises as its [`TopWeighted`] configuration.
+        #[cfg(feature = "serde")]
+        impl<W: serde::Serialize> serde::Serialize for $name<W> {
+            fn serialize<S: serde::Serializer>(
+                &self,
+                s: S,
+            ) -> core::result::Result<S::Ok, S::Error> {
+                serde::Serialize::serialize(&self.config, s)
+            }
+        }
+
+        /// Deserialises from a [`TopWeighted`] configuration, rebuilt with
+        /// the builder methods.
+        #[cfg(feature = "serde")]
+        impl<'de, W> serde::Deserialize<'de> for $name<W>
+        where
+            W: serde::Deserialize<'de> + Weigher + Clone,
+        {
+            fn deserialize<D: serde::Deserializer<'de>>(
+                d: D,
+            ) -> core::result::Result<Self, D::Error> {
+                let c = <TopWeightedRepr<W> as serde::Deserialize>::deserialize(d)?;
+                Ok($name::new()
+                    .weigher(c.weigher)
+                    .scheme(c.scheme)
+                    .ties(c.ties)
+                    .orders(c.order_x, c.order_y))
+            }
         }
 
         impl $name<OffsetQuadratic> {
@@ -444,6 +491,7 @@ weighted_statistic!(
 /// # References
 /// S. Vigna (2015), A weighted correlation index for rankings with ties, WWW.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct VignaTau<'r, W = Hyperbolic> {
     options: WeightedTauOptions<'r, W>,
 }

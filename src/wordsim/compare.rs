@@ -25,6 +25,11 @@ use super::pairs::Benchmark;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "super::repr::ComparisonRepr")
+)]
 pub struct Comparison {
     models: Vec<String>,
     benchmarks: Vec<String>,
@@ -32,6 +37,20 @@ pub struct Comparison {
 }
 
 impl Comparison {
+    /// The table of `reports`, row by row (models × benchmarks).
+    #[cfg(feature = "serde")]
+    pub(super) fn from_parts(
+        models: Vec<String>,
+        benchmarks: Vec<String>,
+        reports: Vec<Report>,
+    ) -> Self {
+        Self {
+            models,
+            benchmarks,
+            reports,
+        }
+    }
+
     /// The model names, in the order given.
     #[must_use]
     pub fn models(&self) -> &[String] {
@@ -144,6 +163,11 @@ impl<W: Weigher + Sync> Evaluator<W> {
 #[cfg(feature = "uncertainty")]
 #[cfg_attr(docsrs, doc(cfg(feature = "uncertainty")))]
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "super::repr::PairedTestRepr")
+)]
 #[non_exhaustive]
 pub struct PairedTest {
     /// The number of pairs both models cover (the items of the test).

@@ -18,6 +18,11 @@
 //! bootstrap confidence intervals; `paired_test` says whether one model
 //! beats another on the pairs both cover.
 //!
+//! A report prints as a short block (`println!("{report}")`), a
+//! [`Comparison`] as an aligned table; with feature `serde` reports, tables,
+//! benchmarks and every option serialise, and reports are checked against
+//! their scored pairs when read back (see [`Report`]).
+//!
 //! ```text
 //! pairs → s_i = cos(v(word1_i), v(word2_i)) → unknown words: drop / 0 / mean
 //!       → r, ρ, τ-b (with p-values), ρ_w, τ_w of (human_i, s_i)
@@ -59,9 +64,12 @@
 //!   Words; D. Gerz et al. (2016), SimVerb-3500.
 
 mod compare;
+mod display;
 mod error;
 mod evaluate;
 mod pairs;
+#[cfg(feature = "serde")]
+mod repr;
 
 pub use compare::Comparison;
 #[cfg(feature = "uncertainty")]

@@ -8,6 +8,7 @@ use super::error::{PairProblem, WordsimError};
 
 /// The field separator of a word-pair file.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
 pub enum Separator {
     /// Chosen from the first line that is not blank or a comment: tab if it
@@ -27,6 +28,7 @@ pub enum Separator {
 
 /// Whether a word-pair file starts with a header line.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
 pub enum Header {
     /// The first line that is not blank or a comment is a header if its
@@ -55,6 +57,9 @@ pub enum Header {
 ///
 /// Every layout auto-detects the separator and the header, so one format
 /// reads all copies of a dataset.
+///
+/// With feature `serde` a layout is written as its [`name`](Layout::name)
+/// and read with [`Layout::from_name`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Layout {
@@ -133,6 +138,11 @@ impl Layout {
 ///          '#' starts a comment line, no suffix stripping
 /// ```
 ///
+/// With feature `serde` a format is written as `{"separator": "Auto",
+/// "header": "Auto", "word_columns": [1, 2], "score_column": 3,
+/// "strip_pos_suffixes": false, "comments": true}`; reading it back refuses
+/// columns that are 0 or not distinct (which reading a file would refuse).
+///
 /// # Examples
 /// ```
 /// use adaptive_comp_metrics::wordsim::{Benchmark, Layout, PairFormat};
@@ -148,13 +158,19 @@ impl Layout {
 /// # Ok::<(), adaptive_comp_metrics::wordsim::WordsimError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "super::repr::PairFormatRepr")
+)]
 pub struct PairFormat {
-    separator: Separator,
-    header: Header,
-    word_columns: [usize; 2],
-    score_column: usize,
-    strip_pos: bool,
-    comments: bool,
+    pub(super) separator: Separator,
+    pub(super) header: Header,
+    pub(super) word_columns: [usize; 2],
+    pub(super) score_column: usize,
+    #[cfg_attr(feature = "serde", serde(rename = "strip_pos_suffixes"))]
+    pub(super) strip_pos: bool,
+    pub(super) comments: bool,
 }
 
 impl Default for PairFormat {
@@ -226,7 +242,7 @@ impl PairFormat {
         self
     }
 
-    fn check(&self) -> Result<(), WordsimError> {
+    pub(super) fn check(&self) -> Result<(), WordsimError> {
         let [a, b] = self.word_columns;
         let s = self.score_column;
         if a == 0 || b == 0 || s == 0 || a == b || a == s || b == s {
@@ -241,6 +257,7 @@ impl PairFormat {
 
 /// One pair of a benchmark with its human score.
 #[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct WordPair {
     /// The first word.
     pub word1: String,
@@ -267,7 +284,16 @@ impl WordPair {
 
 /// A named word-similarity benchmark: word pairs with human scores, in file
 /// order (repeated pairs are kept, as every evaluator does).
+///
+/// With feature `serde` a benchmark is written as its name and pairs, and
+/// read back through [`Benchmark::new`] (no pair, an empty word or a score
+/// that is not finite is refused).
 #[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "super::repr::BenchmarkRepr")
+)]
 pub struct Benchmark {
     name: String,
     pairs: Vec<WordPair>,

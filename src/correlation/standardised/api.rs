@@ -11,6 +11,11 @@ use num_traits::Float;
 /// ρ_w on the standardised scale, with the raw value and the null it was
 /// standardised against.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "super::repr::StandardisedRhoRepr")
+)]
 #[non_exhaustive]
 pub struct StandardisedRho {
     /// g(ρ_w) ∈ [−1, 1]: 0 = what unrelated rankings give on average,
@@ -31,6 +36,11 @@ pub struct StandardisedRho {
 
 /// τ_w on the standardised scale; see [`StandardisedRho`].
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "super::repr::StandardisedTauRepr")
+)]
 #[non_exhaustive]
 pub struct StandardisedTau {
     /// g(τ_w) ∈ [−1, 1]: 0 = what unrelated rankings give on average,

@@ -122,10 +122,14 @@ pub struct MapCoefficients {
 /// P. Lombardo (2025). *Standardization of Weighted Ranking Correlation
 /// Coefficients.* arXiv:2504.08428.
 #[derive(Debug, Clone, Copy, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "super::repr::StandardiserRepr")
+)]
 pub struct Standardiser {
-    moments: GammaMoments,
-    map: MapCoefficients,
+    pub(super) moments: GammaMoments,
+    pub(super) map: MapCoefficients,
 }
 
 impl Standardiser {

@@ -135,12 +135,15 @@
 //!   of domain-specific semantic models.* EMNLP 2020, §3.
 
 mod api;
+mod display;
 mod error;
 pub(crate) mod exact;
 #[cfg(any(feature = "uncertainty", test))]
 pub(crate) mod kernel;
 mod map;
 mod moments;
+#[cfg(feature = "serde")]
+mod repr;
 mod table;
 mod table_data;
 

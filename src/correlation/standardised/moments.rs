@@ -24,7 +24,11 @@ pub enum MomentSource {
 
 /// One null moment with its standard error and origin.
 #[derive(Debug, Clone, Copy, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "super::repr::MomentEstimateRepr")
+)]
 pub struct MomentEstimate {
     /// The value.
     pub value: f64,
@@ -64,7 +68,11 @@ impl MomentEstimate {
 /// Not to be confused with `uncertainty::NullMoments` (mean and standard
 /// deviation for the z-score `uncertainty::standardise`).
 #[derive(Debug, Clone, Copy, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "super::repr::GammaMomentsRepr")
+)]
 #[non_exhaustive]
 pub struct GammaMoments {
     /// The null mean Γ̄.

@@ -283,7 +283,16 @@ fn one(outcomes: Vec<Outcome>) -> Outcome {
 
 /// Which importance rank ρ (0 = most important) gives each item its weight
 /// `f(ρ + 1)` in [`weighted_tau`]. The names follow SciPy's `rank` argument.
+///
+/// With the `serde` feature a `Rank` serialises, [`Rank::Given`] as its
+/// array; it deserialises too, except [`Rank::Given`], which borrows the
+/// caller's array and so cannot be built from serialised data (an error).
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(try_from = "RankRepr")
+)]
 pub enum Rank<'r> {
     /// The mean of the τ computed with [`Rank::ByXY`] and with
     /// [`Rank::ByYX`] (SciPy's default, `rank=True`): symmetric in x and y.
@@ -302,6 +311,36 @@ pub enum Rank<'r> {
     /// 0 as SciPy does, so only the order of its values matters and equal
     /// values share a weight.
     Given(&'r [f64]),
+}
+
+/// The owned mirror of [`Rank`] that serde reads.
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+enum RankRepr {
+    Symmetric,
+    ByXY,
+    ByYX,
+    Index,
+    Given(serde::de::IgnoredAny),
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<RankRepr> for Rank<'_> {
+    type Error = &'static str;
+    fn try_from(r: RankRepr) -> core::result::Result<Self, Self::Error> {
+        Ok(match r {
+            RankRepr::Symmetric => Rank::Symmetric,
+            RankRepr::ByXY => Rank::ByXY,
+            RankRepr::ByYX => Rank::ByYX,
+            RankRepr::Index => Rank::Index,
+            RankRepr::Given(_) => {
+                return Err(
+                    "a given rank array borrows the caller's data and cannot be deserialised: \
+                     deserialise the array and pass `Rank::Given(&array)`",
+                );
+            }
+        })
+    }
 }
 
 /// What to do with NaN scores in [`weighted_tau`].
@@ -341,6 +380,7 @@ pub enum NanPolicy {
 /// # Ok::<(), adaptive_comp_metrics::Error>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct WeightedTauOptions<'r, W = Hyperbolic> {
     /// The importance rank.
     pub rank: Rank<'r>,
