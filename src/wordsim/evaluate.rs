@@ -93,7 +93,7 @@ impl Evaluator<OffsetQuadratic> {
 /// Each coefficient is a `Result`: a benchmark the model barely covers (or a
 /// constant model) makes some undefined without hiding the others. p-values
 /// come from the results' `p_value(Alternative)`; ρ_w and τ_w have none in
-/// closed form (see [`uncertainty`](crate::uncertainty) for permutation
+/// closed form (see `uncertainty` (feature `uncertainty`) for permutation
 /// tests and intervals).
 ///
 /// ρ_w and τ_w come twice: raw, and on the standardised scale of Lombardo
@@ -104,7 +104,7 @@ impl Evaluator<OffsetQuadratic> {
 /// with n0 ∈ {0, 1, 2}, additive or multiplicative) and are
 /// [`StandardisedError::NotInTable`] otherwise; human scores usually have
 /// ties, which the table's untied null approximates (the results' `ties`
-/// flag says so; [`uncertainty::GammaMonteCarlo`](crate::uncertainty)
+/// flag says so; `uncertainty::GammaMonteCarlo` (feature `uncertainty`)
 /// gives the tied null of the report's [`human`](Self::human) and
 /// [`model`](Self::model) vectors).
 ///

@@ -89,7 +89,7 @@
 //! whose null variance stays near 0.1 however long the ranking: above 10⁻⁴
 //! from n ≈ 40). V and V_ℓ are within 2.3 % (one standard error). A
 //! standardised value inherits about the standard error of Γ̄; for more
-//! precision, ask [`uncertainty::GammaMonteCarlo`](crate::uncertainty) for
+//! precision, ask `uncertainty::GammaMonteCarlo` (feature `uncertainty`) for
 //! the n at hand.
 //!
 //! Between grid points each moment is interpolated by the 4-point Lagrange
