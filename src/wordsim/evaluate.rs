@@ -329,6 +329,19 @@ impl<W: Weigher> Evaluator<W> {
             }
         };
         let (h, m) = (&human[..], &model_scores[..]);
+        // The standardised results carry the raw ones: compute each
+        // coefficient once, and again on its own only when standardising
+        // failed (a weigher outside the table, an undefined coefficient).
+        let rho_w_standardised = self.weighted.rho_standardised(h, m);
+        let rho_w = match &rho_w_standardised {
+            Ok(s) => Ok(s.rho),
+            Err(_) => self.weighted.rho(h, m),
+        };
+        let tau_w_standardised = self.weighted.tau_standardised(h, m);
+        let tau_w = match &tau_w_standardised {
+            Ok(s) => Ok(s.tau),
+            Err(_) => self.weighted.tau(h, m),
+        };
         Ok(Report {
             benchmark: benchmark.name().to_owned(),
             pairs: pairs.len(),
@@ -338,10 +351,10 @@ impl<W: Weigher> Evaluator<W> {
             pearson: pearson(h, m),
             spearman: spearman(h, m),
             kendall: kendall_tau_b(h, m),
-            rho_w: self.weighted.rho(h, m),
-            tau_w: self.weighted.tau(h, m),
-            rho_w_standardised: self.weighted.rho_standardised(h, m),
-            tau_w_standardised: self.weighted.tau_standardised(h, m),
+            rho_w,
+            tau_w,
+            rho_w_standardised,
+            tau_w_standardised,
             human,
             model: model_scores,
             gold,
