@@ -4,7 +4,7 @@
 use super::error::{RelevanceError, Result};
 use super::flat::{Qrels, TrecRun};
 use super::measure::Measure;
-use super::metrics::{Gain, Linear, Mean, NoRelevant, expected_reciprocal_rank};
+use super::metrics::{Gain, Linear, Mean, NoRelevant, expected_reciprocal_rank, tie_group_ap};
 use crate::sum::Neumaier;
 
 /// How documents with equal scores are ordered.
@@ -626,17 +626,7 @@ fn expected<G: Gain>(
         }
         top_r += rf * inside(r_total) / nf;
         if r > 0 {
-            let within = if len > 1 {
-                (rf - 1.0) / (nf - 1.0)
-            } else {
-                0.0
-            };
-            let mut group_ap = 0.0;
-            for t in 1..=len {
-                let prec_num = rel_above as f64 + 1.0 + (t - 1) as f64 * within;
-                group_ap += prec_num / (above + t) as f64;
-            }
-            ap.add(rf / nf * group_ap);
+            ap.add(tie_group_ap(rel_above, above, len, r));
             if rr.is_none() {
                 rr = Some(expected_reciprocal_rank(above, len, r));
             }

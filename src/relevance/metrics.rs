@@ -19,6 +19,7 @@
 //! every mean) or skip them.
 
 use super::error::{RelevanceError, Result, check_finite};
+use super::flat::descending_key;
 use super::judgements::{Assessments, Level};
 use crate::sum::Neumaier;
 use core::cmp::Ordering;
@@ -336,19 +337,7 @@ pub fn evaluate_query_with_missing<F: Float, G: Gain>(
         top_k_rel += rf * inside(k) / nf;
         top_r_rel += rf * inside(relevant_total) / nf;
         if r > 0 {
-            let within = if len > 1 {
-                (rf - 1.0) / (nf - 1.0)
-            } else {
-                0.0
-            };
-            // Terms of one group are positive and few: a plain sum is exact
-            // enough; groups are then added with compensation.
-            let mut group_ap = 0.0;
-            for t in 1..=len {
-                let prec_num = rel_above as f64 + 1.0 + (t - 1) as f64 * within;
-                group_ap += prec_num / (above + t) as f64;
-            }
-            ap.add(rf / nf * group_ap);
+            ap.add(tie_group_ap(rel_above, above, len, r));
             if rr.is_none() {
                 rr = Some(expected_reciprocal_rank(above, len, r));
             }
@@ -378,22 +367,35 @@ pub fn evaluate_query_with_missing<F: Float, G: Gain>(
     })
 }
 
-/// A u64 whose increasing order is the decreasing order of finite `x`.
-#[inline]
-fn descending_key(x: f64) -> u64 {
-    let bits = (x + 0.0).to_bits(); // + 0.0 turns −0 into +0
-    let ascending = if bits >> 63 == 1 {
-        !bits
-    } else {
-        bits | (1 << 63)
-    };
-    !ascending
-}
-
 /// D(i) = 1/log₂(i + 1), the DCG discount of rank i ≥ 1.
 #[inline]
 fn discount(rank: usize) -> f64 {
     1.0 / ((rank + 1) as f64).log2()
+}
+
+/// The expected contribution to average precision's numerator of a tie
+/// group of `len` documents, `r` of them relevant, placed after `above`
+/// documents of which `rel_above` are relevant (every order of the group
+/// equally likely):
+///
+/// ```text
+/// (r/len) Σ_{t=1..len} (rel_above + 1 + (t − 1)(r − 1)/(len − 1)) / (above + t)
+/// ```
+pub(crate) fn tie_group_ap(rel_above: usize, above: usize, len: usize, r: usize) -> f64 {
+    let (nf, rf) = (len as f64, r as f64);
+    let within = if len > 1 {
+        (rf - 1.0) / (nf - 1.0)
+    } else {
+        0.0
+    };
+    // Terms of one group are positive and few: a plain sum is exact enough;
+    // callers add the groups with compensation.
+    let mut group_ap = 0.0;
+    for t in 1..=len {
+        let prec_num = rel_above as f64 + 1.0 + (t - 1) as f64 * within;
+        group_ap += prec_num / (above + t) as f64;
+    }
+    rf / nf * group_ap
 }
 
 /// E[1/(above + t)] where t is the position of the first of `r` relevant

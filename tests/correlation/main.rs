@@ -8,6 +8,8 @@
 #[allow(dead_code)]
 mod splitmix;
 
+#[path = "../common/harness.rs"]
+mod harness;
 mod misuse;
 mod pearson_props;
 mod pearson_scipy;

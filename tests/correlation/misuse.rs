@@ -4,6 +4,7 @@
 //! (coefficients in [−1, 1], p-values in [0, 1], weights summing to 1).
 //! Also the `weigh` cases of the issue and the benchmark example's checks.
 
+use crate::harness::Harness;
 use adaptive_comp_metrics::correlation::gamma::kendall_gamma;
 use adaptive_comp_metrics::{
     Alternative, Error, Hyperbolic, Logarithmic, OffsetQuadratic, Order, Quadratic, Scheme, Ties,
@@ -11,7 +12,6 @@ use adaptive_comp_metrics::{
     kendall_tau_b_naive, pearson, rank, rho_w, rho_w_with_weights, spearman, spearman_ranks, tau_w,
     tau_w_with_weights, validate_ranks, weighted_tau,
 };
-use std::panic::{AssertUnwindSafe, catch_unwind};
 
 /// The benchmark example, compiled here so its size checks can be called
 /// (it brings its own copy of the SplitMix64 module).
@@ -74,48 +74,6 @@ fn weight_vectors() -> Vec<Vec<f64>> {
         vec![0.0, 0.0, 1.0],
         vec![5e-324, 0.0, 5e-324],
     ]
-}
-
-/// Collects what went wrong: a panic, or an `Ok` that is not a number in
-/// its range.
-#[derive(Default)]
-struct Harness {
-    failures: Vec<String>,
-    calls: usize,
-}
-
-impl Harness {
-    /// Runs `f`; on `Ok(values)`, checks each `(name, value, lo, hi)`.
-    fn call<E: std::fmt::Debug>(
-        &mut self,
-        what: String,
-        f: impl FnOnce() -> Result<Vec<(&'static str, f64, f64, f64)>, E>,
-    ) {
-        self.calls += 1;
-        match catch_unwind(AssertUnwindSafe(f)) {
-            Err(_) => self.failures.push(format!("{what}: panicked")),
-            Ok(Err(_)) => {}
-            Ok(Ok(values)) => {
-                for (name, v, lo, hi) in values {
-                    if !(v >= lo && v <= hi) {
-                        self.failures
-                            .push(format!("{what}: {name} = {v} not in [{lo}, {hi}]"));
-                    }
-                }
-            }
-        }
-    }
-
-    fn finish(self, at_least: usize) {
-        assert!(self.calls >= at_least, "only {} calls", self.calls);
-        assert!(
-            self.failures.is_empty(),
-            "{} of {} calls misbehaved:\n{}",
-            self.failures.len(),
-            self.calls,
-            self.failures.join("\n")
-        );
-    }
 }
 
 const ALTS: [Alternative; 3] = [

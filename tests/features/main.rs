@@ -24,6 +24,9 @@ mod campaign_e2e;
 mod campaign_inputs;
 mod display;
 mod fuzz_regressions;
+#[path = "../common/harness.rs"]
+#[allow(dead_code)]
+mod harness;
 mod limits;
 mod misuse;
 mod serde_all;

@@ -5,47 +5,7 @@
 //! numbers in their range. Sizes that would need terabytes are among the
 //! inputs, so a run that passes refused them before allocating.
 
-use std::panic::{AssertUnwindSafe, catch_unwind};
-
-/// Collects panics and out-of-range `Ok` values.
-#[derive(Default)]
-struct Harness {
-    failures: Vec<String>,
-    calls: usize,
-}
-
-impl Harness {
-    fn call<E: std::fmt::Debug>(
-        &mut self,
-        what: String,
-        f: impl FnOnce() -> Result<Vec<(&'static str, f64, f64, f64)>, E>,
-    ) {
-        self.calls += 1;
-        match catch_unwind(AssertUnwindSafe(f)) {
-            Err(_) => self.failures.push(format!("{what}: panicked")),
-            Ok(Err(_)) => {}
-            Ok(Ok(values)) => {
-                for (name, v, lo, hi) in values {
-                    if !(v >= lo && v <= hi) {
-                        self.failures
-                            .push(format!("{what}: {name} = {v} not in [{lo}, {hi}]"));
-                    }
-                }
-            }
-        }
-    }
-
-    fn finish(self, at_least: usize) {
-        assert!(self.calls >= at_least, "only {} calls", self.calls);
-        assert!(
-            self.failures.is_empty(),
-            "{} of {} calls misbehaved:\n{}",
-            self.failures.len(),
-            self.calls,
-            self.failures.join("\n")
-        );
-    }
-}
+use crate::harness::Harness;
 
 #[allow(dead_code)]
 const SIZES: [usize; 8] = [0, 1, 2, 3, 990, 1 << 24, 1 << 40, usize::MAX];
