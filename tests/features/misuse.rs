@@ -5,6 +5,7 @@
 //! numbers in their range. Sizes that would need terabytes are among the
 //! inputs, so a run that passes refused them before allocating.
 
+#[allow(unused_imports)] // every test below needs one of the optional features
 use crate::harness::Harness;
 
 #[allow(dead_code)]

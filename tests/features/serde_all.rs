@@ -90,6 +90,8 @@ fn refused<T: DeserializeOwned + Debug>(json: &str) -> String {
 /// Scores with a tie (0.7 twice) and an inversion.
 const HUMAN: [f64; 8] = [0.95, 0.80, 0.70, 0.70, 0.40, 0.33, 0.20, 0.05];
 const MODEL: [f64; 8] = [0.91, 0.62, 0.83, 0.55, 0.35, 0.20, 0.30, 0.01];
+/// A second model, for the paired comparison (feature `uncertainty`).
+#[cfg(feature = "uncertainty")]
 const MODEL_B: [f64; 8] = [0.10, 0.62, 0.30, 0.55, 0.85, 0.20, 0.90, 0.01];
 
 mod core {

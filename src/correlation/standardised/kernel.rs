@@ -71,6 +71,7 @@ pub(crate) struct NullKernel {
 
 impl NullKernel {
     /// Two untied rankings of `n` items.
+    #[cfg(feature = "uncertainty")]
     pub(crate) fn untied<W: Weigher + ?Sized>(
         n: usize,
         weigher: &W,
