@@ -60,12 +60,25 @@ impl Fixture {
             "controls.csv",
             "first,second,answer\ni0,i9,first\ni8,i1,i1\n",
         );
-        ok(&[
+        let args = f.init_args();
+        ok(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        f
+    }
+
+    /// The fixture's `init` command line (seed 5, M = 2, two ballots, the
+    /// two control pairs at rate 0.2).
+    fn init_args(&self) -> Vec<String> {
+        let (state, items, controls) = (
+            self.p("s.json"),
+            self.p("items.csv"),
+            self.p("controls.csv"),
+        );
+        [
             "init",
             "--state",
-            &f.p("s.json"),
+            &state,
             "--items",
-            &f.p("items.csv"),
+            &items,
             "--seed",
             "5",
             "--m",
@@ -73,11 +86,12 @@ impl Fixture {
             "--ballots",
             "2",
             "--controls",
-            &f.p("controls.csv"),
+            &controls,
             "--control-rate",
             "0.2",
-        ]);
-        f
+        ]
+        .map(str::to_owned)
+        .to_vec()
     }
 
     fn p(&self, name: &str) -> String {
@@ -336,23 +350,8 @@ fn bad_init_arguments() {
 #[test]
 fn init_is_idempotent_and_dry_run_writes_nothing() {
     let f = Fixture::new("idem");
-    let args = [
-        "init",
-        "--state",
-        &f.p("s.json"),
-        "--items",
-        &f.p("items.csv"),
-        "--seed",
-        "5",
-        "--m",
-        "2",
-        "--ballots",
-        "2",
-        "--controls",
-        &f.p("controls.csv"),
-        "--control-rate",
-        "0.2",
-    ];
+    let args = f.init_args();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let before = f.state();
     assert!(ok(&args).contains("already holds this campaign"));
     assert_eq!(f.state(), before);
