@@ -170,7 +170,7 @@ pub mod simulate;
 
 /// The README's examples, compiled and run as doctests (with the
 /// `uncertainty` feature, which its p-value example needs, as in the README's
-/// test command `cargo test --all-features`).
+/// test command `make test`, which runs `cargo test --workspace --all-features`).
 #[cfg(all(doctest, feature = "uncertainty"))]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
