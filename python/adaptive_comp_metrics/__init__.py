@@ -38,6 +38,7 @@ from ._correlation import (
     tau_w_standardised,
     weightedtau,
 )
+from ._relevance import RelevanceEvaluator, parse_qrel, parse_run
 from ._results import (
     BootstrapResult,
     ConfidenceInterval,
@@ -76,6 +77,7 @@ __all__ = [
     "PearsonRResult",
     "PermutationTest",
     "PermutationTestResult",
+    "RelevanceEvaluator",
     "RhoW",
     "SignificanceResult",
     "Standardised",
@@ -87,6 +89,8 @@ __all__ = [
     "kendalltau",
     "null_moments",
     "paired_comparison",
+    "parse_qrel",
+    "parse_run",
     "pearsonr",
     "permutation_test",
     "rho_w",

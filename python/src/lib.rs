@@ -11,6 +11,7 @@
 
 mod convert;
 mod correlation;
+mod relevance;
 mod uncertainty;
 mod weigher;
 
@@ -24,6 +25,8 @@ mod _core {
         gamma_null_moments, kendalltau, pearsonr, pearsonr_ci, spearmanr, standardise_with,
         standardised, top_weighted, weightedtau,
     };
+    #[pymodule_export]
+    use crate::relevance::{TrecEvaluator, parse_qrel, parse_run};
     #[pymodule_export]
     use crate::uncertainty::{
         bootstrap_ci, bootstrap_from_replicates, bootstrap_replicates, paired_comparison,
