@@ -54,6 +54,12 @@ from ._results import (
     TauW,
     ZScore,
 )
+from ._wordsim import (
+    WordPairsReport,
+    WordPairsResult,
+    evaluate_word_pairs,
+    read_word_pairs,
+)
 from ._uncertainty import (
     Bootstrap,
     PermutationTest,
@@ -84,8 +90,11 @@ __all__ = [
     "Statistic",
     "TauW",
     "TopWeighted",
+    "WordPairsReport",
+    "WordPairsResult",
     "ZScore",
     "bootstrap_ci",
+    "evaluate_word_pairs",
     "kendalltau",
     "null_moments",
     "paired_comparison",
@@ -93,6 +102,7 @@ __all__ = [
     "parse_run",
     "pearsonr",
     "permutation_test",
+    "read_word_pairs",
     "rho_w",
     "rho_w_standardised",
     "spearmanr",

@@ -14,6 +14,7 @@ mod correlation;
 mod relevance;
 mod uncertainty;
 mod weigher;
+mod wordsim;
 
 use pyo3::prelude::*;
 
@@ -32,4 +33,6 @@ mod _core {
         bootstrap_ci, bootstrap_from_replicates, bootstrap_replicates, paired_comparison,
         permutation_from_replicates, permutation_replicates, permutation_test, standardise,
     };
+    #[pymodule_export]
+    use crate::wordsim::{PairsBenchmark, evaluate_file, evaluate_vectors};
 }
