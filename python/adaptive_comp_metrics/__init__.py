@@ -54,11 +54,14 @@ from ._results import (
     TauW,
     ZScore,
 )
-from ._wordsim import (
-    WordPairsReport,
-    WordPairsResult,
-    evaluate_word_pairs,
-    read_word_pairs,
+from ._scoring import (
+    LexsubScores,
+    ScorePl,
+    Tally,
+    Totals,
+    TripletScore,
+    lexsub_score,
+    triplet_score,
 )
 from ._uncertainty import (
     Bootstrap,
@@ -69,6 +72,12 @@ from ._uncertainty import (
     permutation_test,
     standardise,
 )
+from ._wordsim import (
+    WordPairsReport,
+    WordPairsResult,
+    evaluate_word_pairs,
+    read_word_pairs,
+)
 
 __version__ = "0.1.0"
 
@@ -77,6 +86,7 @@ __all__ = [
     "BootstrapResult",
     "ConfidenceInterval",
     "GammaMoments",
+    "LexsubScores",
     "MomentEstimate",
     "NullEstimate",
     "PairedComparisonResult",
@@ -85,17 +95,22 @@ __all__ = [
     "PermutationTestResult",
     "RelevanceEvaluator",
     "RhoW",
+    "ScorePl",
     "SignificanceResult",
     "Standardised",
     "Statistic",
+    "Tally",
     "TauW",
     "TopWeighted",
+    "Totals",
+    "TripletScore",
     "WordPairsReport",
     "WordPairsResult",
     "ZScore",
     "bootstrap_ci",
     "evaluate_word_pairs",
     "kendalltau",
+    "lexsub_score",
     "null_moments",
     "paired_comparison",
     "parse_qrel",
@@ -110,5 +125,6 @@ __all__ = [
     "standardise_with_moments",
     "tau_w",
     "tau_w_standardised",
+    "triplet_score",
     "weightedtau",
 ]

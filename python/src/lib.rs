@@ -12,6 +12,7 @@
 mod convert;
 mod correlation;
 mod relevance;
+mod scoring;
 mod uncertainty;
 mod weigher;
 mod wordsim;
@@ -28,6 +29,10 @@ mod _core {
     };
     #[pymodule_export]
     use crate::relevance::{TrecEvaluator, parse_qrel, parse_run};
+    #[pymodule_export]
+    use crate::scoring::{
+        TripletDataset, lexsub_score, lexsub_score_pl, triplet_score_file, triplet_score_vectors,
+    };
     #[pymodule_export]
     use crate::uncertainty::{
         bootstrap_ci, bootstrap_from_replicates, bootstrap_replicates, paired_comparison,

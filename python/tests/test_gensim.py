@@ -54,7 +54,7 @@ def test_generated_vectors_and_dict_models(tmp_path):
     vecs = rng.normal(size=(300, 20)).astype(np.float32)
     path = tmp_path / "v.vec"
     with open(path, "w") as f:
-        f.write(f"300 20\n")
+        f.write("300 20\n")
         for w, v in zip(words, vecs):
             f.write(w + " " + " ".join(repr(float(x)) for x in v) + "\n")
     pairs = tmp_path / "p.tsv"
