@@ -15,7 +15,9 @@ TRI = os.path.join(ROOT, "triplet")
 
 def test_score_pl_matches_the_model():
     expected = {}
-    for line in open(os.path.join(LEX, "score_pl_model.out")):
+    with open(os.path.join(LEX, "score_pl_model.out")) as f:
+        lines = f.read().splitlines()
+    for line in lines:
         f = line.lstrip("# ").split()
         expected[f[0]] = [float(v) for v in f[1:]]
     for name, (p, r, mp, mr) in expected.items():
@@ -46,7 +48,9 @@ def test_corrected_scorer_by_hand(tmp_path):
 
 def test_triplets_match_numpy_reference():
     want = {}
-    for line in open(os.path.join(TRI, "sample_scores.txt")):
+    with open(os.path.join(TRI, "sample_scores.txt")) as f:
+        lines = f.read().splitlines()
+    for line in lines:
         f = line.split()
         if f[0] == "f64":
             want[(f[1], f[2])] = float(f[3])
@@ -59,7 +63,9 @@ def test_triplets_match_numpy_reference():
         assert abs(got - value) < 1e-12, (policy, kind, got, value)
     # The same vectors given as a dict.
     vec = {}
-    for line in open(os.path.join(TRI, "sample.vec")).read().splitlines()[1:]:
+    with open(os.path.join(TRI, "sample.vec")) as f:
+        rows = f.read().splitlines()[1:]
+    for line in rows:
         w, *v = line.split()
         vec[w] = np.array(v, dtype=float)
     s = acm.triplet_score(os.path.join(TRI, "sample.txt"), vec)
