@@ -96,14 +96,20 @@ impl<'py> Scores<'py> {
             })?;
             converted.cast_into::<PyUntypedArray>()?
         };
+        let dtype = array.dtype();
+        let (kind, size) = (dtype.kind(), dtype.itemsize());
+        if !matches!((kind, size), (b'f', 8 | 4) | (b'i' | b'u' | b'b', _)) {
+            return Err(PyTypeError::new_err(format!(
+                "{name} has dtype {}: expected float64 or float32 (or integers)",
+                dtype.str()?
+            )));
+        }
         if array.ndim() != 1 {
             return Err(PyValueError::new_err(format!(
                 "{name} must be 1-D, got an array with {} dimensions",
                 array.ndim()
             )));
         }
-        let dtype = array.dtype();
-        let (kind, size) = (dtype.kind(), dtype.itemsize());
         match (kind, size) {
             (b'f', 8) => {
                 let a = array.cast::<PyArray1<f64>>()?;
@@ -269,4 +275,11 @@ pub fn choice<T: Copy>(what: &str, given: &str, options: &[(&str, T)]) -> PyResu
 /// A float64 NumPy array holding `values` (moved, not copied).
 pub fn array<'py>(py: Python<'py>, values: Vec<f64>) -> Bound<'py, PyArray1<f64>> {
     PyArray1::from_vec(py, values)
+}
+
+/// Panics inside the guard: lets the tests check that a Rust panic reaches
+/// Python as `RuntimeError` (not PyO3's `PanicException`).
+#[pyfunction]
+pub fn _panic_for_tests() -> PyResult<()> {
+    guard(|| panic!("a deliberate panic (test hook)"))
 }

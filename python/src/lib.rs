@@ -23,6 +23,8 @@ use pyo3::prelude::*;
 #[pymodule]
 mod _core {
     #[pymodule_export]
+    use crate::convert::_panic_for_tests;
+    #[pymodule_export]
     use crate::correlation::{
         gamma_null_moments, kendalltau, pearsonr, pearsonr_ci, spearmanr, standardise_with,
         standardised, top_weighted, weightedtau,
