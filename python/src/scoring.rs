@@ -4,7 +4,7 @@
 use std::fs::File;
 use std::io::BufReader;
 use std::num::NonZeroUsize;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use adaptive_comp_metrics::embedding::{Format, ReadOptions, Vectors, read_vectors};
 use adaptive_comp_metrics::lexsub::{
@@ -19,13 +19,13 @@ use pyo3::types::PyDict;
 
 use crate::convert::{OrValueError, choice, guard, value_error};
 
-fn open(path: &PathBuf) -> PyResult<BufReader<File>> {
+fn open(path: &Path) -> PyResult<BufReader<File>> {
     File::open(path)
         .map(|f| BufReader::with_capacity(1 << 16, f))
         .map_err(|e| PyOSError::new_err(format!("{}: {e}", path.display())))
 }
 
-fn in_file(path: &PathBuf, e: impl std::fmt::Display) -> PyErr {
+fn in_file(path: &Path, e: impl std::fmt::Display) -> PyErr {
     value_error(format!("{}: {e}", path.display()))
 }
 
@@ -99,7 +99,7 @@ pub fn lexsub_score<'py>(
         out.set_item("measures", measures)?;
         out.set_item("dropped", corpus.dropped().to_vec())?;
         out.set_item("unmatched", corpus.unmatched().to_vec())?;
-        let skipped = |path: &PathBuf, errors: &[adaptive_comp_metrics::lexsub::LexsubError]| {
+        let skipped = |path: &Path, errors: &[adaptive_comp_metrics::lexsub::LexsubError]| {
             errors
                 .iter()
                 .map(|e| format!("{}: {e}", path.display()))
