@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Union
+from typing import Any, Callable, Literal, Union
 
 import numpy as np
 
@@ -19,6 +20,8 @@ from ._results import (
 )
 
 Weigher = Union[str, Callable[[float], float]]
+ArrayLike = Union[np.ndarray, Sequence[float]]
+Alternative = Literal["two-sided", "greater", "less"]
 
 _NAN = float("nan")
 
@@ -41,7 +44,15 @@ def _nan_policy(x, y, nan_policy: str):
     raise ValueError(f"nan_policy must be 'raise' or 'omit', got {nan_policy!r}")
 
 
-def weightedtau(x, y, rank=True, weigher=None, additive=True, *, nan_policy="raise"):
+def weightedtau(
+    x: ArrayLike,
+    y: ArrayLike,
+    rank: bool | ArrayLike | None = True,
+    weigher: Callable[[int], float] | None = None,
+    additive: bool = True,
+    *,
+    nan_policy: Literal["raise", "smallest"] = "raise",
+) -> SignificanceResult:
     """Vigna's weighted tau, as ``scipy.stats.weightedtau`` (same values to 1e-12)::
 
         u_i  = weigher(r_i)                     r_i the 0-based importance rank of item i
@@ -85,7 +96,15 @@ def weightedtau(x, y, rank=True, weigher=None, additive=True, *, nan_policy="rai
     return SignificanceResult(tau, _NAN)
 
 
-def kendalltau(x, y, *, nan_policy="raise", method="auto", variant="b", alternative="two-sided"):
+def kendalltau(
+    x: ArrayLike,
+    y: ArrayLike,
+    *,
+    nan_policy: Literal["raise", "omit"] = "raise",
+    method: Literal["auto", "asymptotic", "exact"] = "auto",
+    variant: Literal["b"] = "b",
+    alternative: Alternative = "two-sided",
+) -> SignificanceResult:
     """Kendall's tau-b and its p-value, as ``scipy.stats.kendalltau`` (to 1e-12)::
 
         tau_b = (C - D) / sqrt((N - T_x)(N - T_y)),   N = n(n - 1)/2
@@ -111,7 +130,13 @@ def kendalltau(x, y, *, nan_policy="raise", method="auto", variant="b", alternat
     return SignificanceResult(tau, p)
 
 
-def spearmanr(x, y, *, nan_policy="raise", alternative="two-sided"):
+def spearmanr(
+    x: ArrayLike,
+    y: ArrayLike,
+    *,
+    nan_policy: Literal["raise", "omit"] = "raise",
+    alternative: Alternative = "two-sided",
+) -> SignificanceResult:
     """Spearman's rho and its p-value, as ``scipy.stats.spearmanr`` (to 1e-12)::
 
         rho = Pearson correlation of the average ranks of x and y
@@ -127,7 +152,9 @@ def spearmanr(x, y, *, nan_policy="raise", alternative="two-sided"):
     return SignificanceResult(rho, p)
 
 
-def pearsonr(x, y, *, alternative="two-sided", method=None):
+def pearsonr(
+    x: ArrayLike, y: ArrayLike, *, alternative: Alternative = "two-sided", method: None = None
+) -> PearsonRResult:
     """Pearson's r and its p-value, as ``scipy.stats.pearsonr`` (to 1e-12)::
 
         r = sum (x_i - mean x)(y_i - mean y) / sqrt(sum (x_i - mean x)^2 sum (y_i - mean y)^2)
@@ -180,14 +207,14 @@ def _config(weigher, n0, scheme, ties, order) -> TopWeighted:
 
 
 def rho_w(
-    x,
-    y,
+    x: ArrayLike,
+    y: ArrayLike,
     *,
-    weigher="offset_quadratic",
-    n0=2.0,
-    scheme="additive",
-    ties="average",
-    order="larger",
+    weigher: Weigher = "offset_quadratic",
+    n0: float = 2.0,
+    scheme: Literal["additive", "multiplicative", "first", "second"] = "additive",
+    ties: str = "average",
+    order: str | tuple[str, str] = "larger",
 ) -> RhoW:
     """The top-weighted Spearman rho_w of Lombardo et al. (2020, Eq. 8)::
 
@@ -207,14 +234,14 @@ def rho_w(
 
 
 def tau_w(
-    x,
-    y,
+    x: ArrayLike,
+    y: ArrayLike,
     *,
-    weigher="offset_quadratic",
-    n0=2.0,
-    scheme="additive",
-    ties="average",
-    order="larger",
+    weigher: Weigher = "offset_quadratic",
+    n0: float = 2.0,
+    scheme: Literal["additive", "multiplicative", "first", "second"] = "additive",
+    ties: str = "average",
+    order: str | tuple[str, str] = "larger",
 ) -> TauW:
     """The top-weighted Kendall tau_w of Lombardo et al. (2020, Eq. 8)::
 
@@ -249,17 +276,17 @@ def _standardised(kind, x, y, weigher, n0, scheme, ties, order, null, standard_e
 
 
 def rho_w_standardised(
-    x,
-    y,
+    x: ArrayLike,
+    y: ArrayLike,
     *,
-    weigher="offset_quadratic",
-    n0=2.0,
-    scheme="additive",
-    ties="average",
-    order="larger",
-    null="table",
-    standard_error=1e-4,
-    seed=None,
+    weigher: Weigher = "offset_quadratic",
+    n0: float = 2.0,
+    scheme: Literal["additive", "multiplicative", "first", "second"] = "additive",
+    ties: str = "average",
+    order: str | tuple[str, str] = "larger",
+    null: Literal["table", "monte_carlo"] = "table",
+    standard_error: float = 1e-4,
+    seed: int | None = None,
 ) -> Standardised:
     """rho_w on the standardised scale of Lombardo (2025, arXiv:2504.08428)::
 
@@ -278,32 +305,32 @@ def rho_w_standardised(
 
 
 def tau_w_standardised(
-    x,
-    y,
+    x: ArrayLike,
+    y: ArrayLike,
     *,
-    weigher="offset_quadratic",
-    n0=2.0,
-    scheme="additive",
-    ties="average",
-    order="larger",
-    null="table",
-    standard_error=1e-4,
-    seed=None,
+    weigher: Weigher = "offset_quadratic",
+    n0: float = 2.0,
+    scheme: Literal["additive", "multiplicative", "first", "second"] = "additive",
+    ties: str = "average",
+    order: str | tuple[str, str] = "larger",
+    null: Literal["table", "monte_carlo"] = "table",
+    standard_error: float = 1e-4,
+    seed: int | None = None,
 ) -> Standardised:
     """tau_w on the standardised scale; see :func:`rho_w_standardised`."""
     return _standardised("tau", x, y, weigher, n0, scheme, ties, order, null, standard_error, seed)
 
 
 def null_moments(
-    coefficient,
-    n,
+    coefficient: Literal["rho", "tau"],
+    n: int,
     *,
-    weigher="offset_quadratic",
-    n0=2.0,
-    scheme="additive",
-    source="table",
-    standard_error=1e-4,
-    seed=None,
+    weigher: Weigher = "offset_quadratic",
+    n0: float = 2.0,
+    scheme: Literal["additive", "multiplicative", "first", "second"] = "additive",
+    source: Literal["exact", "table", "monte_carlo"] = "table",
+    standard_error: float = 1e-4,
+    seed: int | None = None,
 ) -> GammaMoments:
     """The null moments of rho_w (``coefficient='rho'``) or tau_w (``'tau'``)
     of two unrelated untied rankings of ``n`` items::
@@ -319,7 +346,9 @@ def null_moments(
     )
 
 
-def standardise_with_moments(value, mean, variance, left_variance) -> float:
+def standardise_with_moments(
+    value: float, mean: float, variance: float, left_variance: float
+) -> float:
     """g(value) for null moments given by hand (e.g. published ones);
     ``ValueError`` for moments no coefficient in [-1, 1] can have."""
     return _core.standardise_with(float(mean), float(variance), float(left_variance), float(value))

@@ -4,12 +4,12 @@ moments, seeded and shardable over processes."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any, Literal, Union
 
 import numpy as np
 
 from . import _core
-from ._correlation import _seed
+from ._correlation import Alternative, ArrayLike, _seed
 from ._results import (
     BootstrapResult,
     ConfidenceInterval,
@@ -201,14 +201,14 @@ class Bootstrap:
 
 
 def permutation_test(
-    x,
-    y,
+    x: ArrayLike,
+    y: ArrayLike,
     statistic: StatisticLike = "spearman",
     *,
-    permutations=9999,
-    alternative="two-sided",
-    seed=None,
-    threads=None,
+    permutations: int = 9999,
+    alternative: Alternative = "two-sided",
+    seed: int | None = None,
+    threads: int | None = None,
 ) -> PermutationTestResult:
     """A permutation test of ``statistic`` (a name or a :class:`Statistic`)::
 
@@ -225,15 +225,15 @@ def permutation_test(
 
 
 def bootstrap_ci(
-    x,
-    y,
+    x: ArrayLike,
+    y: ArrayLike,
     statistic: StatisticLike = "spearman",
     *,
-    resamples=9999,
-    confidence_level=0.95,
-    method="BCa",
-    seed=None,
-    threads=None,
+    resamples: int = 9999,
+    confidence_level: float = 0.95,
+    method: Literal["BCa", "percentile"] = "BCa",
+    seed: int | None = None,
+    threads: int | None = None,
 ) -> BootstrapResult:
     """A bootstrap confidence interval of ``statistic`` over items::
 
@@ -250,17 +250,17 @@ def bootstrap_ci(
 
 
 def paired_comparison(
-    human,
-    model_a,
-    model_b,
+    human: ArrayLike,
+    model_a: ArrayLike,
+    model_b: ArrayLike,
     statistic: StatisticLike = "spearman",
     *,
-    replicates=9999,
-    confidence_level=0.95,
-    alternative="two-sided",
-    exchange="ranks",
-    seed=None,
-    threads=None,
+    replicates: int = 9999,
+    confidence_level: float = 0.95,
+    alternative: Alternative = "two-sided",
+    exchange: Literal["ranks", "scores"] = "ranks",
+    seed: int | None = None,
+    threads: int | None = None,
 ) -> PairedComparisonResult:
     """Is model A better than model B on the same human scores?::
 
@@ -291,13 +291,13 @@ def paired_comparison(
 
 
 def standardise(
-    x,
-    y,
+    x: ArrayLike,
+    y: ArrayLike,
     statistic: StatisticLike = "spearman",
     *,
-    permutations=9999,
-    seed=None,
-    threads=None,
+    permutations: int = 9999,
+    seed: int | None = None,
+    threads: int | None = None,
 ) -> ZScore:
     """The coefficient's z-score against its permutation null::
 
