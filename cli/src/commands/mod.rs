@@ -1,0 +1,5 @@
+//! The subcommands, one module each.
+
+pub mod corr;
+pub mod lexsub;
+pub mod triplets;

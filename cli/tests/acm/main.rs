@@ -1,0 +1,9 @@
+//! Tests of the `acm` binary: each command's results, its `--help`, and the
+//! bad inputs and command lines of the examples it replaces. One test
+//! binary, one module per command.
+
+mod common;
+mod corr;
+mod general;
+mod lexsub;
+mod triplets;
