@@ -65,6 +65,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     Corr(commands::corr::Args),
+    Trec(commands::trec::Args),
     Lexsub(commands::lexsub::Args),
     Triplets(commands::triplets::Args),
     /// Prints a shell completion script (bash, zsh, fish, elvish, powershell).
@@ -86,6 +87,7 @@ pub fn run(cli: Cli, out: &mut Out) -> Outcome {
     let ctx = Ctx { quiet: cli.quiet };
     match cli.command {
         Command::Corr(a) => commands::corr::run(&a, &ctx, out),
+        Command::Trec(a) => commands::trec::run(&a, &ctx, out),
         Command::Lexsub(a) => commands::lexsub::run(&a, &ctx, out),
         Command::Triplets(a) => commands::triplets::run(&a, &ctx, out),
         Command::Completions { shell } => {

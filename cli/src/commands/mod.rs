@@ -2,4 +2,5 @@
 
 pub mod corr;
 pub mod lexsub;
+pub mod trec;
 pub mod triplets;

@@ -6,4 +6,5 @@ mod common;
 mod corr;
 mod general;
 mod lexsub;
+mod trec;
 mod triplets;
