@@ -11,7 +11,7 @@ use crate::correlation::weighted::TopWeighted;
 use crate::error::Error;
 use crate::weigh::Weigher;
 use num_traits::Float;
-use rand::Rng;
+use rand::{Rng, RngExt};
 use rand::seq::SliceRandom;
 
 /// Permutations per replicate stream (one block of the engine).
