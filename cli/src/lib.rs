@@ -16,6 +16,7 @@ pub mod commands;
 pub mod error;
 pub mod input;
 pub mod output;
+pub mod params;
 pub mod progress;
 
 use std::io::{self, Write};
@@ -68,6 +69,7 @@ pub enum Command {
     Trec(commands::trec::Args),
     Lexsub(commands::lexsub::Args),
     Triplets(commands::triplets::Args),
+    Campaign(commands::campaign::Args),
     /// Prints a shell completion script (bash, zsh, fish, elvish, powershell).
     #[command(
         after_help = "Example:\n  acm completions bash > ~/.local/share/bash-completion/completions/acm"
@@ -90,6 +92,7 @@ pub fn run(cli: Cli, out: &mut Out) -> Outcome {
         Command::Trec(a) => commands::trec::run(&a, &ctx, out),
         Command::Lexsub(a) => commands::lexsub::run(&a, &ctx, out),
         Command::Triplets(a) => commands::triplets::run(&a, &ctx, out),
+        Command::Campaign(a) => commands::campaign::run(&a, &ctx, out),
         Command::Completions { shell } => {
             let mut buf = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "acm", &mut buf);

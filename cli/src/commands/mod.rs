@@ -1,5 +1,6 @@
 //! The subcommands, one module each.
 
+pub mod campaign;
 pub mod corr;
 pub mod lexsub;
 pub mod trec;

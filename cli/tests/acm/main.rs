@@ -2,6 +2,9 @@
 //! bad inputs and command lines of the examples it replaces. One test
 //! binary, one module per command.
 
+mod campaign_e2e;
+mod campaign_inputs;
+mod campaign_safety;
 mod common;
 mod corr;
 mod general;
