@@ -6,7 +6,7 @@ use super::statistic::Statistic;
 use super::{Threads, UncertaintyError, to_f64_pair};
 use crate::error::Error;
 use num_traits::Float;
-use rand::Rng;
+use rand::{Rng, RngExt};
 use statrs::distribution::{ContinuousCDF, Normal};
 use std::ops::Range;
 

@@ -247,7 +247,7 @@ impl Moments {
 mod tests {
     use super::*;
     use core::num::NonZeroUsize;
-    use rand::Rng;
+    use rand::RngExt;
 
     fn draw(count: usize, t: Threads) -> Vec<(usize, u64)> {
         let mut out = Vec::new();

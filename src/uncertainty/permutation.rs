@@ -8,7 +8,7 @@ use super::statistic::Statistic;
 use super::{Alternative, Threads, UncertaintyError, to_f64_pair};
 use crate::error::Error;
 use num_traits::Float;
-use rand::Rng;
+use rand::{Rng, RngExt};
 use rand::seq::SliceRandom;
 use std::ops::Range;
 

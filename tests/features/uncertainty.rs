@@ -12,7 +12,7 @@ use adaptive_comp_metrics::uncertainty::{
 use adaptive_comp_metrics::{Error, Hyperbolic, Scheme};
 use core::num::NonZeroUsize;
 use rand::seq::SliceRandom;
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 fn rng(seed: u64) -> ChaCha8Rng {
