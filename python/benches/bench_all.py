@@ -38,18 +38,9 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tests", "data", "vigna"))
 sys.path.insert(0, os.path.join(ROOT, "benches"))
 from gen_scipy import data  # noqa: E402
-from trec_compare import MEASURES, write_files  # noqa: E402
+from trec_compare import MEASURES, best_of, write_files  # noqa: E402
 
 QUICK = "--quick" in sys.argv
-
-
-def best_of(repeats, f):
-    best, out = float("inf"), None
-    for _ in range(repeats):
-        t = time.perf_counter()
-        out = f()
-        best = min(best, time.perf_counter() - t)
-    return best, out
 
 
 def rust_weightedtau(n, repeats):

@@ -6,6 +6,7 @@ use adaptive_comp_metrics::{
     Alternative, Coefficient, GammaMoments, MomentEstimate, MomentSource, RhoW, TauW,
     kendall_tau_b, pearson, spearman, weighted_tau,
 };
+use pyo3::BoundObject;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 use rand::SeedableRng;
@@ -264,6 +265,47 @@ pub fn moments_tuple(m: &GammaMoments) -> MomentsTuple {
     )
 }
 
+/// `result` as a Python object, unless the weigher raised: then its exception.
+fn finish<'py, T, E>(
+    py: Python<'py>,
+    w: &AnyWeigher,
+    result: Result<T, E>,
+) -> PyResult<Bound<'py, PyAny>>
+where
+    T: IntoPyObject<'py>,
+    E: std::fmt::Display,
+{
+    let value = w.check(result.or_value_error())?;
+    Ok(value
+        .into_pyobject(py)
+        .map_err(Into::into)?
+        .into_any()
+        .into_bound())
+}
+
+/// A standardised coefficient as (value, raw tuple, moments, ties).
+pub type StdTuple<R> = (f64, R, MomentsTuple, bool);
+
+/// A standardised ρ_w as a tuple.
+pub fn std_rho(s: &adaptive_comp_metrics::StandardisedRho) -> StdTuple<(f64, usize, f64)> {
+    (
+        s.value,
+        rho_tuple(&s.rho),
+        moments_tuple(&s.moments),
+        s.ties,
+    )
+}
+
+/// A standardised τ_w as a tuple.
+pub fn std_tau(s: &adaptive_comp_metrics::StandardisedTau) -> StdTuple<TauTuple> {
+    (
+        s.value,
+        tau_tuple(&s.tau),
+        moments_tuple(&s.moments),
+        s.ties,
+    )
+}
+
 /// The standardised ρ_w or τ_w of x and y: (value, raw tuple, moments,
 /// ties). `null` is `table` (the built-in table) or `monte_carlo` (the
 /// permutation null of these data, ties kept, to standard error `se`).
@@ -293,58 +335,36 @@ pub fn standardised<'py>(
             mc = mc.threads(Threads::Fixed(std::num::NonZeroUsize::MIN));
         }
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        // A Python weigher's exception replaces the error it caused.
+        let w = tw.weighting_function();
         let out = match (coefficient, monte_carlo) {
-            (Coefficient::Rho, false) => on_same!(py, &scores, detach, |v| tw
-                .rho_standardised(v[0], v[1]))
-            .or_value_error()
-            .map(|s| {
-                (
-                    s.value,
-                    rho_tuple(&s.rho),
-                    moments_tuple(&s.moments),
-                    s.ties,
-                )
-            })
-            .and_then(|t| Ok(t.into_pyobject(py)?.into_any())),
-            (Coefficient::Rho, true) => on_same!(py, &scores, detach, |v| {
-                mc.rho_standardised(&tw, v[0], v[1], &mut rng)
-            })
-            .or_value_error()
-            .map(|s| {
-                (
-                    s.value,
-                    rho_tuple(&s.rho),
-                    moments_tuple(&s.moments),
-                    s.ties,
-                )
-            })
-            .and_then(|t| Ok(t.into_pyobject(py)?.into_any())),
-            (_, false) => on_same!(py, &scores, detach, |v| tw.tau_standardised(v[0], v[1]))
-                .or_value_error()
-                .map(|s| {
-                    (
-                        s.value,
-                        tau_tuple(&s.tau),
-                        moments_tuple(&s.moments),
-                        s.ties,
-                    )
-                })
-                .and_then(|t| Ok(t.into_pyobject(py)?.into_any())),
-            (_, true) => on_same!(py, &scores, detach, |v| {
-                mc.tau_standardised(&tw, v[0], v[1], &mut rng)
-            })
-            .or_value_error()
-            .map(|s| {
-                (
-                    s.value,
-                    tau_tuple(&s.tau),
-                    moments_tuple(&s.moments),
-                    s.ties,
-                )
-            })
-            .and_then(|t| Ok(t.into_pyobject(py)?.into_any())),
-        };
-        let out = tw.weighting_function().check(out)?;
+            (Coefficient::Rho, false) => finish(
+                py,
+                w,
+                on_same!(py, &scores, detach, |v| tw.rho_standardised(v[0], v[1]))
+                    .map(|s| std_rho(&s)),
+            ),
+            (Coefficient::Rho, true) => finish(
+                py,
+                w,
+                on_same!(py, &scores, detach, |v| mc
+                    .rho_standardised(&tw, v[0], v[1], &mut rng))
+                .map(|s| std_rho(&s)),
+            ),
+            (_, false) => finish(
+                py,
+                w,
+                on_same!(py, &scores, detach, |v| tw.tau_standardised(v[0], v[1]))
+                    .map(|s| std_tau(&s)),
+            ),
+            (_, true) => finish(
+                py,
+                w,
+                on_same!(py, &scores, detach, |v| mc
+                    .tau_standardised(&tw, v[0], v[1], &mut rng))
+                .map(|s| std_tau(&s)),
+            ),
+        }?;
         Ok(out.cast_into::<PyTuple>()?)
     })
 }

@@ -16,7 +16,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use crate::convert::{OrValueError, choice, guard, value_error};
-use crate::correlation::{moments_tuple, rho_tuple, tau_tuple};
+use crate::correlation::{rho_tuple, std_rho, std_tau, tau_tuple};
 use crate::weigher::Config;
 
 /// A word-similarity benchmark read by the library.
@@ -171,27 +171,13 @@ fn report_dict<'py>(py: Python<'py>, r: &Report) -> PyResult<Bound<'py, PyDict>>
     d.set_item(
         "rho_w_standardised",
         outcome(py, &r.rho_w_standardised, |s| {
-            Ok((
-                s.value,
-                rho_tuple(&s.rho),
-                moments_tuple(&s.moments),
-                s.ties,
-            )
-                .into_pyobject(py)?
-                .into_any())
+            Ok(std_rho(s).into_pyobject(py)?.into_any())
         })?,
     )?;
     d.set_item(
         "tau_w_standardised",
         outcome(py, &r.tau_w_standardised, |s| {
-            Ok((
-                s.value,
-                tau_tuple(&s.tau),
-                moments_tuple(&s.moments),
-                s.ties,
-            )
-                .into_pyobject(py)?
-                .into_any())
+            Ok(std_tau(s).into_pyobject(py)?.into_any())
         })?,
     )?;
     d.set_item("similarities", r.similarities.clone())?;
