@@ -27,7 +27,6 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 import timeit
 
 import numpy as np
