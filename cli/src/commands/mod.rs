@@ -4,5 +4,6 @@ pub mod campaign;
 pub mod corr;
 pub mod lexsub;
 pub mod relevance;
+pub mod simulate;
 pub mod trec;
 pub mod triplets;

@@ -10,5 +10,6 @@ mod corr;
 mod general;
 mod lexsub;
 mod relevance;
+mod simulate;
 mod trec;
 mod triplets;
