@@ -67,6 +67,7 @@ pub struct Cli {
 pub enum Command {
     Corr(commands::corr::Args),
     Trec(commands::trec::Args),
+    Relevance(commands::relevance::Args),
     Lexsub(commands::lexsub::Args),
     Triplets(commands::triplets::Args),
     Campaign(commands::campaign::Args),
@@ -90,6 +91,7 @@ pub fn run(cli: Cli, out: &mut Out) -> Outcome {
     match cli.command {
         Command::Corr(a) => commands::corr::run(&a, &ctx, out),
         Command::Trec(a) => commands::trec::run(&a, &ctx, out),
+        Command::Relevance(a) => commands::relevance::run(&a, &ctx, out),
         Command::Lexsub(a) => commands::lexsub::run(&a, &ctx, out),
         Command::Triplets(a) => commands::triplets::run(&a, &ctx, out),
         Command::Campaign(a) => commands::campaign::run(&a, &ctx, out),

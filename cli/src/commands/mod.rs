@@ -3,5 +3,6 @@
 pub mod campaign;
 pub mod corr;
 pub mod lexsub;
+pub mod relevance;
 pub mod trec;
 pub mod triplets;

@@ -9,5 +9,6 @@ mod common;
 mod corr;
 mod general;
 mod lexsub;
+mod relevance;
 mod trec;
 mod triplets;
