@@ -9,8 +9,6 @@ use adaptive_comp_metrics::{
 use pyo3::BoundObject;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
 
 use crate::convert::{DETACH_AT, OrValueError, Scores, choice, guard, read_all};
 use crate::on_same;
@@ -334,7 +332,6 @@ pub fn standardised<'py>(
         if python {
             mc = mc.threads(Threads::Fixed(std::num::NonZeroUsize::MIN));
         }
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
         // A Python weigher's exception replaces the error it caused.
         let w = tw.weighting_function();
         let out = match (coefficient, monte_carlo) {
@@ -348,7 +345,7 @@ pub fn standardised<'py>(
                 py,
                 w,
                 on_same!(py, &scores, detach, |v| mc
-                    .rho_standardised(&tw, v[0], v[1], &mut rng))
+                    .rho_standardised_seeded(&tw, v[0], v[1], seed))
                 .map(|s| std_rho(&s)),
             ),
             (_, false) => finish(
@@ -361,7 +358,7 @@ pub fn standardised<'py>(
                 py,
                 w,
                 on_same!(py, &scores, detach, |v| mc
-                    .tau_standardised(&tw, v[0], v[1], &mut rng))
+                    .tau_standardised_seeded(&tw, v[0], v[1], seed))
                 .map(|s| std_tau(&s)),
             ),
         }?;
@@ -399,10 +396,9 @@ pub fn gamma_null_moments(
             match source {
                 0 => tw.null_exact(coefficient, n).or_value_error(),
                 1 => tw.null_table(coefficient, n).or_value_error(),
-                _ => {
-                    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-                    mc.moments(&tw, coefficient, n, &mut rng).or_value_error()
-                }
+                _ => mc
+                    .moments_seeded(&tw, coefficient, n, seed)
+                    .or_value_error(),
             }
         };
         let m = if python || source == 1 {

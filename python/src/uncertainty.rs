@@ -6,6 +6,8 @@ use std::num::NonZeroUsize;
 
 use adaptive_comp_metrics::correlation::vigna::{Combine, Rank, WeightedTauOptions};
 use adaptive_comp_metrics::pearson;
+use adaptive_comp_metrics::rand::SeedableRng;
+use adaptive_comp_metrics::rand_chacha::ChaCha8Rng;
 use adaptive_comp_metrics::uncertainty::{
     Bootstrap, ConfidenceInterval, Estimate, Exchange, Interval, KendallTauB, PermutationTest,
     Permutations, Source, Spearman, Statistic, Threads, TopWeightedRho, TopWeightedTau,
@@ -13,8 +15,6 @@ use adaptive_comp_metrics::uncertainty::{
 };
 use numpy::PyArray1;
 use pyo3::prelude::*;
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
 
 use crate::convert::{OrValueError, Scores, array, choice, guard, read_all};
 use crate::correlation::alternative;
@@ -176,6 +176,8 @@ impl Built {
     }
 }
 
+/// The generator the library's `…_seeded` entries use for `seed`: the
+/// shares of a run (`replicates`) take the generator itself.
 fn rng(seed: u64) -> ChaCha8Rng {
     ChaCha8Rng::seed_from_u64(seed)
 }
@@ -261,11 +263,11 @@ pub fn permutation_test(
         let s = statistic.build()?;
         let plan = permutations(count, alternative_name, s.threads(threads))?;
         let scores = read_all(&[x, y], &["x", "y"])?;
-        let t = on_same!(py, &scores, !s.python(), |v| plan.test(
+        let t = on_same!(py, &scores, !s.python(), |v| plan.test_seeded(
             &*s.statistic,
             v[0],
             v[1],
-            &mut rng(seed)
+            seed
         ));
         Ok(test_tuple(&s.check(t.or_value_error())?))
     })
@@ -346,11 +348,11 @@ pub fn bootstrap_ci(
         let s = statistic.build()?;
         let plan = bootstrap(count, level, method, s.threads(threads))?;
         let scores = read_all(&[x, y], &["x", "y"])?;
-        let c = on_same!(py, &scores, !s.python(), |v| plan.run(
+        let c = on_same!(py, &scores, !s.python(), |v| plan.run_seeded(
             &*s.statistic,
             v[0],
             v[1],
-            &mut rng(seed)
+            seed
         ));
         Ok(interval_tuple(&s.check(c.or_value_error())?))
     })
@@ -507,11 +509,11 @@ pub fn standardise(
         let s = statistic.build()?;
         let plan = Permutations::new(count).threads(s.threads(threads));
         let scores = read_all(&[x, y], &["x", "y"])?;
-        let r = on_same!(py, &scores, !s.python(), |v| plan.standardise(
+        let r = on_same!(py, &scores, !s.python(), |v| plan.standardise_seeded(
             &*s.statistic,
             v[0],
             v[1],
-            &mut rng(seed)
+            seed
         ));
         let r = s.check(r.or_value_error())?;
         Ok((
