@@ -76,6 +76,20 @@ impl<'py> Scores<'py> {
     /// (float16, complex, strings, objects) with `TypeError`; arrays that
     /// are not 1-D with `ValueError`.
     pub fn extract(obj: &Bound<'py, PyAny>, name: &str) -> PyResult<Self> {
+        // The common case first, with one type check: a contiguous 1-D
+        // float64 (or float32) array, read in place.
+        if let Ok(a) = obj.cast::<PyArray1<f64>>()
+            && a.is_contiguous()
+            && let Ok(r) = a.try_readonly()
+        {
+            return Ok(Self::F64(r));
+        }
+        if let Ok(a) = obj.cast::<PyArray1<f32>>()
+            && a.is_contiguous()
+            && let Ok(r) = a.try_readonly()
+        {
+            return Ok(Self::F32(r));
+        }
         let py = obj.py();
         let array = if let Ok(a) = obj.cast::<PyUntypedArray>() {
             a.clone()
