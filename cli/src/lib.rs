@@ -72,6 +72,7 @@ pub enum Command {
     Triplets(commands::triplets::Args),
     Campaign(commands::campaign::Args),
     Simulate(commands::simulate::Args),
+    Standardise(commands::standardise::Args),
     /// Prints a shell completion script (bash, zsh, fish, elvish, powershell).
     #[command(
         after_help = "Example:\n  acm completions bash > ~/.local/share/bash-completion/completions/acm"
@@ -97,6 +98,7 @@ pub fn run(cli: Cli, out: &mut Out) -> Outcome {
         Command::Triplets(a) => commands::triplets::run(&a, &ctx, out),
         Command::Campaign(a) => commands::campaign::run(&a, &ctx, out),
         Command::Simulate(a) => commands::simulate::run(&a, &ctx, out),
+        Command::Standardise(a) => commands::standardise::run(&a, &ctx, out),
         Command::Completions { shell } => {
             let mut buf = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "acm", &mut buf);

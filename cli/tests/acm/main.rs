@@ -11,5 +11,6 @@ mod general;
 mod lexsub;
 mod relevance;
 mod simulate;
+mod standardise;
 mod trec;
 mod triplets;
