@@ -66,6 +66,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     Corr(commands::corr::Args),
+    Wordsim(commands::wordsim::Args),
     Trec(commands::trec::Args),
     Relevance(commands::relevance::Args),
     Lexsub(commands::lexsub::Args),
@@ -92,6 +93,7 @@ pub fn run(cli: Cli, out: &mut Out) -> Outcome {
     let ctx = Ctx { quiet: cli.quiet };
     match cli.command {
         Command::Corr(a) => commands::corr::run(&a, &ctx, out),
+        Command::Wordsim(a) => commands::wordsim::run(&a, &ctx, out),
         Command::Trec(a) => commands::trec::run(&a, &ctx, out),
         Command::Relevance(a) => commands::relevance::run(&a, &ctx, out),
         Command::Lexsub(a) => commands::lexsub::run(&a, &ctx, out),

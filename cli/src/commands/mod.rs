@@ -8,3 +8,4 @@ pub mod simulate;
 pub mod standardise;
 pub mod trec;
 pub mod triplets;
+pub mod wordsim;

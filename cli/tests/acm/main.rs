@@ -14,3 +14,4 @@ mod simulate;
 mod standardise;
 mod trec;
 mod triplets;
+mod wordsim;

@@ -1,0 +1,454 @@
+//! `acm wordsim`: word-embedding models evaluated on word-similarity
+//! benchmarks (the models × benchmarks table of gensim's
+//! `evaluate_word_pairs`, with ρ_w, τ_w and their standardised values).
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use adaptive_comp_metrics::Alternative;
+use adaptive_comp_metrics::embedding::EmbeddingError;
+use adaptive_comp_metrics::embedding::{
+    Format as VectorFormat, ReadOptions, Vectors, read_vectors,
+};
+use adaptive_comp_metrics::uncertainty::{
+    Bootstrap, ConfidenceInterval, Spearman, UncertaintyError,
+};
+use adaptive_comp_metrics::wordsim::{
+    Benchmark, Comparison, Evaluator, Layout, PairFormat, Report, Unknown, paired_test,
+};
+use rand::SeedableRng;
+
+use crate::error::{Failure, Outcome};
+use crate::input;
+use crate::output::{Ctx, Format, Out};
+use crate::progress::Progress;
+
+/// How out-of-vocabulary pairs are scored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum UnknownArg {
+    /// Dropped (gensim's default).
+    Drop,
+    /// Scored 0 (gensim's dummy4unknown).
+    Zero,
+    /// Scored with the mean similarity.
+    Mean,
+}
+
+/// Evaluates word-embedding models on word-similarity benchmarks: pairs found, OOV ratio, r, ρ,
+/// τ-b with p-values, ρ_w and τ_w raw and standardised.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "\
+Vector files are word2vec text (.vec), GloVe text or word2vec binary (.bin), detected from their
+first bytes. The datasets are read first, then each vector file is streamed once, keeping only the
+words the datasets need. A dataset's layout (wordsim353, simlex999, men, rg65, mc30, mturk, rw,
+simverb3500, plain) is guessed from its file name unless --layout is given.
+
+Examples:
+  acm wordsim --vectors glove.6B.300d.txt --vectors w2v.bin SimLex-999.txt wordsim353.tsv
+  acm wordsim --vectors a.vec --vectors b.vec MEN.txt --bootstrap 1000 --seed 7
+  acm wordsim --vectors a.vec pairs.tsv --layout plain --unknown zero --format json")]
+pub struct Args {
+    /// A model's vector file (repeatable).
+    #[arg(long = "vectors", value_name = "FILE", required = true)]
+    pub vectors: Vec<PathBuf>,
+    /// The benchmark files.
+    #[arg(required = true, value_name = "DATASET")]
+    pub datasets: Vec<PathBuf>,
+    /// Layout of every dataset (default: guessed from each file name).
+    #[arg(long, value_parser = parse_layout)]
+    pub layout: Option<LayoutArg>,
+    /// Out-of-vocabulary pairs.
+    #[arg(long, value_enum, default_value_t = UnknownArg::Drop)]
+    pub unknown: UnknownArg,
+    /// Compare words case-insensitively.
+    #[arg(long)]
+    pub fold_case: bool,
+    /// Read only the first N rows of each vector file (gensim's restrict_vocab).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub limit: Option<u64>,
+    /// 95 % BCa intervals of every coefficient from N resamples, and paired tests of each model
+    /// against the first.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(2..=1_000_000))]
+    pub bootstrap: Option<u32>,
+    /// Seed of the bootstrap.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    pub format: Format,
+}
+
+/// A dataset layout: a named one or `plain` (two words and a score).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LayoutArg(pub Option<Layout>);
+
+fn parse_layout(s: &str) -> Result<LayoutArg, String> {
+    if s == "plain" {
+        return Ok(LayoutArg(None));
+    }
+    Layout::from_name(s)
+        .map(|l| LayoutArg(Some(l)))
+        .ok_or_else(|| {
+            format!(
+                "unknown layout {s:?}: expected wordsim353, simlex999, men, rg65, mc30, mturk, rw, \
+             simverb3500 or plain"
+            )
+        })
+}
+
+/// The layout from the file name (`SimLex-999.txt` → SimLex-999, …).
+fn guess_layout(path: &Path) -> Option<Layout> {
+    let name: String = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_lowercase())
+        .unwrap_or_default()
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .collect();
+    [
+        ("simlex", Layout::SimLex999),
+        ("simverb", Layout::SimVerb3500),
+        ("men", Layout::Men),
+    ]
+    .into_iter()
+    .find(|(key, _)| name.starts_with(key) || name.contains(&format!("en{key}")))
+    .map(|(_, l)| l)
+}
+
+fn name_of(path: &Path) -> String {
+    path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
+}
+
+fn vectors_failure(path: &Path, e: &EmbeddingError) -> Failure {
+    match e {
+        EmbeddingError::Binary {
+            row,
+            offset,
+            problem,
+        } => Failure::new(format!("row {row} (byte {offset}): {problem}")).file(path),
+        other => Failure::in_file(path, other),
+    }
+}
+
+fn load_vectors(path: &Path, options: &ReadOptions, ctx: &Ctx) -> Outcome<Vectors<f32>> {
+    let mut head = Vec::with_capacity(1 << 16);
+    input::open(path)?
+        .take(1 << 16)
+        .read_to_end(&mut head)
+        .map_err(|e| Failure::new(format!("cannot read: {e}")).file(path))?;
+    let format = VectorFormat::detect(&head);
+    let _spin = Progress::spinner(ctx, &format!("reading {}", path.display()));
+    read_vectors(input::open(path)?, format, options).map_err(|e| vectors_failure(path, &e))
+}
+
+/// Reads the datasets and the vectors and prints the table.
+///
+/// # Errors
+/// A malformed file (with its line), a failed evaluation.
+pub fn run(args: &Args, ctx: &Ctx, out: &mut Out) -> Outcome {
+    let mut benchmarks = Vec::new();
+    for path in &args.datasets {
+        let layout = args.layout.map_or_else(|| guess_layout(path), |l| l.0);
+        let format = layout.map_or_else(PairFormat::new, PairFormat::layout);
+        benchmarks.push(
+            Benchmark::read(name_of(path), input::open(path)?, &format)
+                .map_err(|e| Failure::in_file(path, &e))?,
+        );
+    }
+    let needed: std::collections::BTreeSet<&str> =
+        benchmarks.iter().flat_map(Benchmark::words).collect();
+    let mut options = ReadOptions::new().keep(needed).fold_case(args.fold_case);
+    if let Some(n) = args.limit {
+        options = options.limit(usize::try_from(n).unwrap_or(usize::MAX));
+    }
+    let mut models = Vec::new();
+    for path in &args.vectors {
+        models.push((name_of(path), load_vectors(path, &options, ctx)?));
+    }
+    let named: Vec<(&str, &Vectors<f32>)> = models.iter().map(|(n, v)| (n.as_str(), v)).collect();
+    let unknown = match args.unknown {
+        UnknownArg::Drop => Unknown::Drop,
+        UnknownArg::Zero => Unknown::Zero,
+        UnknownArg::Mean => Unknown::Mean,
+    };
+    let evaluator = Evaluator::new().unknown(unknown);
+    let table = evaluator.compare(&named, &benchmarks)?;
+    let extra = uncertainty_extra(args, ctx, &evaluator, &named, &benchmarks, &table)?;
+    let text = match args.format {
+        Format::Table => render_table(&table, &extra),
+        Format::Csv => render_csv(&table),
+        Format::Json => render_json(&table, &extra),
+    };
+    out.bytes(text.as_bytes())
+}
+
+/// Bootstrap intervals and paired tests (feature `uncertainty`), as lines
+/// of text and JSON values.
+#[derive(Default)]
+struct Extra {
+    lines: Vec<String>,
+    json: Vec<serde_json::Value>,
+}
+
+fn uncertainty_extra(
+    args: &Args,
+    ctx: &Ctx,
+    evaluator: &Evaluator,
+    models: &[(&str, &Vectors<f32>)],
+    benchmarks: &[Benchmark],
+    table: &Comparison,
+) -> Outcome<Extra> {
+    let mut extra = Extra::default();
+    let Some(resamples) = args.bootstrap.map(|b| b as usize) else {
+        return Ok(extra);
+    };
+    let bar = Progress::new(
+        ctx,
+        (models.len() * benchmarks.len() * 2) as u64,
+        "bootstrap",
+    );
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(args.seed);
+    let boot = Bootstrap::new(resamples);
+    let fmt = |c: &Result<ConfidenceInterval, UncertaintyError>| match c {
+        Ok(c) => format!("[{:+.3}, {:+.3}]", c.lower, c.upper),
+        Err(e) => format!("({e})"),
+    };
+    extra.lines.push(format!(
+        "\n95 % BCa bootstrap intervals ({resamples} resamples, seed {})",
+        args.seed
+    ));
+    for (name, v) in models {
+        for b in benchmarks {
+            bar.message(format!("bootstrap: {name} on {}", b.name()));
+            let r = evaluator.evaluate_with_intervals(*v, b, &boot, &mut rng)?;
+            bar.inc(1);
+            let Some(iv) = r.intervals.as_ref() else {
+                return Err(Failure::new("no intervals computed"));
+            };
+            extra.lines.push(format!(
+                "  {name} on {}: r {}  ρ {}  τ-b {}  ρ_w {}  τ_w {}",
+                b.name(),
+                fmt(&iv.pearson),
+                fmt(&iv.spearman),
+                fmt(&iv.kendall),
+                fmt(&iv.rho_w),
+                fmt(&iv.tau_w)
+            ));
+            let j = |c: &Result<ConfidenceInterval, UncertaintyError>| match c {
+                Ok(c) => serde_json::json!([c.lower, c.upper]),
+                Err(e) => serde_json::json!(e.to_string()),
+            };
+            extra.json.push(serde_json::json!({
+                "model": name, "benchmark": b.name(), "level": 0.95, "resamples": resamples,
+                "pearson": j(&iv.pearson), "spearman": j(&iv.spearman), "kendall": j(&iv.kendall),
+                "rho_w": j(&iv.rho_w), "tau_w": j(&iv.tau_w),
+            }));
+        }
+    }
+    if models.len() > 1 {
+        extra.lines.push(format!(
+            "\npaired tests of Spearman ρ against {} (pairs both cover)",
+            models[0].0
+        ));
+        for m in 1..models.len() {
+            for (bi, b) in benchmarks.iter().enumerate() {
+                let (first, other) = (table.report(0, bi), table.report(m, bi));
+                bar.message(format!("paired test on {}", b.name()));
+                let tested = paired_test(first, other, &Spearman, resamples, &mut rng);
+                bar.inc(1);
+                let text = match tested {
+                    Ok(t) => {
+                        let c = t.comparison;
+                        extra.json.push(serde_json::json!({
+                            "model_a": models[0].0, "model_b": models[m].0, "benchmark": b.name(),
+                            "common": t.common, "difference": c.difference,
+                            "interval": [c.interval.lower, c.interval.upper], "p_value": c.test.p_value,
+                        }));
+                        format!(
+                            "  {} − {} on {}: Δρ = {:+.4}  [{:+.3}, {:+.3}]  p = {:.4}  ({} pairs)",
+                            models[0].0,
+                            models[m].0,
+                            b.name(),
+                            c.difference,
+                            c.interval.lower,
+                            c.interval.upper,
+                            c.test.p_value,
+                            t.common
+                        )
+                    }
+                    Err(e) => format!("  {} − {} on {}: {e}", models[0].0, models[m].0, b.name()),
+                };
+                extra.lines.push(text);
+            }
+        }
+    }
+    Ok(extra)
+}
+
+fn coefficient<T>(
+    r: &Result<T, adaptive_comp_metrics::Error>,
+    value: impl Fn(&T) -> f64,
+    p: impl Fn(&T) -> Option<f64>,
+) -> String {
+    match r {
+        Ok(t) => match p(t) {
+            Some(p) => format!("{:+.4} ({})", value(t), fmt_p(p)),
+            None => format!("{:+.4}", value(t)),
+        },
+        Err(_) => "-".to_owned(),
+    }
+}
+
+fn fmt_p(p: f64) -> String {
+    if p < 1e-4 {
+        format!("{p:.1e}")
+    } else {
+        format!("{p:.4}")
+    }
+}
+
+fn cells(r: &Report) -> [String; 7] {
+    let two = Alternative::TwoSided;
+    let g = |v: Option<f64>| v.map_or_else(|| "-".to_owned(), |v| format!("{v:+.4}"));
+    [
+        coefficient(&r.pearson, |t| t.r, |t| Some(t.p_value(two))),
+        coefficient(&r.spearman, |t| t.rho, |t| Some(t.p_value(two))),
+        coefficient(&r.kendall, |t| t.tau, |t| Some(t.p_value(two))),
+        coefficient(&r.rho_w, |t| t.rho, |_| None),
+        g(r.rho_w_standardised.as_ref().ok().map(|s| s.value)),
+        coefficient(&r.tau_w, |t| t.tau, |_| None),
+        g(r.tau_w_standardised.as_ref().ok().map(|s| s.value)),
+    ]
+}
+
+fn render_table(table: &Comparison, extra: &Extra) -> String {
+    let header = [
+        "model",
+        "benchmark",
+        "pairs",
+        "found",
+        "OOV %",
+        "r (p)",
+        "ρ (p)",
+        "τ-b (p)",
+        "ρ_w",
+        "g(ρ_w)",
+        "τ_w",
+        "g(τ_w)",
+    ];
+    let mut rows: Vec<Vec<String>> = vec![header.iter().map(|s| (*s).to_owned()).collect()];
+    for (m, b, r) in table.rows() {
+        let mut row = vec![
+            m.to_owned(),
+            b.to_owned(),
+            r.pairs.to_string(),
+            r.found.to_string(),
+            format!("{:.1}", 100.0 * r.oov_ratio()),
+        ];
+        row.extend(cells(r));
+        rows.push(row);
+    }
+    let widths: Vec<usize> = (0..header.len())
+        .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
+        .collect();
+    let mut out = String::new();
+    for row in &rows {
+        let line: Vec<String> = row
+            .iter()
+            .zip(&widths)
+            .enumerate()
+            .map(|(c, (cell, &w))| {
+                let pad = " ".repeat(w - cell.chars().count());
+                if c < 2 {
+                    format!("{cell}{pad}")
+                } else {
+                    format!("{pad}{cell}")
+                }
+            })
+            .collect();
+        out.push_str(line.join("  ").trim_end());
+        out.push('\n');
+    }
+    let unknown = table.rows().next().map(|(_, _, r)| r.unknown);
+    out.push_str(&format!(
+        "\nunknown pairs: {}; p-values two-sided; ρ_w, τ_w: f(n) = 1/(n + 2)², additive weights\n\
+         g(ρ_w), g(τ_w): the same on a scale where 0 is what unrelated rankings give on average\n\
+         (raw ρ_w and τ_w of unrelated rankings are well below 0) and ±1 stay identical/reversed\n",
+        match unknown {
+            Some(Unknown::Zero) => "scored 0",
+            Some(Unknown::Mean) => "scored with the mean similarity",
+            _ => "dropped",
+        }
+    ));
+    for l in &extra.lines {
+        out.push_str(l);
+        out.push('\n');
+    }
+    out
+}
+
+fn render_csv(table: &Comparison) -> String {
+    let mut out = String::from(
+        "model,benchmark,pairs,found,oov_ratio,pearson,pearson_p,spearman,spearman_p,kendall,kendall_p,rho_w,tau_w,rho_w_standardised,tau_w_standardised\n",
+    );
+    let two = Alternative::TwoSided;
+    let num = |v: Option<f64>| v.map_or_else(String::new, |v| format!("{v:?}"));
+    for (m, b, r) in table.rows() {
+        let q = |s: &str| {
+            if s.contains([',', '"', '\n']) {
+                format!("\"{}\"", s.replace('"', "\"\""))
+            } else {
+                s.to_owned()
+            }
+        };
+        out.push_str(&format!(
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+            q(m),
+            q(b),
+            r.pairs,
+            r.found,
+            r.oov_ratio(),
+            num(r.pearson.as_ref().ok().map(|t| t.r)),
+            num(r.pearson.as_ref().ok().map(|t| t.p_value(two))),
+            num(r.spearman.as_ref().ok().map(|t| t.rho)),
+            num(r.spearman.as_ref().ok().map(|t| t.p_value(two))),
+            num(r.kendall.as_ref().ok().map(|t| t.tau)),
+            num(r.kendall.as_ref().ok().map(|t| t.p_value(two))),
+            num(r.rho_w.as_ref().ok().map(|t| t.rho)),
+            num(r.tau_w.as_ref().ok().map(|t| t.tau)),
+            num(r.rho_w_standardised.as_ref().ok().map(|s| s.value)),
+            num(r.tau_w_standardised.as_ref().ok().map(|s| s.value)),
+        ));
+    }
+    out
+}
+
+fn render_json(table: &Comparison, extra: &Extra) -> String {
+    use serde_json::json;
+    let two = Alternative::TwoSided;
+    let err = |e: &adaptive_comp_metrics::Error| json!({ "error": e.to_string() });
+    let err_s = |e: &adaptive_comp_metrics::StandardisedError| json!({ "error": e.to_string() });
+    let rows: Vec<serde_json::Value> = table
+        .rows()
+        .map(|(m, b, r)| {
+            json!({
+                "model": m, "benchmark": b, "pairs": r.pairs, "found": r.found,
+                "oov_ratio": r.oov_ratio(), "scored": r.scored(),
+                "pearson": r.pearson.as_ref().map_or_else(err, |t| json!({"r": t.r, "p_value": t.p_value(two)})),
+                "spearman": r.spearman.as_ref().map_or_else(err, |t| json!({"rho": t.rho, "p_value": t.p_value(two)})),
+                "kendall": r.kendall.as_ref().map_or_else(err, |t| json!({"tau_b": t.tau, "p_value": t.p_value(two)})),
+                "rho_w": r.rho_w.as_ref().map_or_else(err, |t| json!({"rho_w": t.rho, "effective_n": t.effective_n})),
+                "tau_w": r.tau_w.as_ref().map_or_else(err, |t| json!({"tau_w": t.tau, "effective_n": t.effective_n})),
+                "rho_w_standardised": r.rho_w_standardised.as_ref().map_or_else(err_s, |s| json!({"value": s.value, "null_mean": s.moments.mean.value, "ties": s.ties})),
+                "tau_w_standardised": r.tau_w_standardised.as_ref().map_or_else(err_s, |s| json!({"value": s.value, "null_mean": s.moments.mean.value, "ties": s.ties})),
+            })
+        })
+        .collect();
+    let value = json!({ "reports": rows, "uncertainty": extra.json });
+    let mut s = serde_json::to_string_pretty(&value).unwrap_or_default();
+    s.push('\n');
+    s
+}
