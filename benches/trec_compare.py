@@ -1,19 +1,22 @@
 #!/usr/bin/env python3
 """Side-by-side timing of pytrec_eval and this crate on identical TREC files;
-run it through benches/trec_compare.sh, which builds the crate's example.
+run it through benches/trec_compare.sh, which builds `acm`.
 
-    python benches/trec_compare.py QUERIES DOCS SEED PATH_TO_relevance_example
+    python benches/trec_compare.py QUERIES DOCS SEED PATH_TO_acm [PATH_TO_trec_eval]
 
 Writes into a temporary directory a qrels file with QUERIES x DOCS judgements
 and a run with QUERIES x DOCS retrieved documents (half of each query's
 ranked documents judged; grades 0..3 mostly 0, some -1; scores with 4
 decimals, so ties occur; ids drawn from 10^6 document names), then times
   - loading: pytrec_eval.parse_qrel + parse_run (Python) against the crate's
-    read_trec_qrels + read_trec_run (the example's --time "load_s");
+    read_trec_qrels + read_trec_run (`acm trec --time`'s "load_s");
   - scoring: RelevanceEvaluator.evaluate with map, P_5, P_10, Rprec,
     recip_rank, ndcg_cut_10, ndcg against evaluate_trec with the same
     measures (best of 5 on both sides; pytrec_eval's evaluator is built
     outside the timed region);
+  - end to end: the wall time of the whole `acm trec` process (best of 3),
+    against pytrec_eval's parse + evaluate and, when its path is given,
+    the trec_eval binary's whole run;
   - peak memory (ru_maxrss) of a child process that only loads (crate) or
     parses (pytrec_eval), against the two files' size;
 and checks that both sides print the same means.
@@ -77,10 +80,15 @@ def main():
         size = os.path.getsize(qrels_path) + os.path.getsize(run_path)
         # Crate: three runs (best load time); each scores 5 times (best).
         timing = None
+        wall = float("inf")
         for _ in range(3):
-            res = subprocess.run([exe, "--trec", qrels_path, run_path, "--time", "--format", "json"]
-                                 + sum((["-m", m] for m in MEASURES), []),
+            t0 = time.perf_counter()
+            res = subprocess.run([exe, "trec", "--time", "--format", "json"]
+                                 + sum((["-m", m.replace("_", ".", 1) if m.startswith(("P_", "ndcg_cut_")) else m]
+                                        for m in MEASURES), [])
+                                 + [qrels_path, run_path],
                                  check=True, capture_output=True, text=True)
+            wall = min(wall, time.perf_counter() - t0)
             t = json.loads([l for l in res.stderr.splitlines() if l.startswith("{")][0])
             if timing is None or t["load_s"] < timing["load_s"]:
                 timing = t
@@ -100,7 +108,16 @@ def main():
         py_means = {m: pytrec_eval.compute_aggregated_measure(m, [v[m] for v in res_py.values()])
                     for m in MEASURES}
 
-        rss_rust = child_rss_kb([exe, "--trec", qrels_path, run_path, "-m", "num_ret"])
+        rss_rust = child_rss_kb([exe, "trec", "-m", "num_ret", qrels_path, run_path])
+        trec_eval_wall = None
+        if len(sys.argv) > 5:
+            trec_eval_wall = float("inf")
+            for _ in range(3):
+                t0 = time.perf_counter()
+                subprocess.run([sys.argv[5]] + sum((["-m", m.replace("_", ".", 1) if m.startswith(("P_", "ndcg_cut_")) else m]
+                                                    for m in MEASURES), [])
+                               + [qrels_path, run_path], check=True, stdout=subprocess.DEVNULL)
+                trec_eval_wall = min(trec_eval_wall, time.perf_counter() - t0)
         code = ("import pytrec_eval,sys\n"
                 "q=pytrec_eval.parse_qrel(open(sys.argv[1]))\n"
                 "r=pytrec_eval.parse_run(open(sys.argv[2]))\n")
@@ -113,6 +130,10 @@ def main():
     print(f"{'load qrels + run':34}{t_parse:16.3f}{timing['load_s']:12.3f}{t_parse / timing['load_s']:9.1f}x")
     print(f"{'score (the 7 measures)':34}{t_eval:16.3f}{timing['score_s']:12.3f}"
           f"{t_eval / timing['score_s']:9.1f}x")
+    print(f"{'end to end (acm trec process)':34}{t_parse + t_eval:16.3f}{wall:12.3f}"
+          f"{(t_parse + t_eval) / wall:9.1f}x")
+    if trec_eval_wall is not None:
+        print(f"trec_eval {trec_eval_wall:.3f} s end to end: acm trec is {trec_eval_wall / wall:.1f}x faster")
     if rss_rust and rss_py:
         print(f"peak RSS: crate {rss_rust / 1024:.0f} MiB ({rss_rust * 1024 / size:.2f}x the files), "
               f"pytrec_eval parse {rss_py / 1024:.0f} MiB ({rss_py * 1024 / size:.2f}x)")

@@ -5,11 +5,15 @@
 #
 #   bash benches/trec_compare.sh [QUERIES] [DOCS] [SEED]
 #
+# With TREC_EVAL=/path/to/trec_eval set, trec_eval's own end-to-end time is
+# printed too.
+#
 # Uses $PYTHON if set (a Python with numpy and pytrec_eval, e.g.
 # /work/venv/bin/python), else creates benches/.venv with numpy and
-# pytrec-eval-terrier on first use; builds examples/relevance.rs in release
-# mode, then runs benches/trec_compare.py, which prints both times, the
-# ratios, the peak memory and checks that both sides computed the same means.
+# pytrec-eval-terrier on first use; builds `acm` (cli/) in release mode, then
+# runs benches/trec_compare.py, which prints both times (the library's load
+# and scoring inside `acm trec`, and the whole process), the ratios, the peak
+# memory, and checks that both sides computed the same means.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 QUERIES="${1:-10000}"
@@ -24,5 +28,5 @@ if [ -z "${PYTHON:-}" ]; then
     fi
     PYTHON="$VENV/bin/python"
 fi
-cargo build --release --quiet --example relevance
-"$PYTHON" benches/trec_compare.py "$QUERIES" "$DOCS" "$SEED" target/release/examples/relevance
+cargo build --release --quiet -p adaptive-comp-metrics-cli
+"$PYTHON" benches/trec_compare.py "$QUERIES" "$DOCS" "$SEED" target/release/acm ${TREC_EVAL:-}

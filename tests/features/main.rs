@@ -5,23 +5,15 @@
 //! One test binary with one module per topic, so a fresh `cargo test` links
 //! a few binaries instead of one per file.
 
-/// The published script's metrics, as rebuilt in the `reproduce_table2` example.
+/// The published script's metrics, as rebuilt for `acm simulate table2`.
 #[cfg(feature = "simulator")]
-#[path = "../../examples/reproduce_table2/script.rs"]
+#[path = "../../cli/src/commands/simulate/script.rs"]
 #[allow(dead_code)]
 mod script;
-
-/// The `campaign` example's logic, driven in process.
-#[cfg(all(feature = "scheduler", feature = "serde"))]
-#[path = "../../examples/campaign/app/mod.rs"]
-#[allow(dead_code)]
-mod campaign_app;
 
 mod ballot_campaign;
 mod ballot_scheduler;
 mod ballot_serde;
-mod campaign_e2e;
-mod campaign_inputs;
 mod display;
 mod fuzz_regressions;
 #[path = "../common/harness.rs"]

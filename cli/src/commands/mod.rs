@@ -5,5 +5,7 @@ pub mod corr;
 pub mod lexsub;
 pub mod relevance;
 pub mod simulate;
+pub mod standardise;
 pub mod trec;
 pub mod triplets;
+pub mod wordsim;

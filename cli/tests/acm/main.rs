@@ -11,5 +11,7 @@ mod general;
 mod lexsub;
 mod relevance;
 mod simulate;
+mod standardise;
 mod trec;
 mod triplets;
+mod wordsim;

@@ -1,184 +1,99 @@
-//! Evaluates word-embedding models on word-similarity benchmarks: a table of
-//! models × benchmarks with the pairs found, the OOV ratio, Pearson's r,
-//! Spearman's ρ and Kendall's τ-b with two-sided p-values, and the
-//! top-weighted ρ_w and τ_w of Lombardo et al. (2020).
-//!
-//! ```text
-//! cargo run --release --example wordsim -- --vectors A.vec --vectors B.bin DATASET...
-//! cargo run --release --example wordsim                 # the bundled synthetic sample
-//! cargo run --release --example wordsim --features uncertainty -- --bootstrap 1000 ...
-//! ```
-//!
-//! Options (before or between the files):
-//!
-//! ```text
-//! --vectors FILE      a model: word2vec text (.vec), GloVe text or word2vec binary (.bin), detected
-//! --layout NAME       layout of the datasets that follow: wordsim353, simlex999, men, rg65, mc30,
-//!                     mturk, rw, simverb3500, plain (default: guessed from each file name)
-//! --unknown POLICY    drop (default, as gensim), zero (gensim's dummy4unknown) or mean
-//! --fold-case         compare words case-insensitively
-//! --limit N           read only the first N rows of each vector file (gensim's restrict_vocab)
-//! --json | --csv      machine-readable output instead of the table
-//! --bootstrap N       95 % BCa intervals of every coefficient, and paired tests of each model
-//!                     against the first (feature `uncertainty`); --seed S sets the seed (default 1)
-//! ```
-//!
-//! The datasets are read first, then each vector file is streamed once,
-//! keeping only the words the datasets need. Errors are printed as
-//! `error: FILE:LINE: message` with exit code 1.
+//! `acm wordsim`: word-embedding models evaluated on word-similarity
+//! benchmarks (the models × benchmarks table of gensim's
+//! `evaluate_word_pairs`, with ρ_w, τ_w and their standardised values).
 
-use std::fs::File;
-use std::io::{BufReader, Read, Write};
+use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
 use adaptive_comp_metrics::Alternative;
+use adaptive_comp_metrics::embedding::EmbeddingError;
 use adaptive_comp_metrics::embedding::{
-    EmbeddingError, Format, ReadOptions, Vectors, read_vectors,
+    Format as VectorFormat, ReadOptions, Vectors, read_vectors,
+};
+use adaptive_comp_metrics::uncertainty::{
+    Bootstrap, ConfidenceInterval, Spearman, UncertaintyError,
 };
 use adaptive_comp_metrics::wordsim::{
-    Benchmark, Comparison, Evaluator, Layout, PairFormat, Report, Unknown, WordsimError,
+    Benchmark, Comparison, Evaluator, Layout, PairFormat, Report, Unknown, paired_test,
 };
+use rand::SeedableRng;
 
-struct Args {
-    vectors: Vec<PathBuf>,
-    datasets: Vec<(PathBuf, Option<Layout>)>,
-    unknown: Unknown,
-    fold_case: bool,
-    limit: Option<usize>,
-    output: Output,
-    bootstrap: Option<usize>,
-    seed: u64,
+use crate::error::{Failure, Outcome};
+use crate::input;
+use crate::output::{Ctx, Format, Out};
+use crate::progress::Progress;
+
+/// How out-of-vocabulary pairs are scored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum UnknownArg {
+    /// Dropped (gensim's default).
+    Drop,
+    /// Scored 0 (gensim's dummy4unknown).
+    Zero,
+    /// Scored with the mean similarity.
+    Mean,
 }
 
-#[derive(Clone, Copy, PartialEq)]
-enum Output {
-    Table,
-    Json,
-    Csv,
+/// Evaluates word-embedding models on word-similarity benchmarks: pairs found, OOV ratio, r, ρ,
+/// τ-b with p-values, ρ_w and τ_w raw and standardised.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "\
+Vector files are word2vec text (.vec), GloVe text or word2vec binary (.bin), detected from their
+first bytes. The datasets are read first, then each vector file is streamed once, keeping only the
+words the datasets need. A dataset's layout (wordsim353, simlex999, men, rg65, mc30, mturk, rw,
+simverb3500, plain) is guessed from its file name unless --layout is given.
+
+Examples:
+  acm wordsim --vectors glove.6B.300d.txt --vectors w2v.bin SimLex-999.txt wordsim353.tsv
+  acm wordsim --vectors a.vec --vectors b.vec MEN.txt --bootstrap 1000 --seed 7
+  acm wordsim --vectors a.vec pairs.tsv --layout plain --unknown zero --format json")]
+pub struct Args {
+    /// A model's vector file (repeatable).
+    #[arg(long = "vectors", value_name = "FILE", required = true)]
+    pub vectors: Vec<PathBuf>,
+    /// The benchmark files.
+    #[arg(required = true, value_name = "DATASET")]
+    pub datasets: Vec<PathBuf>,
+    /// Layout of every dataset (default: guessed from each file name).
+    #[arg(long, value_parser = parse_layout)]
+    pub layout: Option<LayoutArg>,
+    /// Out-of-vocabulary pairs.
+    #[arg(long, value_enum, default_value_t = UnknownArg::Drop)]
+    pub unknown: UnknownArg,
+    /// Compare words case-insensitively.
+    #[arg(long)]
+    pub fold_case: bool,
+    /// Read only the first N rows of each vector file (gensim's restrict_vocab).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub limit: Option<u64>,
+    /// 95 % BCa intervals of every coefficient from N resamples, and paired tests of each model
+    /// against the first.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(2..=1_000_000))]
+    pub bootstrap: Option<u32>,
+    /// Seed of the bootstrap.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    pub format: Format,
 }
 
-fn main() -> ExitCode {
-    match run() {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(Failure::Quiet) => ExitCode::SUCCESS,
-        Err(Failure::Usage(msg)) => {
-            eprintln!(
-                "error: {msg}\nusage: wordsim [--vectors FILE]... [--layout NAME] [--unknown drop|zero|mean] [--fold-case] [--limit N] [--json|--csv] [--bootstrap N] [DATASET...]"
-            );
-            ExitCode::from(2)
-        }
-        Err(Failure::Error(msg)) => {
-            eprintln!("error: {msg}");
-            ExitCode::FAILURE
-        }
-    }
-}
+/// A dataset layout: a named one or `plain` (two words and a score).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LayoutArg(pub Option<Layout>);
 
-enum Failure {
-    /// stdout was closed (e.g. `| head`): stop quietly.
-    Quiet,
-    Usage(String),
-    Error(String),
-}
-
-fn parse_args() -> Result<Args, Failure> {
-    let mut args = Args {
-        vectors: Vec::new(),
-        datasets: Vec::new(),
-        unknown: Unknown::Drop,
-        fold_case: false,
-        limit: None,
-        output: Output::Table,
-        bootstrap: None,
-        seed: 1,
-    };
-    let mut layout: Option<Option<Layout>> = None;
-    let mut it = std::env::args().skip(1);
-    let usage = |m: &str| Failure::Usage(m.to_owned());
-    while let Some(a) = it.next() {
-        let mut value = |name: &str| {
-            it.next()
-                .ok_or_else(|| usage(&format!("{name} needs a value")))
-        };
-        match a.as_str() {
-            "--vectors" => args.vectors.push(PathBuf::from(value("--vectors")?)),
-            "--layout" => {
-                let v = value("--layout")?;
-                layout = Some(if v == "plain" {
-                    None
-                } else {
-                    Some(
-                        Layout::from_name(&v)
-                            .ok_or_else(|| usage(&format!("unknown layout {v}")))?,
-                    )
-                });
-            }
-            "--unknown" => {
-                args.unknown = match value("--unknown")?.as_str() {
-                    "drop" => Unknown::Drop,
-                    "zero" => Unknown::Zero,
-                    "mean" => Unknown::Mean,
-                    other => return Err(usage(&format!("unknown policy {other}"))),
-                }
-            }
-            "--fold-case" => args.fold_case = true,
-            "--limit" => {
-                let v = value("--limit")?;
-                args.limit = Some(
-                    v.parse()
-                        .map_err(|_| usage(&format!("--limit {v} is not a count")))?,
-                );
-            }
-            "--json" => args.output = Output::Json,
-            "--csv" => args.output = Output::Csv,
-            "--bootstrap" => {
-                let v = value("--bootstrap")?;
-                args.bootstrap = Some(
-                    v.parse()
-                        .map_err(|_| usage(&format!("--bootstrap {v} is not a count")))?,
-                );
-            }
-            "--seed" => {
-                let v = value("--seed")?;
-                args.seed = v
-                    .parse()
-                    .map_err(|_| usage(&format!("--seed {v} is not an integer")))?;
-            }
-            "-h" | "--help" => return Err(usage("help")),
-            flag if flag.starts_with("--") => return Err(usage(&format!("unknown option {flag}"))),
-            path => {
-                let p = PathBuf::from(path);
-                let l = layout.unwrap_or_else(|| guess_layout(&p));
-                args.datasets.push((p, l));
-            }
-        }
+fn parse_layout(s: &str) -> Result<LayoutArg, String> {
+    if s == "plain" {
+        return Ok(LayoutArg(None));
     }
-    if args.vectors.is_empty() && args.datasets.is_empty() {
-        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/wordsim");
-        eprintln!(
-            "no arguments: the bundled synthetic sample in {}",
-            dir.display()
-        );
-        args.vectors = vec![dir.join("sample-a.vec"), dir.join("sample-b.bin")];
-        for name in [
-            "ws-sample.tsv",
-            "simlex-sample.txt",
-            "men-sample.txt",
-            "mturk-sample.csv",
-        ] {
-            let p = dir.join(name);
-            let l = guess_layout(&p);
-            args.datasets.push((p, l));
-        }
-    }
-    if args.vectors.is_empty() || args.datasets.is_empty() {
-        return Err(usage("give at least one --vectors FILE and one DATASET"));
-    }
-    if args.bootstrap.is_some() && !cfg!(feature = "uncertainty") {
-        return Err(usage("--bootstrap needs --features uncertainty"));
-    }
-    Ok(args)
+    Layout::from_name(s)
+        .map(|l| LayoutArg(Some(l)))
+        .ok_or_else(|| {
+            format!(
+                "unknown layout {s:?}: expected wordsim353, simlex999, men, rg65, mc30, mturk, rw, \
+             simverb3500 or plain"
+            )
+        })
 }
 
 /// The layout from the file name (`SimLex-999.txt` → SimLex-999, …).
@@ -200,90 +115,74 @@ fn guess_layout(path: &Path) -> Option<Layout> {
     .map(|(_, l)| l)
 }
 
-fn open(path: &Path) -> Result<BufReader<File>, Failure> {
-    File::open(path)
-        .map(|f| BufReader::with_capacity(1 << 20, f))
-        .map_err(|e| Failure::Error(format!("{}: {e}", path.display())))
+fn name_of(path: &Path) -> String {
+    path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
 }
 
-/// `FILE:LINE: message` for errors with a line, `FILE: message` otherwise.
-fn located(path: &Path, e: &WordsimError) -> Failure {
-    let file = path.display();
-    Failure::Error(match e {
-        WordsimError::Line { line, problem } => format!("{file}:{line}: {problem}"),
-        WordsimError::Vectors(v) => return located_vectors(path, v),
-        other => format!("{file}: {other}"),
-    })
-}
-
-fn located_vectors(path: &Path, e: &EmbeddingError) -> Failure {
-    let file = path.display();
-    Failure::Error(match e {
-        EmbeddingError::Line { line, problem } => format!("{file}:{line}: {problem}"),
+fn vectors_failure(path: &Path, e: &EmbeddingError) -> Failure {
+    match e {
         EmbeddingError::Binary {
             row,
             offset,
             problem,
-        } => {
-            format!("{file}: row {row} (byte {offset}): {problem}")
-        }
-        other => format!("{file}: {other}"),
-    })
+        } => Failure::new(format!("row {row} (byte {offset}): {problem}")).file(path),
+        other => Failure::in_file(path, other),
+    }
 }
 
-fn load_vectors(path: &Path, options: &ReadOptions) -> Result<Vectors<f32>, Failure> {
+fn load_vectors(path: &Path, options: &ReadOptions, ctx: &Ctx) -> Outcome<Vectors<f32>> {
     let mut head = Vec::with_capacity(1 << 16);
-    open(path)?
+    input::open(path)?
         .take(1 << 16)
         .read_to_end(&mut head)
-        .map_err(|e| Failure::Error(format!("{}: {e}", path.display())))?;
-    let format = Format::detect(&head);
-    read_vectors(open(path)?, format, options).map_err(|e| located_vectors(path, &e))
+        .map_err(|e| Failure::new(format!("cannot read: {e}")).file(path))?;
+    let format = VectorFormat::detect(&head);
+    let _spin = Progress::spinner(ctx, &format!("reading {}", path.display()));
+    read_vectors(input::open(path)?, format, options).map_err(|e| vectors_failure(path, &e))
 }
 
-fn run() -> Result<(), Failure> {
-    let args = parse_args()?;
+/// Reads the datasets and the vectors and prints the table.
+///
+/// # Errors
+/// A malformed file (with its line), a failed evaluation.
+pub fn run(args: &Args, ctx: &Ctx, out: &mut Out) -> Outcome {
     let mut benchmarks = Vec::new();
-    for (path, layout) in &args.datasets {
+    for path in &args.datasets {
+        let layout = args.layout.map_or_else(|| guess_layout(path), |l| l.0);
         let format = layout.map_or_else(PairFormat::new, PairFormat::layout);
-        let name = path.file_name().map_or_else(
-            || path.display().to_string(),
-            |n| n.to_string_lossy().into_owned(),
+        benchmarks.push(
+            Benchmark::read(name_of(path), input::open(path)?, &format)
+                .map_err(|e| Failure::in_file(path, &e))?,
         );
-        benchmarks
-            .push(Benchmark::read(name, open(path)?, &format).map_err(|e| located(path, &e))?);
     }
     let needed: std::collections::BTreeSet<&str> =
         benchmarks.iter().flat_map(Benchmark::words).collect();
     let mut options = ReadOptions::new().keep(needed).fold_case(args.fold_case);
     if let Some(n) = args.limit {
-        options = options.limit(n);
+        options = options.limit(usize::try_from(n).unwrap_or(usize::MAX));
     }
     let mut models = Vec::new();
     for path in &args.vectors {
-        let name = path.file_name().map_or_else(
-            || path.display().to_string(),
-            |n| n.to_string_lossy().into_owned(),
-        );
-        models.push((name, load_vectors(path, &options)?));
+        models.push((name_of(path), load_vectors(path, &options, ctx)?));
     }
     let named: Vec<(&str, &Vectors<f32>)> = models.iter().map(|(n, v)| (n.as_str(), v)).collect();
-    let evaluator = Evaluator::new().unknown(args.unknown);
-    let table = evaluator
-        .compare(&named, &benchmarks)
-        .map_err(|e| Failure::Error(e.to_string()))?;
-    let extra = uncertainty_extra(&args, &evaluator, &named, &benchmarks, &table)?;
-    let text = match args.output {
-        Output::Table => render_table(&table, &extra),
-        Output::Csv => render_csv(&table),
-        Output::Json => render_json(&table, &extra),
+    let unknown = match args.unknown {
+        UnknownArg::Drop => Unknown::Drop,
+        UnknownArg::Zero => Unknown::Zero,
+        UnknownArg::Mean => Unknown::Mean,
     };
-    let mut out = std::io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Ok(()) => Ok(()),
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Err(Failure::Quiet),
-        Err(e) => Err(Failure::Error(format!("stdout: {e}"))),
-    }
+    let evaluator = Evaluator::new().unknown(unknown);
+    let table = evaluator.compare(&named, &benchmarks)?;
+    let extra = uncertainty_extra(args, ctx, &evaluator, &named, &benchmarks, &table)?;
+    let text = match args.format {
+        Format::Table => render_table(&table, &extra),
+        Format::Csv => render_csv(&table),
+        Format::Json => render_json(&table, &extra),
+    };
+    out.bytes(text.as_bytes())
 }
 
 /// Bootstrap intervals and paired tests (feature `uncertainty`), as lines
@@ -294,34 +193,23 @@ struct Extra {
     json: Vec<serde_json::Value>,
 }
 
-#[cfg(not(feature = "uncertainty"))]
-fn uncertainty_extra(
-    _: &Args,
-    _: &Evaluator,
-    _: &[(&str, &Vectors<f32>)],
-    _: &[Benchmark],
-    _: &Comparison,
-) -> Result<Extra, Failure> {
-    Ok(Extra::default())
-}
-
-#[cfg(feature = "uncertainty")]
 fn uncertainty_extra(
     args: &Args,
+    ctx: &Ctx,
     evaluator: &Evaluator,
     models: &[(&str, &Vectors<f32>)],
     benchmarks: &[Benchmark],
     table: &Comparison,
-) -> Result<Extra, Failure> {
-    use adaptive_comp_metrics::uncertainty::{
-        Bootstrap, ConfidenceInterval, Spearman, UncertaintyError,
-    };
-    use adaptive_comp_metrics::wordsim::paired_test;
-    use rand::SeedableRng;
+) -> Outcome<Extra> {
     let mut extra = Extra::default();
-    let Some(resamples) = args.bootstrap else {
+    let Some(resamples) = args.bootstrap.map(|b| b as usize) else {
         return Ok(extra);
     };
+    let bar = Progress::new(
+        ctx,
+        (models.len() * benchmarks.len() * 2) as u64,
+        "bootstrap",
+    );
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(args.seed);
     let boot = Bootstrap::new(resamples);
     let fmt = |c: &Result<ConfidenceInterval, UncertaintyError>| match c {
@@ -334,10 +222,12 @@ fn uncertainty_extra(
     ));
     for (name, v) in models {
         for b in benchmarks {
-            let r = evaluator
-                .evaluate_with_intervals(*v, b, &boot, &mut rng)
-                .map_err(|e| Failure::Error(e.to_string()))?;
-            let iv = r.intervals.as_ref().expect("asked for");
+            bar.message(format!("bootstrap: {name} on {}", b.name()));
+            let r = evaluator.evaluate_with_intervals(*v, b, &boot, &mut rng)?;
+            bar.inc(1);
+            let Some(iv) = r.intervals.as_ref() else {
+                return Err(Failure::new("no intervals computed"));
+            };
             extra.lines.push(format!(
                 "  {name} on {}: r {}  ρ {}  τ-b {}  ρ_w {}  τ_w {}",
                 b.name(),
@@ -366,7 +256,10 @@ fn uncertainty_extra(
         for m in 1..models.len() {
             for (bi, b) in benchmarks.iter().enumerate() {
                 let (first, other) = (table.report(0, bi), table.report(m, bi));
-                let text = match paired_test(first, other, &Spearman, resamples, &mut rng) {
+                bar.message(format!("paired test on {}", b.name()));
+                let tested = paired_test(first, other, &Spearman, resamples, &mut rng);
+                bar.inc(1);
+                let text = match tested {
                     Ok(t) => {
                         let c = t.comparison;
                         extra.json.push(serde_json::json!({
