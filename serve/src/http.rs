@@ -735,9 +735,11 @@ async fn task(
             _ => (n, None, quota),
         }
     });
-    if let Err(res) = app.committed(ack).await {
-        return res;
-    }
+    // The lease goes to the store with the next group commit, without
+    // waiting for it: a lease lost in a crash only makes its worker's
+    // answer be refused (it was never acknowledged), and the task returns
+    // to the pool.
+    drop(ack);
     let (next, texts, quota) = shown;
     match next {
         Next::Task {

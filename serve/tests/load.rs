@@ -42,7 +42,10 @@ fn child_server() {
     let options = Options {
         addr: addr.parse().expect("an address"),
         admin_token: Some("load-test-admin-token".into()),
-        durability: Durability::Full,
+        durability: match std::env::var("ACM_LOAD_DURABILITY").as_deref() {
+            Ok("normal") => Durability::Normal,
+            _ => Durability::Full,
+        },
         lease: Duration::from_secs(30),
         ..Options::default()
     };
@@ -210,6 +213,14 @@ fn hundred_annotators_with_a_kill_midway() {
         })
     };
 
+    // Each annotator pauses before answering: uniformly between ½ and 1½
+    // times ACM_LOAD_THINK_MS (default 250 ms, ten times faster than a
+    // person reading two items); 0 measures a saturated server.
+    let think: u64 = std::env::var("ACM_LOAD_THINK_MS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(250);
+    let started = Instant::now();
     let mut threads = Vec::new();
     for voter in 0..100usize {
         let (crowd, acked, voted) = (Arc::clone(&crowd), Arc::clone(&acked), Arc::clone(&voted));
@@ -220,6 +231,7 @@ fn hundred_annotators_with_a_kill_midway() {
             let mut lat = Vec::new();
             let mut errors = 0usize;
             let mut csrf = None;
+            let mut next_ms = 0.0;
             while Instant::now() < deadline {
                 let Some(token) = csrf.clone() else {
                     match c.request("GET", &format!("/?PROLIFIC_PID={pid}"), None, &[]) {
@@ -245,7 +257,10 @@ fn hundred_annotators_with_a_kill_midway() {
                 };
                 let t0 = Instant::now();
                 let r = match c.request("GET", "/task", None, &[("Accept", "application/json")]) {
-                    Ok(r) if r.status == 200 => r.json(),
+                    Ok(r) if r.status == 200 => {
+                        next_ms = t0.elapsed().as_secs_f64() * 1000.0;
+                        r.json()
+                    }
                     _ => {
                         errors += 1;
                         std::thread::sleep(Duration::from_millis(50));
@@ -269,12 +284,17 @@ fn hundred_annotators_with_a_kill_midway() {
                     Choice::First => Vote::First,
                     Choice::Second => Vote::Second,
                 };
+                if think > 0 {
+                    let pause = think / 2 + rand::Rng::random_range(&mut rng, 0..=think);
+                    std::thread::sleep(Duration::from_millis(pause));
+                }
                 let choice = if vote == Vote::First {
                     "first"
                 } else {
                     "second"
                 };
                 let task = r["task"].as_str().unwrap().to_owned();
+                let t1 = Instant::now();
                 let body = format!("csrf={token}&task={}&choice={choice}", enc(&task));
                 match c.request(
                     "POST",
@@ -283,7 +303,7 @@ fn hundred_annotators_with_a_kill_midway() {
                     &[("Accept", "application/json")],
                 ) {
                     Ok(res) if res.status == 200 => {
-                        lat.push(t0.elapsed().as_secs_f64() * 1000.0);
+                        lat.push(next_ms + t1.elapsed().as_secs_f64() * 1000.0);
                         acked.lock().unwrap().push((pid.clone(), task, vote));
                         voted.fetch_add(1, Ordering::SeqCst);
                     }
@@ -307,6 +327,7 @@ fn hundred_annotators_with_a_kill_midway() {
         lat.extend(l);
         errors += e;
     }
+    let wall = started.elapsed();
     let restart_time = restart.join().unwrap();
     assert!(killed.load(Ordering::SeqCst));
     assert!(
@@ -382,10 +403,13 @@ fn hundred_annotators_with_a_kill_midway() {
 
     lat.sort_by(f64::total_cmp);
     println!(
-        "load: {} comparisons + controls answered by 100 annotators; {} round trips timed \
-         (next + answer): p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms; \
-         {errors} request(s) failed across the kill; restart to healthy in {:.2} s",
+        "load: {} comparisons and their controls answered by 100 annotators (think time {think} ms) \
+         in {:.1} s, {:.0} answers/s; {} round trips timed (next + answer): p50 {:.2} ms, \
+         p90 {:.2} ms, p99 {:.2} ms, max {:.2} ms; {errors} request(s) failed across the kill; \
+         restart to healthy in {:.2} s",
         total,
+        wall.as_secs_f64(),
+        lat.len() as f64 / wall.as_secs_f64(),
         lat.len(),
         percentile(&lat, 0.5),
         percentile(&lat, 0.9),
