@@ -19,6 +19,9 @@
 //!
 //! Every refusal (4xx, 5xx) is logged with its reason.
 
+// A refusal is the ready response (128 bytes), returned at once by the handler.
+#![allow(clippy::result_large_err)]
+
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -1264,7 +1267,7 @@ async fn admin_invite(
         .names
         .as_deref()
         .unwrap_or("")
-        .split(|c: char| c == ',' || c == '\n')
+        .split([',', '\n'])
         .map(str::trim)
         .filter(|s| !s.is_empty())
         .map(str::to_owned)

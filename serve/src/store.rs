@@ -28,6 +28,8 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{SystemTime, UNIX_EPOCH};
 
+#[cfg(doc)]
+use adaptive_comp_metrics::ballot::Campaign;
 use adaptive_comp_metrics::ballot::{ExclusionRule, Phase, TaskId, Unvoted, Vote};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
 
@@ -299,12 +301,6 @@ pub(crate) fn lock(path: &Path) -> Result<File, ServeError> {
 }
 
 /// `true` when the file starts as an SQLite database does.
-///
-/// # Examples
-/// ```
-/// use adaptive_comp_metrics_serve::Store;
-/// assert!(!Store::is_store("no/such/file.db".as_ref()));
-/// ```
 fn sqlite_magic(path: &Path) -> bool {
     use std::io::Read;
     let mut head = [0u8; 16];
@@ -345,7 +341,14 @@ pub(crate) fn random_token(bytes: usize) -> String {
 
 impl Store {
     /// `true` when `path` is an SQLite file (a store, or another database:
-    /// reading it tells).
+    /// reading it tells). The file workflow's commands use it to tell a
+    /// store from a JSON state.
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics_serve::Store;
+    /// assert!(!Store::is_store("no/such/file.db".as_ref()));
+    /// ```
     #[must_use]
     pub fn is_store(path: &Path) -> bool {
         sqlite_magic(path)

@@ -124,10 +124,7 @@ fn file_workflow(init: &CampaignFile, answers: &[(TaskId, String, Vote)]) -> Cam
     let mut c = init.campaign.clone();
     let (mut brng, mut lrng) = (init.ballot_rng.clone(), init.layout_rng.clone());
     let seed = init.seed;
-    loop {
-        let Some(k) = c.open_ballot_number() else {
-            break;
-        };
+    while let Some(k) = c.open_ballot_number() {
         let batch: Vec<Answer> = answers
             .iter()
             .filter(|(t, _, _)| t.ballot == k)
@@ -231,7 +228,7 @@ fn hundred_annotators_with_a_kill_midway() {
             let mut lat = Vec::new();
             let mut errors = 0usize;
             let mut csrf = None;
-            let mut next_ms = 0.0;
+            let mut next_ms;
             while Instant::now() < deadline {
                 let Some(token) = csrf.clone() else {
                     match c.request("GET", &format!("/?PROLIFIC_PID={pid}"), None, &[]) {
@@ -506,6 +503,16 @@ fn transition_at_100k() {
             &format!("csrf={csrf}&task={}&choice=second", enc(t)),
         );
     }
+    // The dashboard's status at this size (worker statistics, the ranking).
+    let mut admin = Client::new(addr);
+    admin.extra.push((
+        "Authorization".into(),
+        "Bearer load-test-admin-token".into(),
+    ));
+    let t2 = Instant::now();
+    let st = admin.get("/admin/status.json");
+    assert_eq!(st.status, 200);
+    let dashboard = t2.elapsed();
     let peak = peak_mb(child.id());
     child.kill().unwrap();
     child.wait().unwrap();
@@ -518,9 +525,10 @@ fn transition_at_100k() {
     }
     println!(
         "N = 10^5, M = 20: start (read the store) {:.2} s; last answer to the next ballot's first task {:.3} s; \
-         server peak memory {:.0} MB",
+         dashboard status {:.3} s; server peak memory {:.0} MB",
         up.as_secs_f64(),
         transition.as_secs_f64(),
+        dashboard.as_secs_f64(),
         peak.unwrap_or(f64::NAN)
     );
 }
