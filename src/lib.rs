@@ -67,6 +67,7 @@
 //! | simulations of a run or a sweep (feature `simulator`) | 2²⁰ | `SimError::TooLarge` | `Simulation::MAX_SIMULATIONS` |
 //! | voter × item opinions of a simulated crowd | 2²⁷ (1 GiB) | `SimError::TooLarge` | `Simulation::MAX_OPINIONS` |
 //! | triplet comparisons of a dataset | 2²⁴ | [`triplet::TripletError::TooLarge`] | [`triplet::MAX_COMPARISONS`] |
+//! | items of `GammaMonteCarlo::moments` (feature `uncertainty`) | 2²⁶ | `UncertaintyError::TooLarge` | `GammaMonteCarlo::MAX_ITEMS` |
 //! | items of the weighted Kendall kernel | 2³² − 1 | [`Error::TooManyItems`] | 32-bit item indices |
 //! | distinct query or document ids, and lines, of a TREC qrels or run | 2³² − 2 ids, 2³² − 1 lines | [`relevance::RelevanceError::TooLarge`] | 32-bit ids in the flat layout |
 //!

@@ -282,7 +282,7 @@ fn hundred_annotators_with_a_kill_midway() {
                     Choice::Second => Vote::Second,
                 };
                 if think > 0 {
-                    let pause = think / 2 + rand::Rng::random_range(&mut rng, 0..=think);
+                    let pause = think / 2 + rand::RngExt::random_range(&mut rng, 0..=think);
                     std::thread::sleep(Duration::from_millis(pause));
                 }
                 let choice = if vote == Vote::First {

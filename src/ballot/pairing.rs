@@ -2,7 +2,7 @@
 //! appearing exactly M times with no item paired with itself, and the even
 //! spread of a ballot's comparisons over simultaneous voters (§2.5).
 
-use rand::Rng;
+use rand::{Rng, RngExt};
 use rand::seq::SliceRandom;
 
 use super::config::{BallotConfig, check_limit, checked_comparisons};

@@ -12,7 +12,7 @@
 use core::fmt;
 use core::str::FromStr;
 
-use rand::Rng;
+use rand::{Rng, RngExt};
 use rand::seq::SliceRandom;
 use rand::seq::index::sample;
 

@@ -9,7 +9,7 @@ use super::{UncertaintyError, check_len, engine, to_f64};
 use crate::error::{Error, check_finite, check_pair_len};
 use crate::rank::{Order, Ties, rank_unchecked};
 use num_traits::Float;
-use rand::Rng;
+use rand::{Rng, RngExt};
 
 /// What a paired permutation test swaps between the two models, item by item.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]

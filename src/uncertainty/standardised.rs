@@ -11,7 +11,7 @@ use crate::correlation::weighted::TopWeighted;
 use crate::error::Error;
 use crate::weigh::Weigher;
 use num_traits::Float;
-use rand::Rng;
+use rand::{Rng, RngExt};
 use rand::seq::SliceRandom;
 
 /// Permutations per replicate stream (one block of the engine).
@@ -120,6 +120,11 @@ impl GammaMonteCarlo {
     pub const DEFAULT_STANDARD_ERROR: f64 = 1e-4;
     /// The default cap on the number of permutations.
     pub const DEFAULT_MAX_PERMUTATIONS: usize = 100_000_000;
+    /// The most items [`moments`](Self::moments) accepts, 2²⁶: a run holds
+    /// about 100 bytes per item, plus 40 per item and thread (7 GiB at the
+    /// limit on one thread). Larger n is refused with
+    /// [`UncertaintyError::TooLarge`] before anything is allocated.
+    pub const MAX_ITEMS: usize = 1 << 26;
 
     /// Target 10⁻⁴, at most 10⁸ permutations, all cores.
     #[must_use]
@@ -160,7 +165,9 @@ impl GammaMonteCarlo {
     /// # Errors
     /// [`StandardisedError::InvalidAccuracy`] for a target that is not a
     /// positive finite number; [`StandardisedError::TooFewItems`] for
-    /// n < 3 (both as [`UncertaintyError::Standardised`]); a bad weigher
+    /// n < 3 (both as [`UncertaintyError::Standardised`]);
+    /// [`UncertaintyError::TooLarge`] (quantity `"items"`) for
+    /// n > [`MAX_ITEMS`](Self::MAX_ITEMS), before anything is allocated; a bad weigher
     /// ([`UncertaintyError::Statistic`]); a permutation whose coefficient is
     /// undefined ([`UncertaintyError::Replicate`]).
     ///
@@ -195,6 +202,13 @@ impl GammaMonteCarlo {
         self.check()?;
         if n < 3 {
             return Err(StandardisedError::TooFewItems { needed: 3, got: n }.into());
+        }
+        if n > Self::MAX_ITEMS {
+            return Err(UncertaintyError::TooLarge {
+                quantity: "items",
+                requested: n as u64,
+                limit: Self::MAX_ITEMS as u64,
+            });
         }
         let kernel = NullKernel::untied(
             n,

@@ -171,6 +171,38 @@ mod uncertainty {
     }
 
     #[test]
+    fn gamma_monte_carlo_sizes_are_refused_before_allocating() {
+        // Issue 24, item 10: n = usize::MAX panicked, n = 2⁴⁰ aborted on an
+        // 8 TiB allocation; both are now `TooLarge` before any allocation.
+        use adaptive_comp_metrics::uncertainty::GammaMonteCarlo;
+        use adaptive_comp_metrics::{Coefficient, TopWeighted};
+        assert_eq!(GammaMonteCarlo::MAX_ITEMS, 1 << 26);
+        let paper = TopWeighted::new();
+        for n in [usize::MAX, 1 << 40, GammaMonteCarlo::MAX_ITEMS + 1] {
+            for c in [Coefficient::Rho, Coefficient::Tau] {
+                let e = GammaMonteCarlo::new()
+                    .moments(&paper, c, n, &mut rng())
+                    .unwrap_err();
+                assert_eq!(
+                    e,
+                    UncertaintyError::TooLarge {
+                        quantity: "items",
+                        requested: n as u64,
+                        limit: 1 << 26
+                    }
+                );
+            }
+        }
+        let e = GammaMonteCarlo::new()
+            .moments(&paper, Coefficient::Rho, usize::MAX, &mut rng())
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "too large: 18446744073709551615 items requested, at most 67108864"
+        );
+    }
+
+    #[test]
     fn beyond_the_kept_values_the_sd_is_streamed_and_right() {
         // n = 3: the six permutations give ρ = 1, ½, ½, −½, −½, −1 with equal
         // probability, so the null mean is 0 and the null SD is
