@@ -291,7 +291,9 @@ impl Server {
                 ("admin", json!(format!("http://{addr}/admin?token={admin_token}"))),
             ],
             message: format!(
-                "serving {} at http://{addr}/ ({status_line}; {events} operation(s) replayed in {:.3} s); dashboard: http://{addr}/admin?token={admin_token}",
+                "serving {} at http://{addr}/ ({status_line}; {events} operation(s) replayed in {:.3} s); \
+                 study URL for Prolific: http://{addr}/?PROLIFIC_PID={{{{%PROLIFIC_PID%}}}}&STUDY_ID={{{{%STUDY_ID%}}}}&SESSION_ID={{{{%SESSION_ID%}}}}; \
+                 dashboard: http://{addr}/admin?token={admin_token}",
                 store.display(),
                 t0.elapsed().as_secs_f64()
             ),

@@ -18,9 +18,13 @@
 //! invitations(token, worker, created_ms)
 //! ```
 //!
-//! One process writes (the server, or a command given a store), holding an
-//! advisory lock on `<store>-serve.lock` for its whole life; any number of
-//! processes read ([`Store::state_json`]) at the same time.
+//! Locks: `<store>.lock` is the campaign's lock, as `acm campaign` takes it
+//! for every command that writes (the same convention as for a JSON state);
+//! a server holds it for its whole life, and also `<store>-serve.lock`,
+//! which [`Store::replace_state`] checks, so that a command that writes
+//! (holding the campaign's lock itself) can never replace the state under a
+//! running server. Any number of processes read ([`Store::state_json`]) at
+//! any time.
 
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
@@ -275,29 +279,36 @@ fn open_rw(path: &Path, create: bool) -> Result<Connection, ServeError> {
     Ok(conn)
 }
 
-/// The lock file beside a store.
-fn lock_path(path: &Path) -> PathBuf {
+/// `path` with `suffix` appended to its file name.
+fn beside(path: &Path, suffix: &str) -> PathBuf {
     let mut s = path.as_os_str().to_owned();
-    s.push("-serve.lock");
+    s.push(suffix);
     PathBuf::from(s)
 }
 
-/// Takes the writer's lock of a store, or fails at once.
-pub(crate) fn lock(path: &Path) -> Result<File, ServeError> {
-    let lp = lock_path(path);
+/// Takes an exclusive advisory lock on a lock file, or fails at once.
+fn try_lock_file(store: &Path, lp: &Path) -> Result<File, ServeError> {
     let f = OpenOptions::new()
         .create(true)
         .truncate(false)
         .write(true)
-        .open(&lp)
-        .map_err(|e| ServeError::io(&lp, &e))?;
+        .open(lp)
+        .map_err(|e| ServeError::io(lp, &e))?;
     match f.try_lock() {
         Ok(()) => Ok(f),
         Err(std::fs::TryLockError::WouldBlock) => Err(ServeError::Locked {
-            path: path.to_owned(),
+            path: store.to_owned(),
         }),
-        Err(std::fs::TryLockError::Error(e)) => Err(ServeError::io(&lp, &e)),
+        Err(std::fs::TryLockError::Error(e)) => Err(ServeError::io(lp, &e)),
     }
+}
+
+/// The campaign's lock (`<store>.lock`) and the server's
+/// (`<store>-serve.lock`), as a server holds them.
+pub(crate) fn lock(path: &Path) -> Result<(File, File), ServeError> {
+    let campaign = try_lock_file(path, &Store::lock_path(path))?;
+    let server = try_lock_file(path, &beside(path, "-serve.lock"))?;
+    Ok((campaign, server))
 }
 
 /// `true` when the file starts as an SQLite database does.
@@ -460,9 +471,42 @@ impl Store {
         Ok(load(&mut conn, path)?.file)
     }
 
+    /// The campaign's tag (the prefix of its task ids), from the store's
+    /// metadata: which campaign a store holds, without reading its state.
+    ///
+    /// # Errors
+    /// [`ServeError::NotAStore`], [`ServeError::Store`].
+    pub fn tag(path: &Path) -> Result<String, ServeError> {
+        if !sqlite_magic(path) {
+            return Err(ServeError::NotAStore {
+                path: path.to_owned(),
+                reason: "not an SQLite file".to_owned(),
+            });
+        }
+        let conn = Connection::open_with_flags(
+            path,
+            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )
+        .map_err(|e| ServeError::store(path, &e))?;
+        let meta = check_meta(&conn, path)?;
+        meta.get("tag")
+            .cloned()
+            .ok_or_else(|| ServeError::corrupt("the store names no campaign"))
+    }
+
+    /// The campaign's lock file, `<store>.lock`: what `acm campaign` locks
+    /// for every command that writes (as beside a JSON state). Hold it
+    /// around a read-modify-[`replace_state`](Store::replace_state), so
+    /// that two writers do not interleave.
+    #[must_use]
+    pub fn lock_path(path: &Path) -> PathBuf {
+        beside(path, ".lock")
+    }
+
     /// Replaces the campaign state of a store that no server is serving:
     /// what a command of the file workflow (`import`, `close`, `exclude`)
-    /// does when given a store. The new state becomes the snapshot; the
+    /// does when given a store, holding the campaign's lock
+    /// ([`Store::lock_path`]). The new state becomes the snapshot; the
     /// recorded operations stay as the audit trail, and are not replayed
     /// again.
     ///
@@ -471,7 +515,7 @@ impl Store {
     /// [`Store::state_json`]; a state of another campaign (another tag).
     pub fn replace_state(path: &Path, state_json: &[u8]) -> Result<(), ServeError> {
         let file = CampaignFile::from_json(state_json)?;
-        let _lock = lock(path)?;
+        let _server = try_lock_file(path, &beside(path, "-serve.lock"))?;
         let mut conn = open_rw(path, false)?;
         let meta = check_meta(&conn, path)?;
         if meta.get("tag") != Some(&file.tag) {
@@ -830,7 +874,7 @@ pub(crate) struct Opened {
 /// Opens a store for writing: takes the lock, reads everything, starts
 /// the writer thread.
 pub(crate) fn open_for_serving(path: &Path, durability: Durability) -> Result<Opened, ServeError> {
-    let lock_file = lock(path)?;
+    let lock_files = lock(path)?;
     if !sqlite_magic(path) {
         return Err(ServeError::NotAStore {
             path: path.to_owned(),
@@ -856,7 +900,7 @@ pub(crate) fn open_for_serving(path: &Path, durability: Durability) -> Result<Op
         .name("acm-store-writer".into())
         .spawn(move || {
             // The lock lives as long as the writer.
-            let _lock = lock_file;
+            let _locks = lock_files;
             writer_loop(&mut conn, &shared, &store_path);
         })
         .map_err(|e| ServeError::io(path, &e))?;

@@ -34,6 +34,7 @@
 mod collect;
 mod files;
 mod finish;
+mod serve;
 mod setup;
 pub mod state;
 
@@ -53,6 +54,8 @@ const AFTER: &str = "\
 A campaign goes: init (plan and ballot 1) → for each ballot: export (the tasks to upload) →
 import (the platform's answers) → close (the next ballot is chosen adaptively) → rank.
 Every command names the state file with --state; the commands that change it lock STATE.lock.
+Or serve the campaign to annotators' browsers: acm campaign serve --state s.json (the state
+becomes a store, s.db, which every command reads and writes like a state file).
 
 Example (7 ballots of an MTurk-style collection):
   acm campaign init --state s.json --items items.csv --seed 7 --controls controls.csv
@@ -63,8 +66,8 @@ Example (7 ballots of an MTurk-style collection):
   acm campaign close --state s.json --ballot 1 --min-accuracy 0.7
   acm campaign rank --state s.json --out ranking.csv --model model.csv";
 
-/// Adaptive pairwise vote collection through files: init, export, import, status, close,
-/// exclude, rank.
+/// Adaptive pairwise vote collection, through files (init, export, import, status, close,
+/// exclude, rank) or served to annotators' browsers (serve).
 #[derive(Debug, clap::Args)]
 #[command(after_help = AFTER)]
 pub struct Args {
@@ -83,6 +86,7 @@ pub enum Step {
     Close(finish::CloseArgs),
     Exclude(finish::ExcludeArgs),
     Rank(finish::RankArgs),
+    Serve(serve::ServeArgs),
 }
 
 /// One error, located: `FILE:LINE: message`, `FILE: message` or `message`.
@@ -269,6 +273,7 @@ pub fn run_step(step: &Step, env: &mut Env<'_>) -> Outcome {
         Step::Close(a) => finish::close(a, env),
         Step::Exclude(a) => finish::exclude(a, env),
         Step::Rank(a) => finish::rank(a, env),
+        Step::Serve(a) => serve::serve(a, env),
     }
 }
 
