@@ -8,8 +8,8 @@ use super::statistic::Statistic;
 use super::{Alternative, Threads, UncertaintyError, to_f64_pair};
 use crate::error::Error;
 use num_traits::Float;
-use rand::{Rng, RngExt};
 use rand::seq::SliceRandom;
+use rand::{Rng, RngExt};
 use std::ops::Range;
 
 /// Checks that a share of replicates lies within a run of `count`.

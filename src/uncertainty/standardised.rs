@@ -11,8 +11,8 @@ use crate::correlation::weighted::TopWeighted;
 use crate::error::Error;
 use crate::weigh::Weigher;
 use num_traits::Float;
-use rand::{Rng, RngExt};
 use rand::seq::SliceRandom;
+use rand::{Rng, RngExt};
 
 /// Permutations per replicate stream (one block of the engine).
 const BLOCK: usize = 256;
