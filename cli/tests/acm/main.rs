@@ -5,7 +5,6 @@
 mod campaign_e2e;
 mod campaign_inputs;
 mod campaign_safety;
-mod campaign_serve;
 mod common;
 mod corr;
 mod general;

@@ -1,15 +1,21 @@
 //! `acm campaign serve`: a JSON state made into a store and served; status,
 //! export and rank read the store while it is served and after; a command
 //! that writes is refused while it is served; a SIGKILLed server resumes.
-//! All on 127.0.0.1, bounded in time.
+//! All on 127.0.0.1, bounded in time. A test binary of its own: its
+//! child processes must not run beside the in-process tests of `acm`, whose
+//! campaign locks a forked child would briefly hold (a child inherits the
+//! locked file until it execs).
 #![cfg(feature = "serve")]
+
+#[path = "acm/common.rs"]
+mod common;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::common::{Scratch, acm, fails, ok};
+use common::{Scratch, acm, fails, ok};
 
 /// The server: `acm campaign serve …` on a free port; its address, read
 /// from the JSON event log.
