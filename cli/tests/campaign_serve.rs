@@ -42,10 +42,7 @@ fn start(args: &[&str]) -> (Child, SocketAddr) {
         }
     });
     let t0 = Instant::now();
-    loop {
-        let line = rx
-            .recv_timeout(Duration::from_secs(60).saturating_sub(t0.elapsed()))
-            .expect("the server did not start");
+    while let Ok(line) = rx.recv_timeout(Duration::from_secs(60).saturating_sub(t0.elapsed())) {
         if let Ok(v) = serde_json::from_str::<serde_json::Value>(&line)
             && v["event"] == "listening"
         {
@@ -53,6 +50,9 @@ fn start(args: &[&str]) -> (Child, SocketAddr) {
             return (child, addr);
         }
     }
+    let _ = child.kill();
+    let _ = child.wait();
+    panic!("the server did not start");
 }
 
 /// One request on a fresh connection: (status, headers, body).

@@ -23,8 +23,18 @@
 //!  "price": <number or null>, "id_column": "id", "text_column": "text",
 //!  "items": {"extra_columns": [...], "ids": [...], "texts": [...], "extra": [[...], ...]},
 //!  "control_items": { same layout },
-//!  "campaign": <the library's ballot::Campaign in its serde form>}
+//!  "campaign": <the library's ballot::Campaign in its serde form>,
+//!  "page": {"title", "question", "instructions", "tie_label", "completion_code",
+//!           "completion_url"}                   (optional: init's page options)}
 //! ```
+//!
+//! A campaign served by `acm campaign serve` (feature `serve`) lives in a
+//! store instead: one SQLite file holding this state as it was when serving
+//! began and every answer, exclusion and ballot transition since. Every
+//! command takes a store as `--state` (told apart by its first bytes): it
+//! reads the state brought up to date (also while the store is served),
+//! and a command that writes replaces it, under the same `STATE.lock`,
+//! which a running server holds.
 //!
 //! Item i of the collection is row i of `items`; control item N + j is row
 //! j of `control_items`. The generators are ChaCha8 seeded with
@@ -79,14 +89,14 @@ pub struct Args {
 /// The steps of a campaign.
 #[derive(Debug, clap::Subcommand)]
 pub enum Step {
-    Init(setup::InitArgs),
+    Init(Box<setup::InitArgs>),
     Export(collect::ExportArgs),
     Import(collect::ImportArgs),
     Status(collect::StatusArgs),
     Close(finish::CloseArgs),
     Exclude(finish::ExcludeArgs),
     Rank(finish::RankArgs),
-    Serve(serve::ServeArgs),
+    Serve(Box<serve::ServeArgs>),
 }
 
 /// One error, located: `FILE:LINE: message`, `FILE: message` or `message`.
