@@ -672,10 +672,51 @@ fn form_refused(app: &App, r: &ReqInfo, e: &FormRejection) -> Response {
     plain(status, &reason)
 }
 
+/// A form that carries a CSRF token.
+trait WithCsrf {
+    fn csrf(&self) -> Option<&str>;
+}
+
 #[derive(Debug, serde::Deserialize)]
 struct CsrfForm {
     csrf: Option<String>,
 }
+
+/// An annotator's form: parsed, from a session, with the session's CSRF
+/// token; the form, the session token and the worker.
+fn annotator_form<T: WithCsrf>(
+    app: &App,
+    r: &ReqInfo,
+    h: &HeaderMap,
+    form: Result<Form<T>, FormRejection>,
+) -> Result<(T, String, u32), Response> {
+    let form = form.map_err(|e| form_refused(app, r, &e))?.0;
+    let (token, w) = checked_post(app, r, h, form.csrf())?;
+    Ok((form, token, w))
+}
+
+/// An admin form: parsed and authenticated; whether to answer JSON.
+fn admin_form<T: WithCsrf>(
+    app: &App,
+    r: &ReqInfo,
+    h: &HeaderMap,
+    form: Result<Form<T>, FormRejection>,
+) -> Result<(T, bool), Response> {
+    let form = form.map_err(|e| form_refused(app, r, &e))?.0;
+    let as_json = admin_post(app, r, h, form.csrf())?;
+    Ok((form, as_json))
+}
+
+macro_rules! with_csrf {
+    ($($t:ty),*) => {$(
+        impl WithCsrf for $t {
+            fn csrf(&self) -> Option<&str> {
+                self.csrf.as_deref()
+            }
+        }
+    )*};
+}
+with_csrf!(CsrfForm, AnswerForm, ExcludeForm, InviteForm);
 
 async fn start(
     State(app): State<Arc<App>>,
@@ -685,11 +726,7 @@ async fn start(
     form: Result<Form<CsrfForm>, FormRejection>,
 ) -> Response {
     let r = info(&method, "/start", remote);
-    let form = match form {
-        Ok(Form(f)) => f,
-        Err(e) => return form_refused(&app, &r, &e),
-    };
-    let (token, _) = match checked_post(&app, &r, &h, form.csrf.as_deref()) {
+    let (_, token, _) = match annotator_form(&app, &r, &h, form) {
         Ok(x) => x,
         Err(res) => return res,
     };
@@ -840,11 +877,7 @@ async fn answer(
 ) -> Response {
     let r = info(&method, "/answer", remote);
     let as_json = wants_json(&h);
-    let form = match form {
-        Ok(Form(f)) => f,
-        Err(e) => return form_refused(&app, &r, &e),
-    };
-    let (_, w) = match checked_post(&app, &r, &h, form.csrf.as_deref()) {
+    let (form, _, w) = match annotator_form(&app, &r, &h, form) {
         Ok(x) => x,
         Err(res) => return res,
     };
@@ -942,11 +975,7 @@ async fn finish(
     form: Result<Form<CsrfForm>, FormRejection>,
 ) -> Response {
     let r = info(&method, "/finish", remote);
-    let form = match form {
-        Ok(Form(f)) => f,
-        Err(e) => return form_refused(&app, &r, &e),
-    };
-    match checked_post(&app, &r, &h, form.csrf.as_deref()) {
+    match annotator_form(&app, &r, &h, form) {
         Ok(_) => see_other("/done"),
         Err(res) => res,
     }
@@ -1126,6 +1155,21 @@ fn admin_post(app: &App, r: &ReqInfo, h: &HeaderMap, csrf: Option<&str>) -> Resu
     }
 }
 
+/// Waits for the commit, then [`admin_result`].
+async fn admin_done(
+    app: &App,
+    r: &ReqInfo,
+    as_json: bool,
+    result: Result<Value, String>,
+    ack: Ack,
+    notice: &str,
+) -> Response {
+    match app.committed(ack).await {
+        Ok(()) => admin_result(app, r, as_json, result, notice),
+        Err(res) => res,
+    }
+}
+
 fn admin_result(
     app: &App,
     r: &ReqInfo,
@@ -1163,12 +1207,8 @@ async fn admin_close(
     form: Result<Form<CsrfForm>, FormRejection>,
 ) -> Response {
     let r = info(&method, "/admin/close", remote);
-    let form = match form {
-        Ok(Form(f)) => f,
-        Err(e) => return form_refused(&app, &r, &e),
-    };
-    let as_json = match admin_post(&app, &r, &h, form.csrf.as_deref()) {
-        Ok(j) => j,
+    let (_, as_json) = match admin_form(&app, &r, &h, form) {
+        Ok(x) => x,
         Err(res) => return res,
     };
     if app.advancing.swap(true, Ordering::SeqCst) {
@@ -1188,10 +1228,7 @@ async fn admin_close(
         })
     });
     app.advancing.store(false, Ordering::SeqCst);
-    if let Err(res) = app.committed(ack).await {
-        return res;
-    }
-    admin_result(&app, &r, as_json, result, "closed")
+    admin_done(&app, &r, as_json, result, ack, "closed").await
 }
 
 #[derive(Debug, serde::Deserialize)]
@@ -1208,12 +1245,8 @@ async fn admin_exclude(
     form: Result<Form<ExcludeForm>, FormRejection>,
 ) -> Response {
     let r = info(&method, "/admin/exclude", remote);
-    let form = match form {
-        Ok(Form(f)) => f,
-        Err(e) => return form_refused(&app, &r, &e),
-    };
-    let as_json = match admin_post(&app, &r, &h, form.csrf.as_deref()) {
-        Ok(j) => j,
+    let (form, as_json) = match admin_form(&app, &r, &h, form) {
+        Ok(x) => x,
         Err(res) => return res,
     };
     let name = form.worker.unwrap_or_default();
@@ -1234,10 +1267,7 @@ async fn admin_exclude(
             )),
         }
     });
-    if let Err(res) = app.committed(ack).await {
-        return res;
-    }
-    admin_result(&app, &r, as_json, result, "excluded")
+    admin_done(&app, &r, as_json, result, ack, "excluded").await
 }
 
 #[derive(Debug, serde::Deserialize)]
@@ -1255,12 +1285,8 @@ async fn admin_invite(
     form: Result<Form<InviteForm>, FormRejection>,
 ) -> Response {
     let r = info(&method, "/admin/invite", remote);
-    let form = match form {
-        Ok(Form(f)) => f,
-        Err(e) => return form_refused(&app, &r, &e),
-    };
-    let as_json = match admin_post(&app, &r, &h, form.csrf.as_deref()) {
-        Ok(j) => j,
+    let (form, as_json) = match admin_form(&app, &r, &h, form) {
+        Ok(x) => x,
         Err(res) => return res,
     };
     let mut names: Vec<String> = form

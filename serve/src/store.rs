@@ -724,6 +724,16 @@ fn read_event(r: &rusqlite::Row<'_>) -> rusqlite::Result<Option<Event>> {
     }))
 }
 
+/// An event's columns: kind, ballot, position, worker, vote, data.
+type EventRow = (
+    i64,
+    Option<i64>,
+    Option<i64>,
+    Option<u32>,
+    Option<i64>,
+    Option<String>,
+);
+
 #[derive(serde::Serialize, serde::Deserialize)]
 struct RuleData {
     min_accuracy: f64,
@@ -743,59 +753,58 @@ fn write_op(tx: &rusqlite::Transaction<'_>, op: &Op) -> rusqlite::Result<()> {
                 "INSERT INTO events (seq, at_ms, kind, ballot, position, worker, vote, data) \
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
             )?;
-            let at = ev.at_ms as i64;
-            match &ev.kind {
-                EventKind::Answer { task, worker, vote } => stmt.execute(params![
-                    ev.seq,
-                    at,
+            let row: EventRow = match &ev.kind {
+                EventKind::Answer { task, worker, vote } => (
                     1,
-                    task.ballot as i64,
-                    task.position as i64,
-                    worker,
-                    vote_code(*vote),
-                    None::<String>
-                ])?,
-                EventKind::Exclude { worker, reason } => stmt.execute(params![
-                    ev.seq,
-                    at,
-                    2,
-                    None::<i64>,
-                    None::<i64>,
-                    worker,
-                    None::<i64>,
-                    reason
-                ])?,
+                    Some(task.ballot as i64),
+                    Some(task.position as i64),
+                    Some(*worker),
+                    Some(vote_code(*vote)),
+                    None,
+                ),
+                EventKind::Exclude { worker, reason } => {
+                    (2, None, None, Some(*worker), None, Some(reason.clone()))
+                }
                 EventKind::ExcludeByRule {
                     min_accuracy,
                     min_controls,
-                } => stmt.execute(params![
-                    ev.seq,
-                    at,
+                } => (
                     3,
-                    None::<i64>,
-                    None::<i64>,
-                    None::<u32>,
-                    None::<i64>,
+                    None,
+                    None,
+                    None,
+                    None,
                     serde_json::to_string(&RuleData {
                         min_accuracy: *min_accuracy,
-                        min_controls: *min_controls
+                        min_controls: *min_controls,
                     })
-                    .unwrap_or_default()
-                ])?,
-                EventKind::Advance { unvoted } => stmt.execute(params![
-                    ev.seq,
-                    at,
+                    .ok(),
+                ),
+                EventKind::Advance { unvoted } => (
                     4,
-                    None::<i64>,
-                    None::<i64>,
-                    None::<u32>,
-                    None::<i64>,
-                    match unvoted {
-                        Unvoted::Reject => "reject",
-                        Unvoted::Withdraw => "withdraw",
-                    }
-                ])?,
+                    None,
+                    None,
+                    None,
+                    None,
+                    Some(
+                        match unvoted {
+                            Unvoted::Reject => "reject",
+                            Unvoted::Withdraw => "withdraw",
+                        }
+                        .to_owned(),
+                    ),
+                ),
             };
+            stmt.execute(params![
+                ev.seq,
+                ev.at_ms as i64,
+                row.0,
+                row.1,
+                row.2,
+                row.3,
+                row.4,
+                row.5
+            ])?;
         }
         Op::Lease {
             ballot,
