@@ -12,8 +12,39 @@ use crate::engine::Engine;
 use crate::pages::{esc, layout};
 use crate::state::PageSettings;
 
+/// What the dashboard needs, copied from the engine under its lock; the
+/// statistics and the ranking (O(tasks + N·ballots)) are then computed
+/// without it, so that a dashboard at N = 10⁵ does not hold up the votes.
+#[derive(Debug)]
+pub(crate) struct Snapshot {
+    file: crate::state::CampaignFile,
+    sources: HashMap<String, String>,
+    closing: bool,
+    live_leases: usize,
+    policy: crate::engine::Policy,
+    invitations: Vec<(String, String)>,
+}
+
+impl Snapshot {
+    /// The copy (O(state): a clone of the campaign).
+    pub(crate) fn of(e: &Engine, now: u64) -> Self {
+        Self {
+            file: e.file.clone(),
+            sources: e
+                .workers()
+                .iter()
+                .map(|w| (w.name.clone(), w.source.clone()))
+                .collect(),
+            closing: e.transition,
+            live_leases: e.live_leases(now),
+            policy: e.policy.clone(),
+            invitations: e.invitations.clone(),
+        }
+    }
+}
+
 /// The dashboard's content. `top`: ranking entries to list (`None`: all).
-pub(crate) fn status(e: &Engine, top: Option<usize>, now: u64) -> Value {
+pub(crate) fn status(e: &Snapshot, top: Option<usize>) -> Value {
     let f = &e.file;
     let c = &f.campaign;
     let s = c.scheduler();
@@ -23,18 +54,13 @@ pub(crate) fn status(e: &Engine, top: Option<usize>, now: u64) -> Value {
         Phase::Ready { .. } => "ready",
         Phase::Finished => "finished",
     };
-    let sources: HashMap<&str, &str> = e
-        .workers()
-        .iter()
-        .map(|w| (w.name.as_str(), w.source.as_str()))
-        .collect();
     let workers: Vec<Value> = c
         .worker_stats()
         .into_iter()
         .map(|w| {
             json!({
                 "worker": w.worker,
-                "source": sources.get(w.worker.as_str()).copied().unwrap_or("file"),
+                "source": e.sources.get(&w.worker).map_or("file", String::as_str),
                 "votes": w.votes,
                 "controls": w.controls,
                 "correct": w.correct,
@@ -78,11 +104,11 @@ pub(crate) fn status(e: &Engine, top: Option<usize>, now: u64) -> Value {
             "control_pairs": c.controls().len(),
             "phase": phase,
             "open_ballot": c.open_ballot_number(),
-            "closing": e.transition,
+            "closing": e.closing,
             "votes": s.total_votes(),
         },
         "ballots": c.ballot_status(),
-        "live_leases": e.live_leases(now),
+        "live_leases": e.live_leases,
         "policy": {
             "quota": e.policy.quota,
             "lease_seconds": e.policy.lease_ms / 1000,

@@ -1073,13 +1073,9 @@ async fn admin_page(
     if admin_auth(&app, &h).is_none() {
         return admin_refused(&app, &r, false);
     }
-    let top = 25;
-    let status = {
-        let e = app
-            .engine
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        crate::admin::status(&e, Some(top), now_ms())
+    let status = match dashboard(&app, Some(25)).await {
+        Ok(s) => s,
+        Err(res) => return res,
     };
     let notice = q.get("done").map(String::as_str);
     html(
@@ -1118,14 +1114,25 @@ async fn admin_json(
             }
         },
     };
-    let status = {
+    match dashboard(&app, top).await {
+        Ok(status) => json_response(StatusCode::OK, &status),
+        Err(res) => res,
+    }
+}
+
+/// The dashboard's content: copied under the engine's lock, computed on a
+/// blocking thread without it.
+async fn dashboard(app: &Arc<App>, top: Option<usize>) -> Result<Value, Response> {
+    let snapshot = {
         let e = app
             .engine
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        crate::admin::status(&e, top, now_ms())
+        crate::admin::Snapshot::of(&e, now_ms())
     };
-    json_response(StatusCode::OK, &status)
+    tokio::task::spawn_blocking(move || crate::admin::status(&snapshot, top))
+        .await
+        .map_err(|_| plain(StatusCode::INTERNAL_SERVER_ERROR, "the dashboard failed"))
 }
 
 /// An admin post: authenticated, and with the dashboard's CSRF token when
