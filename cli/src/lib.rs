@@ -67,9 +67,11 @@ pub struct Cli {
 pub enum Command {
     Corr(commands::corr::Args),
     Trec(commands::trec::Args),
+    Relevance(commands::relevance::Args),
     Lexsub(commands::lexsub::Args),
     Triplets(commands::triplets::Args),
     Campaign(commands::campaign::Args),
+    Simulate(commands::simulate::Args),
     /// Prints a shell completion script (bash, zsh, fish, elvish, powershell).
     #[command(
         after_help = "Example:\n  acm completions bash > ~/.local/share/bash-completion/completions/acm"
@@ -90,9 +92,11 @@ pub fn run(cli: Cli, out: &mut Out) -> Outcome {
     match cli.command {
         Command::Corr(a) => commands::corr::run(&a, &ctx, out),
         Command::Trec(a) => commands::trec::run(&a, &ctx, out),
+        Command::Relevance(a) => commands::relevance::run(&a, &ctx, out),
         Command::Lexsub(a) => commands::lexsub::run(&a, &ctx, out),
         Command::Triplets(a) => commands::triplets::run(&a, &ctx, out),
         Command::Campaign(a) => commands::campaign::run(&a, &ctx, out),
+        Command::Simulate(a) => commands::simulate::run(&a, &ctx, out),
         Command::Completions { shell } => {
             let mut buf = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "acm", &mut buf);

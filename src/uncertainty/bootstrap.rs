@@ -3,7 +3,7 @@
 use super::engine;
 use super::permutation::{check_range, finite};
 use super::statistic::Statistic;
-use super::{Threads, UncertaintyError, to_f64_pair};
+use super::{Threads, UncertaintyError, seeded_rng, to_f64_pair};
 use crate::error::Error;
 use num_traits::Float;
 use rand::{Rng, RngExt};
@@ -140,6 +140,41 @@ where
         .run(statistic, x, y, rng)
 }
 
+/// [`bootstrap_ci`] with a seed in place of the generator: the resamples
+/// come from a ChaCha8 generator seeded by `seed`, so the interval is the
+/// same in every release and on any number of threads (see [Random numbers
+/// and seeds](crate#random-numbers-and-seeds)).
+///
+/// # Errors
+/// As [`bootstrap_ci`].
+///
+/// # Complexity
+/// As [`bootstrap_ci`].
+///
+/// # Examples
+/// ```
+/// use adaptive_comp_metrics::uncertainty::{bootstrap_ci_seeded, TopWeightedRho};
+/// let human = [0.9, 0.8, 0.75, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1, 0.05];
+/// let model = [0.7, 0.9, 0.6, 0.65, 0.3, 0.5, 0.2, 0.25, 0.0, 0.1];
+/// let ci = bootstrap_ci_seeded(&TopWeightedRho::new(), &human, &model, 2000, 0.95, 11)?;
+/// assert!(ci.lower < ci.estimate && ci.estimate < ci.upper);
+/// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
+/// ```
+pub fn bootstrap_ci_seeded<S, F>(
+    statistic: &S,
+    x: &[F],
+    y: &[F],
+    resamples: usize,
+    level: f64,
+    seed: u64,
+) -> Result<ConfidenceInterval, UncertaintyError>
+where
+    S: Statistic + ?Sized,
+    F: Float,
+{
+    bootstrap_ci(statistic, x, y, resamples, level, &mut seeded_rng(seed))
+}
+
 impl Bootstrap {
     /// The default for [`max_replicates`](Self::max_replicates): 2²⁷ ≈ 1.3·10⁸
     /// resamples, whose values take 1 GiB. Intervals are usually read off
@@ -236,6 +271,38 @@ impl Bootstrap {
         let estimate = finite(statistic.value(&x, &y))?;
         let on = resample_statistic(statistic, &x, &y);
         self.interval_of(estimate, x.len(), seed, on)
+    }
+
+    /// [`run`](Self::run) with a seed in place of the generator, as
+    /// [`bootstrap_ci_seeded`].
+    ///
+    /// # Errors
+    /// As [`bootstrap_ci`].
+    ///
+    /// # Complexity
+    /// As [`bootstrap_ci`].
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::uncertainty::{Bootstrap, Interval, Spearman};
+    /// let x = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0];
+    /// let y = [2.0, 1.0, 4.0, 3.0, 6.0, 5.0, 8.0, 7.0, 10.0, 9.0];
+    /// let ci = Bootstrap::new(1000).interval(Interval::Percentile).run_seeded(&Spearman, &x, &y, 5)?;
+    /// assert!(ci.lower <= ci.estimate && ci.estimate <= ci.upper);
+    /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
+    /// ```
+    pub fn run_seeded<S, F>(
+        &self,
+        statistic: &S,
+        x: &[F],
+        y: &[F],
+        seed: u64,
+    ) -> Result<ConfidenceInterval, UncertaintyError>
+    where
+        S: Statistic + ?Sized,
+        F: Float,
+    {
+        self.run(statistic, x, y, &mut seeded_rng(seed))
     }
 
     pub(crate) fn check(&self) -> Result<(), UncertaintyError> {

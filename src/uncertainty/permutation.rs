@@ -5,7 +5,7 @@ use super::engine::{self, Moments};
 use super::null::{NullMoments, Standardised, moments_from};
 use super::paired::Exchange;
 use super::statistic::Statistic;
-use super::{Alternative, Threads, UncertaintyError, to_f64_pair};
+use super::{Alternative, Threads, UncertaintyError, seeded_rng, to_f64_pair};
 use crate::error::Error;
 use num_traits::Float;
 use rand::seq::SliceRandom;
@@ -147,6 +147,47 @@ where
     Permutations::new(permutations)
         .alternative(alternative)
         .test(statistic, x, y, rng)
+}
+
+/// [`permutation_test`] with a seed in place of the generator: the
+/// permutations come from a ChaCha8 generator seeded by `seed`, so the result
+/// is the same in every release and on any number of threads (see [Random
+/// numbers and seeds](crate#random-numbers-and-seeds)).
+///
+/// # Errors
+/// As [`permutation_test`].
+///
+/// # Complexity
+/// As [`permutation_test`].
+///
+/// # Examples
+/// ```
+/// use adaptive_comp_metrics::uncertainty::{permutation_test_seeded, Alternative, Spearman};
+/// let x: Vec<f64> = (0..20).map(f64::from).collect();
+/// let t = permutation_test_seeded(&Spearman, &x, &x, 999, Alternative::Greater, 1)?;
+/// assert_eq!(t.p_value, 1.0 / 1000.0); // no permutation reaches ρ = 1
+/// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
+/// ```
+pub fn permutation_test_seeded<S, F>(
+    statistic: &S,
+    x: &[F],
+    y: &[F],
+    permutations: usize,
+    alternative: Alternative,
+    seed: u64,
+) -> Result<PermutationTest, UncertaintyError>
+where
+    S: Statistic + ?Sized,
+    F: Float,
+{
+    permutation_test(
+        statistic,
+        x,
+        y,
+        permutations,
+        alternative,
+        &mut seeded_rng(seed),
+    )
 }
 
 impl Permutations {
@@ -421,6 +462,105 @@ impl Permutations {
             });
         }
         Ok(Standardised { value, null, z })
+    }
+
+    /// [`test`](Self::test) with a seed in place of the generator: the
+    /// permutations come from a ChaCha8 generator seeded by `seed`, so the
+    /// result is the same in every release and on any number of threads
+    /// (see [Random numbers and seeds](crate#random-numbers-and-seeds)).
+    /// `test_seeded(…, s)` is `test(…, &mut ChaCha8Rng::seed_from_u64(s))`.
+    ///
+    /// # Errors
+    /// As [`permutation_test`].
+    ///
+    /// # Complexity
+    /// As [`permutation_test`].
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::uncertainty::{Alternative, KendallTauB, Permutations};
+    /// let x = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0];
+    /// let y = [2.0, 1.0, 4.0, 3.0, 6.0, 5.0, 8.0, 7.0];
+    /// let greater = Permutations::new(2000).alternative(Alternative::Greater);
+    /// let test = greater.test_seeded(&KendallTauB, &x, &y, 7)?;
+    /// assert!(test.p_value < 0.05);
+    /// assert_eq!(test, greater.test_seeded(&KendallTauB, &x, &y, 7)?);
+    /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
+    /// ```
+    pub fn test_seeded<S, F>(
+        &self,
+        statistic: &S,
+        x: &[F],
+        y: &[F],
+        seed: u64,
+    ) -> Result<PermutationTest, UncertaintyError>
+    where
+        S: Statistic + ?Sized,
+        F: Float,
+    {
+        self.test(statistic, x, y, &mut seeded_rng(seed))
+    }
+
+    /// [`null_moments`](Self::null_moments) with a seed in place of the
+    /// generator, as [`test_seeded`](Self::test_seeded).
+    ///
+    /// # Errors
+    /// As [`null_moments`](super::null_moments).
+    ///
+    /// # Complexity
+    /// As [`permutation_test`].
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::uncertainty::{Permutations, TopWeightedRho};
+    /// let x: Vec<f64> = (0..50).map(f64::from).collect();
+    /// let m = Permutations::new(500).null_moments_seeded(&TopWeightedRho::new(), &x, &x, 3)?;
+    /// assert!(m.mean.value < -0.2);
+    /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
+    /// ```
+    pub fn null_moments_seeded<S, F>(
+        &self,
+        statistic: &S,
+        x: &[F],
+        y: &[F],
+        seed: u64,
+    ) -> Result<NullMoments, UncertaintyError>
+    where
+        S: Statistic + ?Sized,
+        F: Float,
+    {
+        self.null_moments(statistic, x, y, &mut seeded_rng(seed))
+    }
+
+    /// [`standardise`](Self::standardise) with a seed in place of the
+    /// generator, as [`test_seeded`](Self::test_seeded).
+    ///
+    /// # Errors
+    /// As [`standardise`](super::standardise).
+    ///
+    /// # Complexity
+    /// As [`permutation_test`].
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::uncertainty::{Permutations, Spearman};
+    /// let x = [1.0, 2.0, 3.0, 4.0, 5.0];
+    /// let s = Permutations::new(100).standardise_seeded(&Spearman, &x, &x, 3)?;
+    /// assert!((s.z - 2.0).abs() < 1e-12); // ρ = 1, exact null SD 1/√4
+    /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
+    /// ```
+    pub fn standardise_seeded<S, F>(
+        &self,
+        statistic: &S,
+        x: &[F],
+        y: &[F],
+        seed: u64,
+    ) -> Result<Standardised, UncertaintyError>
+    where
+        S: Statistic + ?Sized,
+        F: Float,
+    {
+        self.standardise(statistic, x, y, &mut seeded_rng(seed))
     }
 
     /// Hands the permuted values `S(a, b∘π_k)` to `sink` in index order;

@@ -3,5 +3,7 @@
 pub mod campaign;
 pub mod corr;
 pub mod lexsub;
+pub mod relevance;
+pub mod simulate;
 pub mod trec;
 pub mod triplets;

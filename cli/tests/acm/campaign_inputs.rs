@@ -31,7 +31,7 @@ fn go(args: &[&str]) -> (Result<(), Result<Failure, clap::Error>>, String) {
         Err(e) => return (Err(Err(e)), String::new()),
     };
     let mut out = Out::memory();
-    let r = run_step(&step, &mut Env::new(&mut out, Ctx { quiet: true }));
+    let (r, _) = crate::campaign_e2e::run_step_retrying(&step, &mut out, None);
     (r.map_err(Ok), out.text())
 }
 

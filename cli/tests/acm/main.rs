@@ -9,5 +9,7 @@ mod common;
 mod corr;
 mod general;
 mod lexsub;
+mod relevance;
+mod simulate;
 mod trec;
 mod triplets;
