@@ -14,8 +14,8 @@
 //! ```
 
 use adaptive_comp_metrics::ballot::{Campaign, TaskId};
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
+use adaptive_comp_metrics::rand::SeedableRng;
+use adaptive_comp_metrics::rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 use crate::error::ServeError;

@@ -21,12 +21,12 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use adaptive_comp_metrics::ballot::{Answer, Campaign, ImportMode, Phase, TaskId, Unvoted, Vote};
+use adaptive_comp_metrics::rand::SeedableRng;
+use adaptive_comp_metrics::rand_chacha::ChaCha8Rng;
 use adaptive_comp_metrics::simulate::{Choice, Underlying, VoterModel};
 use adaptive_comp_metrics_serve::state::{CampaignFile, RngState};
 use adaptive_comp_metrics_serve::{Durability, Options, Store, serve};
 use common::{Client, enc, state, temp_dir};
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
 
 const CHILD: &str = "ACM_SERVE_TEST_CHILD";
 
@@ -282,7 +282,8 @@ fn hundred_annotators_with_a_kill_midway() {
                     Choice::Second => Vote::Second,
                 };
                 if think > 0 {
-                    let pause = think / 2 + rand::RngExt::random_range(&mut rng, 0..=think);
+                    let pause = think / 2
+                        + adaptive_comp_metrics::rand::RngExt::random_range(&mut rng, 0..=think);
                     std::thread::sleep(Duration::from_millis(pause));
                 }
                 let choice = if vote == Vote::First {

@@ -12,10 +12,10 @@ use std::time::Duration;
 use adaptive_comp_metrics::ballot::{
     BallotConfig, Campaign, ControlPair, LayoutOptions, Scheduler, Vote,
 };
+use adaptive_comp_metrics::rand::SeedableRng;
+use adaptive_comp_metrics::rand_chacha::ChaCha8Rng;
 use adaptive_comp_metrics_serve::state::{CampaignFile, RngState, Table};
 use adaptive_comp_metrics_serve::{PageSettings, Store};
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
 
 /// A fresh directory under the target directory.
 pub fn temp_dir(name: &str) -> PathBuf {
