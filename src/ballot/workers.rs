@@ -150,10 +150,29 @@ impl ExclusionRule {
         self.min_controls
     }
 
+    /// Whether the rule condemns a worker with `controls` control answers,
+    /// `correct` of them right: at least [`min_controls`](Self::min_controls)
+    /// answers and an accuracy correct/controls below
+    /// [`min_accuracy`](Self::min_accuracy). A server that keeps these two
+    /// counts per worker can apply the rule after every control answer
+    /// ([`Campaign::exclude_worker`]) instead of at the end of a ballot.
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::ballot::ExclusionRule;
+    /// let r = ExclusionRule::new(0.7, 5)?;
+    /// assert!(!r.condemns(4, 0)); // too few control answers for a verdict
+    /// assert!(r.condemns(5, 3)); // 0.6 < 0.7
+    /// assert!(!r.condemns(10, 7)); // 0.7 is not below 0.7
+    /// # Ok::<(), adaptive_comp_metrics::ballot::BallotError>(())
+    /// ```
+    #[must_use]
+    pub fn condemns(&self, controls: u64, correct: u64) -> bool {
+        controls >= self.min_controls && (correct as f64) < self.min_accuracy * controls as f64
+    }
+
     fn excludes(&self, s: &WorkerStats) -> bool {
-        s.excluded_at.is_none()
-            && s.controls >= self.min_controls
-            && (s.correct as f64) < self.min_accuracy * s.controls as f64
+        s.excluded_at.is_none() && self.condemns(s.controls, s.correct)
     }
 }
 

@@ -23,8 +23,18 @@
 //!  "price": <number or null>, "id_column": "id", "text_column": "text",
 //!  "items": {"extra_columns": [...], "ids": [...], "texts": [...], "extra": [[...], ...]},
 //!  "control_items": { same layout },
-//!  "campaign": <the library's ballot::Campaign in its serde form>}
+//!  "campaign": <the library's ballot::Campaign in its serde form>,
+//!  "page": {"title", "question", "instructions", "tie_label", "completion_code",
+//!           "completion_url"}                   (optional: init's page options)}
 //! ```
+//!
+//! A campaign served by `acm campaign serve` (feature `serve`) lives in a
+//! store instead: one SQLite file holding this state as it was when serving
+//! began and every answer, exclusion and ballot transition since. Every
+//! command takes a store as `--state` (told apart by its first bytes): it
+//! reads the state brought up to date (also while the store is served),
+//! and a command that writes replaces it, under the same `STATE.lock`,
+//! which a running server holds.
 //!
 //! Item i of the collection is row i of `items`; control item N + j is row
 //! j of `control_items`. The generators are ChaCha8 seeded with
@@ -34,6 +44,7 @@
 mod collect;
 mod files;
 mod finish;
+mod serve;
 mod setup;
 pub mod state;
 
@@ -53,6 +64,8 @@ const AFTER: &str = "\
 A campaign goes: init (plan and ballot 1) → for each ballot: export (the tasks to upload) →
 import (the platform's answers) → close (the next ballot is chosen adaptively) → rank.
 Every command names the state file with --state; the commands that change it lock STATE.lock.
+Or serve the campaign to annotators' browsers: acm campaign serve --state s.json (the state
+becomes a store, s.db, which every command reads and writes like a state file).
 
 Example (7 ballots of an MTurk-style collection):
   acm campaign init --state s.json --items items.csv --seed 7 --controls controls.csv
@@ -63,8 +76,8 @@ Example (7 ballots of an MTurk-style collection):
   acm campaign close --state s.json --ballot 1 --min-accuracy 0.7
   acm campaign rank --state s.json --out ranking.csv --model model.csv";
 
-/// Adaptive pairwise vote collection through files: init, export, import, status, close,
-/// exclude, rank.
+/// Adaptive pairwise vote collection, through files (init, export, import, status, close,
+/// exclude, rank) or served to annotators' browsers (serve).
 #[derive(Debug, clap::Args)]
 #[command(after_help = AFTER)]
 pub struct Args {
@@ -76,13 +89,14 @@ pub struct Args {
 /// The steps of a campaign.
 #[derive(Debug, clap::Subcommand)]
 pub enum Step {
-    Init(setup::InitArgs),
+    Init(Box<setup::InitArgs>),
     Export(collect::ExportArgs),
     Import(collect::ImportArgs),
     Status(collect::StatusArgs),
     Close(finish::CloseArgs),
     Exclude(finish::ExcludeArgs),
     Rank(finish::RankArgs),
+    Serve(Box<serve::ServeArgs>),
 }
 
 /// One error, located: `FILE:LINE: message`, `FILE: message` or `message`.
@@ -269,6 +283,7 @@ pub fn run_step(step: &Step, env: &mut Env<'_>) -> Outcome {
         Step::Close(a) => finish::close(a, env),
         Step::Exclude(a) => finish::exclude(a, env),
         Step::Rank(a) => finish::rank(a, env),
+        Step::Serve(a) => serve::serve(a, env),
     }
 }
 

@@ -85,6 +85,76 @@ pub struct InitArgs {
     /// Print the plan only; write nothing.
     #[arg(long)]
     pub dry_run: bool,
+    /// The page's title, for `acm campaign serve`.
+    #[arg(long, help_heading = "The annotator's page (acm campaign serve)")]
+    pub title: Option<String>,
+    /// The question above the two items.
+    #[arg(long, help_heading = "The annotator's page (acm campaign serve)")]
+    pub question: Option<String>,
+    /// The instructions screen: a text file, paragraphs separated by blank lines.
+    #[arg(
+        long,
+        value_name = "FILE",
+        help_heading = "The annotator's page (acm campaign serve)"
+    )]
+    pub instructions: Option<String>,
+    /// Offer a "same" choice with this label (ties count half a win each).
+    #[arg(
+        long,
+        value_name = "LABEL",
+        help_heading = "The annotator's page (acm campaign serve)"
+    )]
+    pub tie_label: Option<String>,
+    /// The completion code shown on the end screen (Prolific's, for instance).
+    #[arg(
+        long,
+        value_name = "CODE",
+        help_heading = "The annotator's page (acm campaign serve)"
+    )]
+    pub completion_code: Option<String>,
+    /// Where the end screen sends annotators ({code} is replaced by the completion code).
+    #[arg(
+        long,
+        value_name = "URL",
+        help_heading = "The annotator's page (acm campaign serve)"
+    )]
+    pub completion_url: Option<String>,
+}
+
+/// The page settings given to `init`, as the state keeps them (`None`
+/// when none is given: the server's defaults).
+fn page_settings(args: &InitArgs) -> Result<Option<serde_json::Value>, Failure> {
+    let instructions = match args.instructions.as_deref() {
+        Some(p) => Some(
+            fs::read_to_string(p)
+                .map_err(|e| AppError::file(p, format!("cannot read: {e}")))?
+                .trim()
+                .to_owned(),
+        ),
+        None => None,
+    };
+    if let Some(u) = args.completion_url.as_deref()
+        && !(u.starts_with("https://") || u.starts_with("http://"))
+    {
+        return Err(Failure::Usage(AppError::msg(format!(
+            "--completion-url {}: expected an http:// or https:// URL",
+            crate::error::echo(u)
+        ))));
+    }
+    let mut page = serde_json::Map::new();
+    for (key, value) in [
+        ("title", args.title.clone()),
+        ("question", args.question.clone()),
+        ("instructions", instructions),
+        ("tie_label", args.tie_label.clone()),
+        ("completion_code", args.completion_code.clone()),
+        ("completion_url", args.completion_url.clone()),
+    ] {
+        if let Some(v) = value {
+            page.insert(key.to_owned(), serde_json::Value::String(v));
+        }
+    }
+    Ok((!page.is_empty()).then_some(serde_json::Value::Object(page)))
 }
 
 /// The smallest M with M_top = n_b·M ≥ 100 (§2.7).
@@ -241,6 +311,7 @@ pub fn init(args: &InitArgs, env: &mut Env<'_>) -> Outcome {
     } else {
         Some(lock(state_path)?)
     };
+    let page = page_settings(args)?;
     let items = read_table(items_path, id_column, text_column).map_err(errors)?;
     let n = items.len();
     let m = match (args.m, args.budget) {
@@ -317,6 +388,7 @@ pub fn init(args: &InitArgs, env: &mut Env<'_>) -> Outcome {
         items,
         control_items,
         campaign,
+        page,
     };
     let bytes = state.to_bytes()?;
     if Path::new(state_path).exists() {

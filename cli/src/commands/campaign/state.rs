@@ -86,6 +86,11 @@ pub struct State {
     pub control_items: Table,
     /// The collection.
     pub campaign: Campaign,
+    /// What `acm campaign serve`'s page shows (title, question,
+    /// instructions, tie label, completion code and URL), set at `init`;
+    /// carried through untouched by the other commands.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<serde_json::Value>,
 }
 
 impl State {
@@ -94,8 +99,7 @@ impl State {
     /// # Errors
     /// Unreadable, not JSON, not a campaign, or inconsistent.
     pub fn load(path: &str) -> Result<Self, AppError> {
-        let bytes =
-            fs::read(path).map_err(|e| AppError::file(path, format!("cannot read: {e}")))?;
+        let bytes = read_state(path)?;
         let s: Self = serde_json::from_slice(&bytes).map_err(|e| {
             AppError::at(
                 path,
@@ -148,6 +152,9 @@ impl State {
     /// I/O errors; a simulated crash.
     pub fn save(&self, path: &str, env: &mut Env<'_>) -> Outcome {
         let bytes = self.to_bytes()?;
+        if is_store(path) {
+            return replace_store_state(path, &bytes, env);
+        }
         write_atomic(path, &bytes, env)
     }
 
@@ -199,4 +206,48 @@ pub fn fnv1a(parts: &[&[u8]]) -> u64 {
         h = h.wrapping_mul(0x0000_0100_0000_01b3);
     }
     h
+}
+
+/// `true` when `path` is a served campaign's store (an SQLite file) rather
+/// than a JSON state.
+pub fn is_store(path: &str) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 16];
+    fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut head))
+        .is_ok_and(|()| &head == b"SQLite format 3\0")
+}
+
+/// The bytes of a state: the JSON file, or a store's state brought up to
+/// date (`acm campaign serve` keeps one SQLite file: the state `init`
+/// wrote and every answer, exclusion and ballot since).
+///
+/// # Errors
+/// An unreadable file; a store this `acm` cannot read.
+pub fn read_state(path: &str) -> Result<Vec<u8>, AppError> {
+    if is_store(path) {
+        #[cfg(feature = "serve")]
+        return adaptive_comp_metrics_serve::Store::state_json(std::path::Path::new(path))
+            .map_err(|e| AppError::file(path, e.to_string()));
+        #[cfg(not(feature = "serve"))]
+        return Err(AppError::file(
+            path,
+            "a served campaign's store: this acm was built without the serve feature \
+             (cargo install --path cli --features serve)",
+        ));
+    }
+    fs::read(path).map_err(|e| AppError::file(path, format!("cannot read: {e}")))
+}
+
+/// Replaces a store's state (the caller holds the campaign's lock).
+fn replace_store_state(path: &str, bytes: &[u8], env: &mut Env<'_>) -> Outcome {
+    env.checkpoint()?;
+    #[cfg(feature = "serve")]
+    return adaptive_comp_metrics_serve::Store::replace_state(std::path::Path::new(path), bytes)
+        .map_err(|e| AppError::file(path, e.to_string()).into());
+    #[cfg(not(feature = "serve"))]
+    {
+        let _ = bytes;
+        Err(AppError::file(path, "this acm was built without the serve feature").into())
+    }
 }

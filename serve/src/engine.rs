@@ -1,0 +1,963 @@
+//! The server's state machine, without any I/O: who may answer what, the
+//! leases, the per-worker quota, exclusions, the end of a ballot and the
+//! transition to the next. Every change it makes to the campaign goes
+//! through the library ([`Campaign::answer`], [`Campaign::exclude_worker`],
+//! [`Campaign::exclude_workers`], [`Campaign::close_ballot`],
+//! [`Campaign::open_ballot`]) and is queued as an operation for the store
+//! ([`Op`]) in the same order, so that replaying the store rebuilds the
+//! same campaign.
+//!
+//! ```text
+//! next(worker):   live lease of theirs → the same task
+//!                 quota reached → done;  no comparison free → wait
+//!                 else the first free task (layout order: controls at the campaign's rate)
+//!                 whose pair of items they have not been shown in this ballot → leased
+//! answer(worker, task, vote):
+//!                 the same answer recorded → nothing to do (idempotent)
+//!                 leased to them (even if the lease ran out, while nobody else took it) → recorded
+//!                 anything else → refused, with the reason
+//! after a control answer: the exclusion rule on the worker's accuracy
+//! after the last comparison's vote: the rule on everyone, then close and open the next ballot
+//! ```
+
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap, HashSet};
+
+use adaptive_comp_metrics::ballot::{
+    Campaign, Exclusion, ExclusionRule, Outcome, Phase, Task, TaskId, Unvoted, Vote,
+};
+use serde_json::{Value, json};
+
+use crate::state::CampaignFile;
+use crate::store::{self, Event, EventKind, Loaded, Op, WorkerRow, random_token};
+
+const NONE: u32 = u32::MAX;
+
+/// How many free tasks a request looks at, at most, for one a worker may
+/// take (tasks whose pair the worker has seen are skipped).
+const SCAN_LIMIT: usize = 20_000;
+
+/// The serving policy.
+#[derive(Debug, Clone)]
+pub(crate) struct Policy {
+    /// Tasks a worker may answer per ballot.
+    pub(crate) quota: Option<usize>,
+    /// How long a lease lasts.
+    pub(crate) lease_ms: u64,
+    /// The exclusion rule on control accuracy.
+    pub(crate) rule: Option<ExclusionRule>,
+}
+
+/// A fixed-size bit set.
+#[derive(Debug, Clone)]
+struct Bits(Vec<u64>);
+
+impl Bits {
+    fn new(n: usize) -> Self {
+        Self(vec![0; n.div_ceil(64)])
+    }
+    fn get(&self, i: usize) -> bool {
+        self.0[i / 64] >> (i % 64) & 1 == 1
+    }
+    fn set(&mut self, i: usize) {
+        self.0[i / 64] |= 1 << (i % 64);
+    }
+    fn clear(&mut self, i: usize) {
+        self.0[i / 64] &= !(1 << (i % 64));
+    }
+    /// The first set bit at or after `from`.
+    fn next_from(&self, from: usize) -> Option<usize> {
+        let mut w = from / 64;
+        if w >= self.0.len() {
+            return None;
+        }
+        let mut word = self.0[w] & (!0u64 << (from % 64));
+        loop {
+            if word != 0 {
+                return Some(w * 64 + word.trailing_zeros() as usize);
+            }
+            w += 1;
+            if w >= self.0.len() {
+                return None;
+            }
+            word = self.0[w];
+        }
+    }
+}
+
+/// One worker in the open ballot.
+#[derive(Debug, Default)]
+struct WorkerRun {
+    answered: usize,
+    current: Option<usize>,
+    seen: HashSet<(u32, u32)>,
+}
+
+/// The open ballot's assignment state.
+#[derive(Debug)]
+struct BallotRun {
+    ballot: usize,
+    len: usize,
+    holder: Vec<u32>,
+    expires: Vec<u64>,
+    free: Bits,
+    first_free: usize,
+    control: Bits,
+    free_comparisons: usize,
+    heap: BinaryHeap<Reverse<(u64, usize)>>,
+    workers: HashMap<u32, WorkerRun>,
+    comparisons: usize,
+    progress_step: usize,
+}
+
+/// What a worker gets next.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Next {
+    /// A task, leased to them until `expires_ms`.
+    Task {
+        task: TaskId,
+        expires_ms: u64,
+        answered: usize,
+    },
+    /// Nothing now: come back in a moment.
+    Wait { transition: bool, answered: usize },
+    /// Nothing more for this worker.
+    Done { why: Done, answered: usize },
+}
+
+/// Why a worker has nothing more to do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Done {
+    /// The quota of the ballot is reached.
+    Quota,
+    /// Every ballot is closed.
+    Finished,
+    /// The worker was excluded (the page does not say so).
+    Excluded,
+}
+
+/// Why an answer is refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Refusal {
+    /// No such task in the campaign.
+    UnknownTask,
+    /// The task's ballot is closed (or closing).
+    BallotClosed,
+    /// The task was not leased to this worker.
+    NotLeased,
+    /// The worker already gave another answer to this task.
+    Changed,
+    /// The worker is excluded.
+    Excluded,
+}
+
+impl Refusal {
+    /// A short reason, for the log and the page.
+    pub(crate) fn reason(&self) -> &'static str {
+        match self {
+            Self::UnknownTask => "unknown task",
+            Self::BallotClosed => "the task's ballot is closed",
+            Self::NotLeased => "the task is not leased to this worker",
+            Self::Changed => "this worker already gave another answer to the task",
+            Self::Excluded => "the worker is excluded",
+        }
+    }
+}
+
+/// What became of an accepted answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Accepted {
+    /// Recorded now.
+    Recorded,
+    /// Already recorded (a repeated submission).
+    Again,
+}
+
+/// A session: a browser's cookie bound to a worker.
+#[derive(Debug, Clone)]
+pub(crate) struct Session {
+    pub(crate) worker: u32,
+    pub(crate) csrf: String,
+    pub(crate) started: bool,
+}
+
+/// A line for the event log: its name, fields, and a sentence.
+#[derive(Debug, Clone)]
+pub(crate) struct LogLine {
+    pub(crate) event: &'static str,
+    pub(crate) fields: Vec<(&'static str, Value)>,
+    pub(crate) message: String,
+}
+
+/// The server's state.
+#[derive(Debug)]
+pub(crate) struct Engine {
+    pub(crate) file: CampaignFile,
+    pub(crate) policy: Policy,
+    seq: i64,
+    workers: Vec<WorkerRow>,
+    index: HashMap<String, u32>,
+    pub(crate) sessions: HashMap<String, Session>,
+    pub(crate) invitations: Vec<(String, String)>,
+    invitation_index: HashMap<String, usize>,
+    run: Option<BallotRun>,
+    /// Control answers and correct ones, per worker name (discarded ones included).
+    controls: HashMap<String, (u64, u64)>,
+    excluded: HashSet<String>,
+    /// The open ballot has every vote: the next must be opened.
+    pub(crate) transition: bool,
+    ops: Vec<Op>,
+    logs: Vec<LogLine>,
+}
+
+fn line(event: &'static str, fields: Vec<(&'static str, Value)>, message: String) -> LogLine {
+    LogLine {
+        event,
+        fields,
+        message,
+    }
+}
+
+fn pair_of(c: &Campaign, task: TaskId) -> Option<(bool, (u32, u32))> {
+    let v = c.task(task)?;
+    let (a, b) = (v.first.min(v.second) as u32, v.first.max(v.second) as u32);
+    Some((matches!(v.task, Task::Control { .. }), (a, b)))
+}
+
+impl Engine {
+    /// The engine of a loaded store.
+    pub(crate) fn new(loaded: Loaded, policy: Policy, now: u64) -> Self {
+        let Loaded {
+            file,
+            last_seq,
+            workers,
+            leases,
+            sessions,
+            invitations,
+            ..
+        } = loaded;
+        let index = workers
+            .iter()
+            .map(|w| (w.name.clone(), w.id))
+            .collect::<HashMap<_, _>>();
+        let sessions = sessions
+            .into_iter()
+            .map(|(t, worker, csrf, started)| {
+                (
+                    t,
+                    Session {
+                        worker,
+                        csrf,
+                        started,
+                    },
+                )
+            })
+            .collect();
+        let invitation_index = invitations
+            .iter()
+            .enumerate()
+            .map(|(i, (t, _))| (t.clone(), i))
+            .collect();
+        let controls = file
+            .campaign
+            .worker_stats()
+            .into_iter()
+            .map(|s| (s.worker.clone(), (s.controls, s.correct)))
+            .collect();
+        let excluded = file
+            .campaign
+            .exclusions()
+            .iter()
+            .map(|e| e.worker.clone())
+            .collect();
+        let mut e = Self {
+            file,
+            policy,
+            seq: last_seq,
+            workers,
+            index,
+            sessions,
+            invitations,
+            invitation_index,
+            run: None,
+            controls,
+            excluded,
+            transition: false,
+            ops: Vec::new(),
+            logs: Vec::new(),
+        };
+        e.build_run(&leases, now);
+        if e.run.is_some() && e.file.campaign.scheduler().pending() == 0 {
+            // Stopped between the last vote and the next ballot.
+            e.complete(now);
+        }
+        e
+    }
+
+    /// Takes the operations queued for the store.
+    pub(crate) fn take_ops(&mut self) -> Vec<Op> {
+        std::mem::take(&mut self.ops)
+    }
+
+    /// Takes the lines queued for the event log.
+    pub(crate) fn take_logs(&mut self) -> Vec<LogLine> {
+        std::mem::take(&mut self.logs)
+    }
+
+    fn event(&mut self, kind: EventKind, now: u64) {
+        self.seq += 1;
+        self.ops.push(Op::Event(Event {
+            seq: self.seq,
+            at_ms: now,
+            kind,
+        }));
+    }
+
+    /// The worker's name.
+    pub(crate) fn worker_name(&self, w: u32) -> &str {
+        self.workers.get(w as usize).map_or("", |r| r.name.as_str())
+    }
+
+    /// The worker's id, registering a new worker.
+    pub(crate) fn worker(&mut self, name: &str, source: &str, params: &Value, now: u64) -> u32 {
+        if let Some(&w) = self.index.get(name) {
+            return w;
+        }
+        let id = self.workers.len() as u32;
+        let row = WorkerRow {
+            id,
+            name: name.to_owned(),
+            source: source.to_owned(),
+            params: params.to_string(),
+        };
+        self.ops.push(Op::Worker(row.clone(), now));
+        self.workers.push(row);
+        self.index.insert(name.to_owned(), id);
+        self.logs.push(line(
+            "worker_arrived",
+            vec![("worker", json!(name)), ("source", json!(source))],
+            format!("worker {name} arrived ({source})"),
+        ));
+        id
+    }
+
+    /// A new session for a worker: (cookie token, CSRF token).
+    pub(crate) fn new_session(&mut self, worker: u32, now: u64) -> (String, String) {
+        let token = random_token(24);
+        let csrf = random_token(24);
+        self.ops.push(Op::Session {
+            token: token.clone(),
+            worker,
+            csrf: csrf.clone(),
+            at_ms: now,
+        });
+        self.sessions.insert(
+            token.clone(),
+            Session {
+                worker,
+                csrf: csrf.clone(),
+                started: false,
+            },
+        );
+        (token, csrf)
+    }
+
+    /// Marks a session's instructions as read.
+    pub(crate) fn start_session(&mut self, token: &str) {
+        if let Some(s) = self.sessions.get_mut(token)
+            && !s.started
+        {
+            s.started = true;
+            self.ops.push(Op::SessionStarted {
+                token: token.to_owned(),
+            });
+        }
+    }
+
+    /// The worker name an invitation token stands for.
+    pub(crate) fn invitation(&self, token: &str) -> Option<&str> {
+        // A map lookup on a secret leaks timing only about tokens that
+        // exist, through the hash; the comparison itself is done again in
+        // constant time.
+        let &i = self.invitation_index.get(token)?;
+        let (t, name) = &self.invitations[i];
+        crate::http::ct_eq(t.as_bytes(), token.as_bytes()).then_some(name.as_str())
+    }
+
+    /// Creates invitations for `names` (skipping names already invited).
+    pub(crate) fn invite(&mut self, names: &[String], now: u64) -> Vec<(String, String)> {
+        let taken: HashSet<&str> = self.invitations.iter().map(|(_, n)| n.as_str()).collect();
+        let fresh: Vec<String> = names
+            .iter()
+            .filter(|n| !taken.contains(n.as_str()))
+            .cloned()
+            .collect();
+        let mut out = Vec::new();
+        for name in fresh {
+            let token = random_token(16);
+            self.ops.push(Op::Invitation {
+                token: token.clone(),
+                worker: name.clone(),
+                at_ms: now,
+            });
+            self.invitation_index
+                .insert(token.clone(), self.invitations.len());
+            self.invitations.push((token.clone(), name.clone()));
+            out.push((token, name));
+        }
+        out
+    }
+
+    /// `true` when the worker is excluded.
+    pub(crate) fn is_excluded(&self, w: u32) -> bool {
+        self.excluded.contains(self.worker_name(w))
+    }
+
+    /// Tasks the worker answered in the open ballot.
+    pub(crate) fn answered(&self, w: u32) -> usize {
+        self.run
+            .as_ref()
+            .and_then(|r| r.workers.get(&w))
+            .map_or(0, |r| r.answered)
+    }
+
+    /// Rebuilds the open ballot's assignment state from the campaign and
+    /// the recorded leases.
+    fn build_run(&mut self, leases: &[(usize, usize, u32, u64)], now: u64) {
+        let c = &self.file.campaign;
+        let Some(k) = c.open_ballot_number() else {
+            self.run = None;
+            return;
+        };
+        let len = c.layout(k).map_or(0, |l| l.len());
+        let mut run = BallotRun {
+            ballot: k,
+            len,
+            holder: vec![NONE; len],
+            expires: vec![0; len],
+            free: Bits::new(len),
+            first_free: 0,
+            control: Bits::new(len),
+            free_comparisons: 0,
+            heap: BinaryHeap::new(),
+            workers: HashMap::new(),
+            comparisons: c.scheduler().comparisons().len(),
+            progress_step: 0,
+        };
+        let layout = c.layout(k);
+        for (pos, t) in layout.into_iter().flat_map(|l| l.iter()).enumerate() {
+            let id = TaskId {
+                ballot: k,
+                position: pos,
+            };
+            if matches!(t, Task::Control { .. }) {
+                run.control.set(pos);
+            }
+            match c.answer_of(id) {
+                Some((who, _)) => {
+                    if let Some(&w) = self.index.get(who) {
+                        let wr = run.workers.entry(w).or_default();
+                        wr.answered += 1;
+                        if let Some((false, p)) = pair_of(c, id) {
+                            wr.seen.insert(p);
+                        }
+                    }
+                }
+                None => {
+                    run.free.set(pos);
+                    if !run.control.get(pos) {
+                        run.free_comparisons += 1;
+                    }
+                }
+            }
+        }
+        for &(b, pos, w, exp) in leases {
+            if b != k
+                || pos >= len
+                || (w as usize) >= self.workers.len()
+                || self.excluded.contains(&self.workers[w as usize].name)
+            {
+                continue;
+            }
+            let id = TaskId {
+                ballot: k,
+                position: pos,
+            };
+            run.holder[pos] = w;
+            run.expires[pos] = exp;
+            let wr = run.workers.entry(w).or_default();
+            if let Some((false, p)) = pair_of(c, id) {
+                wr.seen.insert(p);
+            }
+            if run.free.get(pos) && exp > now {
+                run.free.clear(pos);
+                if !run.control.get(pos) {
+                    run.free_comparisons -= 1;
+                }
+                run.heap.push(Reverse((exp, pos)));
+                wr.current = Some(pos);
+            }
+        }
+        let voted = run.comparisons - c.scheduler().pending();
+        run.progress_step = voted * 10 / run.comparisons.max(1);
+        self.run = Some(run);
+    }
+
+    /// Frees the tasks whose lease ran out.
+    fn expire(&mut self, now: u64) {
+        let Some(run) = self.run.as_mut() else { return };
+        while let Some(&Reverse((exp, pos))) = run.heap.peek() {
+            if exp > now {
+                break;
+            }
+            run.heap.pop();
+            if run.expires[pos] != exp || run.free.get(pos) {
+                continue; // renewed, answered or freed since
+            }
+            let id = TaskId {
+                ballot: run.ballot,
+                position: pos,
+            };
+            if self.file.campaign.answer_of(id).is_some() {
+                continue;
+            }
+            run.free.set(pos);
+            run.first_free = run.first_free.min(pos);
+            if !run.control.get(pos) {
+                run.free_comparisons += 1;
+            }
+        }
+    }
+
+    /// The next task for a worker, leased to them.
+    pub(crate) fn next(&mut self, w: u32, now: u64) -> Next {
+        let answered = self.answered(w);
+        if self.file.campaign.scheduler().phase() == Phase::Finished {
+            return Next::Done {
+                why: Done::Finished,
+                answered,
+            };
+        }
+        if self.is_excluded(w) {
+            return Next::Done {
+                why: Done::Excluded,
+                answered,
+            };
+        }
+        if self.transition || self.run.is_none() {
+            return Next::Wait {
+                transition: true,
+                answered,
+            };
+        }
+        self.expire(now);
+        let lease_ms = self.policy.lease_ms;
+        let quota = self.policy.quota;
+        let c = &self.file.campaign;
+        let Some(run) = self.run.as_mut() else {
+            return Next::Wait {
+                transition: true,
+                answered,
+            };
+        };
+        let k = run.ballot;
+        let wr = run.workers.entry(w).or_default();
+        if let Some(pos) = wr.current {
+            let id = TaskId {
+                ballot: k,
+                position: pos,
+            };
+            if c.answer_of(id).is_none() && run.holder[pos] == w {
+                if run.expires[pos] > now {
+                    return Next::Task {
+                        task: id,
+                        expires_ms: run.expires[pos],
+                        answered,
+                    };
+                }
+                if run.free.get(pos) {
+                    // Their lease ran out and nobody took the task: renew it.
+                    run.free.clear(pos);
+                    if !run.control.get(pos) {
+                        run.free_comparisons -= 1;
+                    }
+                    let exp = now + lease_ms;
+                    run.expires[pos] = exp;
+                    run.heap.push(Reverse((exp, pos)));
+                    self.ops.push(Op::Lease {
+                        ballot: k,
+                        position: pos,
+                        worker: w,
+                        expires_ms: exp,
+                    });
+                    return Next::Task {
+                        task: id,
+                        expires_ms: exp,
+                        answered,
+                    };
+                }
+            }
+            wr.current = None;
+        }
+        if quota.is_some_and(|q| wr.answered >= q) {
+            return Next::Done {
+                why: Done::Quota,
+                answered,
+            };
+        }
+        if run.free_comparisons == 0 {
+            return Next::Wait {
+                transition: false,
+                answered,
+            };
+        }
+        // No free task lies below the first free bit: remember where it is.
+        let Some(mut from) = run.free.next_from(run.first_free) else {
+            run.first_free = run.len;
+            return Next::Wait {
+                transition: false,
+                answered,
+            };
+        };
+        run.first_free = from;
+        let mut chosen = None;
+        for _ in 0..SCAN_LIMIT {
+            let Some(pos) = run.free.next_from(from) else {
+                break;
+            };
+            from = pos + 1;
+            if run.control.get(pos) {
+                chosen = Some((pos, None));
+                break;
+            }
+            let id = TaskId {
+                ballot: k,
+                position: pos,
+            };
+            if let Some((_, p)) = pair_of(c, id)
+                && !wr.seen.contains(&p)
+            {
+                chosen = Some((pos, Some(p)));
+                break;
+            }
+        }
+        let Some((pos, pair)) = chosen else {
+            return Next::Wait {
+                transition: false,
+                answered,
+            };
+        };
+        run.free.clear(pos);
+        if pair.is_some() {
+            run.free_comparisons -= 1;
+        }
+        if let Some(p) = pair {
+            wr.seen.insert(p);
+        }
+        let exp = now + lease_ms;
+        run.holder[pos] = w;
+        run.expires[pos] = exp;
+        run.heap.push(Reverse((exp, pos)));
+        wr.current = Some(pos);
+        self.ops.push(Op::Lease {
+            ballot: k,
+            position: pos,
+            worker: w,
+            expires_ms: exp,
+        });
+        Next::Task {
+            task: TaskId {
+                ballot: k,
+                position: pos,
+            },
+            expires_ms: exp,
+            answered,
+        }
+    }
+
+    /// A worker's answer to a task.
+    ///
+    /// # Errors
+    /// [`Refusal`]: nothing changes.
+    pub(crate) fn answer(
+        &mut self,
+        w: u32,
+        task: TaskId,
+        vote: Vote,
+        now: u64,
+    ) -> Result<Accepted, Refusal> {
+        let name = self.worker_name(w).to_owned();
+        let c = &self.file.campaign;
+        if c.task(task).is_none() {
+            return Err(Refusal::UnknownTask);
+        }
+        if let Some((who, v)) = c.answer_of(task) {
+            return if who == name && v == vote {
+                Ok(Accepted::Again)
+            } else if who == name {
+                Err(Refusal::Changed)
+            } else {
+                Err(Refusal::NotLeased)
+            };
+        }
+        if self.excluded.contains(&name) {
+            return Err(Refusal::Excluded);
+        }
+        if self.transition || c.open_ballot_number() != Some(task.ballot) {
+            return Err(Refusal::BallotClosed);
+        }
+        let Some(run) = self.run.as_mut() else {
+            return Err(Refusal::BallotClosed);
+        };
+        let pos = task.position;
+        if pos >= run.len || run.holder[pos] != w {
+            return Err(Refusal::NotLeased);
+        }
+        match self.file.campaign.answer(task, &name, vote) {
+            Ok(Outcome::Recorded) => {}
+            Ok(Outcome::AlreadyRecorded) => return Ok(Accepted::Again),
+            Ok(Outcome::FromExcludedWorker) => return Err(Refusal::Excluded),
+            Err(_) => return Err(Refusal::NotLeased),
+        }
+        if run.free.get(pos) {
+            run.free.clear(pos);
+            if !run.control.get(pos) {
+                run.free_comparisons -= 1;
+            }
+        }
+        run.expires[pos] = 0;
+        let wr = run.workers.entry(w).or_default();
+        wr.answered += 1;
+        if wr.current == Some(pos) {
+            wr.current = None;
+        }
+        let is_control = run.control.get(pos);
+        self.event(
+            EventKind::Answer {
+                task,
+                worker: w,
+                vote,
+            },
+            now,
+        );
+        if is_control {
+            self.after_control(&name, task, vote, now);
+        } else {
+            self.progress(now);
+        }
+        if self.file.campaign.scheduler().pending() == 0 && !self.transition {
+            self.complete(now);
+        }
+        Ok(Accepted::Recorded)
+    }
+
+    fn progress(&mut self, _now: u64) {
+        let pending = self.file.campaign.scheduler().pending();
+        let Some(run) = self.run.as_mut() else { return };
+        let voted = run.comparisons - pending;
+        let step = voted * 10 / run.comparisons.max(1);
+        if step > run.progress_step && step < 10 {
+            run.progress_step = step;
+            let k = run.ballot;
+            let total = run.comparisons;
+            self.logs.push(line(
+                "progress",
+                vec![
+                    ("ballot", json!(k)),
+                    ("votes", json!(voted)),
+                    ("comparisons", json!(total)),
+                ],
+                format!(
+                    "ballot {k}: {voted} of {total} comparisons voted ({}0%)",
+                    step
+                ),
+            ));
+        }
+    }
+
+    /// Updates a worker's control counts and applies the rule to them.
+    fn after_control(&mut self, name: &str, task: TaskId, vote: Vote, now: u64) {
+        let expected = self.file.campaign.task(task).and_then(|v| match v.task {
+            Task::Control { pair, swapped } => {
+                let p = self.file.campaign.controls()[pair];
+                Some(if swapped {
+                    p.answer_when_swapped()
+                } else {
+                    p.answer
+                })
+            }
+            Task::Comparison { .. } => None,
+        });
+        let Some(expected) = expected else { return };
+        let e = self.controls.entry(name.to_owned()).or_default();
+        e.0 += 1;
+        e.1 += u64::from(vote == expected);
+        let (controls, correct) = *e;
+        if let Some(rule) = self.policy.rule
+            && rule.condemns(controls, correct)
+            && let Some(&w) = self.index.get(name)
+        {
+            self.exclude(w, "control accuracy under the threshold", now);
+        }
+    }
+
+    /// Excludes a worker now: their answers of the open ballot are
+    /// discarded and their tasks return to the pool.
+    pub(crate) fn exclude(&mut self, w: u32, reason: &str, now: u64) -> Option<Exclusion> {
+        let name = self.worker_name(w).to_owned();
+        let ex = self.file.campaign.exclude_worker(&name).ok().flatten()?;
+        self.event(
+            EventKind::Exclude {
+                worker: w,
+                reason: reason.to_owned(),
+            },
+            now,
+        );
+        self.after_exclusions(std::slice::from_ref(&ex), reason, now);
+        Some(ex)
+    }
+
+    fn after_exclusions(&mut self, list: &[Exclusion], reason: &str, now: u64) {
+        for ex in list {
+            self.excluded.insert(ex.worker.clone());
+            self.logs.push(line(
+                "worker_excluded",
+                vec![
+                    ("worker", json!(ex.worker)),
+                    ("ballot", json!(ex.ballot)),
+                    ("controls", json!(ex.controls)),
+                    ("correct", json!(ex.correct)),
+                    ("discarded", json!(ex.discarded)),
+                    ("reason", json!(reason)),
+                ],
+                format!(
+                    "worker {} excluded in ballot {} ({reason}: {} of {} control answers right); {} answer(s) discarded",
+                    ex.worker, ex.ballot, ex.correct, ex.controls, ex.discarded
+                ),
+            ));
+        }
+        // Discarded answers reopen their tasks; the excluded workers'
+        // leases end.
+        let leases = self.current_leases();
+        self.build_run(&leases, now);
+    }
+
+    /// The leases of the open ballot, as the store holds them.
+    fn current_leases(&self) -> Vec<(usize, usize, u32, u64)> {
+        let Some(run) = &self.run else {
+            return Vec::new();
+        };
+        (0..run.len)
+            .filter(|&p| run.holder[p] != NONE)
+            .filter(|&p| !self.excluded.contains(self.worker_name(run.holder[p])))
+            .map(|p| (run.ballot, p, run.holder[p], run.expires[p]))
+            .collect()
+    }
+
+    /// Every comparison of the open ballot has its vote: the rule on
+    /// everyone, then the transition (done by [`Engine::advance`]).
+    fn complete(&mut self, now: u64) {
+        if let Some(rule) = self.policy.rule
+            && let Ok(list) = self.file.campaign.exclude_workers(&rule)
+            && !list.is_empty()
+        {
+            self.event(
+                EventKind::ExcludeByRule {
+                    min_accuracy: rule.min_accuracy(),
+                    min_controls: rule.min_controls(),
+                },
+                now,
+            );
+            self.after_exclusions(&list, "control accuracy under the threshold", now);
+            if self.file.campaign.scheduler().pending() > 0 {
+                return;
+            }
+        }
+        self.transition = true;
+    }
+
+    /// Closes the open ballot and opens the next one (after
+    /// [`Engine::transition`] became `true`, or on the researcher's
+    /// request with [`Unvoted::Withdraw`]).
+    ///
+    /// # Errors
+    /// The library's refusal (nothing changes).
+    pub(crate) fn advance(&mut self, unvoted: Unvoted, now: u64) -> Result<(), String> {
+        let Some(k) = self.file.campaign.open_ballot_number() else {
+            return Err("no ballot is open".to_owned());
+        };
+        let t0 = std::time::Instant::now();
+        let result = store::advance(&mut self.file, unvoted);
+        let closed_now = self.file.campaign.open_ballot_number() != Some(k);
+        if closed_now {
+            self.event(EventKind::Advance { unvoted }, now);
+        }
+        if let Err(e) = result {
+            if closed_now {
+                self.transition = false;
+                self.run = None;
+            }
+            return Err(e);
+        }
+        let scores = self.file.campaign.scheduler().history().last().cloned();
+        self.transition = false;
+        self.build_run(&[], now);
+        self.ops.push(Op::PruneLeases {
+            before_ballot: k + 1,
+        });
+        let elapsed = t0.elapsed().as_secs_f64();
+        if let Some(s) = scores {
+            self.logs.push(line(
+                "ballot_closed",
+                vec![
+                    ("ballot", json!(k)),
+                    ("votes", json!(s.votes)),
+                    ("withdrawn", json!(s.withdrawn)),
+                    ("b_hat", json!(s.b_hat)),
+                    ("seconds", json!(elapsed)),
+                ],
+                format!(
+                    "ballot {k} closed: {} votes, {} withdrawn, b = {} ({elapsed:.3} s)",
+                    s.votes, s.withdrawn, s.b_hat
+                ),
+            ));
+        }
+        match self.file.campaign.open_ballot_number() {
+            Some(n) => {
+                let tasks = self.run.as_ref().map_or(0, |r| r.len);
+                let items = self.file.campaign.scheduler().ballot_items().len();
+                self.logs.push(line(
+                    "ballot_opened",
+                    vec![
+                        ("ballot", json!(n)),
+                        ("items", json!(items)),
+                        ("tasks", json!(tasks)),
+                    ],
+                    format!("ballot {n} opened: {items} items, {tasks} tasks"),
+                ));
+            }
+            None => self.logs.push(line(
+                "campaign_finished",
+                vec![("ballots", json!(k))],
+                "every ballot is closed: the campaign is finished".to_owned(),
+            )),
+        }
+        Ok(())
+    }
+
+    /// Live leases of the open ballot.
+    pub(crate) fn live_leases(&self, now: u64) -> usize {
+        self.run.as_ref().map_or(0, |r| {
+            r.expires
+                .iter()
+                .enumerate()
+                .filter(|&(p, &e)| e > now && !r.free.get(p))
+                .count()
+        })
+    }
+
+    /// Workers known to the server, in order of arrival.
+    pub(crate) fn workers(&self) -> &[WorkerRow] {
+        &self.workers
+    }
+}

@@ -1,0 +1,1029 @@
+//! The store of a served campaign: one SQLite file (WAL mode) holding the
+//! campaign state as it was when serving began (a snapshot in the file
+//! workflow's JSON format) and every operation since, in order: answers,
+//! exclusions, ballot transitions. The state at any moment is the snapshot
+//! with the operations replayed through the library ([`Campaign::answer`],
+//! [`Campaign::exclude_worker`], [`Campaign::exclude_workers`],
+//! [`Campaign::close_ballot`], [`Campaign::open_ballot`]), so it is exactly
+//! what the file workflow would hold after the same steps.
+//!
+//! ```text
+//! meta(key, value)                       format, version, tag, admin token
+//! snapshot(seq, state)                   the JSON state after event `seq`
+//! events(seq, at_ms, kind, ballot, position, worker, vote, data)
+//!                                        1 answer · 2 exclude a worker · 3 exclude by rule · 4 close and open the next ballot
+//! workers(id, name, source, params, first_ms)
+//! leases(ballot, position, worker, expires_ms)
+//! sessions(token, worker, csrf, created_ms, started)
+//! invitations(token, worker, created_ms)
+//! ```
+//!
+//! Locks: `<store>.lock` is the campaign's lock, as `acm campaign` takes it
+//! for every command that writes (the same convention as for a JSON state);
+//! a server holds it for its whole life, and also `<store>-serve.lock`,
+//! which [`Store::replace_state`] checks, so that a command that writes
+//! (holding the campaign's lock itself) can never replace the state under a
+//! running server. Any number of processes read ([`Store::state_json`]) at
+//! any time.
+
+use std::collections::HashMap;
+use std::fs::{File, OpenOptions};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+#[cfg(doc)]
+use adaptive_comp_metrics::ballot::Campaign;
+use adaptive_comp_metrics::ballot::{ExclusionRule, Phase, TaskId, Unvoted, Vote};
+use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
+
+use crate::error::ServeError;
+use crate::state::{CampaignFile, RngState};
+
+/// What the store's `meta` table says it is.
+pub const STORE_FORMAT: &str = "adaptive-comp-metrics campaign store";
+/// The store layout version.
+pub const STORE_VERSION: &str = "1";
+
+const SCHEMA: &str = "
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE snapshot (id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL, state BLOB NOT NULL);
+CREATE TABLE workers (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, source TEXT NOT NULL,
+                      params TEXT NOT NULL, first_ms INTEGER NOT NULL);
+CREATE TABLE events (seq INTEGER PRIMARY KEY, at_ms INTEGER NOT NULL, kind INTEGER NOT NULL,
+                     ballot INTEGER, position INTEGER, worker INTEGER REFERENCES workers(id),
+                     vote INTEGER, data TEXT);
+CREATE TABLE leases (ballot INTEGER NOT NULL, position INTEGER NOT NULL, worker INTEGER NOT NULL,
+                     expires_ms INTEGER NOT NULL, PRIMARY KEY (ballot, position)) WITHOUT ROWID;
+CREATE TABLE sessions (token TEXT PRIMARY KEY, worker INTEGER NOT NULL, csrf TEXT NOT NULL,
+                       created_ms INTEGER NOT NULL, started INTEGER NOT NULL) WITHOUT ROWID;
+CREATE TABLE invitations (token TEXT PRIMARY KEY, worker TEXT NOT NULL UNIQUE,
+                          created_ms INTEGER NOT NULL) WITHOUT ROWID;
+";
+
+/// Milliseconds since the Unix epoch.
+pub(crate) fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+/// How a commit reaches the disk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Durability {
+    /// Every commit is synced to the disk before it is acknowledged
+    /// (`PRAGMA synchronous = FULL`): an acknowledged vote survives a
+    /// process kill and a power loss. Commits are grouped, so a sync covers
+    /// every vote that arrived meanwhile.
+    #[default]
+    Full,
+    /// Commits reach the operating system, which writes them in its own
+    /// time (`synchronous = NORMAL`): an acknowledged vote survives a
+    /// process kill (`kill -9`) but not a power loss.
+    Normal,
+}
+
+/// A recorded operation on the campaign.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum EventKind {
+    /// A worker's answer to a task.
+    Answer {
+        task: TaskId,
+        worker: u32,
+        vote: Vote,
+    },
+    /// A worker excluded by id (the rule's verdict after a control
+    /// answer, or the researcher's decision).
+    Exclude { worker: u32, reason: String },
+    /// Every worker the rule condemns excluded.
+    ExcludeByRule {
+        min_accuracy: f64,
+        min_controls: u64,
+    },
+    /// The open ballot closed and the next one opened.
+    Advance { unvoted: Unvoted },
+}
+
+/// One event with its sequence number and time.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Event {
+    pub(crate) seq: i64,
+    pub(crate) at_ms: u64,
+    pub(crate) kind: EventKind,
+}
+
+/// A worker known to the store.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct WorkerRow {
+    pub(crate) id: u32,
+    pub(crate) name: String,
+    pub(crate) source: String,
+    pub(crate) params: String,
+}
+
+/// A write for the writer thread.
+#[derive(Debug, Clone)]
+pub(crate) enum Op {
+    Worker(WorkerRow, u64),
+    Event(Event),
+    Lease {
+        ballot: usize,
+        position: usize,
+        worker: u32,
+        expires_ms: u64,
+    },
+    Session {
+        token: String,
+        worker: u32,
+        csrf: String,
+        at_ms: u64,
+    },
+    SessionStarted {
+        token: String,
+    },
+    Invitation {
+        token: String,
+        worker: String,
+        at_ms: u64,
+    },
+    PruneLeases {
+        before_ballot: usize,
+    },
+}
+
+fn vote_code(v: Vote) -> i64 {
+    match v {
+        Vote::First => 0,
+        Vote::Second => 1,
+        Vote::Tie => 2,
+    }
+}
+
+fn vote_of(code: i64) -> Option<Vote> {
+    match code {
+        0 => Some(Vote::First),
+        1 => Some(Vote::Second),
+        2 => Some(Vote::Tie),
+        _ => None,
+    }
+}
+
+/// Applies one recorded event to a campaign state, exactly as the server
+/// applied it when it happened.
+pub(crate) fn apply(
+    file: &mut CampaignFile,
+    names: &[String],
+    ev: &Event,
+) -> Result<(), ServeError> {
+    let fail = |message: String| ServeError::Replay {
+        seq: ev.seq,
+        message,
+    };
+    let name = |w: u32| {
+        names
+            .get(w as usize)
+            .map(String::as_str)
+            .ok_or_else(|| fail(format!("unknown worker {w}")))
+    };
+    match &ev.kind {
+        EventKind::Answer { task, worker, vote } => {
+            let w = name(*worker)?;
+            file.campaign
+                .answer(*task, w, *vote)
+                .map_err(|e| fail(e.to_string()))?;
+        }
+        EventKind::Exclude { worker, .. } => {
+            let w = name(*worker)?;
+            file.campaign
+                .exclude_worker(w)
+                .map_err(|e| fail(e.to_string()))?;
+        }
+        EventKind::ExcludeByRule {
+            min_accuracy,
+            min_controls,
+        } => {
+            let rule = ExclusionRule::new(*min_accuracy, *min_controls)
+                .map_err(|e| fail(e.to_string()))?;
+            file.campaign
+                .exclude_workers(&rule)
+                .map_err(|e| fail(e.to_string()))?;
+        }
+        EventKind::Advance { unvoted } => advance(file, *unvoted).map_err(fail)?,
+    }
+    Ok(())
+}
+
+/// Closes the open ballot and opens the next one (unless that was the
+/// last), moving the generators as the file workflow's `close` does.
+/// Closing fails without changing anything; opening cannot fail on a
+/// campaign whose plan was checked at its creation (if it did, the ballot
+/// stays closed and the error says so).
+pub(crate) fn advance(file: &mut CampaignFile, unvoted: Unvoted) -> Result<(), String> {
+    let mut b = file
+        .ballot_rng
+        .generator(file.seed)
+        .map_err(|e| e.to_string())?;
+    let mut l = file
+        .layout_rng
+        .generator(file.seed)
+        .map_err(|e| e.to_string())?;
+    file.campaign
+        .close_ballot(unvoted)
+        .map_err(|e| e.to_string())?;
+    if file.campaign.scheduler().phase() != Phase::Finished {
+        let opened = file.campaign.open_ballot(&mut b, &mut l).map(|_| ());
+        file.ballot_rng = RngState::of(&b);
+        file.layout_rng = RngState::of(&l);
+        opened.map_err(|e| format!("the next ballot cannot open: {e}"))?;
+    }
+    Ok(())
+}
+
+/// Everything a store holds, read back.
+#[derive(Debug)]
+pub(crate) struct Loaded {
+    pub(crate) file: CampaignFile,
+    pub(crate) last_seq: i64,
+    pub(crate) workers: Vec<WorkerRow>,
+    pub(crate) leases: Vec<(usize, usize, u32, u64)>,
+    pub(crate) sessions: Vec<(String, u32, String, bool)>,
+    pub(crate) invitations: Vec<(String, String)>,
+    pub(crate) admin_token: String,
+    pub(crate) events: usize,
+}
+
+/// A campaign store: create one from a state document, read its state,
+/// replace its state (a command of the file workflow run on a store).
+///
+/// # Examples
+/// ```no_run
+/// use adaptive_comp_metrics_serve::Store;
+/// # fn main() -> Result<(), adaptive_comp_metrics_serve::ServeError> {
+/// let json = std::fs::read("study.json").unwrap();
+/// Store::create("study.db".as_ref(), &json)?;
+/// // Later, while it is served or after: the state as the file workflow writes it.
+/// let now = Store::state_json("study.db".as_ref())?;
+/// # Ok(()) }
+/// ```
+#[derive(Debug)]
+pub struct Store;
+
+fn open_rw(path: &Path, create: bool) -> Result<Connection, ServeError> {
+    let mut flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    if create {
+        flags |= OpenFlags::SQLITE_OPEN_CREATE;
+    }
+    let conn = Connection::open_with_flags(path, flags).map_err(|e| ServeError::store(path, &e))?;
+    conn.busy_timeout(std::time::Duration::from_secs(10))
+        .map_err(|e| ServeError::store(path, &e))?;
+    Ok(conn)
+}
+
+/// `path` with `suffix` appended to its file name.
+fn beside(path: &Path, suffix: &str) -> PathBuf {
+    let mut s = path.as_os_str().to_owned();
+    s.push(suffix);
+    PathBuf::from(s)
+}
+
+/// Takes an exclusive advisory lock on a lock file, or fails at once.
+fn try_lock_file(store: &Path, lp: &Path) -> Result<File, ServeError> {
+    let f = OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(lp)
+        .map_err(|e| ServeError::io(lp, &e))?;
+    match f.try_lock() {
+        Ok(()) => Ok(f),
+        Err(std::fs::TryLockError::WouldBlock) => Err(ServeError::Locked {
+            path: store.to_owned(),
+        }),
+        Err(std::fs::TryLockError::Error(e)) => Err(ServeError::io(lp, &e)),
+    }
+}
+
+/// The campaign's lock (`<store>.lock`) and the server's
+/// (`<store>-serve.lock`), as a server holds them.
+pub(crate) fn lock(path: &Path) -> Result<(File, File), ServeError> {
+    let campaign = try_lock_file(path, &Store::lock_path(path))?;
+    let server = try_lock_file(path, &beside(path, "-serve.lock"))?;
+    Ok((campaign, server))
+}
+
+/// `true` when the file starts as an SQLite database does.
+fn sqlite_magic(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 16];
+    File::open(path)
+        .and_then(|mut f| f.read_exact(&mut head))
+        .is_ok_and(|()| &head == b"SQLite format 3\0")
+}
+
+fn check_meta(conn: &Connection, path: &Path) -> Result<HashMap<String, String>, ServeError> {
+    let not = |reason: &str| ServeError::NotAStore {
+        path: path.to_owned(),
+        reason: reason.to_owned(),
+    };
+    let mut stmt = conn
+        .prepare("SELECT key, value FROM meta")
+        .map_err(|_| not("no meta table"))?;
+    let meta: HashMap<String, String> = stmt
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .and_then(Iterator::collect)
+        .map_err(|e| ServeError::store(path, &e))?;
+    if meta.get("format").map(String::as_str) != Some(STORE_FORMAT) {
+        return Err(not("another kind of SQLite database"));
+    }
+    if meta.get("version").map(String::as_str) != Some(STORE_VERSION) {
+        return Err(not("a store of another version"));
+    }
+    Ok(meta)
+}
+
+/// Random bytes from the operating system, as lowercase hex.
+pub(crate) fn random_token(bytes: usize) -> String {
+    let mut b = vec![0u8; bytes];
+    // The operating system's generator does not fail on supported systems;
+    // if it did, a token of zeros would be predictable, so stop instead.
+    getrandom::fill(&mut b).expect("the operating system's random generator failed");
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+impl Store {
+    /// `true` when `path` is an SQLite file (a store, or another database:
+    /// reading it tells). The file workflow's commands use it to tell a
+    /// store from a JSON state.
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics_serve::Store;
+    /// assert!(!Store::is_store("no/such/file.db".as_ref()));
+    /// ```
+    #[must_use]
+    pub fn is_store(path: &Path) -> bool {
+        sqlite_magic(path)
+    }
+
+    /// Creates a store at `path` from a campaign state document (the JSON
+    /// that `acm campaign init` writes). The file must not exist.
+    ///
+    /// # Errors
+    /// [`ServeError::Corrupt`] for a bad state; [`ServeError::Io`] when the
+    /// file exists; [`ServeError::Store`] when SQLite fails.
+    pub fn create(path: &Path, state_json: &[u8]) -> Result<(), ServeError> {
+        let file = CampaignFile::from_json(state_json)?;
+        if path.exists() {
+            return Err(ServeError::Io {
+                path: path.to_owned(),
+                message: "exists already".to_owned(),
+            });
+        }
+        // Built beside the target and renamed into place: a crash leaves
+        // no half-made store.
+        let mut tmp = path.as_os_str().to_owned();
+        tmp.push(".creating");
+        let tmp = PathBuf::from(tmp);
+        let _ = std::fs::remove_file(&tmp);
+        let result = (|| {
+            let mut conn = open_rw(&tmp, true)?;
+            let e = |e: rusqlite::Error| ServeError::store(path, &e);
+            conn.execute_batch("PRAGMA journal_mode = DELETE;")
+                .map_err(e)?;
+            let tx = conn.transaction().map_err(e)?;
+            tx.execute_batch(SCHEMA).map_err(e)?;
+            let now = now_ms().to_string();
+            let admin = random_token(24);
+            for (k, v) in [
+                ("format", STORE_FORMAT),
+                ("version", STORE_VERSION),
+                ("tag", file.tag.as_str()),
+                ("created_ms", now.as_str()),
+                ("admin_token", admin.as_str()),
+            ] {
+                tx.execute(
+                    "INSERT INTO meta (key, value) VALUES (?1, ?2)",
+                    params![k, v],
+                )
+                .map_err(e)?;
+            }
+            tx.execute(
+                "INSERT INTO snapshot (id, seq, state) VALUES (1, 0, ?1)",
+                params![file.to_json()?],
+            )
+            .map_err(e)?;
+            tx.commit().map_err(e)?;
+            conn.execute_batch("PRAGMA journal_mode = WAL;")
+                .map_err(e)?;
+            drop(conn);
+            File::open(&tmp)
+                .and_then(|f| f.sync_all())
+                .map_err(|e| ServeError::io(&tmp, &e))?;
+            Ok(())
+        })();
+        if let Err(e) = result {
+            let _ = std::fs::remove_file(&tmp);
+            return Err(e);
+        }
+        // A plain rename would replace a file created meanwhile.
+        std::fs::hard_link(&tmp, path).map_err(|e| ServeError::io(path, &e))?;
+        let _ = std::fs::remove_file(&tmp);
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty())
+            && let Ok(d) = File::open(dir)
+        {
+            let _ = d.sync_all();
+        }
+        Ok(())
+    }
+
+    /// The campaign state now, as the file workflow writes it (a JSON
+    /// document, see [`crate::state`]): the snapshot with every recorded
+    /// operation replayed. Works while a server writes the store.
+    ///
+    /// # Errors
+    /// [`ServeError::NotAStore`], [`ServeError::Store`],
+    /// [`ServeError::Corrupt`], [`ServeError::Replay`].
+    ///
+    /// # Complexity
+    /// O(size of the state + operations recorded).
+    pub fn state_json(path: &Path) -> Result<Vec<u8>, ServeError> {
+        Self::state(path)?.to_json()
+    }
+
+    /// The campaign state now, read as [`Store::state_json`] does.
+    ///
+    /// # Errors
+    /// As [`Store::state_json`].
+    pub fn state(path: &Path) -> Result<CampaignFile, ServeError> {
+        if !sqlite_magic(path) {
+            return Err(ServeError::NotAStore {
+                path: path.to_owned(),
+                reason: "not an SQLite file".to_owned(),
+            });
+        }
+        let mut conn = Connection::open_with_flags(
+            path,
+            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )
+        .map_err(|e| ServeError::store(path, &e))?;
+        conn.busy_timeout(std::time::Duration::from_secs(10))
+            .map_err(|e| ServeError::store(path, &e))?;
+        Ok(load(&mut conn, path)?.file)
+    }
+
+    /// The campaign's tag (the prefix of its task ids), from the store's
+    /// metadata: which campaign a store holds, without reading its state.
+    ///
+    /// # Errors
+    /// [`ServeError::NotAStore`], [`ServeError::Store`].
+    pub fn tag(path: &Path) -> Result<String, ServeError> {
+        if !sqlite_magic(path) {
+            return Err(ServeError::NotAStore {
+                path: path.to_owned(),
+                reason: "not an SQLite file".to_owned(),
+            });
+        }
+        let conn = Connection::open_with_flags(
+            path,
+            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )
+        .map_err(|e| ServeError::store(path, &e))?;
+        let meta = check_meta(&conn, path)?;
+        meta.get("tag")
+            .cloned()
+            .ok_or_else(|| ServeError::corrupt("the store names no campaign"))
+    }
+
+    /// The campaign's lock file, `<store>.lock`: what `acm campaign` locks
+    /// for every command that writes (as beside a JSON state). Hold it
+    /// around a read-modify-[`replace_state`](Store::replace_state), so
+    /// that two writers do not interleave.
+    #[must_use]
+    pub fn lock_path(path: &Path) -> PathBuf {
+        beside(path, ".lock")
+    }
+
+    /// Replaces the campaign state of a store that no server is serving:
+    /// what a command of the file workflow (`import`, `close`, `exclude`)
+    /// does when given a store, holding the campaign's lock
+    /// ([`Store::lock_path`]). The new state becomes the snapshot; the
+    /// recorded operations stay as the audit trail, and are not replayed
+    /// again.
+    ///
+    /// # Errors
+    /// [`ServeError::Locked`] while a server serves the store; those of
+    /// [`Store::state_json`]; a state of another campaign (another tag).
+    pub fn replace_state(path: &Path, state_json: &[u8]) -> Result<(), ServeError> {
+        let file = CampaignFile::from_json(state_json)?;
+        let _server = try_lock_file(path, &beside(path, "-serve.lock"))?;
+        let mut conn = open_rw(path, false)?;
+        let meta = check_meta(&conn, path)?;
+        if meta.get("tag") != Some(&file.tag) {
+            return Err(ServeError::corrupt(
+                "the state belongs to another campaign than the store",
+            ));
+        }
+        let e = |e: rusqlite::Error| ServeError::store(path, &e);
+        let tx = conn.transaction().map_err(e)?;
+        let seq: i64 = tx
+            .query_row("SELECT COALESCE(MAX(seq), 0) FROM events", [], |r| r.get(0))
+            .map_err(e)?;
+        tx.execute(
+            "UPDATE snapshot SET seq = ?1, state = ?2 WHERE id = 1",
+            params![seq, file.to_json()?],
+        )
+        .map_err(e)?;
+        tx.commit().map_err(e)?;
+        Ok(())
+    }
+}
+
+/// Reads a store whole: meta, snapshot, events replayed, workers, leases,
+/// sessions, invitations; in one read transaction.
+pub(crate) fn load(conn: &mut Connection, path: &Path) -> Result<Loaded, ServeError> {
+    let e = |e: rusqlite::Error| ServeError::store(path, &e);
+    let tx = conn.transaction().map_err(e)?;
+    let meta = check_meta(&tx, path)?;
+    let (snap_seq, state): (i64, Vec<u8>) = tx
+        .query_row("SELECT seq, state FROM snapshot WHERE id = 1", [], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })
+        .optional()
+        .map_err(e)?
+        .ok_or_else(|| ServeError::corrupt("the store has no snapshot"))?;
+    let mut file = CampaignFile::from_json(&state)?;
+    drop(state);
+    if meta.get("tag") != Some(&file.tag) {
+        return Err(ServeError::corrupt(
+            "the snapshot belongs to another campaign",
+        ));
+    }
+    let mut workers = Vec::new();
+    {
+        let mut stmt = tx
+            .prepare("SELECT id, name, source, params FROM workers ORDER BY id")
+            .map_err(e)?;
+        let rows = stmt
+            .query_map([], |r| {
+                Ok(WorkerRow {
+                    id: r.get(0)?,
+                    name: r.get(1)?,
+                    source: r.get(2)?,
+                    params: r.get(3)?,
+                })
+            })
+            .map_err(e)?;
+        for (i, w) in rows.enumerate() {
+            let w = w.map_err(e)?;
+            if w.id as usize != i {
+                return Err(ServeError::corrupt("worker ids are not dense"));
+            }
+            workers.push(w);
+        }
+    }
+    let names: Vec<String> = workers.iter().map(|w| w.name.clone()).collect();
+    let mut last_seq = snap_seq;
+    let mut count = 0usize;
+    {
+        let mut stmt = tx
+            .prepare(
+                "SELECT seq, at_ms, kind, ballot, position, worker, vote, data FROM events \
+                 WHERE seq > ?1 ORDER BY seq",
+            )
+            .map_err(e)?;
+        let mut rows = stmt.query([snap_seq]).map_err(e)?;
+        while let Some(r) = rows.next().map_err(e)? {
+            let seq: i64 = r.get(0).map_err(e)?;
+            let ev = read_event(r).map_err(e)?.ok_or_else(|| {
+                ServeError::corrupt(format!("event {seq} is not one this version knows"))
+            })?;
+            apply(&mut file, &names, &ev)?;
+            last_seq = seq;
+            count += 1;
+        }
+    }
+    let max_seq: i64 = tx
+        .query_row("SELECT COALESCE(MAX(seq), 0) FROM events", [], |r| r.get(0))
+        .map_err(e)?;
+    last_seq = last_seq.max(max_seq);
+    let mut leases = Vec::new();
+    {
+        let mut stmt = tx
+            .prepare("SELECT ballot, position, worker, expires_ms FROM leases")
+            .map_err(e)?;
+        let rows = stmt
+            .query_map([], |r| {
+                Ok((
+                    r.get::<_, i64>(0)? as usize,
+                    r.get::<_, i64>(1)? as usize,
+                    r.get::<_, u32>(2)?,
+                    r.get::<_, i64>(3)? as u64,
+                ))
+            })
+            .map_err(e)?;
+        for l in rows {
+            leases.push(l.map_err(e)?);
+        }
+    }
+    let mut sessions = Vec::new();
+    {
+        let mut stmt = tx
+            .prepare("SELECT token, worker, csrf, started FROM sessions")
+            .map_err(e)?;
+        let rows = stmt
+            .query_map([], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get::<_, i64>(3)? != 0))
+            })
+            .map_err(e)?;
+        for s in rows {
+            sessions.push(s.map_err(e)?);
+        }
+    }
+    let mut invitations = Vec::new();
+    {
+        let mut stmt = tx
+            .prepare("SELECT token, worker FROM invitations ORDER BY created_ms, worker")
+            .map_err(e)?;
+        let rows = stmt
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .map_err(e)?;
+        for s in rows {
+            invitations.push(s.map_err(e)?);
+        }
+    }
+    let admin_token = meta.get("admin_token").cloned().unwrap_or_default();
+    Ok(Loaded {
+        file,
+        last_seq,
+        workers,
+        leases,
+        sessions,
+        invitations,
+        admin_token,
+        events: count,
+    })
+}
+
+fn read_event(r: &rusqlite::Row<'_>) -> rusqlite::Result<Option<Event>> {
+    let seq: i64 = r.get(0)?;
+    let at_ms: i64 = r.get(1)?;
+    let kind: i64 = r.get(2)?;
+    let ballot: Option<i64> = r.get(3)?;
+    let position: Option<i64> = r.get(4)?;
+    let worker: Option<u32> = r.get(5)?;
+    let vote: Option<i64> = r.get(6)?;
+    let data: Option<String> = r.get(7)?;
+    let kind = match kind {
+        1 => {
+            let (Some(b), Some(p), Some(w), Some(v)) = (ballot, position, worker, vote) else {
+                return Ok(None);
+            };
+            let (Ok(ballot), Ok(position), Some(vote)) =
+                (usize::try_from(b), usize::try_from(p), vote_of(v))
+            else {
+                return Ok(None);
+            };
+            if ballot == 0 {
+                return Ok(None);
+            }
+            EventKind::Answer {
+                task: TaskId { ballot, position },
+                worker: w,
+                vote,
+            }
+        }
+        2 => {
+            let Some(w) = worker else { return Ok(None) };
+            EventKind::Exclude {
+                worker: w,
+                reason: data.unwrap_or_default(),
+            }
+        }
+        3 => {
+            let Some(rule) = data.and_then(|d| serde_json::from_str::<RuleData>(&d).ok()) else {
+                return Ok(None);
+            };
+            EventKind::ExcludeByRule {
+                min_accuracy: rule.min_accuracy,
+                min_controls: rule.min_controls,
+            }
+        }
+        4 => EventKind::Advance {
+            unvoted: match data.as_deref() {
+                Some("reject") => Unvoted::Reject,
+                Some("withdraw") => Unvoted::Withdraw,
+                _ => return Ok(None),
+            },
+        },
+        _ => return Ok(None),
+    };
+    Ok(Some(Event {
+        seq,
+        at_ms: at_ms as u64,
+        kind,
+    }))
+}
+
+/// An event's columns: kind, ballot, position, worker, vote, data.
+type EventRow = (
+    i64,
+    Option<i64>,
+    Option<i64>,
+    Option<u32>,
+    Option<i64>,
+    Option<String>,
+);
+
+#[derive(serde::Serialize, serde::Deserialize)]
+struct RuleData {
+    min_accuracy: f64,
+    min_controls: u64,
+}
+
+fn write_op(tx: &rusqlite::Transaction<'_>, op: &Op) -> rusqlite::Result<()> {
+    match op {
+        Op::Worker(w, at) => {
+            tx.prepare_cached(
+                "INSERT INTO workers (id, name, source, params, first_ms) VALUES (?1, ?2, ?3, ?4, ?5)",
+            )?
+            .execute(params![w.id, w.name, w.source, w.params, *at as i64])?;
+        }
+        Op::Event(ev) => {
+            let mut stmt = tx.prepare_cached(
+                "INSERT INTO events (seq, at_ms, kind, ballot, position, worker, vote, data) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            )?;
+            let row: EventRow = match &ev.kind {
+                EventKind::Answer { task, worker, vote } => (
+                    1,
+                    Some(task.ballot as i64),
+                    Some(task.position as i64),
+                    Some(*worker),
+                    Some(vote_code(*vote)),
+                    None,
+                ),
+                EventKind::Exclude { worker, reason } => {
+                    (2, None, None, Some(*worker), None, Some(reason.clone()))
+                }
+                EventKind::ExcludeByRule {
+                    min_accuracy,
+                    min_controls,
+                } => (
+                    3,
+                    None,
+                    None,
+                    None,
+                    None,
+                    serde_json::to_string(&RuleData {
+                        min_accuracy: *min_accuracy,
+                        min_controls: *min_controls,
+                    })
+                    .ok(),
+                ),
+                EventKind::Advance { unvoted } => (
+                    4,
+                    None,
+                    None,
+                    None,
+                    None,
+                    Some(
+                        match unvoted {
+                            Unvoted::Reject => "reject",
+                            Unvoted::Withdraw => "withdraw",
+                        }
+                        .to_owned(),
+                    ),
+                ),
+            };
+            stmt.execute(params![
+                ev.seq,
+                ev.at_ms as i64,
+                row.0,
+                row.1,
+                row.2,
+                row.3,
+                row.4,
+                row.5
+            ])?;
+        }
+        Op::Lease {
+            ballot,
+            position,
+            worker,
+            expires_ms,
+        } => {
+            tx.prepare_cached(
+                "INSERT OR REPLACE INTO leases (ballot, position, worker, expires_ms) VALUES (?1, ?2, ?3, ?4)",
+            )?
+            .execute(params![
+                *ballot as i64,
+                *position as i64,
+                worker,
+                *expires_ms as i64
+            ])?;
+        }
+        Op::Session {
+            token,
+            worker,
+            csrf,
+            at_ms,
+        } => {
+            tx.prepare_cached(
+                "INSERT INTO sessions (token, worker, csrf, created_ms, started) VALUES (?1, ?2, ?3, ?4, 0)",
+            )?
+            .execute(params![token, worker, csrf, *at_ms as i64])?;
+        }
+        Op::SessionStarted { token } => {
+            tx.prepare_cached("UPDATE sessions SET started = 1 WHERE token = ?1")?
+                .execute(params![token])?;
+        }
+        Op::Invitation {
+            token,
+            worker,
+            at_ms,
+        } => {
+            tx.prepare_cached(
+                "INSERT INTO invitations (token, worker, created_ms) VALUES (?1, ?2, ?3)",
+            )?
+            .execute(params![token, worker, *at_ms as i64])?;
+        }
+        Op::PruneLeases { before_ballot } => {
+            tx.prepare_cached("DELETE FROM leases WHERE ballot < ?1")?
+                .execute(params![*before_ballot as i64])?;
+        }
+    }
+    Ok(())
+}
+
+/// What the writer thread shares with the server.
+#[derive(Debug, Default)]
+struct Queue {
+    ops: Vec<Op>,
+    waiters: Vec<tokio::sync::oneshot::Sender<Result<(), String>>>,
+    failed: Option<String>,
+    stop: bool,
+}
+
+/// The writer: one thread that owns the store's connection and commits
+/// queued operations in groups (one transaction, one sync, for every
+/// operation queued while the previous group was committed).
+#[derive(Debug, Clone)]
+pub(crate) struct Writer {
+    shared: Arc<(Mutex<Queue>, Condvar)>,
+}
+
+/// A store opened for serving: its content, and the writer.
+#[derive(Debug)]
+pub(crate) struct Opened {
+    pub(crate) loaded: Loaded,
+    pub(crate) writer: Writer,
+    pub(crate) thread: std::thread::JoinHandle<()>,
+}
+
+/// Opens a store for writing: takes the lock, reads everything, starts
+/// the writer thread.
+pub(crate) fn open_for_serving(path: &Path, durability: Durability) -> Result<Opened, ServeError> {
+    let lock_files = lock(path)?;
+    if !sqlite_magic(path) {
+        return Err(ServeError::NotAStore {
+            path: path.to_owned(),
+            reason: "not an SQLite file".to_owned(),
+        });
+    }
+    let mut conn = open_rw(path, false)?;
+    let sync = match durability {
+        Durability::Full => "FULL",
+        Durability::Normal => "NORMAL",
+    };
+    conn.execute_batch(&format!(
+        "PRAGMA journal_mode = WAL; PRAGMA synchronous = {sync}; PRAGMA foreign_keys = ON;"
+    ))
+    .map_err(|e| ServeError::store(path, &e))?;
+    let loaded = load(&mut conn, path)?;
+    let shared = Arc::new((Mutex::new(Queue::default()), Condvar::new()));
+    let writer = Writer {
+        shared: Arc::clone(&shared),
+    };
+    let store_path = path.to_owned();
+    let thread = std::thread::Builder::new()
+        .name("acm-store-writer".into())
+        .spawn(move || {
+            // The lock lives as long as the writer.
+            let _locks = lock_files;
+            writer_loop(&mut conn, &shared, &store_path);
+        })
+        .map_err(|e| ServeError::io(path, &e))?;
+    Ok(Opened {
+        loaded,
+        writer,
+        thread,
+    })
+}
+
+fn writer_loop(conn: &mut Connection, shared: &(Mutex<Queue>, Condvar), path: &Path) {
+    let (lock, cv) = shared;
+    loop {
+        let (ops, waiters, stop) = {
+            let mut q = lock
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            while q.ops.is_empty() && q.waiters.is_empty() && !q.stop {
+                q = cv
+                    .wait(q)
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
+            }
+            (
+                std::mem::take(&mut q.ops),
+                std::mem::take(&mut q.waiters),
+                q.stop,
+            )
+        };
+        let result = if ops.is_empty() {
+            Ok(())
+        } else {
+            (|| {
+                let tx = conn.transaction()?;
+                for op in &ops {
+                    write_op(&tx, op)?;
+                }
+                tx.commit()
+            })()
+            .map_err(|e| format!("{}: {e}", path.display()))
+        };
+        if let Err(e) = &result {
+            let mut q = lock
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            q.failed = Some(e.clone());
+        }
+        for w in waiters {
+            let _ = w.send(result.clone());
+        }
+        if result.is_err() {
+            // Nothing more is written: what is on disk stays consistent.
+            let mut q = lock
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            for w in q.waiters.drain(..) {
+                let _ = w.send(Err("the store failed earlier".into()));
+            }
+            return;
+        }
+        if stop {
+            let q = lock
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            if q.ops.is_empty() && q.waiters.is_empty() {
+                return;
+            }
+        }
+    }
+}
+
+impl Writer {
+    /// Queues operations (in order; call while holding the engine's lock so
+    /// the store's order is the engine's).
+    pub(crate) fn push(&self, ops: impl IntoIterator<Item = Op>) {
+        let (lock, cv) = &*self.shared;
+        let mut q = lock
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        q.ops.extend(ops);
+        cv.notify_one();
+    }
+
+    /// A receiver told when everything queued so far is committed.
+    pub(crate) fn flushed(&self) -> tokio::sync::oneshot::Receiver<Result<(), String>> {
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        let (lock, cv) = &*self.shared;
+        let mut q = lock
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(f) = &q.failed {
+            let _ = tx.send(Err(f.clone()));
+        } else {
+            q.waiters.push(tx);
+            cv.notify_one();
+        }
+        rx
+    }
+
+    /// The store's failure, if any.
+    pub(crate) fn failure(&self) -> Option<String> {
+        let (lock, _) = &*self.shared;
+        lock.lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .failed
+            .clone()
+    }
+
+    /// Asks the writer to finish what is queued and stop.
+    pub(crate) fn stop(&self) {
+        let (lock, cv) = &*self.shared;
+        let mut q = lock
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        q.stop = true;
+        cv.notify_one();
+    }
+}
