@@ -53,6 +53,14 @@ def write_files(directory, queries, docs, seed):
     return qrels_path, run_path
 
 
+def trec_eval_name(m):
+    """trec_eval's -m spelling of a measure: P_5 -> P.5, ndcg_cut_10 -> ndcg_cut.10."""
+    if m.startswith(("P_", "ndcg_cut_")):
+        head, _, cut = m.rpartition("_")
+        return f"{head}.{cut}"
+    return m
+
+
 def best_of(repeats, f):
     best, out = float("inf"), None
     for _ in range(repeats):
@@ -84,7 +92,7 @@ def main():
         for _ in range(3):
             t0 = time.perf_counter()
             res = subprocess.run([exe, "trec", "--time", "--format", "json"]
-                                 + sum((["-m", m.replace("_", ".", 1) if m.startswith(("P_", "ndcg_cut_")) else m]
+                                 + sum((["-m", trec_eval_name(m)]
                                         for m in MEASURES), [])
                                  + [qrels_path, run_path],
                                  check=True, capture_output=True, text=True)
@@ -114,7 +122,7 @@ def main():
             trec_eval_wall = float("inf")
             for _ in range(3):
                 t0 = time.perf_counter()
-                subprocess.run([sys.argv[5]] + sum((["-m", m.replace("_", ".", 1) if m.startswith(("P_", "ndcg_cut_")) else m]
+                subprocess.run([sys.argv[5]] + sum((["-m", trec_eval_name(m)]
                                                     for m in MEASURES), [])
                                + [qrels_path, run_path], check=True, stdout=subprocess.DEVNULL)
                 trec_eval_wall = min(trec_eval_wall, time.perf_counter() - t0)
