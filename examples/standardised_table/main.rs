@@ -1,0 +1,310 @@
+//! Generates the built-in table of null moments of the standardised scale
+//! (`src/correlation/standardised/table_data.rs`): for the weighers 1/n and
+//! 1/(n + n0)² with n0 = 0, 1, 2, additive and multiplicative weights, ρ_w
+//! and τ_w, the null mean Γ̄, variance V and left variance V_ℓ over a grid
+//! of n from 3 to 10⁷.
+//!
+//! ```text
+//! cargo run --release --features uncertainty --example standardised_table -- \
+//!     --out src/correlation/standardised/table_data.rs [--threads 2] [--max-n 10000000]
+//! cargo run --release --features uncertainty --example standardised_table -- --check 2000,20000 [--draws 4000]
+//! ```
+//!
+//! * n = 3..=11: exact, by enumerating all n! permutations
+//!   (`TopWeighted::null_exact`).
+//! * n = 12..=20 and then 8 points per decade (n = 20·10^(k/8), rounded) up
+//!   to `--max-n`: Monte Carlo by the head–tail sampler of `fast.rs`, whose
+//!   cost per draw does not grow with n: the items ranked in the top K of
+//!   either ranking are drawn exactly, the rest replaced by its conditional
+//!   mean given them. K = 64 for the quadratic weighers with additive
+//!   weights, 1024 for 1/n with additive weights, ⌈2√n⌉ + 32 with
+//!   multiplicative weights (where the weight sits on items ranked high in
+//!   *both* rankings: products of ranks up to about n/ln n). Each point
+//!   draws until the standard error of Γ̄ is at most `--target` (default
+//!   10⁻⁴) and those of V and V_ℓ at most 1 %, or `--max-draws` (default
+//!   2·10⁷) draws; the seed is `SEED ^ (config << 32) ^ n`, so every point
+//!   reproduces on its own.
+//!
+//! `--check` compares, at each n given, the sampler with whole
+//! permutations: Γ of a uniformly random permutation (computed by the
+//! crate) against Γ̂ of its head, over `--draws` permutations per
+//! configuration: the mean difference (the truncation bias of Γ̄) and the
+//! mean squared difference (the variance the truncation drops), in units
+//! of V.
+//!
+//! Progress goes to stderr. Without `--out` the source is printed.
+
+mod estimate;
+mod fast;
+mod rng;
+mod sums;
+
+use adaptive_comp_metrics::{Coefficient, Hyperbolic, OffsetQuadratic, TopWeighted, Weigher as _};
+use fast::{Coef, Head, Scheme, Scratch, Setup};
+use std::error::Error;
+use std::fmt::Write as _;
+use std::time::Instant;
+use sums::Weigher;
+
+const SEED: u64 = 0x5EED_2025_0841_2801;
+const EXACT_MAX: usize = 11;
+
+struct Options {
+    out: Option<String>,
+    threads: usize,
+    max_n: u64,
+    target: f64,
+    max_draws: usize,
+    check: Vec<u64>,
+    draws: usize,
+    only: Option<usize>,
+}
+
+fn options() -> Result<Options, Box<dyn Error>> {
+    let mut o = Options {
+        out: None,
+        threads: 2,
+        max_n: 10_000_000,
+        target: 1e-4,
+        max_draws: 20_000_000,
+        check: Vec::new(),
+        draws: 4000,
+        only: None,
+    };
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        let mut value = || args.next().ok_or(format!("{a} needs a value"));
+        match a.as_str() {
+            "--out" => o.out = Some(value()?),
+            "--threads" => o.threads = value()?.parse()?,
+            "--max-n" => o.max_n = value()?.parse()?,
+            "--target" => o.target = value()?.parse()?,
+            "--max-draws" => o.max_draws = value()?.parse()?,
+            "--draws" => o.draws = value()?.parse()?,
+            "--only" => o.only = Some(value()?.parse()?),
+            "--check" => {
+                o.check = value()?
+                    .split(',')
+                    .map(str::parse)
+                    .collect::<Result<_, _>>()?;
+            }
+            other => return Err(format!("unknown argument {other}").into()),
+        }
+    }
+    Ok(o)
+}
+
+/// The grid of n above the exact range.
+fn grid(max_n: u64) -> Vec<u64> {
+    let mut ns: Vec<u64> = (EXACT_MAX as u64 + 1..=20).collect();
+    for k in 1.. {
+        let n = (20.0 * 10f64.powf(f64::from(k) / 8.0)).round() as u64;
+        if n > max_n {
+            break;
+        }
+        ns.push(n);
+    }
+    ns.dedup();
+    ns
+}
+
+#[derive(Clone, Copy)]
+struct Config {
+    name: &'static str,
+    weigher: Weigher,
+    scheme: Scheme,
+    coef: Coef,
+}
+
+fn configs() -> Vec<Config> {
+    let mut out = Vec::new();
+    for (name, weigher) in [
+        ("OffsetQuadratic(2)", Weigher::Quadratic(2)),
+        ("OffsetQuadratic(0)", Weigher::Quadratic(0)),
+        ("OffsetQuadratic(1)", Weigher::Quadratic(1)),
+        ("Hyperbolic", Weigher::Hyperbolic),
+    ] {
+        for scheme in [Scheme::Additive, Scheme::Multiplicative] {
+            for coef in [Coef::Rho, Coef::Tau] {
+                out.push(Config {
+                    name,
+                    weigher,
+                    scheme,
+                    coef,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// The cross size K of a configuration at n.
+fn cross(c: &Config, n: u64) -> u64 {
+    let k = match (c.scheme, c.weigher) {
+        (Scheme::Additive, Weigher::Quadratic(_)) => 64,
+        (Scheme::Additive, Weigher::Hyperbolic) => 1024,
+        (Scheme::Multiplicative, _) => (2.0 * (n as f64).sqrt()).ceil() as u64 + 32,
+    };
+    k.min(n)
+}
+
+/// A weigher as a boxed closure, so that the four share a type.
+type Boxed = Box<dyn Fn(f64) -> f64 + Sync>;
+
+fn crate_config(c: &Config) -> Result<TopWeighted<Boxed>, Box<dyn Error>> {
+    let scheme = match c.scheme {
+        Scheme::Additive => adaptive_comp_metrics::Scheme::Additive,
+        Scheme::Multiplicative => adaptive_comp_metrics::Scheme::Multiplicative,
+    };
+    let w: Boxed = match c.weigher {
+        Weigher::Hyperbolic => Box::new(|r| Hyperbolic.weight(r)),
+        Weigher::Quadratic(n0) => {
+            let q = OffsetQuadratic::new(f64::from(n0))?;
+            Box::new(move |r| q.weight(r))
+        }
+    };
+    Ok(TopWeighted::new().weigher(w).scheme(scheme))
+}
+
+fn coefficient(c: &Config) -> Coefficient {
+    match c.coef {
+        Coef::Rho => Coefficient::Rho,
+        Coef::Tau => Coefficient::Tau,
+    }
+}
+
+/// `--check`: the sampler against whole permutations.
+fn check(o: &Options) -> Result<(), Box<dyn Error>> {
+    for &n in &o.check {
+        for (index, c) in configs().iter().enumerate() {
+            if o.only.is_some_and(|i| i != index) {
+                continue;
+            }
+            let t = Instant::now();
+            let setup = Setup::new(c.weigher, c.scheme, c.coef, n, cross(c, n));
+            let config = crate_config(c)?;
+            let mut rng = rng::Rng::stream(SEED ^ 0xC4EC, n ^ (index as u64) << 40);
+            let (mut head, mut scratch) = (Head::default(), Scratch::default());
+            let mut perm: Vec<u64> = (1..=n).collect();
+            let x: Vec<f64> = (1..=n).map(|a| -(a as f64)).collect();
+            let (mut d1, mut d2, mut g1, mut g2) = (0.0, 0.0, 0.0, 0.0);
+            for _ in 0..o.draws {
+                for i in (1..n as usize).rev() {
+                    let j = rng.below(i as u64 + 1) as usize;
+                    perm.swap(i, j);
+                }
+                let y: Vec<f64> = perm.iter().map(|&b| -(b as f64)).collect();
+                let full = match c.coef {
+                    Coef::Rho => config.rho(&x, &y)?.rho,
+                    Coef::Tau => config.tau(&x, &y)?.tau,
+                };
+                setup.head_of(&perm, &mut head);
+                let (approx, _) = setup.evaluate(&head, &mut scratch);
+                let d = full - approx;
+                d1 += d;
+                d2 += d * d;
+                g1 += full;
+                g2 += full * full;
+            }
+            let m = o.draws as f64;
+            let var = g2 / m - (g1 / m).powi(2);
+            let bias = d1 / m;
+            let se = ((d2 / m - bias * bias) / m).sqrt();
+            println!(
+                "{} {:?} {:?} n={n} K={}: bias {bias:+.2e} ± {se:.1e}, E[(Γ − Γ̂)²]/V = {:.2e} ({:.1} s)",
+                c.name,
+                c.scheme,
+                c.coef,
+                setup.k,
+                d2 / m / var,
+                t.elapsed().as_secs_f64()
+            );
+        }
+    }
+    Ok(())
+}
+
+fn main() -> Result<(), Box<dyn Error>> {
+    let o = options()?;
+    if !o.check.is_empty() {
+        return check(&o);
+    }
+    let configs = configs();
+    let started = Instant::now();
+    let mut src = String::new();
+    writeln!(
+        src,
+        "//! Generated by `cargo run --release --features uncertainty --example standardised_table -- --max-n {} --target {:e} --max-draws {}`\n\
+         //! (adaptive-comp-metrics {}): do not edit by hand. Exact for n ≤ {EXACT_MAX}, Monte Carlo above by the\n\
+         //! head–tail sampler (seed {SEED:#x} ^ (config << 32) ^ n); each entry is [Γ̄, V, V_ℓ] with its standard errors.\n\n\
+         use super::Coefficient;\n\
+         use super::table::{{Entry, Grid, TableWeigher}};\n\
+         use crate::weigh::Scheme;\n\n\
+         pub(crate) static GRIDS: [Grid; {}] = [",
+        o.max_n,
+        o.target,
+        o.max_draws,
+        env!("CARGO_PKG_VERSION"),
+        configs.len()
+    )?;
+    for (index, c) in configs.iter().enumerate() {
+        writeln!(
+            src,
+            "    Grid {{\n        weigher: TableWeigher::{},\n        scheme: Scheme::{:?},\n        coefficient: Coefficient::{:?},\n        entries: &[",
+            c.name,
+            c.scheme,
+            coefficient(c)
+        )?;
+        if o.only.is_some_and(|i| i != index) {
+            writeln!(src, "        ],\n    }},")?;
+            continue;
+        }
+        let config = crate_config(c)?;
+        for n in (3..=EXACT_MAX as u64).chain(grid(o.max_n)) {
+            let t = Instant::now();
+            let (m, se, draws) = if n as usize <= EXACT_MAX {
+                let m = config.null_exact(coefficient(c), n as usize)?;
+                (
+                    [m.mean.value, m.variance.value, m.left_variance.value],
+                    [0.0; 3],
+                    0,
+                )
+            } else {
+                let setup = Setup::new(c.weigher, c.scheme, c.coef, n, cross(c, n));
+                let seed = SEED ^ ((index as u64) << 32) ^ n;
+                let e = estimate::estimate(&setup, seed, o.target, o.max_draws, o.threads);
+                (
+                    [e.mean, e.variance, e.left],
+                    [e.se_mean, e.se_variance, e.se_left],
+                    e.draws,
+                )
+            };
+            eprintln!(
+                "{} {:?} {:?} n={n}: {:.6}±{:.1e} {:.6}±{:.1e} {:.6}±{:.1e} ({draws} draws, {:.1} s; total {:.0} s)",
+                c.name,
+                c.scheme,
+                c.coef,
+                m[0],
+                se[0],
+                m[1],
+                se[1],
+                m[2],
+                se[2],
+                t.elapsed().as_secs_f64(),
+                started.elapsed().as_secs_f64()
+            );
+            writeln!(
+                src,
+                "            Entry {{ n: {n}, moments: [{:?}, {:?}, {:?}], se: [{:?}, {:?}, {:?}] }},",
+                m[0], m[1], m[2], se[0], se[1], se[2]
+            )?;
+        }
+        writeln!(src, "        ],\n    }},")?;
+    }
+    writeln!(src, "];")?;
+    match &o.out {
+        Some(path) => std::fs::write(path, src)?,
+        None => print!("{src}"),
+    }
+    Ok(())
+}
