@@ -172,12 +172,14 @@ fn run_blocks(
     })
 }
 
-/// Draws until the standard error of Γ̄ is at most `target` (and those of
-/// V and V_ℓ at most 1 %), or `max_draws` are reached.
+/// Draws until the standard error of Γ̄ is at most `target` and those of
+/// V and V_ℓ at most `relative` of their values, or `max_draws` are
+/// reached.
 pub fn estimate(
     setup: &Setup,
     seed: u64,
     target: f64,
+    relative: f64,
     max_draws: usize,
     threads: usize,
 ) -> Estimate {
@@ -196,8 +198,8 @@ pub fn estimate(
         blocks = wanted;
         let e = moments(&values, &sums, centre);
         let ratio = (e.se_mean / target)
-            .max(e.se_variance / (0.01 * e.variance))
-            .max(e.se_left / (0.01 * e.left));
+            .max(e.se_variance / (relative * e.variance))
+            .max(e.se_left / (relative * e.left));
         if ratio <= 1.0 || blocks >= max_blocks {
             return e;
         }

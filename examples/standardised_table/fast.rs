@@ -65,6 +65,8 @@ pub struct Setup {
     tail: [f64; 7],
     /// E[S_pq] over uniform permutations.
     means: [f64; CONTROLS],
+    /// `Weigher::end` of n.
+    end: f64,
 }
 
 fn idx(b: Basis) -> usize {
@@ -155,6 +157,7 @@ impl Setup {
             k,
             tail,
             means,
+            end: weigher.end(n),
         }
     }
 
@@ -363,6 +366,8 @@ impl Setup {
             h[idx(Basis::F)],
             h[idx(Basis::One)],
         );
+        // Σ_{t=K+1}^{n} f(t).
+        let gf_all = self.tail[idx(Basis::F)];
         // Prefix sums of f over the used big columns (sorted).
         s.big_prefix_f.clear();
         s.big_prefix_f.push(0.0);
@@ -376,7 +381,7 @@ impl Setup {
         let below_cols = |y: u64, prefix: &[f64]| -> (f64, f64) {
             let j = head.used_big.partition_point(|&c| c < y);
             (
-                w.sum(Basis::F, k + 1, y - 1, n) - prefix[j],
+                gf_all - w.from(y, n, self.end) - prefix[j],
                 (y - 1 - k) as f64 - j as f64,
             )
         };
@@ -405,7 +410,7 @@ impl Setup {
         let mut drawn_f_below = 0.0;
         let mut phi_r_below = 0.0;
         for (j, &(r, b)) in head.drawn.iter().enumerate() {
-            let fm = w.sum(Basis::F, k + 1, r - 1, n) - drawn_f_below;
+            let fm = gf_all - w.from(r, n, self.end) - drawn_f_below;
             let cnt = (r - 1 - k) as f64 - j as f64;
             phi_r_below += gf - fm;
             head_tail += pair(w.f(r), w.f(b), gf - 2.0 * fm, g1 - 2.0 * cnt, hf, h1);

@@ -16,14 +16,19 @@
 //!   to `--max-n`: Monte Carlo by the head–tail sampler of `fast.rs`, whose
 //!   cost per draw does not grow with n: the items ranked in the top K of
 //!   either ranking are drawn exactly, the rest replaced by its conditional
-//!   mean given them. K = 64 for the quadratic weighers with additive
-//!   weights, 1024 for 1/n with additive weights, ⌈2√n⌉ + 32 with
-//!   multiplicative weights (where the weight sits on items ranked high in
+//!   mean given them. K = 256 for the quadratic weighers with additive
+//!   weights, 1024 for 1/n with additive weights, and with multiplicative
+//!   weights ⌈3√(n/ln n)⌉ + 32 (quadratic), ⌈6√(n/ln n)⌉ + 64 (1/n) (where the weight sits on items ranked high in
 //!   *both* rankings: products of ranks up to about n/ln n). Each point
 //!   draws until the standard error of Γ̄ is at most `--target` (default
 //!   10⁻⁴) and those of V and V_ℓ at most 1 %, or `--max-draws` (default
 //!   2·10⁷) draws; the seed is `SEED ^ (config << 32) ^ n`, so every point
 //!   reproduces on its own.
+//!
+//! `--keep a.rs:N,b.rs` keeps the entries n < N of table a.rs and every
+//! entry of b.rs (merged by n) and computes the other grid points;
+//! `--assemble` writes the kept entries only; `--only i` computes
+//! configuration i alone (in the order of the table).
 //!
 //! `--check` compares, at each n given, the sampler with whole
 //! permutations: Γ of a uniformly random permutation (computed by the
@@ -58,6 +63,13 @@ struct Options {
     check: Vec<u64>,
     draws: usize,
     only: Option<usize>,
+    points: Vec<u64>,
+    /// Write the kept entries only (`--assemble`).
+    assemble: bool,
+    /// 2 points per decade from n = 112 468 for every configuration.
+    sparse: bool,
+    /// Tables to keep entries from: (text, keep entries with n below).
+    keep: Vec<(String, u64)>,
 }
 
 fn options() -> Result<Options, Box<dyn Error>> {
@@ -70,6 +82,10 @@ fn options() -> Result<Options, Box<dyn Error>> {
         check: Vec::new(),
         draws: 4000,
         only: None,
+        points: Vec::new(),
+        assemble: false,
+        sparse: false,
+        keep: Vec::new(),
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -82,6 +98,23 @@ fn options() -> Result<Options, Box<dyn Error>> {
             "--max-draws" => o.max_draws = value()?.parse()?,
             "--draws" => o.draws = value()?.parse()?,
             "--only" => o.only = Some(value()?.parse()?),
+            "--keep" => {
+                for spec in value()?.split(',') {
+                    let (path, below) = match spec.rsplit_once(':') {
+                        Some((path, below)) => (path, below.parse()?),
+                        None => (spec, u64::MAX),
+                    };
+                    o.keep.push((std::fs::read_to_string(path)?, below));
+                }
+            }
+            "--assemble" => o.assemble = true,
+            "--sparse" => o.sparse = true,
+            "--points" => {
+                o.points = value()?
+                    .split(',')
+                    .map(str::parse)
+                    .collect::<Result<_, _>>()?;
+            }
             "--check" => {
                 o.check = value()?
                     .split(',')
@@ -95,14 +128,19 @@ fn options() -> Result<Options, Box<dyn Error>> {
 }
 
 /// The grid of n above the exact range.
-fn grid(max_n: u64) -> Vec<u64> {
+fn grid(max_n: u64, sparse: bool) -> Vec<u64> {
     let mut ns: Vec<u64> = (EXACT_MAX as u64 + 1..=20).collect();
     for k in 1.. {
         let n = (20.0 * 10f64.powf(f64::from(k) / 8.0)).round() as u64;
-        if n > max_n {
+        // 8 points per decade up to 8434, then 4; `sparse`: 2 from 112 468
+        // (a multiplicative draw costs O(√n), and the moments vary slowly
+        // in ln n there).
+        if k <= 21 || (k % 2 == 0 && (!sparse || k <= 30 || k % 4 == 2)) {
+            ns.push(n);
+        }
+        if n >= max_n {
             break;
         }
-        ns.push(n);
     }
     ns.dedup();
     ns
@@ -141,9 +179,14 @@ fn configs() -> Vec<Config> {
 /// The cross size K of a configuration at n.
 fn cross(c: &Config, n: u64) -> u64 {
     let k = match (c.scheme, c.weigher) {
-        (Scheme::Additive, Weigher::Quadratic(_)) => 64,
+        (Scheme::Additive, Weigher::Quadratic(_)) => 256,
         (Scheme::Additive, Weigher::Hyperbolic) => 1024,
-        (Scheme::Multiplicative, _) => (2.0 * (n as f64).sqrt()).ceil() as u64 + 32,
+        (Scheme::Multiplicative, Weigher::Quadratic(_)) => {
+            (3.0 * (n as f64 / (n as f64).ln()).sqrt()).ceil() as u64 + 32
+        }
+        (Scheme::Multiplicative, Weigher::Hyperbolic) => {
+            (6.0 * (n as f64 / (n as f64).ln()).sqrt()).ceil() as u64 + 64
+        }
     };
     k.min(n)
 }
@@ -224,6 +267,32 @@ fn check(o: &Options) -> Result<(), Box<dyn Error>> {
     Ok(())
 }
 
+/// The entries of grid `index` in a table file written by this generator
+/// (any formatting): (n, [Γ̄, V, V_ℓ, se…]).
+fn kept_entries(text: &str, index: usize) -> Result<Vec<(u64, [f64; 6])>, Box<dyn Error>> {
+    let grid = text
+        .split("Grid {")
+        .nth(index + 1)
+        .ok_or("--keep-from: fewer grids than configurations")?;
+    let mut out = Vec::new();
+    for entry in grid.split("Entry {").skip(1) {
+        let numbers: Vec<&str> = entry
+            .split(|ch: char| !(ch.is_ascii_digit() || "+-.eE".contains(ch)))
+            .filter(|t| t.chars().any(|ch| ch.is_ascii_digit()))
+            .take(7)
+            .collect();
+        if numbers.len() < 7 {
+            return Err("--keep-from: an entry without n, 3 moments and 3 errors".into());
+        }
+        let mut v = [0.0; 6];
+        for (slot, t) in v.iter_mut().zip(&numbers[1..]) {
+            *slot = t.parse()?;
+        }
+        out.push((numbers[0].parse()?, v));
+    }
+    Ok(out)
+}
+
 fn main() -> Result<(), Box<dyn Error>> {
     let o = options()?;
     if !o.check.is_empty() {
@@ -234,17 +303,16 @@ fn main() -> Result<(), Box<dyn Error>> {
     let mut src = String::new();
     writeln!(
         src,
-        "//! Generated by `cargo run --release --features uncertainty --example standardised_table -- --max-n {} --target {:e} --max-draws {}`\n\
-         //! (adaptive-comp-metrics {}): do not edit by hand. Exact for n ≤ {EXACT_MAX}, Monte Carlo above by the\n\
-         //! head–tail sampler (seed {SEED:#x} ^ (config << 32) ^ n); each entry is [Γ̄, V, V_ℓ] with its standard errors.\n\n\
+        "//! Generated by `examples/standardised_table` (adaptive-comp-metrics {}): do not edit by hand.\n\
+         //! Exact for n ≤ {EXACT_MAX}; 12 ≤ n ≤ 8434: Monte Carlo of whole permutations (`GammaMonteCarlo`,\n\
+         //! kept with `--keep`); n ≥ 11 247: the head–tail sampler (seed {SEED:#x} ^ (config << 32) ^ n,\n\
+         //! `--target {:e}`). Each entry is [Γ̄, V, V_ℓ] with its standard errors.\n\n\
          use super::Coefficient;\n\
          use super::table::{{Entry, Grid, TableWeigher}};\n\
          use crate::weigh::Scheme;\n\n\
          pub(crate) static GRIDS: [Grid; {}] = [",
-        o.max_n,
-        o.target,
-        o.max_draws,
         env!("CARGO_PKG_VERSION"),
+        o.target,
         configs.len()
     )?;
     for (index, c) in configs.iter().enumerate() {
@@ -260,7 +328,33 @@ fn main() -> Result<(), Box<dyn Error>> {
             continue;
         }
         let config = crate_config(c)?;
-        for n in (3..=EXACT_MAX as u64).chain(grid(o.max_n)) {
+        let mut kept: Vec<(u64, [f64; 6])> = Vec::new();
+        for (text, below) in &o.keep {
+            kept.extend(
+                kept_entries(text, index)?
+                    .into_iter()
+                    .filter(|e| e.0 < *below),
+            );
+        }
+        kept.sort_by_key(|e| e.0);
+        kept.dedup_by_key(|e| e.0);
+        for (n, v) in &kept {
+            writeln!(
+                src,
+                "            Entry {{ n: {n}, moments: [{:?}, {:?}, {:?}], se: [{:?}, {:?}, {:?}] }},",
+                v[0], v[1], v[2], v[3], v[4], v[5]
+            )?;
+        }
+        let ns: Vec<u64> = if o.assemble {
+            Vec::new()
+        } else if o.points.is_empty() {
+            (3..=EXACT_MAX as u64)
+                .chain(grid(o.max_n, o.sparse || c.scheme == Scheme::Multiplicative))
+                .collect()
+        } else {
+            o.points.clone()
+        };
+        for n in ns.into_iter().filter(|n| !kept.iter().any(|e| e.0 == *n)) {
             let t = Instant::now();
             let (m, se, draws) = if n as usize <= EXACT_MAX {
                 let m = config.null_exact(coefficient(c), n as usize)?;
@@ -272,7 +366,20 @@ fn main() -> Result<(), Box<dyn Error>> {
             } else {
                 let setup = Setup::new(c.weigher, c.scheme, c.coef, n, cross(c, n));
                 let seed = SEED ^ ((index as u64) << 32) ^ n;
-                let e = estimate::estimate(&setup, seed, o.target, o.max_draws, o.threads);
+                // Multiplicative weights: V of τ_w stays near 0.1 and a draw
+                // costs O(√n), so a looser target (the table states what
+                // each point reached).
+                let (target, cap, v) = match (c.scheme, c.coef) {
+                    (Scheme::Additive, Coef::Rho) => (o.target, o.max_draws, 0.01),
+                    (Scheme::Additive, Coef::Tau) => (o.target, o.max_draws, 0.015),
+                    (Scheme::Multiplicative, Coef::Rho) => {
+                        (2.5 * o.target, o.max_draws / 200, 0.015)
+                    }
+                    (Scheme::Multiplicative, Coef::Tau) => {
+                        (7.5 * o.target, o.max_draws / 640, 0.015)
+                    }
+                };
+                let e = estimate::estimate(&setup, seed, target, v, cap, o.threads);
                 (
                     [e.mean, e.variance, e.left],
                     [e.se_mean, e.se_variance, e.se_left],

@@ -114,6 +114,29 @@ impl Weigher {
     }
 }
 
+impl Weigher {
+    /// The constant of [`Weigher::from`] for n.
+    pub fn end(self, n: u64) -> f64 {
+        match self {
+            Weigher::Quadratic(z) => trigamma(n as f64 + f64::from(z) + 1.0),
+            Weigher::Hyperbolic => digamma(n as f64 + 1.0),
+        }
+    }
+
+    /// Σ_{t=x}^{n} f(t) by one asymptotic evaluation (x ≥ 64), given
+    /// `end` = [`Weigher::end`] of n.
+    #[inline]
+    pub fn from(self, x: u64, n: u64, end: f64) -> f64 {
+        if x < DIRECT || n < DIRECT {
+            return self.sum(Basis::F, x, n, n);
+        }
+        match self {
+            Weigher::Quadratic(z) => trigamma(x as f64 + f64::from(z)) - end,
+            Weigher::Hyperbolic => end - digamma(x as f64),
+        }
+    }
+}
+
 /// ψ(x), x ≥ 64: ln x − 1/(2x) − Σ B₂ₖ/(2k x²ᵏ).
 fn digamma(x: f64) -> f64 {
     debug_assert!(x >= 60.0);
@@ -155,6 +178,25 @@ mod tests {
             sum = t;
         }
         sum + c
+    }
+
+    #[test]
+    fn sums_to_the_end_match_range_sums() {
+        for w in [Weigher::Quadratic(2), Weigher::Hyperbolic] {
+            for n in [100u64, 5000, 10_000_000] {
+                let end = w.end(n);
+                for x in [1u64, 63, 64, 65, 99, 100, 4000, 5000] {
+                    if x > n {
+                        continue;
+                    }
+                    let (got, want) = (w.from(x, n, end), w.sum(Basis::F, x, n, n));
+                    assert!(
+                        (got - want).abs() <= 1e-13 * want,
+                        "{w:?} {x} {n}: {got} vs {want}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]
