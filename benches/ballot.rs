@@ -7,7 +7,7 @@ use adaptive_comp_metrics::ballot::{
     BallotConfig, Scheduler, Unvoted, Vote, plan, random_matchings,
 };
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 /// The planner: sizes, exact counts, M_top, M_unif, before any vote.

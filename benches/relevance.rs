@@ -12,7 +12,7 @@ use adaptive_comp_metrics::relevance::{
 use adaptive_comp_metrics_benches::splitmix::SplitMix64;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use rand::seq::SliceRandom;
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::fmt::Write as _;
 use std::hint::black_box;

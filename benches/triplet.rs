@@ -8,7 +8,7 @@ use adaptive_comp_metrics::triplet::{
     Comparison, ComparisonKind, TiePolicy, Vectors, read_word2vec, score,
 };
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 const WORDS: usize = 100_000;

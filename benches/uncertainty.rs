@@ -9,7 +9,7 @@ use adaptive_comp_metrics::uncertainty::{
     Bootstrap, Interval, Permutations, TopWeightedRho, TopWeightedTau, VignaTau,
 };
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::hint::black_box;
 

@@ -9,7 +9,7 @@ use std::hint::black_box;
 use adaptive_comp_metrics::embedding::{Format, ReadOptions, Vectors, read_vectors, write_vectors};
 use adaptive_comp_metrics::wordsim::{Benchmark, Evaluator, WordPair};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 const DIM: usize = 300;

@@ -77,6 +77,59 @@
 //! blocks combined in index order, so results stay bit-for-bit the same on
 //! any number of threads.
 //!
+//! ## Random numbers and seeds
+//!
+//! Everything random in the crate is reproducible from a seed, on every
+//! platform and whatever the number of threads.
+//!
+//! - One-shot computations come in two forms: `f(…, &mut rng)` takes any
+//!   generator of `rand` 0.10 (`R: rand::Rng + ?Sized`), and
+//!   `f_seeded(…, seed)` takes a `u64` seed and no generator at all:
+//!   permutation tests, bootstrap intervals, null moments, paired
+//!   comparisons and the Monte-Carlo standardisation of `uncertainty`
+//!   (`permutation_test_seeded`, `Permutations::test_seeded`,
+//!   `bootstrap_ci_seeded`, `Bootstrap::run_seeded`,
+//!   `GammaMonteCarlo::moments_seeded`, …), and the intervals and paired
+//!   tests of [`wordsim`]. `f_seeded(…, s)` is
+//!   `f(…, &mut rand_chacha::ChaCha8Rng::seed_from_u64(s))`.
+//! - The simulator (`simulate`) takes a seed only: simulation i of a run
+//!   seeded with s draws from ChaCha8 seeded with s on streams 3i, 3i + 1
+//!   and 3i + 2.
+//! - The steps of a process that goes on over many calls take a generator,
+//!   which threads through them: the ballot scheduler and campaign
+//!   (`ballot`), the pairing helpers, `VoterModel::draw` and `vote`. Seed
+//!   one generator for the whole process, e.g.
+//!   `adaptive_comp_metrics::rand_chacha::ChaCha8Rng::seed_from_u64(s)`.
+//!
+//! A seed drives ChaCha8 (`rand_chacha::ChaCha8Rng`, the 8-round ChaCha
+//! stream cipher of D. J. Bernstein used as a generator, seeded by
+//! `SeedableRng::seed_from_u64`): statistically sound, portable and fast,
+//! and not meant for secrets. A seeded result stays the same across
+//! releases of this crate: tests pin seeded outputs of each kind, and a
+//! change of any of them (for instance by a new `rand`) is listed as
+//! value-breaking in the changelog.
+//!
+//! The crate re-exports the `rand` and `rand_chacha` it is built with
+//! (`adaptive_comp_metrics::rand`, `adaptive_comp_metrics::rand_chacha`, with the
+//! features `scheduler` or `uncertainty`), so a generator made from them
+//! fits whatever `rand` your own crate depends on:
+//!
+#![cfg_attr(feature = "uncertainty", doc = "```")]
+#![cfg_attr(not(feature = "uncertainty"), doc = "```ignore")]
+//! use adaptive_comp_metrics::rand::SeedableRng;
+//! use adaptive_comp_metrics::rand_chacha::ChaCha8Rng;
+//! use adaptive_comp_metrics::uncertainty::{permutation_test, permutation_test_seeded};
+//! use adaptive_comp_metrics::uncertainty::{Alternative, Spearman};
+//!
+//! let x: Vec<f64> = (0..12).map(f64::from).collect();
+//! let y = [0.0, 2.0, 1.0, 3.0, 5.0, 4.0, 6.0, 8.0, 7.0, 9.0, 11.0, 10.0];
+//! let seeded = permutation_test_seeded(&Spearman, &x, &y, 999, Alternative::Greater, 42)?;
+//! let mut rng = ChaCha8Rng::seed_from_u64(42);
+//! let same = permutation_test(&Spearman, &x, &y, 999, Alternative::Greater, &mut rng)?;
+//! assert_eq!(seeded, same);
+//! # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
+//! ```
+//!
 //! ## Crate features
 //!
 //! - `scheduler`: the adaptive ballot protocol of Lombardo et al. (2020), §2.
@@ -169,9 +222,24 @@ pub use weigh::{
 #[cfg_attr(docsrs, doc(cfg(feature = "simulator")))]
 pub mod simulate;
 
+/// The `rand` this crate is built with (0.10), re-exported so that a
+/// generator passed to the crate always fits: `SeedableRng`, the `Rng`
+/// trait and `RngExt` come from here. See [Random numbers and
+/// seeds](crate#random-numbers-and-seeds).
+#[cfg(any(feature = "scheduler", feature = "uncertainty"))]
+#[cfg_attr(docsrs, doc(cfg(any(feature = "scheduler", feature = "uncertainty"))))]
+pub use rand;
+/// The `rand_chacha` this crate is built with (0.10), re-exported for its
+/// `ChaCha8Rng`: the generator a seed drives in every `…_seeded` entry
+/// point and in the simulator. See [Random numbers and
+/// seeds](crate#random-numbers-and-seeds).
+#[cfg(any(feature = "scheduler", feature = "uncertainty"))]
+#[cfg_attr(docsrs, doc(cfg(any(feature = "scheduler", feature = "uncertainty"))))]
+pub use rand_chacha;
+
 /// The README's examples, compiled and run as doctests (with the
 /// `uncertainty` feature, which its p-value example needs, as in the README's
-/// test command `cargo test --all-features`).
+/// test command `make test`, which runs `cargo test --workspace --all-features`).
 #[cfg(all(doctest, feature = "uncertainty"))]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;

@@ -5,7 +5,8 @@
 #![allow(dead_code)]
 
 use arbitrary::{Arbitrary, Result, Unstructured};
-use rand::RngCore;
+use core::convert::Infallible;
+use rand::TryRng;
 
 /// A size from the whole `usize` range: half of the draws are small
 /// (0..=16), the rest powers of two ±1 (every library limit is one),
@@ -164,22 +165,31 @@ pub fn plan(requested: u128, work: u128, limit: u128) -> Plan {
 #[derive(Debug, Clone)]
 pub struct SplitMix(pub u64);
 
-impl RngCore for SplitMix {
-    fn next_u32(&mut self) -> u32 {
-        (self.next_u64() >> 32) as u32
-    }
-    fn next_u64(&mut self) -> u64 {
+impl SplitMix {
+    fn step(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
         z ^ (z >> 31)
     }
-    fn fill_bytes(&mut self, dst: &mut [u8]) {
+}
+
+/// Infallible, so it is a `rand::Rng` (rand 0.10's generator trait).
+impl TryRng for SplitMix {
+    type Error = Infallible;
+    fn try_next_u32(&mut self) -> core::result::Result<u32, Infallible> {
+        Ok((self.step() >> 32) as u32)
+    }
+    fn try_next_u64(&mut self) -> core::result::Result<u64, Infallible> {
+        Ok(self.step())
+    }
+    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> core::result::Result<(), Infallible> {
         for chunk in dst.chunks_mut(8) {
-            let v = self.next_u64().to_le_bytes();
+            let v = self.step().to_le_bytes();
             chunk.copy_from_slice(&v[..chunk.len()]);
         }
+        Ok(())
     }
 }
 

@@ -2,8 +2,8 @@
 //! appearing exactly M times with no item paired with itself, and the even
 //! spread of a ballot's comparisons over simultaneous voters (§2.5).
 
-use rand::Rng;
 use rand::seq::SliceRandom;
+use rand::{Rng, RngExt};
 
 use super::config::{BallotConfig, check_limit, checked_comparisons};
 use super::error::{BallotError, Result};

@@ -12,9 +12,9 @@
 use core::fmt;
 use core::str::FromStr;
 
-use rand::Rng;
 use rand::seq::SliceRandom;
 use rand::seq::index::sample;
+use rand::{Rng, RngExt};
 
 use super::error::{BallotError, Result};
 use super::log::Vote;

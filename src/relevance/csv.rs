@@ -10,9 +10,10 @@
 //! record starts.
 //!
 //! Quotes are read as the `csv` crate reads them, leniently: a quote inside
-//! an unquoted field is kept, text after a closing quote is appended to the
-//! field, and an unclosed quote runs to the end of the input (which then
-//! usually fails for a missing field).
+//! an unquoted field is kept and text after a closing quote is appended to
+//! the field; but a quote still open at the end of the input (the `csv`
+//! crate's field would run to the end) is a
+//! [`RelevanceError::MalformedQuote`] at the line where its record starts.
 
 use super::error::{Location, RelevanceError, Result};
 use super::judgements::{Judgements, Scale};
@@ -93,6 +94,38 @@ struct Records<R> {
     ends: Vec<usize>,
     fields: usize,
     done: bool,
+    /// Where the current record's quotes stand (see [`Quote`]).
+    quote: Quote,
+}
+
+/// The quoting state of the bytes read so far in a record, as `csv-core`
+/// reads them: only an open quote at the end of the input matters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Quote {
+    /// At the start of a field.
+    Start,
+    /// In an unquoted field (a quote there is a character).
+    Unquoted,
+    /// Inside a quoted field.
+    Open,
+    /// After a quote inside a quoted field (closing, or the first of `""`).
+    Closing,
+}
+
+impl Quote {
+    fn step(self, b: u8) -> Self {
+        let ends = matches!(b, b',' | b'\n' | b'\r');
+        match self {
+            Self::Start if b == b'"' => Self::Open,
+            Self::Start | Self::Unquoted if ends => Self::Start,
+            Self::Start | Self::Unquoted => Self::Unquoted,
+            Self::Open if b == b'"' => Self::Closing,
+            Self::Open => Self::Open,
+            Self::Closing if b == b'"' => Self::Open,
+            Self::Closing if ends => Self::Start,
+            Self::Closing => Self::Unquoted,
+        }
+    }
 }
 
 impl<R: BufRead> Records<R> {
@@ -107,6 +140,7 @@ impl<R: BufRead> Records<R> {
             ends: vec![0; 16],
             fields: 0,
             done: false,
+            quote: Quote::Start,
         }
     }
 
@@ -119,6 +153,7 @@ impl<R: BufRead> Records<R> {
         }
         let (mut outlen, mut endlen) = (0, 0);
         let mut started = false;
+        self.quote = Quote::Start;
         loop {
             let input = self.reader.fill_buf().map_err(|e| RelevanceError::Io {
                 line: self.newlines + 1,
@@ -149,6 +184,8 @@ impl<R: BufRead> Records<R> {
                 rest = taken.get(i..).unwrap_or(&[]);
             }
             self.newlines += rest.iter().filter(|&&b| b == b'\n').count();
+            self.quote = rest.iter().fold(self.quote, |q, &b| q.step(b));
+            let at_end = input.is_empty();
             self.consumed += nin;
             self.reader.consume(nin);
             outlen += nout;
@@ -167,6 +204,12 @@ impl<R: BufRead> Records<R> {
                     self.fields = endlen;
                     if !started {
                         self.line = self.newlines + 1;
+                    }
+                    if at_end && self.quote == Quote::Open {
+                        return Err(RelevanceError::MalformedQuote {
+                            line: self.line,
+                            field: endlen.max(1),
+                        });
                     }
                     let bytes = self.out.get(..outlen).unwrap_or(&[]);
                     if !bytes.is_ascii() && std::str::from_utf8(bytes).is_err() {

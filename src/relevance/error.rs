@@ -92,9 +92,9 @@ pub enum RelevanceError {
     /// The input has no header line.
     #[error("the input is empty: no header line")]
     NoHeader,
-    /// A quoted field is never closed, or text follows a closing quote.
-    /// No longer produced: the CSV readers read quotes as the `csv` crate
-    /// does (see [`read_judgements`](super::read_judgements)).
+    /// A quoted field is still open at the end of the input (the CSV
+    /// readers otherwise read quotes as the `csv` crate does; see
+    /// [`read_judgements`](super::read_judgements)).
     #[error("line {line}: malformed quoted field in column {field}")]
     MalformedQuote {
         /// 1-based line where the record starts.

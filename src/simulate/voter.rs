@@ -21,7 +21,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use rand::Rng;
+use rand::{Rng, RngExt};
 use rand_distr::StandardNormal;
 
 use super::distributions::Underlying;

@@ -1,13 +1,14 @@
 //! Bootstrap confidence intervals over items: percentile and BCa.
 
 use super::engine;
-use super::permutation::finite;
+use super::permutation::{check_range, finite};
 use super::statistic::Statistic;
-use super::{Threads, UncertaintyError, to_f64_pair};
+use super::{Threads, UncertaintyError, seeded_rng, to_f64_pair};
 use crate::error::Error;
 use num_traits::Float;
-use rand::Rng;
+use rand::{Rng, RngExt};
 use statrs::distribution::{ContinuousCDF, Normal};
+use std::ops::Range;
 
 /// How the interval is read off the bootstrap distribution.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
@@ -139,6 +140,41 @@ where
         .run(statistic, x, y, rng)
 }
 
+/// [`bootstrap_ci`] with a seed in place of the generator: the resamples
+/// come from a ChaCha8 generator seeded by `seed`, so the interval is the
+/// same in every release and on any number of threads (see [Random numbers
+/// and seeds](crate#random-numbers-and-seeds)).
+///
+/// # Errors
+/// As [`bootstrap_ci`].
+///
+/// # Complexity
+/// As [`bootstrap_ci`].
+///
+/// # Examples
+/// ```
+/// use adaptive_comp_metrics::uncertainty::{bootstrap_ci_seeded, TopWeightedRho};
+/// let human = [0.9, 0.8, 0.75, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1, 0.05];
+/// let model = [0.7, 0.9, 0.6, 0.65, 0.3, 0.5, 0.2, 0.25, 0.0, 0.1];
+/// let ci = bootstrap_ci_seeded(&TopWeightedRho::new(), &human, &model, 2000, 0.95, 11)?;
+/// assert!(ci.lower < ci.estimate && ci.estimate < ci.upper);
+/// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
+/// ```
+pub fn bootstrap_ci_seeded<S, F>(
+    statistic: &S,
+    x: &[F],
+    y: &[F],
+    resamples: usize,
+    level: f64,
+    seed: u64,
+) -> Result<ConfidenceInterval, UncertaintyError>
+where
+    S: Statistic + ?Sized,
+    F: Float,
+{
+    bootstrap_ci(statistic, x, y, resamples, level, &mut seeded_rng(seed))
+}
+
 impl Bootstrap {
     /// The default for [`max_replicates`](Self::max_replicates): 2²⁷ ≈ 1.3·10⁸
     /// resamples, whose values take 1 GiB. Intervals are usually read off
@@ -233,12 +269,40 @@ impl Bootstrap {
         let seed = rng.random();
         let (x, y) = to_f64_pair(x, y)?;
         let estimate = finite(statistic.value(&x, &y))?;
-        let on = |idx: &[usize]| {
-            let xs: Vec<f64> = idx.iter().map(|&i| x[i]).collect();
-            let ys: Vec<f64> = idx.iter().map(|&i| y[i]).collect();
-            finite(statistic.value(&xs, &ys))
-        };
+        let on = resample_statistic(statistic, &x, &y);
         self.interval_of(estimate, x.len(), seed, on)
+    }
+
+    /// [`run`](Self::run) with a seed in place of the generator, as
+    /// [`bootstrap_ci_seeded`].
+    ///
+    /// # Errors
+    /// As [`bootstrap_ci`].
+    ///
+    /// # Complexity
+    /// As [`bootstrap_ci`].
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::uncertainty::{Bootstrap, Interval, Spearman};
+    /// let x = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0];
+    /// let y = [2.0, 1.0, 4.0, 3.0, 6.0, 5.0, 8.0, 7.0, 10.0, 9.0];
+    /// let ci = Bootstrap::new(1000).interval(Interval::Percentile).run_seeded(&Spearman, &x, &y, 5)?;
+    /// assert!(ci.lower <= ci.estimate && ci.estimate <= ci.upper);
+    /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
+    /// ```
+    pub fn run_seeded<S, F>(
+        &self,
+        statistic: &S,
+        x: &[F],
+        y: &[F],
+        seed: u64,
+    ) -> Result<ConfidenceInterval, UncertaintyError>
+    where
+        S: Statistic + ?Sized,
+        F: Float,
+    {
+        self.run(statistic, x, y, &mut seeded_rng(seed))
     }
 
     pub(crate) fn check(&self) -> Result<(), UncertaintyError> {
@@ -267,8 +331,29 @@ impl Bootstrap {
     {
         let mut values: Vec<f64> = Vec::with_capacity(self.resamples);
         let mut first_error = None;
-        let Ok(()) = engine::for_each(
-            self.resamples,
+        self.resampled(0..self.resamples, n, seed, &on, |result| match result {
+            Ok(v) => values.push(v),
+            Err(e) => {
+                first_error.get_or_insert(e);
+            }
+        });
+        self.interval_from(estimate, n, values, first_error, &on)
+    }
+
+    /// Hands the statistic of each resample of `range` to `sink`, in index
+    /// order.
+    fn resampled<G>(
+        &self,
+        range: Range<usize>,
+        n: usize,
+        seed: u64,
+        on: &G,
+        mut sink: impl FnMut(Result<f64, Error>),
+    ) where
+        G: Fn(&[usize]) -> Result<f64, Error> + Sync,
+    {
+        let Ok(()) = engine::for_each_in(
+            range,
             seed,
             self.threads,
             || vec![0usize; n],
@@ -277,15 +362,145 @@ impl Bootstrap {
                 on(idx)
             },
             |_, result| {
-                match result {
-                    Ok(v) => values.push(v),
-                    Err(e) => {
-                        first_error.get_or_insert(e);
-                    }
-                }
+                sink(result);
                 Ok::<(), core::convert::Infallible>(())
             },
         );
+    }
+
+    /// The statistic of the resamples of `range` of the run
+    /// [`run`](Self::run) makes with the same `rng` state, NaN for a
+    /// resample on which it is undefined: one share of a bootstrap split
+    /// over processes or machines. Give every share a generator in the same
+    /// state (e.g. seeded with the same number);
+    /// [`run_from_replicates`](Self::run_from_replicates) puts the shares,
+    /// concatenated in index order, together into the interval
+    /// [`run`](Self::run) gives, bit for bit.
+    ///
+    /// # Errors
+    /// As [`run`](Self::run) on the observed data and settings, and
+    /// [`UncertaintyError::TooLarge`] when `range` ends past the number of
+    /// resamples.
+    ///
+    /// # Complexity
+    /// `range.len()` evaluations of the statistic; memory `8·range.len()`
+    /// bytes for the values.
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::uncertainty::{Bootstrap, Spearman};
+    /// use rand::SeedableRng;
+    /// let x = [0.1, 0.5, 0.2, 0.9, 0.7, 0.4, 0.3, 0.8];
+    /// let y = [1.0, 3.0, 2.0, 6.0, 7.0, 4.0, 5.0, 8.0];
+    /// let plan = Bootstrap::new(500);
+    /// let rng = || rand_chacha::ChaCha8Rng::seed_from_u64(9);
+    /// let mut values = plan.replicates(&Spearman, &x, &y, 0..200, &mut rng())?;
+    /// values.extend(plan.replicates(&Spearman, &x, &y, 200..500, &mut rng())?);
+    /// let sharded = plan.run_from_replicates(&Spearman, &x, &y, &values, &mut rng())?;
+    /// assert_eq!(sharded, plan.run(&Spearman, &x, &y, &mut rng())?);
+    /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
+    /// ```
+    pub fn replicates<S, F, R>(
+        &self,
+        statistic: &S,
+        x: &[F],
+        y: &[F],
+        range: Range<usize>,
+        rng: &mut R,
+    ) -> Result<Vec<f64>, UncertaintyError>
+    where
+        S: Statistic + ?Sized,
+        F: Float,
+        R: Rng + ?Sized,
+    {
+        self.check()?;
+        check_range(&range, self.resamples, "resamples")?;
+        let seed = rng.random();
+        let (x, y) = to_f64_pair(x, y)?;
+        finite(statistic.value(&x, &y))?;
+        let on = resample_statistic(statistic, &x, &y);
+        let mut values = Vec::with_capacity(range.len());
+        self.resampled(range, x.len(), seed, &on, |r| {
+            values.push(r.unwrap_or(f64::NAN));
+        });
+        Ok(values)
+    }
+
+    /// The interval from the statistic of every resample, in index order
+    /// (the shares of [`replicates`](Self::replicates) concatenated, NaN
+    /// where a resample failed), with `rng` in the state the shares had:
+    /// the interval [`run`](Self::run) gives, bit for bit (the generator
+    /// recomputes the first failed resample when every one failed, for its
+    /// error).
+    ///
+    /// # Errors
+    /// As [`run`](Self::run); [`Error::LengthMismatch`] (as
+    /// [`UncertaintyError::Statistic`]) when there are not exactly as many
+    /// values as resamples, [`Error::Infinite`] (input `"values"`) for an
+    /// infinite value.
+    ///
+    /// # Complexity
+    /// As [`run`](Self::run) without the resamples: O(B log B) plus n
+    /// jackknife evaluations for BCa.
+    pub fn run_from_replicates<S, F, R>(
+        &self,
+        statistic: &S,
+        x: &[F],
+        y: &[F],
+        values: &[f64],
+        rng: &mut R,
+    ) -> Result<ConfidenceInterval, UncertaintyError>
+    where
+        S: Statistic + ?Sized,
+        F: Float,
+        R: Rng + ?Sized,
+    {
+        self.check()?;
+        if values.len() != self.resamples {
+            return Err(Error::LengthMismatch {
+                left: "values",
+                left_len: values.len(),
+                right: "resamples",
+                right_len: self.resamples,
+            }
+            .into());
+        }
+        if let Some(index) = values.iter().position(|v| v.is_infinite()) {
+            return Err(Error::Infinite {
+                input: "values",
+                index,
+            }
+            .into());
+        }
+        let seed: u64 = rng.random();
+        let (x, y) = to_f64_pair(x, y)?;
+        let estimate = finite(statistic.value(&x, &y))?;
+        let on = resample_statistic(statistic, &x, &y);
+        let kept: Vec<f64> = values.iter().copied().filter(|v| !v.is_nan()).collect();
+        let mut first_error = None;
+        if kept.len() < 2
+            && let Some(index) = values.iter().position(|v| v.is_nan())
+        {
+            self.resampled(index..index + 1, x.len(), seed, &on, |r| {
+                first_error = r.err();
+            });
+        }
+        self.interval_from(estimate, x.len(), kept, first_error, &on)
+    }
+
+    /// The interval from the successful resamples' values (`first_error`:
+    /// that of the first failed one).
+    fn interval_from<G>(
+        &self,
+        estimate: f64,
+        n: usize,
+        mut values: Vec<f64>,
+        first_error: Option<Error>,
+        on: &G,
+    ) -> Result<ConfidenceInterval, UncertaintyError>
+    where
+        G: Fn(&[usize]) -> Result<f64, Error> + Sync,
+    {
         let failed = self.resamples - values.len();
         if values.len() < 2 {
             return Err(UncertaintyError::AllResamplesFailed {
@@ -313,7 +528,7 @@ impl Bootstrap {
                     });
                 }
                 let z0 = normal.inverse_cdf(share);
-                let a = self.acceleration(n, &on)?;
+                let a = self.acceleration(n, on)?;
                 let adjust = |z: f64| -> Result<f64, UncertaintyError> {
                     let d = 1.0 - a * (z0 + z);
                     if d.is_nan() || d <= 0.0 {
@@ -375,6 +590,19 @@ impl Bootstrap {
             },
         )?;
         Ok(acceleration(&theta))
+    }
+}
+
+/// The statistic on the items listed (with repeats), undefined values as errors.
+fn resample_statistic<'a, S: Statistic + ?Sized>(
+    statistic: &'a S,
+    x: &'a [f64],
+    y: &'a [f64],
+) -> impl Fn(&[usize]) -> Result<f64, Error> + Sync + 'a {
+    move |idx: &[usize]| {
+        let xs: Vec<f64> = idx.iter().map(|&i| x[i]).collect();
+        let ys: Vec<f64> = idx.iter().map(|&i| y[i]).collect();
+        finite(statistic.value(&xs, &ys))
     }
 }
 

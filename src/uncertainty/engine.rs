@@ -64,6 +64,27 @@ pub(crate) fn for_each<S, T, I, J, K, E>(
     threads: Threads,
     init: I,
     job: J,
+    sink: K,
+) -> Result<(), E>
+where
+    T: Send,
+    I: Fn() -> S + Sync,
+    J: Fn(&mut S, usize, &mut ChaCha8Rng) -> T + Sync,
+    K: FnMut(usize, T) -> Result<(), E>,
+{
+    for_each_in(0..count, seed, threads, init, job, sink)
+}
+
+/// [`for_each`] for the indices of `range` only: replicate `i` gets the
+/// same stream, and so the same result, as in a run over `0..count`, so a
+/// run split into ranges (on several processes or machines) and put back
+/// together in index order is the run itself.
+pub(crate) fn for_each_in<S, T, I, J, K, E>(
+    range: core::ops::Range<usize>,
+    seed: u64,
+    threads: Threads,
+    init: I,
+    job: J,
     mut sink: K,
 ) -> Result<(), E>
 where
@@ -73,20 +94,21 @@ where
     K: FnMut(usize, T) -> Result<(), E>,
 {
     let threads = threads.count();
-    if threads <= 1 || count <= 1 {
+    if threads <= 1 || range.len() <= 1 {
         let mut state = init();
-        for i in 0..count {
+        for i in range {
             sink(i, job(&mut state, i, &mut replicate_rng(seed, i)))?;
         }
         return Ok(());
     }
+    let count = range.end;
     let run_chunk = |start: usize, end: usize| -> Vec<T> {
         let mut state = init();
         (start..end)
             .map(|i| job(&mut state, i, &mut replicate_rng(seed, i)))
             .collect()
     };
-    let mut block_start = 0;
+    let mut block_start = range.start;
     while block_start < count {
         let block_end = block_start + (count - block_start).min(BLOCK);
         let len = block_end - block_start;
@@ -225,7 +247,7 @@ impl Moments {
 mod tests {
     use super::*;
     use core::num::NonZeroUsize;
-    use rand::Rng;
+    use rand::RngExt;
 
     fn draw(count: usize, t: Threads) -> Vec<(usize, u64)> {
         let mut out = Vec::new();

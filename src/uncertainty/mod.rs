@@ -9,28 +9,30 @@
 //!
 //! | question | where |
 //! |---|---|
-//! | what value does chance give? how far above chance is this? | [`null_moments`], [`standardise`] |
+//! | what value does chance give? how far above chance is this? | [`null_moments`], [`standardise`] (and `…_seeded`) |
 //! | null mean, variance, left variance of ρ_w/τ_w for the standardised scale (ties kept) | [`GammaMonteCarlo`] |
-//! | is the correlation better than chance? | [`permutation_test`], [`Permutations`] |
-//! | how precise is the coefficient? | [`bootstrap_ci`], [`Bootstrap`] |
-//! | is model A better than model B on the same gold ranking? | [`paired_comparison`] |
+//! | is the correlation better than chance? | [`permutation_test`], [`permutation_test_seeded`], [`Permutations`] |
+//! | how precise is the coefficient? | [`bootstrap_ci`], [`bootstrap_ci_seeded`], [`Bootstrap`] |
+//! | is model A better than model B on the same gold ranking? | [`paired_comparison`], [`paired_comparison_seeded`] |
 //!
 //! ```
-//! use adaptive_comp_metrics::uncertainty::{permutation_test, Alternative, TopWeightedRho};
-//! use rand::SeedableRng;
+//! use adaptive_comp_metrics::uncertainty::{permutation_test_seeded, Alternative, TopWeightedRho};
 //!
 //! let human = [0.95, 0.80, 0.61, 0.40, 0.12, 0.33, 0.71, 0.05];
 //! let model = [0.91, 0.62, 0.83, 0.35, 0.20, 0.30, 0.60, 0.10];
-//! let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
-//! let test = permutation_test(&TopWeightedRho::new(), &human, &model, 999, Alternative::Greater, &mut rng)?;
+//! let test = permutation_test_seeded(&TopWeightedRho::new(), &human, &model, 999, Alternative::Greater, 1)?;
 //! assert!(test.p_value < 0.05);
 //! # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
 //! ```
 //!
 //! ## Reproducibility and threads
 //!
-//! Randomness comes from the caller's RNG, which is asked for one `u64`
-//! seed per call. Replicate `i` (a permutation or a resample) then draws from
+//! Every call that draws comes in two forms: with the caller's generator
+//! (`permutation_test(…, &mut rng)`) or with a seed (`permutation_test_seeded(…,
+//! seed)`, the same as passing `ChaCha8Rng::seed_from_u64(seed)`; see
+//! [Random numbers and seeds](crate#random-numbers-and-seeds)). The
+//! generator is asked for one `u64` seed per bootstrap or permutation run.
+//! Replicate `i` (a permutation or a resample) then draws from
 //! its own ChaCha8 stream `(seed, i)` and the results are combined in index
 //! order, so a seeded call gives bit-for-bit the same answer whatever the
 //! number of threads ([`Threads`]); replicates run on all cores by default
@@ -54,14 +56,14 @@ mod standardised;
 mod statistic;
 
 pub use crate::correlation::pvalue::Alternative;
-pub use bootstrap::{Bootstrap, ConfidenceInterval, Interval, bootstrap_ci};
+pub use bootstrap::{Bootstrap, ConfidenceInterval, Interval, bootstrap_ci, bootstrap_ci_seeded};
 pub use error::UncertaintyError;
 pub use null::{
-    Estimate, NullMoments, Source, Standardised, kendall_tau_b_null, null_moments, spearman_null,
-    standardise,
+    Estimate, NullMoments, Source, Standardised, kendall_tau_b_null, null_moments,
+    null_moments_seeded, spearman_null, standardise, standardise_seeded,
 };
-pub use paired::{Exchange, PairedComparison, paired_comparison};
-pub use permutation::{PermutationTest, Permutations, permutation_test};
+pub use paired::{Exchange, PairedComparison, paired_comparison, paired_comparison_seeded};
+pub use permutation::{PermutationTest, Permutations, permutation_test, permutation_test_seeded};
 pub use standardised::GammaMonteCarlo;
 pub use statistic::{
     ExactNull, KendallTauB, Prepared, Spearman, Statistic, TopWeightedRho, TopWeightedTau, VignaTau,
@@ -100,6 +102,13 @@ impl Threads {
             Self::Fixed(n) => n.get(),
         }
     }
+}
+
+/// The generator behind every `…_seeded` entry point: ChaCha8
+/// (`rand_chacha` 0.10) seeded with `SeedableRng::seed_from_u64(seed)`.
+/// Changing it changes every seeded result: value-breaking.
+pub(crate) fn seeded_rng(seed: u64) -> rand_chacha::ChaCha8Rng {
+    rand::SeedableRng::seed_from_u64(seed)
 }
 
 /// The minimum number of items of every method here.

@@ -8,7 +8,7 @@
 
 use super::permutation::Permutations;
 use super::statistic::Statistic;
-use super::{UncertaintyError, check_len};
+use super::{UncertaintyError, check_len, seeded_rng};
 use crate::rank::{Order, Ties, rank};
 use num_traits::Float;
 use rand::Rng;
@@ -243,6 +243,38 @@ where
     Permutations::new(permutations).null_moments(statistic, x, y, rng)
 }
 
+/// [`null_moments`] with a seed in place of the generator: the permutations
+/// come from a ChaCha8 generator seeded by `seed`, the same in every release
+/// (see [Random numbers and seeds](crate#random-numbers-and-seeds)).
+///
+/// # Errors
+/// As [`null_moments`].
+///
+/// # Complexity
+/// As [`null_moments`].
+///
+/// # Examples
+/// ```
+/// use adaptive_comp_metrics::uncertainty::{null_moments_seeded, TopWeightedRho};
+/// let x: Vec<f64> = (0..50).map(f64::from).collect();
+/// let m = null_moments_seeded(&TopWeightedRho::new(), &x, &x, 500, 3)?;
+/// assert!(m.mean.value < -0.2); // additive weights: negative under the null
+/// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
+/// ```
+pub fn null_moments_seeded<S, F>(
+    statistic: &S,
+    x: &[F],
+    y: &[F],
+    permutations: usize,
+    seed: u64,
+) -> Result<NullMoments, UncertaintyError>
+where
+    S: Statistic + ?Sized,
+    F: Float,
+{
+    null_moments(statistic, x, y, permutations, &mut seeded_rng(seed))
+}
+
 /// The coefficient, its null moments ([`null_moments`]) and
 /// `z = (value − null mean)/null SD`.
 ///
@@ -283,6 +315,37 @@ where
     R: Rng + ?Sized,
 {
     Permutations::new(permutations).standardise(statistic, x, y, rng)
+}
+
+/// [`standardise`] with a seed in place of the generator, as
+/// [`null_moments_seeded`].
+///
+/// # Errors
+/// As [`standardise`].
+///
+/// # Complexity
+/// As [`null_moments`].
+///
+/// # Examples
+/// ```
+/// use adaptive_comp_metrics::uncertainty::{standardise_seeded, Spearman};
+/// let x = [1.0, 2.0, 3.0, 4.0, 5.0];
+/// let s = standardise_seeded(&Spearman, &x, &x, 100, 3)?;
+/// assert!((s.z - 2.0).abs() < 1e-12); // ρ = 1, null SD = 1/√4
+/// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
+/// ```
+pub fn standardise_seeded<S, F>(
+    statistic: &S,
+    x: &[F],
+    y: &[F],
+    permutations: usize,
+    seed: u64,
+) -> Result<Standardised, UncertaintyError>
+where
+    S: Statistic + ?Sized,
+    F: Float,
+{
+    standardise(statistic, x, y, permutations, &mut seeded_rng(seed))
 }
 
 /// Combines exact moments with the Monte-Carlo moments of the permuted

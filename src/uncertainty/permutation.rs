@@ -5,11 +5,28 @@ use super::engine::{self, Moments};
 use super::null::{NullMoments, Standardised, moments_from};
 use super::paired::Exchange;
 use super::statistic::Statistic;
-use super::{Alternative, Threads, UncertaintyError, to_f64_pair};
+use super::{Alternative, Threads, UncertaintyError, seeded_rng, to_f64_pair};
 use crate::error::Error;
 use num_traits::Float;
-use rand::Rng;
 use rand::seq::SliceRandom;
+use rand::{Rng, RngExt};
+use std::ops::Range;
+
+/// Checks that a share of replicates lies within a run of `count`.
+pub(crate) fn check_range(
+    range: &Range<usize>,
+    count: usize,
+    what: &'static str,
+) -> Result<(), UncertaintyError> {
+    if range.end > count {
+        return Err(UncertaintyError::TooLarge {
+            quantity: what,
+            requested: range.end as u64,
+            limit: count as u64,
+        });
+    }
+    Ok(())
+}
 
 /// Settings of a permutation test: number of permutations, alternative,
 /// threads (and, for paired tests, what is exchanged), and the most
@@ -132,6 +149,47 @@ where
         .test(statistic, x, y, rng)
 }
 
+/// [`permutation_test`] with a seed in place of the generator: the
+/// permutations come from a ChaCha8 generator seeded by `seed`, so the result
+/// is the same in every release and on any number of threads (see [Random
+/// numbers and seeds](crate#random-numbers-and-seeds)).
+///
+/// # Errors
+/// As [`permutation_test`].
+///
+/// # Complexity
+/// As [`permutation_test`].
+///
+/// # Examples
+/// ```
+/// use adaptive_comp_metrics::uncertainty::{permutation_test_seeded, Alternative, Spearman};
+/// let x: Vec<f64> = (0..20).map(f64::from).collect();
+/// let t = permutation_test_seeded(&Spearman, &x, &x, 999, Alternative::Greater, 1)?;
+/// assert_eq!(t.p_value, 1.0 / 1000.0); // no permutation reaches ρ = 1
+/// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
+/// ```
+pub fn permutation_test_seeded<S, F>(
+    statistic: &S,
+    x: &[F],
+    y: &[F],
+    permutations: usize,
+    alternative: Alternative,
+    seed: u64,
+) -> Result<PermutationTest, UncertaintyError>
+where
+    S: Statistic + ?Sized,
+    F: Float,
+{
+    permutation_test(
+        statistic,
+        x,
+        y,
+        permutations,
+        alternative,
+        &mut seeded_rng(seed),
+    )
+}
+
 impl Permutations {
     /// The default for [`max_replicates`](Self::max_replicates): 2²⁷ ≈ 1.3·10⁸
     /// permutations, a p-value resolution of 7.5·10⁻⁹. Memory does not limit
@@ -240,6 +298,108 @@ impl Permutations {
         Ok(tally.finish(self.alternative))
     }
 
+    /// The permuted values `t_k` of the replicates `k` in `range` of the
+    /// run [`test`](Self::test) makes with the same `rng` state: one share
+    /// of a test split over processes or machines. Each share draws the
+    /// run's seed from its own copy of the generator, so give every share a
+    /// generator in the same state (e.g. seeded with the same number);
+    /// [`test_from_replicates`](Self::test_from_replicates) then puts the
+    /// shares, concatenated in index order, together into the result
+    /// [`test`](Self::test) gives, bit for bit.
+    ///
+    /// # Errors
+    /// As [`test`](Self::test) (the permutation count is checked as there),
+    /// and [`UncertaintyError::TooLarge`] when `range` ends past the
+    /// number of permutations.
+    ///
+    /// # Complexity
+    /// As [`test`](Self::test) for `range.len()` permutations; memory
+    /// `8·range.len()` bytes for the values.
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::uncertainty::{Permutations, Spearman};
+    /// use rand::SeedableRng;
+    /// let x = [0.1, 0.5, 0.2, 0.9, 0.7, 0.4, 0.3];
+    /// let y = [1.0, 3.0, 2.0, 6.0, 7.0, 4.0, 5.0];
+    /// let plan = Permutations::new(1000);
+    /// let rng = || rand_chacha::ChaCha8Rng::seed_from_u64(5);
+    /// // Two shares, computed anywhere, concatenated in index order.
+    /// let mut values = plan.replicates(&Spearman, &x, &y, 0..400, &mut rng())?;
+    /// values.extend(plan.replicates(&Spearman, &x, &y, 400..1000, &mut rng())?);
+    /// let sharded = plan.test_from_replicates(&Spearman, &x, &y, &values)?;
+    /// assert_eq!(sharded, plan.test(&Spearman, &x, &y, &mut rng())?);
+    /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
+    /// ```
+    pub fn replicates<S, F, R>(
+        &self,
+        statistic: &S,
+        x: &[F],
+        y: &[F],
+        range: Range<usize>,
+        rng: &mut R,
+    ) -> Result<Vec<f64>, UncertaintyError>
+    where
+        S: Statistic + ?Sized,
+        F: Float,
+        R: Rng + ?Sized,
+    {
+        self.check(1)?;
+        check_range(&range, self.permutations, "permutations")?;
+        let seed = rng.random();
+        let (x, y) = to_f64_pair(x, y)?;
+        let prepared = statistic.prepare(&x, &y)?;
+        finite(statistic.value_prepared(&prepared.x, &prepared.y))?;
+        let mut values = Vec::with_capacity(range.len());
+        self.stream_in(range, statistic, &prepared.x, &prepared.y, seed, |t| {
+            values.push(t);
+        })?;
+        Ok(values)
+    }
+
+    /// The test from the permuted values of every replicate, in index
+    /// order (the shares of [`replicates`](Self::replicates)
+    /// concatenated): the result [`test`](Self::test) gives, bit for bit.
+    ///
+    /// # Errors
+    /// As [`test`](Self::test) on the observed data;
+    /// [`Error::LengthMismatch`] (as [`UncertaintyError::Statistic`]) when
+    /// there are not exactly as many values as permutations, and
+    /// [`Error::NaN`] / [`Error::Infinite`] (input `"values"`) for a value
+    /// no replicate can give.
+    ///
+    /// # Complexity
+    /// One evaluation of the statistic and O(permutations).
+    pub fn test_from_replicates<S, F>(
+        &self,
+        statistic: &S,
+        x: &[F],
+        y: &[F],
+        values: &[f64],
+    ) -> Result<PermutationTest, UncertaintyError>
+    where
+        S: Statistic + ?Sized,
+        F: Float,
+    {
+        self.check(1)?;
+        if values.len() != self.permutations {
+            return Err(Error::LengthMismatch {
+                left: "values",
+                left_len: values.len(),
+                right: "permutations",
+                right_len: self.permutations,
+            }
+            .into());
+        }
+        crate::error::check_finite("values", values)?;
+        let (x, y) = to_f64_pair(x, y)?;
+        let prepared = statistic.prepare(&x, &y)?;
+        let observed = finite(statistic.value_prepared(&prepared.x, &prepared.y))?;
+        let mut tally = Tally::new(observed);
+        values.iter().for_each(|&t| tally.push(t));
+        Ok(tally.finish(self.alternative))
+    }
+
     /// Null moments, exact where known, else from these permutations; see
     /// [`null_moments`](super::null_moments).
     ///
@@ -304,6 +464,105 @@ impl Permutations {
         Ok(Standardised { value, null, z })
     }
 
+    /// [`test`](Self::test) with a seed in place of the generator: the
+    /// permutations come from a ChaCha8 generator seeded by `seed`, so the
+    /// result is the same in every release and on any number of threads
+    /// (see [Random numbers and seeds](crate#random-numbers-and-seeds)).
+    /// `test_seeded(…, s)` is `test(…, &mut ChaCha8Rng::seed_from_u64(s))`.
+    ///
+    /// # Errors
+    /// As [`permutation_test`].
+    ///
+    /// # Complexity
+    /// As [`permutation_test`].
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::uncertainty::{Alternative, KendallTauB, Permutations};
+    /// let x = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0];
+    /// let y = [2.0, 1.0, 4.0, 3.0, 6.0, 5.0, 8.0, 7.0];
+    /// let greater = Permutations::new(2000).alternative(Alternative::Greater);
+    /// let test = greater.test_seeded(&KendallTauB, &x, &y, 7)?;
+    /// assert!(test.p_value < 0.05);
+    /// assert_eq!(test, greater.test_seeded(&KendallTauB, &x, &y, 7)?);
+    /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
+    /// ```
+    pub fn test_seeded<S, F>(
+        &self,
+        statistic: &S,
+        x: &[F],
+        y: &[F],
+        seed: u64,
+    ) -> Result<PermutationTest, UncertaintyError>
+    where
+        S: Statistic + ?Sized,
+        F: Float,
+    {
+        self.test(statistic, x, y, &mut seeded_rng(seed))
+    }
+
+    /// [`null_moments`](Self::null_moments) with a seed in place of the
+    /// generator, as [`test_seeded`](Self::test_seeded).
+    ///
+    /// # Errors
+    /// As [`null_moments`](super::null_moments).
+    ///
+    /// # Complexity
+    /// As [`permutation_test`].
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::uncertainty::{Permutations, TopWeightedRho};
+    /// let x: Vec<f64> = (0..50).map(f64::from).collect();
+    /// let m = Permutations::new(500).null_moments_seeded(&TopWeightedRho::new(), &x, &x, 3)?;
+    /// assert!(m.mean.value < -0.2);
+    /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
+    /// ```
+    pub fn null_moments_seeded<S, F>(
+        &self,
+        statistic: &S,
+        x: &[F],
+        y: &[F],
+        seed: u64,
+    ) -> Result<NullMoments, UncertaintyError>
+    where
+        S: Statistic + ?Sized,
+        F: Float,
+    {
+        self.null_moments(statistic, x, y, &mut seeded_rng(seed))
+    }
+
+    /// [`standardise`](Self::standardise) with a seed in place of the
+    /// generator, as [`test_seeded`](Self::test_seeded).
+    ///
+    /// # Errors
+    /// As [`standardise`](super::standardise).
+    ///
+    /// # Complexity
+    /// As [`permutation_test`].
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::uncertainty::{Permutations, Spearman};
+    /// let x = [1.0, 2.0, 3.0, 4.0, 5.0];
+    /// let s = Permutations::new(100).standardise_seeded(&Spearman, &x, &x, 3)?;
+    /// assert!((s.z - 2.0).abs() < 1e-12); // ρ = 1, exact null SD 1/√4
+    /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
+    /// ```
+    pub fn standardise_seeded<S, F>(
+        &self,
+        statistic: &S,
+        x: &[F],
+        y: &[F],
+        seed: u64,
+    ) -> Result<Standardised, UncertaintyError>
+    where
+        S: Statistic + ?Sized,
+        F: Float,
+    {
+        self.standardise(statistic, x, y, &mut seeded_rng(seed))
+    }
+
     /// Hands the permuted values `S(a, b∘π_k)` to `sink` in index order;
     /// the first failing permutation (by index) stops the run.
     fn stream<S: Statistic + ?Sized>(
@@ -314,8 +573,21 @@ impl Permutations {
         seed: u64,
         sink: impl FnMut(f64),
     ) -> Result<(), UncertaintyError> {
-        engine::for_each(
-            self.permutations,
+        self.stream_in(0..self.permutations, statistic, a, b, seed, sink)
+    }
+
+    /// [`stream`](Self::stream) for the permutations of `range` only.
+    fn stream_in<S: Statistic + ?Sized>(
+        &self,
+        range: Range<usize>,
+        statistic: &S,
+        a: &[f64],
+        b: &[f64],
+        seed: u64,
+        sink: impl FnMut(f64),
+    ) -> Result<(), UncertaintyError> {
+        engine::for_each_in(
+            range,
             seed,
             self.threads,
             || b.to_vec(),

@@ -1,7 +1,7 @@
 //! Monte-Carlo null moments (Γ̄, V, V_ℓ) of ρ_w and τ_w for the standardised
 //! scale, to a standard error the caller sets, with control variates.
 
-use super::{Threads, UncertaintyError, engine};
+use super::{Threads, UncertaintyError, engine, seeded_rng};
 use crate::correlation::standardised::kernel::{CONTROLS, Item, NullKernel, Sample};
 use crate::correlation::standardised::{
     Coefficient, GammaMoments, MomentSource, StandardisedError, StandardisedRho, StandardisedTau,
@@ -11,8 +11,8 @@ use crate::correlation::weighted::TopWeighted;
 use crate::error::Error;
 use crate::weigh::Weigher;
 use num_traits::Float;
-use rand::Rng;
 use rand::seq::SliceRandom;
+use rand::{Rng, RngExt};
 
 /// Permutations per replicate stream (one block of the engine).
 const BLOCK: usize = 256;
@@ -380,6 +380,141 @@ impl GammaMonteCarlo {
             &Standardiser::new(moments)?,
             ties,
         )?)
+    }
+
+    /// [`moments`](Self::moments) with a seed in place of the generator:
+    /// the permutations come from a ChaCha8 generator seeded by `seed`, the
+    /// same in every release and on any number of threads (see [Random
+    /// numbers and seeds](crate#random-numbers-and-seeds)).
+    ///
+    /// # Errors
+    /// As [`moments`](Self::moments).
+    ///
+    /// # Complexity
+    /// As [`moments`](Self::moments).
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::uncertainty::GammaMonteCarlo;
+    /// use adaptive_comp_metrics::{Coefficient, Scheme, TopWeighted};
+    /// let gold = TopWeighted::new().scheme(Scheme::First);
+    /// let m = GammaMonteCarlo::new().standard_error(2e-3).moments_seeded(&gold, Coefficient::Tau, 60, 1)?;
+    /// assert!(m.mean.value.abs() < 0.01); // one-sided weights: mean 0 by symmetry
+    /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
+    /// ```
+    pub fn moments_seeded<W>(
+        &self,
+        config: &TopWeighted<W>,
+        coefficient: Coefficient,
+        n: usize,
+        seed: u64,
+    ) -> Result<GammaMoments, UncertaintyError>
+    where
+        W: Weigher + Sync,
+    {
+        self.moments(config, coefficient, n, &mut seeded_rng(seed))
+    }
+
+    /// [`moments_of`](Self::moments_of) with a seed in place of the
+    /// generator, as [`moments_seeded`](Self::moments_seeded).
+    ///
+    /// # Errors
+    /// As [`moments_of`](Self::moments_of).
+    ///
+    /// # Complexity
+    /// As [`moments_of`](Self::moments_of).
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::uncertainty::GammaMonteCarlo;
+    /// use adaptive_comp_metrics::{Coefficient, TopWeighted};
+    /// let human = [5.0, 5.0, 4.0, 3.0, 3.0, 3.0, 2.0, 1.0, 1.0, 0.0];
+    /// let model = [0.9, 0.7, 0.8, 0.1, 0.4, 0.3, 0.5, 0.2, 0.0, 0.6];
+    /// let m = GammaMonteCarlo::new().standard_error(1e-3)
+    ///     .moments_of_seeded(&TopWeighted::new(), Coefficient::Rho, &human, &model, 2)?;
+    /// assert!(m.mean.value < 0.0);
+    /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
+    /// ```
+    pub fn moments_of_seeded<W, F>(
+        &self,
+        config: &TopWeighted<W>,
+        coefficient: Coefficient,
+        x: &[F],
+        y: &[F],
+        seed: u64,
+    ) -> Result<GammaMoments, UncertaintyError>
+    where
+        W: Weigher + Sync,
+        F: Float,
+    {
+        self.moments_of(config, coefficient, x, y, &mut seeded_rng(seed))
+    }
+
+    /// [`rho_standardised`](Self::rho_standardised) with a seed in place of
+    /// the generator, as [`moments_seeded`](Self::moments_seeded).
+    ///
+    /// # Errors
+    /// As [`moments_of`](Self::moments_of).
+    ///
+    /// # Complexity
+    /// As [`moments_of`](Self::moments_of).
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::uncertainty::GammaMonteCarlo;
+    /// use adaptive_comp_metrics::TopWeighted;
+    /// let human = [5.0, 5.0, 4.0, 3.0, 3.0, 3.0, 2.0, 1.0, 1.0, 0.0];
+    /// let model = [0.9, 0.7, 0.8, 0.1, 0.4, 0.3, 0.5, 0.2, 0.0, 0.6];
+    /// let s = GammaMonteCarlo::new().standard_error(1e-3)
+    ///     .rho_standardised_seeded(&TopWeighted::new(), &human, &model, 2)?;
+    /// assert!(s.ties && s.value > 0.0);
+    /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
+    /// ```
+    pub fn rho_standardised_seeded<W, F>(
+        &self,
+        config: &TopWeighted<W>,
+        x: &[F],
+        y: &[F],
+        seed: u64,
+    ) -> Result<StandardisedRho, UncertaintyError>
+    where
+        W: Weigher + Sync,
+        F: Float,
+    {
+        self.rho_standardised(config, x, y, &mut seeded_rng(seed))
+    }
+
+    /// [`tau_standardised`](Self::tau_standardised) with a seed in place of
+    /// the generator, as [`moments_seeded`](Self::moments_seeded).
+    ///
+    /// # Errors
+    /// As [`moments_of`](Self::moments_of).
+    ///
+    /// # Complexity
+    /// As [`moments_of`](Self::moments_of).
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::uncertainty::GammaMonteCarlo;
+    /// use adaptive_comp_metrics::TopWeighted;
+    /// let x: Vec<f64> = (0..40).map(f64::from).collect();
+    /// let s = GammaMonteCarlo::new().standard_error(1e-3)
+    ///     .tau_standardised_seeded(&TopWeighted::new(), &x, &x, 3)?;
+    /// assert_eq!(s.value, 1.0);
+    /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
+    /// ```
+    pub fn tau_standardised_seeded<W, F>(
+        &self,
+        config: &TopWeighted<W>,
+        x: &[F],
+        y: &[F],
+        seed: u64,
+    ) -> Result<StandardisedTau, UncertaintyError>
+    where
+        W: Weigher + Sync,
+        F: Float,
+    {
+        self.tau_standardised(config, x, y, &mut seeded_rng(seed))
     }
 
     fn check(&self) -> Result<(), StandardisedError> {

@@ -263,3 +263,47 @@ where
         comparison,
     })
 }
+
+/// [`paired_test`] with a seed in place of the generator: the resamples and
+/// permutations come from a ChaCha8 generator seeded by `seed`, the same in
+/// every release and on any number of threads (see [Random numbers and
+/// seeds](crate#random-numbers-and-seeds)).
+///
+/// # Errors
+/// As [`paired_test`].
+///
+/// # Complexity
+/// As [`paired_test`].
+///
+/// # Examples
+/// ```
+/// use adaptive_comp_metrics::embedding::Vectors;
+/// use adaptive_comp_metrics::uncertainty::Spearman;
+/// use adaptive_comp_metrics::wordsim::{paired_test_seeded, Benchmark, Evaluator, WordPair};
+/// let words: Vec<String> = (0..40).map(|i| format!("w{i}")).collect();
+/// let angle = |i: usize, noise: f64| (i as f64 * 0.03 + noise * ((i * 7919) % 13) as f64 / 13.0) as f32;
+/// let good = Vectors::from_pairs(2, words.iter().enumerate().map(|(i, w)| (w.clone(), [angle(i, 0.05).cos(), angle(i, 0.05).sin()])))?;
+/// let poor = Vectors::from_pairs(2, words.iter().enumerate().map(|(i, w)| (w.clone(), [angle(i, 1.5).cos(), angle(i, 1.5).sin()])))?;
+/// let pairs = (1..40).map(|i| WordPair::new("w0", words[i].clone(), 40.0 - i as f64)).collect();
+/// let b = Benchmark::new("synthetic", pairs)?;
+/// let ev = Evaluator::new();
+/// let (a, p) = (ev.evaluate(&good, &b)?, ev.evaluate(&poor, &b)?);
+/// let t = paired_test_seeded(&a, &p, &Spearman, 999, 3)?;
+/// assert!(t.comparison.difference > 0.0 && t.comparison.test.p_value < 0.05);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[cfg(feature = "uncertainty")]
+#[cfg_attr(docsrs, doc(cfg(feature = "uncertainty")))]
+pub fn paired_test_seeded<S>(
+    a: &Report,
+    b: &Report,
+    statistic: &S,
+    replicates: usize,
+    seed: u64,
+) -> Result<PairedTest, WordsimError>
+where
+    S: crate::uncertainty::Statistic + ?Sized,
+{
+    let mut rng = crate::uncertainty::seeded_rng(seed);
+    paired_test(a, b, statistic, replicates, &mut rng)
+}

@@ -421,4 +421,45 @@ impl<W: Weigher + Sync> Evaluator<W> {
         report.intervals = Some(intervals);
         Ok(report)
     }
+
+    /// [`evaluate_with_intervals`](Self::evaluate_with_intervals) with a
+    /// seed in place of the generator: the resamples come from a ChaCha8
+    /// generator seeded by `seed`, the same in every release and on any
+    /// number of threads (see [Random numbers and
+    /// seeds](crate#random-numbers-and-seeds)).
+    ///
+    /// # Errors
+    /// As [`evaluate`](Self::evaluate); failures of an interval are
+    /// reported inside [`Intervals`].
+    ///
+    /// # Complexity
+    /// As [`evaluate_with_intervals`](Self::evaluate_with_intervals).
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::embedding::Vectors;
+    /// use adaptive_comp_metrics::uncertainty::Bootstrap;
+    /// use adaptive_comp_metrics::wordsim::{Benchmark, Evaluator, WordPair};
+    /// let words = ["a", "b", "c", "d", "e", "f"];
+    /// let v = Vectors::from_pairs(2, words.iter().enumerate().map(|(i, w)| (*w, [1.0f64, i as f64])))?;
+    /// let pairs = (1..6).map(|i| WordPair::new("a", words[i], 10.0 - i as f64)).collect();
+    /// let b = Benchmark::new("toy", pairs)?;
+    /// let r = Evaluator::new().evaluate_with_intervals_seeded(&v, &b, &Bootstrap::new(200), 7)?;
+    /// let ci = r.intervals.unwrap().spearman.unwrap();
+    /// assert!(ci.lower <= ci.estimate && ci.estimate <= ci.upper);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn evaluate_with_intervals_seeded<M>(
+        &self,
+        model: &M,
+        benchmark: &Benchmark,
+        bootstrap: &crate::uncertainty::Bootstrap,
+        seed: u64,
+    ) -> Result<Report, WordsimError>
+    where
+        M: Similarity + ?Sized,
+    {
+        let mut rng = crate::uncertainty::seeded_rng(seed);
+        self.evaluate_with_intervals(model, benchmark, bootstrap, &mut rng)
+    }
 }

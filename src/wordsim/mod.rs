@@ -73,7 +73,7 @@ mod repr;
 
 pub use compare::Comparison;
 #[cfg(feature = "uncertainty")]
-pub use compare::{PairedTest, paired_test};
+pub use compare::{PairedTest, paired_test, paired_test_seeded};
 pub use error::{PairProblem, WordsimError};
 #[cfg(feature = "uncertainty")]
 pub use evaluate::Intervals;

@@ -4,7 +4,7 @@
 //! n = 70 000 (where 32-bit pair counters of other crates break).
 
 use adaptive_comp_metrics::{Alternative, kendall_tau_b, spearman};
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 /// Twice the average (1-based, ascending) ranks of `v`: integers.

@@ -196,15 +196,19 @@ fn judgement_file_errors_name_the_line() {
             ..
         })
     ));
-    // An unclosed quote runs to the end of the input (the `csv` crate's
-    // reading): one field, so the record lacks its grade.
+    // A quote still open at the end of the input (the `csv` crate would
+    // run the field to the end) is an error at the line of its record,
+    // even where the fields before it are complete (issue 22).
     assert_eq!(
         judgements(&format!("{h}\"q,d,w,3\n")),
-        Err(RelevanceError::MissingField {
-            at: Location::Line(2),
-            column: "grade".into()
-        })
+        Err(RelevanceError::MalformedQuote { line: 2, field: 1 })
     );
+    assert_eq!(
+        judgements(&format!("{h}q,d,w,3\nq,d,\"AWORK,3\n")),
+        Err(RelevanceError::MalformedQuote { line: 3, field: 3 })
+    );
+    // Closed quotes, doubled quotes and a quote inside an unquoted field stay as they were.
+    assert!(judgements(&format!("{h}\"q\"\"x\",d,w\"z,3\n\"q\",\"d\",w,\"3\"")).is_ok());
     // Blank lines and CRLF line ends do not shift the line numbers.
     assert!(matches!(
         judgements(&format!("{h}\r\nq,d,w,3\r\n\r\n\r\nq,d,w,9\r\n")),

@@ -7,7 +7,7 @@ use adaptive_comp_metrics::ballot::{
     ImportMode, LayoutOptions, Outcome, Scheduler, Task, TaskId, Unvoted, Vote,
 };
 use proptest::prelude::*;
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 fn vote_from(r: u8) -> Vote {

@@ -10,7 +10,7 @@ use adaptive_comp_metrics::ballot::{
     plan, uniform_plan,
 };
 use proptest::prelude::*;
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 /// Three items, M = 2, α = 0.7, two ballots: sizes 3, round(2.1) = 2.

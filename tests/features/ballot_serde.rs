@@ -6,7 +6,7 @@ use adaptive_comp_metrics::ballot::{
     BallotConfig, Options, Scheduler, UniformBudget, Unvoted, Vote,
 };
 use proptest::prelude::*;
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 /// A noisy voter: the smaller item wins 80% of the time, 10% ties.

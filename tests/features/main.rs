@@ -29,6 +29,7 @@ mod fuzz_regressions;
 mod harness;
 mod limits;
 mod misuse;
+mod seeded_values;
 mod serde_all;
 mod simulate_data;
 mod simulate_runner;

@@ -12,7 +12,7 @@ use adaptive_comp_metrics::uncertainty::{
 use adaptive_comp_metrics::{Error, Hyperbolic, Scheme};
 use core::num::NonZeroUsize;
 use rand::seq::SliceRandom;
-use rand::{Rng, SeedableRng};
+use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 fn rng(seed: u64) -> ChaCha8Rng {
@@ -880,5 +880,82 @@ mod properties {
                 }
             }
         }
+    }
+}
+
+/// A permutation test and a bootstrap split into shares at any points, on
+/// any number of threads, put back together into the single run, bit for
+/// bit (a failing resample kept as NaN); bad shares are refused.
+#[test]
+fn sharded_runs_equal_the_single_run() {
+    let x: Vec<f64> = (0..40).map(|i| ((i * 37) % 40) as f64).collect();
+    // Ties in y make some bootstrap resamples constant (undefined).
+    let y: Vec<f64> = (0..40).map(|i| f64::from(u8::from(i % 7 == 0))).collect();
+    let stat = TopWeightedRho::new();
+    for (count, cuts) in [
+        (1000usize, vec![0, 1, 333, 999, 1000]),
+        (70_000, vec![0, 65_536, 70_000]),
+    ] {
+        let plan = Permutations::new(count).threads(threads(3));
+        let single = Permutations::new(count)
+            .test(&stat, &x, &y, &mut rng(8))
+            .unwrap();
+        let mut values = Vec::new();
+        for w in cuts.windows(2) {
+            values.extend(
+                plan.replicates(&stat, &x, &y, w[0]..w[1], &mut rng(8))
+                    .unwrap(),
+            );
+        }
+        assert_eq!(
+            plan.test_from_replicates(&stat, &x, &y, &values).unwrap(),
+            single
+        );
+        let boot = Bootstrap::new(count.min(5000)).threads(threads(2));
+        let single = Bootstrap::new(count.min(5000))
+            .run(&Spearman, &x, &y, &mut rng(3))
+            .unwrap();
+        assert!(single.failed > 0);
+        let mut values = boot
+            .replicates(&Spearman, &x, &y, 0..17, &mut rng(3))
+            .unwrap();
+        values.extend(
+            boot.replicates(&Spearman, &x, &y, 17..count.min(5000), &mut rng(3))
+                .unwrap(),
+        );
+        assert_eq!(values.iter().filter(|v| v.is_nan()).count(), single.failed);
+        let sharded = boot
+            .run_from_replicates(&Spearman, &x, &y, &values, &mut rng(3))
+            .unwrap();
+        assert_eq!(sharded, single);
+    }
+    let plan = Permutations::new(10);
+    assert!(matches!(
+        plan.replicates(&stat, &x, &y, 5..11, &mut rng(1)),
+        Err(UncertaintyError::TooLarge {
+            requested: 11,
+            limit: 10,
+            ..
+        })
+    ));
+    assert!(matches!(
+        plan.test_from_replicates(&stat, &x, &y, &[0.0; 9]),
+        Err(UncertaintyError::Statistic(Error::LengthMismatch { .. }))
+    ));
+    assert!(matches!(
+        plan.test_from_replicates(&stat, &x, &y, &[f64::NAN; 10]),
+        Err(UncertaintyError::Statistic(Error::NaN {
+            input: "values",
+            index: 0
+        }))
+    ));
+    // Every resample failed: the error names the first one, as the single run's.
+    let flat = [1.0, 1.0, 1.0, 1.0, 2.0];
+    let boot = Bootstrap::new(4);
+    let single = boot.run(&Spearman, &flat, &x[..5], &mut rng(0));
+    let values = boot.replicates(&Spearman, &flat, &x[..5], 0..4, &mut rng(0));
+    if let (Err(single), Ok(values)) = (&single, &values) {
+        let sharded = boot.run_from_replicates(&Spearman, &flat, &x[..5], values, &mut rng(0));
+        assert_eq!(sharded.as_ref().err(), Some(single));
     }
 }

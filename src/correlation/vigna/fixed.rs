@@ -458,7 +458,7 @@ pub(crate) fn ratio_of_parts(num: (f64, i64), x: (f64, i64), y: (f64, i64)) -> f
 mod tests {
     use super::*;
 
-    use rand::{Rng, SeedableRng};
+    use rand::{RngExt, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
     /// A random f64 ≥ 0 over the whole range, subnormals included.

@@ -348,7 +348,7 @@ impl<'a, T> Along<'a, T> {
 mod tests {
     use super::*;
 
-    use rand::{Rng, SeedableRng};
+    use rand::{RngExt, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
     fn pairs(x: &[f64], y: &[f64]) -> Vec<(u64, u64)> {

@@ -1,0 +1,375 @@
+//! `close`, `exclude`, `rank`: ending a ballot, excluding workers, the
+//! final ranking and a model's correlation with it.
+
+use std::collections::HashMap;
+
+use adaptive_comp_metrics::ballot::{BallotError, Exclusion, ExclusionRule, Phase, Unvoted};
+
+use super::files::{
+    MAX_ERRORS, check_output, csv_bytes, csv_writer, lock, read_columns, write_atomic,
+};
+use super::setup::parse_layout;
+use super::state::{RngState, State};
+use super::{
+    AppError, Env, Failure, Outcome, ballot_error, errors, fmt_opt, open_ballot, report_open,
+};
+
+/// How unanswered comparisons are treated when a ballot closes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum UnvotedArg {
+    /// Refuse to close while a comparison has no vote.
+    Reject,
+    /// Drop the unanswered comparisons.
+    Withdraw,
+}
+
+/// Exclusion of workers by their accuracy on control pairs.
+#[derive(Debug, Clone, Copy, clap::Args)]
+pub struct ExclusionArgs {
+    /// Exclude the workers whose accuracy on control pairs is below this (in [0, 1]).
+    #[arg(long, value_parser = crate::params::unit)]
+    pub min_accuracy: Option<f64>,
+    /// … among those with at least this many control answers.
+    #[arg(long, requires = "min_accuracy", default_value_t = 5)]
+    pub min_controls: u64,
+}
+
+/// Closes the open ballot (after optional exclusions) and opens the next one.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "\
+The excluded workers' answers of this ballot are discarded and logged, and their tasks can be
+answered again. --ballot K makes the command idempotent: closing a ballot already closed does
+nothing.
+
+Example:
+  acm campaign close --state s.json --ballot 1 --min-accuracy 0.7 --min-controls 5
+  acm campaign close --state s.json --unvoted withdraw")]
+pub struct CloseArgs {
+    /// The campaign's state file.
+    #[arg(long)]
+    pub state: String,
+    /// The ballot to close (nothing to do if it is already closed).
+    #[arg(long)]
+    pub ballot: Option<usize>,
+    /// Unanswered comparisons: refuse to close, or withdraw them.
+    #[arg(long, value_enum, default_value_t = UnvotedArg::Reject)]
+    pub unvoted: UnvotedArg,
+    #[command(flatten)]
+    pub exclusion: ExclusionArgs,
+    /// Share of control tasks from the next ballot on, in [0, 1).
+    #[arg(long, value_parser = crate::params::share)]
+    pub control_rate: Option<f64>,
+    /// Tasks per unit from the next ballot on (0: no units).
+    #[arg(long)]
+    pub unit_size: Option<usize>,
+}
+
+/// Excludes workers now, without closing, so that their tasks can be answered again.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "\
+Example:
+  acm campaign exclude --state s.json --min-accuracy 0.7
+  acm campaign exclude --state s.json --worker A1B2C3
+  acm campaign export --state s.json --out again.csv --missing")]
+pub struct ExcludeArgs {
+    /// The campaign's state file.
+    #[arg(long)]
+    pub state: String,
+    #[command(flatten)]
+    pub exclusion: ExclusionArgs,
+    /// Exclude this worker.
+    #[arg(long, required_unless_present = "min_accuracy")]
+    pub worker: Option<String>,
+}
+
+/// Writes the ranking (rank,id,text,score,last_ballot) and a model's correlation with it.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "\
+With --model (a CSV file: id,score for every item), prints the model's ρ_w, τ_w, ρ and τ-b
+against the collected scores.
+
+Example:
+  acm campaign rank --state s.json --out ranking.csv --model model.csv")]
+pub struct RankArgs {
+    /// The campaign's state file.
+    #[arg(long)]
+    pub state: String,
+    /// Where to write the ranking (`-`: standard output); never the state file.
+    #[arg(long, default_value = "-")]
+    pub out: String,
+    /// A model's scores of the items (CSV).
+    #[arg(long)]
+    pub model: Option<String>,
+    /// Column of the item ids in the model file.
+    #[arg(long, default_value = "id")]
+    pub model_id_column: String,
+    /// Column of the scores in the model file.
+    #[arg(long, default_value = "score")]
+    pub model_score_column: String,
+}
+
+fn load(path: &str) -> Result<(String, State), Failure> {
+    Ok((path.to_owned(), State::load(path)?))
+}
+
+/// `close`: optional exclusions, close the open ballot, open the next.
+///
+/// # Errors
+/// No open ballot; missing votes under `--unvoted reject`; bad options.
+pub fn close(args: &CloseArgs, env: &mut Env<'_>) -> Outcome {
+    let _lock = lock(&args.state)?;
+    let (path, mut state) = load(&args.state)?;
+    if let Some(k) = args.ballot {
+        let closed = state.campaign.scheduler().history().len();
+        if k >= 1 && k <= closed {
+            env.say(format_args!("ballot {k} is already closed: nothing to do"))?;
+            return report_open(&state, env);
+        }
+        if state.campaign.open_ballot_number() != Some(k) {
+            return Err(AppError::file(&path, format!("ballot {k} is not open")).into());
+        }
+    }
+    let k = open_ballot(&state, &path)?;
+    let unvoted = match args.unvoted {
+        UnvotedArg::Reject => Unvoted::Reject,
+        UnvotedArg::Withdraw => Unvoted::Withdraw,
+    };
+    let layout = parse_layout(
+        args.control_rate,
+        args.unit_size,
+        state.campaign.layout_options(),
+        0.0,
+    )?;
+    let excluded = exclude_by_accuracy(&args.exclusion, &mut state)?;
+    let closed = match state.campaign.close_ballot(unvoted) {
+        Ok(s) => s.clone(),
+        Err(BallotError::MissingVotes { ballot, missing }) => {
+            return Err(AppError::file(
+                &path,
+                format!(
+                    "ballot {ballot} has {missing} comparison(s) without a vote{}: import more answers, or close with --unvoted withdraw",
+                    if excluded.is_empty() { "" } else { " once the excluded workers' votes are discarded" }
+                ),
+            )
+            .into());
+        }
+        Err(BallotError::NoVotes { item, ballot }) => {
+            return Err(AppError::file(
+                &path,
+                format!(
+                    "item {:?} has no vote in ballot {ballot}: import answers for it before closing",
+                    state.thing(item).0
+                ),
+            )
+            .into());
+        }
+        Err(e) => return Err(AppError::file(&path, e.to_string()).into()),
+    };
+    state
+        .campaign
+        .set_layout_options(layout)
+        .map_err(ballot_error)?;
+    if state.campaign.scheduler().phase() != Phase::Finished {
+        let mut brng = state.ballot_rng.generator(state.seed)?;
+        let mut lrng = state.layout_rng.generator(state.seed)?;
+        state
+            .campaign
+            .open_ballot(&mut brng, &mut lrng)
+            .map_err(ballot_error)?;
+        state.ballot_rng = RngState::of(&brng);
+        state.layout_rng = RngState::of(&lrng);
+    }
+    state.save(&path, env)?;
+    report_exclusions(&excluded, k, env)?;
+    env.say(format_args!(
+        "ballot {k} closed: {} votes, {} comparison(s) withdrawn, b = {}",
+        closed.votes, closed.withdrawn, closed.b_hat
+    ))?;
+    report_open(&state, env)
+}
+
+pub(super) fn exclude_by_accuracy(
+    args: &ExclusionArgs,
+    state: &mut State,
+) -> Result<Vec<Exclusion>, Failure> {
+    match args.min_accuracy {
+        Some(a) => {
+            let rule = ExclusionRule::new(a, args.min_controls).map_err(ballot_error)?;
+            state.campaign.exclude_workers(&rule).map_err(ballot_error)
+        }
+        None => Ok(Vec::new()),
+    }
+}
+
+pub(super) fn report_exclusions(excluded: &[Exclusion], k: usize, env: &mut Env<'_>) -> Outcome {
+    for e in excluded {
+        env.say(format_args!(
+            "excluded worker {}: accuracy {} on {} control answer(s), {} answer(s) of ballot {k} discarded",
+            e.worker,
+            fmt_opt(e.accuracy()),
+            e.controls,
+            e.discarded
+        ))?;
+    }
+    Ok(())
+}
+
+/// `exclude`: excludes workers now, by accuracy (`--min-accuracy`) or by id
+/// (`--worker`), without closing: their answers of the open ballot are
+/// discarded and the tasks can be exported again with `export --missing`.
+///
+/// # Errors
+/// No open ballot; bad options; an unknown worker.
+pub fn exclude(args: &ExcludeArgs, env: &mut Env<'_>) -> Outcome {
+    let _lock = lock(&args.state)?;
+    let (path, mut state) = load(&args.state)?;
+    let k = open_ballot(&state, &path)?;
+    let mut excluded = exclude_by_accuracy(&args.exclusion, &mut state)?;
+    if let Some(w) = args.worker.as_deref() {
+        if !state.campaign.workers().iter().any(|x| x == w) {
+            return Err(AppError::file(
+                &path,
+                format!("no worker {} has answered", crate::error::echo(w)),
+            )
+            .into());
+        }
+        excluded.extend(state.campaign.exclude_worker(w).map_err(ballot_error)?);
+    }
+    if excluded.is_empty() {
+        return env.say(format_args!("nobody to exclude"));
+    }
+    state.save(&path, env)?;
+    report_exclusions(&excluded, k, env)?;
+    report_open(&state, env)
+}
+
+/// `rank`: the ranking as CSV and, with `--model`, the model's correlation
+/// with it.
+///
+/// # Errors
+/// Nothing closed yet; a bad model file.
+pub fn rank(args: &RankArgs, env: &mut Env<'_>) -> Outcome {
+    check_output(&args.out, &args.state)?;
+    let (_, state) = load(&args.state)?;
+    let out = args.out.as_str();
+    let c = &state.campaign;
+    let mut rng = state.ballot_rng.generator(state.seed)?;
+    let ranking = c.ranking(&mut rng).map_err(ballot_error)?;
+    let mut w = csv_writer();
+    let csv_err = |e: csv::Error| AppError::msg(format!("cannot build the CSV: {e}"));
+    w.write_record(["rank", "id", "text", "score", "last_ballot"])
+        .map_err(csv_err)?;
+    for (r, e) in ranking.entries.iter().enumerate() {
+        let (id, text, _) = state.thing(e.item);
+        w.write_record([
+            (r + 1).to_string().as_str(),
+            id,
+            text,
+            e.score.to_string().as_str(),
+            e.last_ballot.to_string().as_str(),
+        ])
+        .map_err(csv_err)?;
+    }
+    let model = match args.model.as_deref() {
+        Some(m) => Some(read_model(args, m, &state)?),
+        None => None,
+    };
+    let bytes = csv_bytes(w)?;
+    write_atomic(out, &bytes, env)?;
+    let mut lines = Vec::new();
+    if let Some(k) = c.open_ballot_number() {
+        lines.push(format!(
+            "note: ballot {k} is still open: the ranking uses the closed ballots only"
+        ));
+    }
+    if let Some(model) = model {
+        let n = c.scheduler().config().n_items();
+        let mut collected = vec![0.0; n];
+        for e in &ranking.entries {
+            collected[e.item] = e.score;
+        }
+        let m = |r: adaptive_comp_metrics::Result<f64>| match r {
+            Ok(v) => format!("{v:.4}"),
+            Err(e) => format!("undefined ({e})"),
+        };
+        lines.push(format!(
+            "model against the collected ranking: rho_w {}  tau_w {}  rho {}  tau_b {}",
+            m(adaptive_comp_metrics::rho_w(&collected, &model).map(|r| r.rho)),
+            m(adaptive_comp_metrics::tau_w(&collected, &model).map(|r| r.tau)),
+            m(adaptive_comp_metrics::spearman(&collected, &model).map(|r| r.rho)),
+            m(adaptive_comp_metrics::kendall_tau_b(&collected, &model).map(|r| r.tau)),
+        ));
+    }
+    for l in lines {
+        if out == "-" {
+            env.note(format_args!("{l}"))?;
+        } else {
+            env.say(format_args!("{l}"))?;
+        }
+    }
+    Ok(())
+}
+
+/// A model's score for every item, by item index.
+pub(super) fn read_model(args: &RankArgs, path: &str, state: &State) -> Result<Vec<f64>, Failure> {
+    let id_col = args.model_id_column.as_str();
+    let score_col = args.model_score_column.as_str();
+    let (rows, mut bad) = read_columns(path, &[id_col, score_col])?;
+    let n = state.items.len();
+    let index: HashMap<&str, usize> = state
+        .items
+        .ids
+        .iter()
+        .enumerate()
+        .map(|(i, id)| (id.as_str(), i))
+        .collect();
+    let mut scores = vec![f64::NAN; n];
+    let mut line_of = vec![0u64; n];
+    for (line, v) in rows {
+        let Some(&i) = index.get(v[0].as_str()) else {
+            bad.push(AppError::at(
+                path,
+                line,
+                format!("unknown item id {}", crate::error::echo(&v[0])),
+            ));
+            continue;
+        };
+        if line_of[i] != 0 {
+            bad.push(AppError::at(
+                path,
+                line,
+                format!("item {:?} already scored on line {}", v[0], line_of[i]),
+            ));
+            continue;
+        }
+        match v[1].trim().parse::<f64>() {
+            Ok(s) if s.is_finite() => {
+                scores[i] = s;
+                line_of[i] = line;
+            }
+            _ => bad.push(AppError::at(
+                path,
+                line,
+                format!("score {} is not a finite number", crate::error::echo(&v[1])),
+            )),
+        }
+    }
+    if bad.is_empty()
+        && let Some(i) = line_of.iter().position(|&l| l == 0)
+    {
+        bad.push(AppError::file(
+            path,
+            format!(
+                "no score for item {:?} ({} item(s) unscored)",
+                state.items.ids[i],
+                line_of.iter().filter(|&&l| l == 0).count()
+            ),
+        ));
+    }
+    if bad.is_empty() {
+        Ok(scores)
+    } else {
+        bad.truncate(MAX_ERRORS);
+        Err(errors(bad))
+    }
+}

@@ -1,0 +1,331 @@
+//! `acm campaign`: an adaptive vote collection (Lombardo et al. 2020,
+//! §2.5–2.7) run on a crowdsourcing platform through files.
+//!
+//! The whole state lives in one JSON file (`--state`), written atomically
+//! (a temporary file with a unique name beside it, synced, renamed over it,
+//! the directory synced): a command that fails or is killed at any moment
+//! leaves the old state or the new one, never a mix. Every command that
+//! changes the state (`init`, `import`, `close`, `exclude`) first takes an
+//! exclusive lock on `STATE.lock` beside it (`File::try_lock`); a second
+//! command fails at once saying that another one is using the campaign.
+//!
+//! # The state file
+//!
+//! One JSON object (format 1), kept as the file-based example of earlier
+//! versions wrote it:
+//!
+//! ```text
+//! {"format": "adaptive-comp-metrics campaign", "version": 1,
+//!  "tag": "<8 hex digits: FNV-1a of the seed and the items file>",
+//!  "seed": <u64>,
+//!  "ballot_rng": {"stream": 0, "word_pos": "<u128 in decimal>"},
+//!  "layout_rng": {"stream": 1, "word_pos": "<u128 in decimal>"},
+//!  "price": <number or null>, "id_column": "id", "text_column": "text",
+//!  "items": {"extra_columns": [...], "ids": [...], "texts": [...], "extra": [[...], ...]},
+//!  "control_items": { same layout },
+//!  "campaign": <the library's ballot::Campaign in its serde form>}
+//! ```
+//!
+//! Item i of the collection is row i of `items`; control item N + j is row
+//! j of `control_items`. The generators are ChaCha8 seeded with
+//! `seed_from_u64(seed)`, on the streams named. Task ids in files are
+//! `TAG-b<ballot>-<position>`.
+
+mod collect;
+mod files;
+mod finish;
+mod setup;
+pub mod state;
+
+use std::fmt;
+use std::io::{self, Write};
+use std::path::PathBuf;
+
+use adaptive_comp_metrics::ballot::BallotError;
+
+use crate::error::Failure as CliFailure;
+use crate::output::{Ctx, Out};
+use state::State;
+
+pub use files::{lock_path, temp_path};
+
+const AFTER: &str = "\
+A campaign goes: init (plan and ballot 1) → for each ballot: export (the tasks to upload) →
+import (the platform's answers) → close (the next ballot is chosen adaptively) → rank.
+Every command names the state file with --state; the commands that change it lock STATE.lock.
+
+Example (7 ballots of an MTurk-style collection):
+  acm campaign init --state s.json --items items.csv --seed 7 --controls controls.csv
+  acm campaign export --state s.json --out ballot1.csv
+  acm campaign import --state s.json --answers results.csv \\
+      --task-column HITId --worker-column WorkerId --choice-column Answer
+  acm campaign status --state s.json
+  acm campaign close --state s.json --ballot 1 --min-accuracy 0.7
+  acm campaign rank --state s.json --out ranking.csv --model model.csv";
+
+/// Adaptive pairwise vote collection through files: init, export, import, status, close,
+/// exclude, rank.
+#[derive(Debug, clap::Args)]
+#[command(after_help = AFTER)]
+pub struct Args {
+    /// The step.
+    #[command(subcommand)]
+    pub command: Step,
+}
+
+/// The steps of a campaign.
+#[derive(Debug, clap::Subcommand)]
+pub enum Step {
+    Init(setup::InitArgs),
+    Export(collect::ExportArgs),
+    Import(collect::ImportArgs),
+    Status(collect::StatusArgs),
+    Close(finish::CloseArgs),
+    Exclude(finish::ExcludeArgs),
+    Rank(finish::RankArgs),
+}
+
+/// One error, located: `FILE:LINE: message`, `FILE: message` or `message`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AppError {
+    /// The file concerned, if any.
+    pub file: Option<String>,
+    /// The 1-based line, if known.
+    pub line: Option<u64>,
+    /// The 1-based column, if known.
+    pub column: Option<u64>,
+    /// What went wrong (lowercase, no trailing period).
+    pub message: String,
+}
+
+impl AppError {
+    /// An error without a place.
+    pub fn msg(message: impl Into<String>) -> Self {
+        Self {
+            file: None,
+            line: None,
+            column: None,
+            message: message.into(),
+        }
+    }
+
+    /// An error about a file.
+    pub fn file(file: impl fmt::Display, message: impl Into<String>) -> Self {
+        Self {
+            file: Some(file.to_string()),
+            ..Self::msg(message)
+        }
+    }
+
+    /// An error at a line of a file.
+    pub fn at(file: impl fmt::Display, line: u64, message: impl Into<String>) -> Self {
+        Self {
+            line: Some(line),
+            ..Self::file(file, message)
+        }
+    }
+}
+
+impl fmt::Display for AppError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(file) = &self.file {
+            write!(f, "{file}:")?;
+            if let Some(line) = self.line {
+                write!(f, "{line}:")?;
+                if let Some(c) = self.column {
+                    write!(f, "{c}:")?;
+                }
+            }
+            f.write_str(" ")?;
+        }
+        f.write_str(&self.message)
+    }
+}
+
+/// Why a step did not complete.
+#[derive(Debug)]
+pub enum Failure {
+    /// Errors to report (exit status 1); nothing was changed.
+    Errors(Vec<AppError>),
+    /// An invalid parameter value (exit status 2); nothing was changed.
+    Usage(AppError),
+    /// A simulated crash (tests only): the process "died" at a checkpoint.
+    Crash,
+    /// The reader of standard output went away: exit quietly.
+    BrokenPipe,
+}
+
+impl From<AppError> for Failure {
+    fn from(e: AppError) -> Self {
+        Self::Errors(vec![e])
+    }
+}
+
+impl From<Failure> for CliFailure {
+    fn from(f: Failure) -> Self {
+        let one = |e: AppError| {
+            let mut c = CliFailure::new(e.message);
+            c.file = e.file.map(PathBuf::from);
+            c.line = e.line.map(|l| l as usize);
+            c.column = e.column.map(|l| l as usize);
+            c
+        };
+        match f {
+            Failure::Errors(list) => CliFailure::many(list.into_iter().map(one).collect()),
+            Failure::Usage(e) => CliFailure::usage(one(e).to_string()),
+            Failure::Crash => CliFailure::new(CRASH),
+            Failure::BrokenPipe => CliFailure::quiet(),
+        }
+    }
+}
+
+/// The message of a simulated crash (tests only).
+pub const CRASH: &str = "simulated crash";
+
+/// Result of a step.
+pub type Outcome<T = ()> = Result<T, Failure>;
+
+/// Where a step writes its report, and whether it is to crash (tests).
+pub struct Env<'a> {
+    /// Standard output.
+    pub out: &'a mut Out,
+    /// `--quiet`: no progress, no notes.
+    pub ctx: Ctx,
+    /// Interrupts the step at this checkpoint (1-based, over the Env's
+    /// life): a partly written temporary file, a complete one not yet
+    /// renamed, a renamed one whose directory was not synced. Tests only.
+    pub crash_at: Option<usize>,
+    /// Checkpoints passed so far.
+    pub checkpoints: usize,
+}
+
+impl fmt::Debug for Env<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Env")
+            .field("crash_at", &self.crash_at)
+            .field("checkpoints", &self.checkpoints)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<'a> Env<'a> {
+    /// An environment without a planned crash.
+    pub fn new(out: &'a mut Out, ctx: Ctx) -> Self {
+        Self {
+            out,
+            ctx,
+            crash_at: None,
+            checkpoints: 0,
+        }
+    }
+
+    /// Writes a line to the report.
+    pub fn say(&mut self, line: fmt::Arguments<'_>) -> Outcome {
+        writeln!(self.out, "{line}").map_err(|f| {
+            if f.kind == crate::error::Kind::Quiet {
+                Failure::BrokenPipe
+            } else {
+                AppError::msg(f.message.clone()).into()
+            }
+        })
+    }
+
+    /// Writes a line to standard error (after what stdout has so far).
+    pub fn note(&mut self, line: fmt::Arguments<'_>) -> Outcome {
+        let _ = Write::flush(self.out);
+        let _ = writeln!(io::stderr(), "{line}");
+        Ok(())
+    }
+
+    /// Passes a checkpoint: fails with [`Failure::Crash`] at the planned one.
+    pub fn checkpoint(&mut self) -> Outcome {
+        self.checkpoints += 1;
+        if self.crash_at == Some(self.checkpoints) {
+            return Err(Failure::Crash);
+        }
+        Ok(())
+    }
+}
+
+/// Maps an error writing to standard output.
+pub fn stdout_error(e: &io::Error) -> Failure {
+    if e.kind() == io::ErrorKind::BrokenPipe {
+        Failure::BrokenPipe
+    } else {
+        AppError::msg(format!("cannot write the report: {e}")).into()
+    }
+}
+
+/// Runs one step.
+///
+/// # Errors
+/// See [`Failure`].
+pub fn run_step(step: &Step, env: &mut Env<'_>) -> Outcome {
+    match step {
+        Step::Init(a) => setup::init(a, env),
+        Step::Export(a) => collect::export(a, env),
+        Step::Import(a) => collect::import(a, env),
+        Step::Status(a) => collect::status(a, env),
+        Step::Close(a) => finish::close(a, env),
+        Step::Exclude(a) => finish::exclude(a, env),
+        Step::Rank(a) => finish::rank(a, env),
+    }
+}
+
+/// `acm campaign …`.
+///
+/// # Errors
+/// What stopped the step.
+pub fn run(a: &Args, ctx: &Ctx, out: &mut Out) -> Result<(), CliFailure> {
+    let mut env = Env::new(out, *ctx);
+    run_step(&a.command, &mut env).map_err(CliFailure::from)
+}
+
+/// A library error about a parameter value (a command-line error), or
+/// about the collection's state.
+pub(crate) fn ballot_error(e: BallotError) -> Failure {
+    let text = e.to_string();
+    if text.starts_with("invalid parameter") {
+        Failure::Usage(AppError::msg(text))
+    } else {
+        Failure::Errors(vec![AppError::msg(text)])
+    }
+}
+
+pub(crate) fn errors(list: Vec<AppError>) -> Failure {
+    Failure::Errors(list)
+}
+
+pub(crate) fn report_open(state: &State, env: &mut Env<'_>) -> Outcome {
+    let c = &state.campaign;
+    match c.open_ballot_number() {
+        Some(k) => {
+            let l = c.layout(k).map_or(0, |l| l.len());
+            let q = c.layout(k).map_or(0, |l| l.n_controls());
+            env.say(format_args!(
+                "ballot {k} of {} is open: {} items, {} tasks ({} comparisons, {q} controls)",
+                c.scheduler().ballot_sizes().len(),
+                c.scheduler().ballot_items().len(),
+                l,
+                l - q
+            ))
+        }
+        None => env.say(format_args!("all ballots are closed: run rank")),
+    }
+}
+
+pub(crate) fn open_ballot(state: &State, path: &str) -> Result<usize, AppError> {
+    state.campaign.open_ballot_number().ok_or_else(|| {
+        AppError::file(
+            path,
+            format!(
+                "no ballot is open: all {} ballots are closed",
+                state.campaign.scheduler().ballot_sizes().len()
+            ),
+        )
+    })
+}
+
+pub(crate) fn fmt_opt(v: Option<f64>) -> String {
+    v.map_or_else(|| "-".to_owned(), |x| format!("{x:.3}"))
+}

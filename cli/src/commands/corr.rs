@@ -1,0 +1,441 @@
+//! `acm corr`: two score columns of a CSV or TSV file, compared with the
+//! focus on top ranks.
+
+use std::path::{Path, PathBuf};
+
+use adaptive_comp_metrics::uncertainty::{
+    Bootstrap, ConfidenceInterval, Permutations, TopWeightedRho, TopWeightedTau,
+};
+use adaptive_comp_metrics::{
+    Alternative, Error, Hyperbolic, OffsetQuadratic, Scheme, TopWeighted, first_rank_fraction,
+    kendall_tau_b, pearson, spearman, weighted_tau,
+};
+use rand::SeedableRng;
+use serde_json::json;
+
+use crate::error::{Failure, Outcome};
+use crate::input::{self, Columns};
+use crate::output::{Ctx, Format, FormatArg, Out, Table};
+use crate::progress::Progress;
+
+const AFTER: &str = "\
+The file has a header line; the two columns named (default `human` and `model`) hold the scores,
+larger = more related; other columns are ignored. Fields may be quoted (\"p,1\"); a file ending in
+.tsv or .tab is tab-separated (or give --delimiter). ρ_w and τ_w weigh an item f(n) = 1/(n + 2)² at
+its human rank n plus the same at its model rank (Lombardo et al. 2020, Eq. 8–9); their
+standardised values put what unrelated rankings give on average at 0 (Lombardo 2025).
+
+Examples:
+  acm corr examples/data/word-pairs.csv
+  acm corr pairs.tsv gold system --format json
+  acm corr pairs.csv human model --permutations 9999 --bootstrap 2000 --seed 7";
+
+/// Correlations of two score columns: ρ_w, τ_w (raw and standardised), Spearman ρ, Kendall τ-b,
+/// Pearson r and Vigna's weighted τ, with p-values.
+#[derive(Debug, clap::Args)]
+#[command(after_help = AFTER)]
+pub struct Args {
+    /// The CSV or TSV file.
+    pub file: PathBuf,
+    /// Header name of the human (reference) scores.
+    #[arg(default_value = "human")]
+    pub human: String,
+    /// Header name of the model's scores.
+    #[arg(default_value = "model")]
+    pub model: String,
+    /// Field separator (one ASCII character; `\t` for a tab). Default: tab for .tsv/.tab, else comma.
+    #[arg(long, value_parser = parse_delimiter)]
+    pub delimiter: Option<u8>,
+    /// Permutation test of ρ_w and τ_w with this many permutations (H1: positive association).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100_000_000))]
+    pub permutations: Option<u32>,
+    /// 95 % BCa bootstrap intervals of ρ_w and τ_w from this many resamples.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(2..=100_000_000))]
+    pub bootstrap: Option<u32>,
+    /// Seed of the permutations and resamples.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    #[command(flatten)]
+    pub output: FormatArg,
+}
+
+/// A one-character field separator.
+pub fn parse_delimiter(s: &str) -> Result<u8, String> {
+    match s {
+        "\\t" | "\t" | "tab" => Ok(b'\t'),
+        _ if s.len() == 1 && s.is_ascii() && s != "\"" && s != "\n" && s != "\r" => {
+            Ok(s.as_bytes()[0])
+        }
+        _ => Err(format!(
+            "expected one ASCII character other than a quote or a line break (or `\\t`), got {s:?}"
+        )),
+    }
+}
+
+/// The separator of `path`: `explicit`, else tab for `.tsv`/`.tab`, else comma.
+pub fn delimiter_of(path: &Path, explicit: Option<u8>) -> u8 {
+    explicit.unwrap_or_else(|| {
+        match path
+            .extension()
+            .map(|e| e.to_string_lossy().to_ascii_lowercase())
+        {
+            Some(e) if e == "tsv" || e == "tab" => b'\t',
+            _ => b',',
+        }
+    })
+}
+
+/// Reads the file and prints the report.
+///
+/// # Errors
+/// An unreadable file, a bad cell (with its line and column), a constant
+/// column.
+pub fn run(a: &Args, ctx: &Ctx, out: &mut Out) -> Outcome {
+    let delimiter = delimiter_of(&a.file, a.delimiter);
+    let data = input::read_columns(&a.file, &[&a.human, &a.model], delimiter)?;
+    let [human, model] = data.values.as_slice() else {
+        return Err(Failure::new("two columns expected"));
+    };
+    report(a, ctx, human, model, out).map_err(|f| locate(f, a, &data))
+}
+
+/// A coefficient's error said in the file's terms: the column names instead
+/// of `x` and `y`, the line and column of the value instead of its index.
+fn locate(f: Failure, a: &Args, data: &Columns) -> Failure {
+    let Some(&e) = f.source::<Error>() else {
+        return f;
+    };
+    let column = |input: &str| {
+        if input == "y" {
+            (&a.model, 1)
+        } else {
+            (&a.human, 0)
+        }
+    };
+    let cell = |input: &str, index: usize| {
+        let (_, k) = column(input);
+        data.cells.get(k).and_then(|c| c.get(index)).copied()
+    };
+    let failure = |message: String| Failure::new(message).file(&a.file);
+    match e {
+        Error::NaN { input, index } | Error::Infinite { input, index } => {
+            let what = if matches!(e, Error::NaN { .. }) {
+                "NaN"
+            } else {
+                "infinite"
+            };
+            let at = cell(input, index);
+            failure(format!("column {:?}: the value is {what}", column(input).0))
+                .at(at.map(|c| c.line), at.map(|c| c.column))
+        }
+        Error::Constant { input } => failure(format!(
+            "column {:?} is constant: the coefficient is undefined",
+            column(input).0
+        )),
+        _ => f.file(&a.file),
+    }
+}
+
+/// Permutation p-values and bootstrap intervals, when asked for.
+#[derive(Debug, Default)]
+struct Resampled {
+    p_rho: Option<(f64, f64)>,
+    p_tau: Option<(f64, f64)>,
+    ci_rho: Option<ConfidenceInterval>,
+    ci_tau: Option<ConfidenceInterval>,
+}
+
+fn resample(a: &Args, ctx: &Ctx, human: &[f64], model: &[f64]) -> Outcome<Resampled> {
+    let mut r = Resampled::default();
+    let steps = u64::from(a.permutations.is_some()) * 2 + u64::from(a.bootstrap.is_some()) * 2;
+    if steps == 0 {
+        return Ok(r);
+    }
+    let bar = Progress::new(ctx, steps, "resampling");
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(a.seed);
+    if let Some(n) = a.permutations {
+        let p = Permutations::new(n as usize).alternative(Alternative::Greater);
+        bar.message(format!("{n} permutations of ρ_w"));
+        let t = p.test(&TopWeightedRho::new(), human, model, &mut rng)?;
+        r.p_rho = Some((t.p_value, t.standard_error));
+        bar.inc(1);
+        bar.message(format!("{n} permutations of τ_w"));
+        let t = p.test(&TopWeightedTau::new(), human, model, &mut rng)?;
+        r.p_tau = Some((t.p_value, t.standard_error));
+        bar.inc(1);
+    }
+    if let Some(n) = a.bootstrap {
+        let b = Bootstrap::new(n as usize);
+        bar.message(format!("{n} bootstrap resamples of ρ_w"));
+        r.ci_rho = Some(b.run(&TopWeightedRho::new(), human, model, &mut rng)?);
+        bar.inc(1);
+        bar.message(format!("{n} bootstrap resamples of τ_w"));
+        r.ci_tau = Some(b.run(&TopWeightedTau::new(), human, model, &mut rng)?);
+        bar.inc(1);
+    }
+    Ok(r)
+}
+
+/// A p-value for printing: below the smallest positive f64 it underflows to 0.
+fn fmt_p(p: f64) -> String {
+    if p == 0.0 {
+        "< 1e-308".to_string()
+    } else {
+        format!("{p:.3e}")
+    }
+}
+
+#[allow(clippy::too_many_lines)]
+fn report(a: &Args, ctx: &Ctx, human: &[f64], model: &[f64], out: &mut Out) -> Outcome {
+    let paper = TopWeighted::new();
+    let rho_w = paper.rho(human, model)?;
+    let tau_w = paper.tau(human, model)?;
+    let rho_s = paper.rho_standardised(human, model);
+    let tau_s = paper.tau_standardised(human, model);
+    let rho = spearman(human, model)?;
+    let tau = kendall_tau_b(human, model)?;
+    let r = pearson(human, model)?;
+    let vigna = weighted_tau(
+        human,
+        model,
+        &adaptive_comp_metrics::WeightedTauOptions::default(),
+    )?;
+    let extra = resample(a, ctx, human, model)?;
+    let two = Alternative::TwoSided;
+    let greater = Alternative::Greater;
+    match a.output.format {
+        Format::Json => {
+            let std_json = |v: Result<f64, String>| match v {
+                Ok(v) => json!(v),
+                Err(e) => json!({ "error": e }),
+            };
+            let doc = json!({
+                "file": a.file.display().to_string(),
+                "human": a.human,
+                "model": a.model,
+                "n": human.len(),
+                "rho_w": rho_w,
+                "tau_w": tau_w,
+                "rho_w_standardised": std_json(rho_s.as_ref().map(|s| s.value).map_err(ToString::to_string)),
+                "tau_w_standardised": std_json(tau_s.as_ref().map(|s| s.value).map_err(ToString::to_string)),
+                "spearman": { "rho": rho.rho, "p_two_sided": rho.p_value(two), "p_greater": rho.p_value(greater) },
+                "kendall_tau_b": { "tau": tau.tau, "p_two_sided": tau.p_value(two), "p_greater": tau.p_value(greater),
+                    "concordant": tau.concordant, "discordant": tau.discordant },
+                "pearson": { "r": r.r, "p_two_sided": r.p_value(two), "p_greater": r.p_value(greater) },
+                "weighted_tau": vigna,
+                "permutation_p_greater": extra.p_rho.map(|(p, se)| json!({
+                    "permutations": a.permutations, "rho_w": [p, se],
+                    "tau_w": extra.p_tau.map(|(p, se)| [p, se]) })),
+                "bootstrap_95": extra.ci_rho.map(|c| json!({
+                    "resamples": a.bootstrap, "rho_w": [c.lower, c.upper],
+                    "tau_w": extra.ci_tau.map(|c| [c.lower, c.upper]) })),
+            });
+            out.json(&doc)
+        }
+        Format::Csv => {
+            let mut t = Table::new(
+                &[
+                    "coefficient",
+                    "value",
+                    "standardised",
+                    "p_two_sided",
+                    "p_greater",
+                    "ci_lower",
+                    "ci_upper",
+                ],
+                1,
+            );
+            let num = |v: Option<f64>| v.map_or_else(String::new, |v| v.to_string());
+            let ci =
+                |c: &Option<ConfidenceInterval>| (num(c.map(|c| c.lower)), num(c.map(|c| c.upper)));
+            let (lo, hi) = ci(&extra.ci_rho);
+            t.row(vec![
+                "rho_w".into(),
+                num(Some(rho_w.rho)),
+                num(rho_s.as_ref().ok().map(|s| s.value)),
+                String::new(),
+                num(extra.p_rho.map(|p| p.0)),
+                lo,
+                hi,
+            ]);
+            let (lo, hi) = ci(&extra.ci_tau);
+            t.row(vec![
+                "tau_w".into(),
+                num(Some(tau_w.tau)),
+                num(tau_s.as_ref().ok().map(|s| s.value)),
+                String::new(),
+                num(extra.p_tau.map(|p| p.0)),
+                lo,
+                hi,
+            ]);
+            for (name, v, p2, pg) in [
+                ("spearman", rho.rho, rho.p_value(two), rho.p_value(greater)),
+                (
+                    "kendall_tau_b",
+                    tau.tau,
+                    tau.p_value(two),
+                    tau.p_value(greater),
+                ),
+                ("pearson", r.r, r.p_value(two), r.p_value(greater)),
+            ] {
+                t.row(vec![
+                    name.into(),
+                    num(Some(v)),
+                    String::new(),
+                    num(Some(p2)),
+                    num(Some(pg)),
+                    String::new(),
+                    String::new(),
+                ]);
+            }
+            t.row(vec![
+                "weighted_tau".into(),
+                num(Some(vigna)),
+                String::new(),
+                String::new(),
+                String::new(),
+                String::new(),
+                String::new(),
+            ]);
+            t.write(Format::Csv, out)
+        }
+        Format::Table => {
+            writeln!(
+                out,
+                "{}: {} items, human = `{}`, model = `{}`\n",
+                a.file.display(),
+                human.len(),
+                a.human,
+                a.model
+            )?;
+            writeln!(
+                out,
+                "top-weighted (Lombardo et al. 2020, Eq. 8–9): disagreements near the top count most"
+            )?;
+            writeln!(
+                out,
+                "  an item weighs f(n) = 1/(n + 2)² at its human rank n, plus the same at its model rank"
+            )?;
+            writeln!(
+                out,
+                "  R(2) = {:.3}: the share of all the weight that rank 1 alone carries (in a long ranking)",
+                first_rank_fraction(2.0)?
+            )?;
+            writeln!(out, "  ρ_w = {:+.4}", rho_w.rho)?;
+            writeln!(out, "  τ_w = {:+.4}", tau_w.tau)?;
+            writeln!(
+                out,
+                "  standardised (0 = what unrelated rankings give on average, ±1 = identical/reversed):"
+            )?;
+            let mut ties = false;
+            match &rho_s {
+                Ok(s) => {
+                    writeln!(
+                        out,
+                        "    ρ_w → {:+.4}   (unrelated rankings average ρ_w = {:+.3})",
+                        s.value, s.moments.mean.value
+                    )?;
+                    ties = s.ties;
+                }
+                Err(e) => writeln!(out, "    ρ_w → n/a: {e}")?,
+            }
+            match &tau_s {
+                Ok(s) => writeln!(
+                    out,
+                    "    τ_w → {:+.4}   (unrelated rankings average τ_w = {:+.3})",
+                    s.value, s.moments.mean.value
+                )?,
+                Err(e) => writeln!(out, "    τ_w → n/a: {e}")?,
+            }
+            if ties {
+                writeln!(
+                    out,
+                    "    (the scores have ties: the chance level used is that of untied rankings, close but not exact)"
+                )?;
+            }
+            writeln!(
+                out,
+                "  effective number of items 1/Σw² = {:.1}",
+                rho_w.effective_n
+            )?;
+            if let (Some(pr), Some(pt)) = (extra.p_rho, extra.p_tau) {
+                writeln!(
+                    out,
+                    "  permutation test, {} permutations (H1: positive association): p(ρ_w) = {:.4} ± {:.4}, p(τ_w) = {:.4} ± {:.4}",
+                    a.permutations.unwrap_or(0),
+                    pr.0,
+                    pr.1,
+                    pt.0,
+                    pt.1
+                )?;
+            }
+            if let (Some(cr), Some(ct)) = (extra.ci_rho, extra.ci_tau) {
+                writeln!(
+                    out,
+                    "  95 % BCa bootstrap intervals, {} resamples: ρ_w [{:+.4}, {:+.4}], τ_w [{:+.4}, {:+.4}]",
+                    a.bootstrap.unwrap_or(0),
+                    cr.lower,
+                    cr.upper,
+                    ct.lower,
+                    ct.upper
+                )?;
+            }
+            writeln!(out)?;
+            writeln!(out, "plain coefficients (every rank counts the same)")?;
+            writeln!(
+                out,
+                "  Spearman ρ  = {:+.4}   p (two-sided) = {}   p (ρ > 0) = {}",
+                rho.rho,
+                fmt_p(rho.p_value(two)),
+                fmt_p(rho.p_value(greater))
+            )?;
+            writeln!(
+                out,
+                "  Kendall τ-b = {:+.4}   p (two-sided) = {}   p (τ > 0) = {}",
+                tau.tau,
+                fmt_p(tau.p_value(two)),
+                fmt_p(tau.p_value(greater))
+            )?;
+            writeln!(
+                out,
+                "  Pearson r   = {:+.4}   p (two-sided) = {}   p (r > 0) = {}",
+                r.r,
+                fmt_p(r.p_value(two)),
+                fmt_p(r.p_value(greater))
+            )?;
+            writeln!(
+                out,
+                "  pairs: {} concordant, {} discordant, {} tied in human only, {} in model only, {} in both\n",
+                tau.concordant, tau.discordant, tau.ties_x, tau.ties_y, tau.ties_xy
+            )?;
+            writeln!(out, "other weightings of the same data")?;
+            let n0_0 = paper.weigher(OffsetQuadratic::new(0.0)?);
+            writeln!(
+                out,
+                "  n0 = 0 (R(0) = {:.2}):      ρ_w = {:+.4}  τ_w = {:+.4}",
+                first_rank_fraction(0.0)?,
+                n0_0.rho(human, model)?.rho,
+                n0_0.tau(human, model)?.tau
+            )?;
+            let gold_only = paper.scheme(Scheme::First);
+            writeln!(
+                out,
+                "  weights from human ranks:  ρ_w = {:+.4}  τ_w = {:+.4}",
+                gold_only.rho(human, model)?.rho,
+                gold_only.tau(human, model)?.tau
+            )?;
+            let hyper = paper.weigher(Hyperbolic);
+            writeln!(
+                out,
+                "  hyperbolic 1/n:            ρ_w = {:+.4}  τ_w = {:+.4}",
+                hyper.rho(human, model)?.rho,
+                hyper.tau(human, model)?.tau
+            )?;
+            writeln!(
+                out,
+                "  Vigna's weighted τ (scipy.stats.weightedtau's default: hyperbolic, additive) = {vigna:+.4}"
+            )?;
+            Ok(())
+        }
+    }
+}

@@ -1,0 +1,9 @@
+//! The subcommands, one module each.
+
+pub mod campaign;
+pub mod corr;
+pub mod lexsub;
+pub mod relevance;
+pub mod simulate;
+pub mod trec;
+pub mod triplets;

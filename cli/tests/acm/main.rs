@@ -1,0 +1,15 @@
+//! Tests of the `acm` binary: each command's results, its `--help`, and the
+//! bad inputs and command lines of the examples it replaces. One test
+//! binary, one module per command.
+
+mod campaign_e2e;
+mod campaign_inputs;
+mod campaign_safety;
+mod common;
+mod corr;
+mod general;
+mod lexsub;
+mod relevance;
+mod simulate;
+mod trec;
+mod triplets;

@@ -1,0 +1,176 @@
+"""Type stubs of the extension module (Rust, PyO3). Use the package's
+public functions instead: they give these their SciPy-, pytrec_eval- and
+gensim-compatible signatures and result objects."""
+
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+_Scores = Any  # a 1-D float64/float32 array, another real array, or a sequence
+_Moment = tuple[float, float, str]
+_Moments = tuple[_Moment, _Moment, _Moment]
+_Test = tuple[float, float, float, int, int, int, float, float]
+_Interval = tuple[float, float, float, float, int, int, float, float | None, float | None]
+_Estimate = tuple[float, float, int | None]
+_Totals = tuple[float, int, int, float | None, float | None]
+_Tally = tuple[float | None, float, float, int, int, int, int]
+
+def _panic_for_tests() -> None: ...
+def weightedtau(
+    x: _Scores, y: _Scores, rank: Any, weigher: Any, additive: bool, nan_smallest: bool
+) -> float: ...
+def kendalltau(
+    x: _Scores, y: _Scores, method: str, alternative_name: str
+) -> tuple[float, float]: ...
+def spearmanr(x: _Scores, y: _Scores, alternative_name: str) -> tuple[float, float]: ...
+def pearsonr(x: _Scores, y: _Scores, alternative_name: str) -> tuple[float, float, int]: ...
+def pearsonr_ci(
+    x: _Scores, y: _Scores, level: float, alternative_name: str
+) -> tuple[float, float]: ...
+def top_weighted(kind: str, x: _Scores, y: _Scores, config: Any) -> tuple[Any, ...]: ...
+def standardised(
+    kind: str, x: _Scores, y: _Scores, config: Any, null: str, se: float, seed: int
+) -> tuple[float, tuple[Any, ...], _Moments, bool]: ...
+def gamma_null_moments(
+    kind: str, n: int, config: Any, source: str, se: float, seed: int
+) -> _Moments: ...
+def standardise_with(mean: float, variance: float, left_variance: float, gamma: float) -> float: ...
+def permutation_test(
+    x: _Scores,
+    y: _Scores,
+    statistic: Any,
+    count: int,
+    alternative_name: str,
+    seed: int,
+    threads: int | None = None,
+) -> _Test: ...
+def permutation_replicates(
+    x: _Scores,
+    y: _Scores,
+    statistic: Any,
+    count: int,
+    seed: int,
+    start: int,
+    stop: int,
+    threads: int | None = None,
+) -> npt.NDArray[np.float64]: ...
+def permutation_from_replicates(
+    x: _Scores, y: _Scores, statistic: Any, count: int, alternative_name: str, values: _Scores
+) -> _Test: ...
+def bootstrap_ci(
+    x: _Scores,
+    y: _Scores,
+    statistic: Any,
+    count: int,
+    level: float,
+    method: str,
+    seed: int,
+    threads: int | None = None,
+) -> _Interval: ...
+def bootstrap_replicates(
+    x: _Scores,
+    y: _Scores,
+    statistic: Any,
+    count: int,
+    level: float,
+    method: str,
+    seed: int,
+    start: int,
+    stop: int,
+    threads: int | None = None,
+) -> npt.NDArray[np.float64]: ...
+def bootstrap_from_replicates(
+    x: _Scores,
+    y: _Scores,
+    statistic: Any,
+    count: int,
+    level: float,
+    method: str,
+    seed: int,
+    values: _Scores,
+) -> _Interval: ...
+def paired_comparison(
+    human: _Scores,
+    model_a: _Scores,
+    model_b: _Scores,
+    statistic: Any,
+    count: int,
+    level: float,
+    alternative_name: str,
+    exchange: str,
+    seed: int,
+    threads: int | None = None,
+) -> tuple[float, float, float, _Interval, _Test]: ...
+def standardise(
+    x: _Scores, y: _Scores, statistic: Any, count: int, seed: int, threads: int | None = None
+) -> tuple[float, _Estimate, _Estimate, float]: ...
+
+class TrecEvaluator:
+    def __init__(
+        self,
+        qrels: Any,
+        measure_names: Iterable[str],
+        relevance_level: int,
+        ties: str,
+        complete: bool,
+    ) -> None: ...
+    def evaluate(self, run: Any) -> dict[str, dict[str, float]]: ...
+    def measure_names(self) -> list[str]: ...
+    def qrels_dict(self) -> dict[str, dict[str, int]]: ...
+
+def parse_qrel(source: Any) -> dict[str, dict[str, int]]: ...
+def parse_run(source: Any) -> dict[str, dict[str, float]]: ...
+
+class PairsBenchmark:
+    def __init__(
+        self, path: str, delimiter: str | None = None, layout: str | None = None
+    ) -> None: ...
+    def words(self) -> list[str]: ...
+    def pairs(self) -> list[tuple[str, str, float, int]]: ...
+    def __len__(self) -> int: ...
+
+def evaluate_file(
+    benchmark: PairsBenchmark,
+    path: str,
+    format: str,
+    restrict_vocab: int | None,
+    case_insensitive: bool,
+    dummy4unknown: bool,
+    policy: str | None,
+    config: Any,
+) -> dict[str, Any]: ...
+def evaluate_vectors(
+    benchmark: PairsBenchmark,
+    words: list[str],
+    matrix: Any,
+    case_insensitive: bool,
+    dummy4unknown: bool,
+    policy: str | None,
+    config: Any,
+) -> dict[str, Any]: ...
+def lexsub_score(
+    gold: str,
+    system: str,
+    format: str,
+    profile: str,
+    lenient: bool,
+    penalty: float,
+    cutoff: int,
+) -> dict[str, Any]: ...
+def lexsub_score_pl(
+    gold: str, system: str, format: str
+) -> tuple[_Totals, _Totals, list[int], list[str]]: ...
+
+class TripletDataset:
+    def __init__(self, path: str) -> None: ...
+    def words(self) -> list[str]: ...
+    def __len__(self) -> int: ...
+
+def triplet_score_file(
+    dataset: TripletDataset, path: str, ties_name: str
+) -> tuple[_Tally, _Tally, _Tally, _Tally]: ...
+def triplet_score_vectors(
+    dataset: TripletDataset, words: list[str], matrix: Any, ties_name: str
+) -> tuple[_Tally, _Tally, _Tally, _Tally]: ...

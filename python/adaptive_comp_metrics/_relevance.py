@@ -1,0 +1,131 @@
+"""pytrec_eval's API on the library's TREC evaluation."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping
+from typing import Any, Union
+
+from . import _core
+
+Qrels = Mapping[str, Mapping[str, int]]
+Run = Mapping[str, Mapping[str, float]]
+PathOrFile = Union[str, "os.PathLike[str]", Any]
+
+
+def parse_qrel(source: PathOrFile) -> dict[str, dict[str, int]]:
+    """Reads a TREC qrels file (``qid iter docno rel``) into
+    ``{query: {document: grade}}``, as ``pytrec_eval.parse_qrel``.
+
+    ``source`` is a path or a file object. Unlike pytrec_eval, a malformed
+    line (wrong number of fields, a grade that is not an integer) raises
+    ``ValueError`` naming the line, and so does a pair judged twice.
+    """
+    return _core.parse_qrel(source)
+
+
+def parse_run(source: PathOrFile) -> dict[str, dict[str, float]]:
+    """Reads a TREC run (``qid Q0 docno rank score tag``) into
+    ``{query: {document: score}}``, as ``pytrec_eval.parse_run``;
+    malformed lines, non-finite scores and a document listed twice for a
+    query raise ``ValueError`` naming the line."""
+    return _core.parse_run(source)
+
+
+class RelevanceEvaluator:
+    """pytrec_eval's ``RelevanceEvaluator(qrels, measures)``::
+
+        evaluator = RelevanceEvaluator(qrels, {"map", "ndcg_cut.10", "P.5,10"})
+        evaluator.evaluate(run)  # {query: {"map": ..., "ndcg_cut_10": ..., "P_5": ..., ...}}
+
+    ``qrels``: ``{query: {document: grade}}`` (or a path / file object of a
+    qrels file, read by the library). ``measures``: trec_eval's names and
+    families as pytrec_eval takes them (``map``, ``P``, ``P.5,10``,
+    ``ndcg``, ``ndcg_cut.10``, ``recip_rank``, ``Rprec``, ``num_ret``, ...),
+    parsed by the library, so every measure it knows is available here;
+    an unknown name raises ``ValueError``. The values follow trec_eval's
+    conventions, as pytrec_eval's do::
+
+        AP    = (1/R) sum_{i: d_i relevant} #rel(1..i) / i
+        P@k   = #rel(1..k) / k,   R-prec = #rel(1..R) / R,   RR = 1 / rank of the first relevant
+        nDCG@k = DCG@k / ideal DCG@k,   DCG@k = sum_{i <= k} grade_i / log2(i + 1)
+
+    documents ranked by decreasing score, ties by decreasing document id
+    (``ties='expected'``: the expectation over all tie orders instead); a
+    grade counts as relevant from ``relevance_level`` on; the queries scored
+    are those both judged and ranked (``complete=True``: every judged
+    query, as ``trec_eval -c``); an undefined value (no relevant document)
+    is 0. ``judged_docs_only_flag`` drops from a run the documents without
+    a grade >= 0 before scoring (``trec_eval -J``: unjudged documents, and
+    negative grades, which trec_eval reads as unjudged).
+
+    Differences from pytrec_eval: malformed input raises ``ValueError``
+    (a NaN score, a document listed twice); a query whose grades are all
+    negative scores 0 (pytrec_eval crashes). Evaluators pickle (with their
+    qrels).
+    """
+
+    def __init__(
+        self,
+        query_relevance: Qrels | PathOrFile,
+        measures: Iterable[str],
+        relevance_level: int = 1,
+        judged_docs_only_flag: bool = False,
+        *,
+        ties: str = "trec_eval",
+        complete: bool = False,
+    ):
+        if isinstance(measures, str):
+            measures = [measures]
+        self._measures = sorted(set(measures))
+        self._relevance_level = int(relevance_level)
+        self._judged_only = bool(judged_docs_only_flag)
+        self._ties = ties
+        self._complete = bool(complete)
+        self._core = _core.TrecEvaluator(
+            query_relevance, self._measures, self._relevance_level, ties, self._complete
+        )
+        self._qrels = query_relevance if isinstance(query_relevance, Mapping) else None
+
+    @property
+    def measures(self) -> list[str]:
+        """The measures computed, as the keys of the results."""
+        return self._core.measure_names()
+
+    def _judged(self) -> Qrels:
+        if self._qrels is None:
+            self._qrels = self._core.qrels_dict()
+        return self._qrels
+
+    def evaluate(self, scores: Run | PathOrFile) -> dict[str, dict[str, float]]:
+        """``{query: {measure: value}}`` for a run ``{query: {document:
+        score}}`` (or a path / file object of a TREC run, read by the
+        library: the fastest route for large runs)."""
+        if self._judged_only:
+            if not isinstance(scores, Mapping):
+                scores = parse_run(scores)
+            judged = self._judged()
+            scores = {
+                q: {d: s for d, s in docs.items() if judged.get(q, {}).get(d, -1) >= 0}
+                for q, docs in scores.items()
+            }
+        return self._core.evaluate(scores)
+
+    def __reduce__(self):
+        return (
+            _rebuild,
+            (
+                self._judged(),
+                self._measures,
+                self._relevance_level,
+                self._judged_only,
+                self._ties,
+                self._complete,
+            ),
+        )
+
+
+def _rebuild(qrels, measures, relevance_level, judged_only, ties, complete):
+    return RelevanceEvaluator(
+        qrels, measures, relevance_level, judged_only, ties=ties, complete=complete
+    )

@@ -1,0 +1,45 @@
+//! `adaptive_comp_metrics._core`: the Rust side of the Python package
+//! `adaptive_comp_metrics`, thin over the library's public API.
+//!
+//! Every entry point validates its input through the library, raises
+//! `ValueError` (bad values, with the library's message) or `TypeError`
+//! (wrong types), and runs inside [`convert::guard`], so a Rust panic
+//! surfaces as a `RuntimeError`, never as PyO3's `PanicException` (a
+//! `BaseException`). The Python package (`adaptive_comp_metrics/`) gives
+//! these functions their SciPy-, pytrec_eval- and gensim-compatible
+//! signatures, result objects and docstrings.
+
+mod convert;
+mod correlation;
+mod relevance;
+mod scoring;
+mod uncertainty;
+mod weigher;
+mod wordsim;
+
+use pyo3::prelude::*;
+
+/// The extension module.
+#[pymodule]
+mod _core {
+    #[pymodule_export]
+    use crate::convert::_panic_for_tests;
+    #[pymodule_export]
+    use crate::correlation::{
+        gamma_null_moments, kendalltau, pearsonr, pearsonr_ci, spearmanr, standardise_with,
+        standardised, top_weighted, weightedtau,
+    };
+    #[pymodule_export]
+    use crate::relevance::{TrecEvaluator, parse_qrel, parse_run};
+    #[pymodule_export]
+    use crate::scoring::{
+        TripletDataset, lexsub_score, lexsub_score_pl, triplet_score_file, triplet_score_vectors,
+    };
+    #[pymodule_export]
+    use crate::uncertainty::{
+        bootstrap_ci, bootstrap_from_replicates, bootstrap_replicates, paired_comparison,
+        permutation_from_replicates, permutation_replicates, permutation_test, standardise,
+    };
+    #[pymodule_export]
+    use crate::wordsim::{PairsBenchmark, evaluate_file, evaluate_vectors};
+}

@@ -1,0 +1,295 @@
+//! pytrec_eval's `RelevanceEvaluator` on the library's TREC layout, and
+//! readers of TREC qrels and runs.
+
+use std::fs::File;
+use std::io::BufReader;
+
+use adaptive_comp_metrics::relevance::{
+    Ids, Measure, Qrels, Ties, TrecOptions, TrecRun, evaluate_trec, read_trec_qrels, read_trec_run,
+};
+use pyo3::exceptions::{PyOSError, PyTypeError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyString};
+
+use crate::convert::{OrValueError, choice, guard, value_error};
+
+/// A qrels or run source: a path, or a file object (or any object with
+/// `read()`) giving text or bytes.
+enum Source {
+    Path(String),
+    Bytes(Vec<u8>),
+}
+
+impl Source {
+    fn of(obj: &Bound<'_, PyAny>) -> PyResult<Self> {
+        if let Ok(p) = obj.extract::<std::path::PathBuf>() {
+            return Ok(Self::Path(p.to_string_lossy().into_owned()));
+        }
+        if obj.hasattr("read")? {
+            let data = obj.call_method0("read")?;
+            if let Ok(s) = data.cast::<PyString>() {
+                return Ok(Self::Bytes(s.to_cow()?.as_bytes().to_vec()));
+            }
+            return Ok(Self::Bytes(data.extract::<Vec<u8>>()?));
+        }
+        Err(PyTypeError::new_err(format!(
+            "expected a path or a file object, got a {}",
+            obj.get_type().name()?
+        )))
+    }
+
+    /// The name for error messages.
+    fn name(&self) -> &str {
+        match self {
+            Self::Path(p) => p,
+            Self::Bytes(_) => "<file>",
+        }
+    }
+
+    fn read<T>(
+        &self,
+        py: Python<'_>,
+        f: impl FnOnce(
+            &mut dyn std::io::BufRead,
+        ) -> Result<T, adaptive_comp_metrics::relevance::RelevanceError>
+        + Send,
+    ) -> PyResult<T>
+    where
+        T: Send,
+    {
+        let name = self.name().to_owned();
+        let result = py.detach(|| match self {
+            Self::Path(p) => {
+                let file = File::open(p).map_err(|e| Err(format!("{p}: {e}")))?;
+                f(&mut BufReader::with_capacity(1 << 16, file)).map_err(Ok)
+            }
+            Self::Bytes(b) => f(&mut &b[..]).map_err(Ok),
+        });
+        result.map_err(|e| match e {
+            Ok(e) => value_error(format!("{name}: {e}")),
+            Err(io) => PyOSError::new_err(io),
+        })
+    }
+}
+
+/// pytrec_eval's measure strings (`map`, `P`, `P.5,10`, `ndcg_cut.10`, …)
+/// parsed by the library, duplicates dropped, in order.
+fn measures(names: &[String]) -> PyResult<Vec<Measure>> {
+    let mut out: Vec<Measure> = Vec::new();
+    for name in names {
+        for m in Measure::parse_list(name).or_value_error()? {
+            if !out.contains(&m) {
+                out.push(m);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Qrels and the measures to score runs with (pytrec_eval's
+/// `RelevanceEvaluator`), in the library's flat layout.
+///
+/// The id tables grow with the document ids of the runs scored (a run's
+/// unjudged documents are interned once).
+#[pyclass(module = "adaptive_comp_metrics._core")]
+pub struct TrecEvaluator {
+    ids: Ids,
+    qrels: Qrels,
+    measures: Vec<Measure>,
+    keys: Vec<Py<PyString>>,
+    options: TrecOptions,
+}
+
+fn options(relevance_level: i32, ties: &str, complete: bool) -> PyResult<TrecOptions> {
+    let ties = choice(
+        "ties",
+        ties,
+        &[("trec_eval", Ties::TrecEval), ("expected", Ties::Expected)],
+    )?;
+    Ok(TrecOptions {
+        relevance_level,
+        ties,
+        complete,
+        ..TrecOptions::default()
+    })
+}
+
+#[pymethods]
+impl TrecEvaluator {
+    /// From a `{query: {document: grade}}` dict, or a qrels path or file
+    /// object (`qrels_source`).
+    #[new]
+    #[pyo3(signature = (qrels, measure_names, relevance_level, ties, complete))]
+    fn new(
+        py: Python<'_>,
+        qrels: &Bound<'_, PyAny>,
+        measure_names: Vec<String>,
+        relevance_level: i32,
+        ties: &str,
+        complete: bool,
+    ) -> PyResult<Self> {
+        guard(|| {
+            let measures = measures(&measure_names)?;
+            let options = options(relevance_level, ties, complete)?;
+            let mut ids = Ids::new();
+            let qrels = if let Ok(dict) = qrels.cast::<PyDict>() {
+                let mut b = Qrels::builder(&mut ids);
+                for (q, docs) in dict.iter() {
+                    let q: String = q
+                        .extract()
+                        .map_err(|_| PyTypeError::new_err("qrels: query ids must be strings"))?;
+                    let docs = docs.cast_into::<PyDict>().map_err(|_| {
+                        PyTypeError::new_err(format!(
+                            "qrels['{q}'] must be a dict {{document: grade}}"
+                        ))
+                    })?;
+                    for (d, g) in docs.iter() {
+                        let d: String = d.extract().map_err(|_| {
+                            PyTypeError::new_err(format!(
+                                "qrels['{q}']: document ids must be strings"
+                            ))
+                        })?;
+                        let g: i32 = g.extract().map_err(|_| {
+                            PyTypeError::new_err(format!(
+                                "qrels['{q}']['{d}'] must be an integer grade"
+                            ))
+                        })?;
+                        b.add(&q, &d, g).or_value_error()?;
+                    }
+                }
+                b.finish().or_value_error()?
+            } else {
+                let source = Source::of(qrels)?;
+                source.read(py, |r| read_trec_qrels(r, &mut ids))?
+            };
+            let keys = measures
+                .iter()
+                .map(|m| PyString::intern(py, &m.to_string()).unbind())
+                .collect();
+            Ok(Self {
+                ids,
+                qrels,
+                measures,
+                keys,
+                options,
+            })
+        })
+    }
+
+    /// Scores a run given as `{query: {document: score}}` or as a path or
+    /// file object: `{query: {measure: value}}` for the queries both judged
+    /// and ranked (trec_eval's convention, and pytrec_eval's).
+    fn evaluate<'py>(
+        &mut self,
+        py: Python<'py>,
+        run: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        guard(|| {
+            let run = if let Ok(dict) = run.cast::<PyDict>() {
+                let mut b = TrecRun::builder(&mut self.ids);
+                for (q, docs) in dict.iter() {
+                    let q: String = q
+                        .extract()
+                        .map_err(|_| PyTypeError::new_err("run: query ids must be strings"))?;
+                    let docs = docs.cast_into::<PyDict>().map_err(|_| {
+                        PyTypeError::new_err(format!(
+                            "run['{q}'] must be a dict {{document: score}}"
+                        ))
+                    })?;
+                    for (d, s) in docs.iter() {
+                        let d: String = d.extract().map_err(|_| {
+                            PyTypeError::new_err(format!(
+                                "run['{q}']: document ids must be strings"
+                            ))
+                        })?;
+                        let s: f64 = s.extract().map_err(|_| {
+                            PyTypeError::new_err(format!("run['{q}']['{d}'] must be a number"))
+                        })?;
+                        b.add(&q, &d, s)
+                            .map_err(|e| value_error(format!("run['{q}']['{d}']: {e}")))?;
+                    }
+                }
+                b.finish().or_value_error()?
+            } else {
+                let source = Source::of(run)?;
+                let ids = &mut self.ids;
+                source.read(py, |r| read_trec_run(r, ids))?
+            };
+            let (qrels, measures, options) = (&self.qrels, &self.measures, &self.options);
+            let report = py
+                .detach(|| evaluate_trec(qrels, &run, measures, options))
+                .or_value_error()?;
+            let out = PyDict::new(py);
+            for (q, row) in report.rows() {
+                let name = self.ids.queries().name(q).unwrap_or_default();
+                let values = PyDict::new(py);
+                for (key, v) in self.keys.iter().zip(row) {
+                    values.set_item(key.bind(py), v.unwrap_or(0.0))?;
+                }
+                out.set_item(name, values)?;
+            }
+            Ok(out)
+        })
+    }
+
+    /// The measure names, as the result's keys.
+    fn measure_names(&self) -> Vec<String> {
+        self.measures.iter().map(ToString::to_string).collect()
+    }
+
+    /// The qrels as `{query: {document: grade}}`.
+    fn qrels_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        guard(|| qrels_dict(py, &self.ids, &self.qrels))
+    }
+}
+
+fn qrels_dict<'py>(py: Python<'py>, ids: &Ids, qrels: &Qrels) -> PyResult<Bound<'py, PyDict>> {
+    let out = PyDict::new(py);
+    for &q in qrels.queries() {
+        let docs = PyDict::new(py);
+        if let Some((ds, gs)) = qrels.judgements(q) {
+            for (&d, &g) in ds.iter().zip(gs) {
+                docs.set_item(ids.documents().name(d).unwrap_or_default(), g)?;
+            }
+        }
+        out.set_item(ids.queries().name(q).unwrap_or_default(), docs)?;
+    }
+    Ok(out)
+}
+
+/// Reads a TREC qrels file (path or file object) into
+/// `{query: {document: grade}}` (pytrec_eval's `parse_qrel`).
+#[pyfunction]
+pub fn parse_qrel<'py>(
+    py: Python<'py>,
+    source: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyDict>> {
+    guard(|| {
+        let source = Source::of(source)?;
+        let mut ids = Ids::new();
+        let qrels = source.read(py, |r| read_trec_qrels(r, &mut ids))?;
+        qrels_dict(py, &ids, &qrels)
+    })
+}
+
+/// Reads a TREC run (path or file object) into `{query: {document:
+/// score}}` (pytrec_eval's `parse_run`).
+#[pyfunction]
+pub fn parse_run<'py>(py: Python<'py>, source: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
+    guard(|| {
+        let source = Source::of(source)?;
+        let mut ids = Ids::new();
+        let run = source.read(py, |r| read_trec_run(r, &mut ids))?;
+        let out = PyDict::new(py);
+        for &q in run.queries() {
+            let docs = PyDict::new(py);
+            if let Some((ds, ss)) = run.ranking(q) {
+                for (&d, &s) in ds.iter().zip(ss) {
+                    docs.set_item(ids.documents().name(d).unwrap_or_default(), s)?;
+                }
+            }
+            out.set_item(ids.queries().name(q).unwrap_or_default(), docs)?;
+        }
+        Ok(out)
+    })
+}

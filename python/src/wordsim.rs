@@ -1,0 +1,358 @@
+//! gensim's `evaluate_word_pairs` on the library's word-similarity
+//! evaluation: benchmarks read by the library, vectors from a file (read by
+//! the library, keeping only the benchmark's words) or from Python.
+
+use std::fs::File;
+use std::io::{BufReader, Read};
+
+use adaptive_comp_metrics::Alternative;
+use adaptive_comp_metrics::embedding::{Format, ReadOptions, Vectors, read_vectors};
+use adaptive_comp_metrics::wordsim::{
+    Benchmark, Evaluator, Layout, PairFormat, Report, Separator, Unknown,
+};
+use numpy::{PyReadonlyArray2, PyUntypedArrayMethods};
+use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use crate::convert::{OrValueError, choice, guard, value_error};
+use crate::correlation::{rho_tuple, std_rho, std_tau, tau_tuple};
+use crate::weigher::Config;
+
+/// A word-similarity benchmark read by the library.
+#[pyclass(module = "adaptive_comp_metrics._core", frozen)]
+pub struct PairsBenchmark {
+    benchmark: Benchmark,
+}
+
+#[pymethods]
+impl PairsBenchmark {
+    /// Reads `path`: `delimiter` (`\t`, `,`, `;`, ` ` for any whitespace,
+    /// or None to detect it), or a published `layout` by name (`simlex999`,
+    /// `men`, …; then the layout's columns).
+    #[new]
+    #[pyo3(signature = (path, delimiter=None, layout=None))]
+    fn new(
+        py: Python<'_>,
+        path: std::path::PathBuf,
+        delimiter: Option<&str>,
+        layout: Option<&str>,
+    ) -> PyResult<Self> {
+        guard(|| {
+            let mut format = match layout {
+                Some(name) => PairFormat::layout(Layout::from_name(name).ok_or_else(|| {
+                    PyValueError::new_err(format!("unknown benchmark layout '{name}'"))
+                })?),
+                None => PairFormat::new(),
+            };
+            if let Some(d) = delimiter {
+                let sep = choice(
+                    "delimiter",
+                    d,
+                    &[
+                        ("\t", Separator::Tab),
+                        (",", Separator::Comma),
+                        (";", Separator::Semicolon),
+                        (" ", Separator::Whitespace),
+                    ],
+                )?;
+                format = format.separator(sep);
+            }
+            let name = path
+                .file_name()
+                .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+            let shown = path.display().to_string();
+            let benchmark = py.detach(|| {
+                let file = File::open(&path).map_err(|e| Err(format!("{shown}: {e}")))?;
+                Benchmark::read(name, BufReader::new(file), &format)
+                    .map_err(|e| Ok(format!("{shown}: {e}")))
+            });
+            let benchmark = benchmark.map_err(|e| match e {
+                Ok(msg) => PyValueError::new_err(msg),
+                Err(io) => PyOSError::new_err(io),
+            })?;
+            Ok(Self { benchmark })
+        })
+    }
+
+    /// The distinct words of the pairs.
+    fn words(&self) -> Vec<String> {
+        self.benchmark
+            .words()
+            .into_iter()
+            .map(str::to_owned)
+            .collect()
+    }
+
+    /// The number of pairs.
+    fn __len__(&self) -> usize {
+        self.benchmark.len()
+    }
+
+    /// (word1, word2, score, line) of every pair.
+    fn pairs(&self) -> Vec<(String, String, f64, usize)> {
+        self.benchmark
+            .pairs()
+            .iter()
+            .map(|p| (p.word1.clone(), p.word2.clone(), p.score, p.line))
+            .collect()
+    }
+}
+
+fn unknown(dummy4unknown: bool, policy: Option<&str>) -> PyResult<Unknown> {
+    match policy {
+        Some(p) => choice(
+            "unknown",
+            p,
+            &[
+                ("drop", Unknown::Drop),
+                ("zero", Unknown::Zero),
+                ("mean", Unknown::Mean),
+            ],
+        ),
+        None if dummy4unknown => Ok(Unknown::Zero),
+        None => Ok(Unknown::Drop),
+    }
+}
+
+/// An outcome as its value or the error's message.
+fn outcome<'py, T, E: std::fmt::Display>(
+    py: Python<'py>,
+    r: &Result<T, E>,
+    f: impl FnOnce(&T) -> PyResult<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    match r {
+        Ok(v) => f(v),
+        Err(e) => Ok(pyo3::types::PyString::new(py, &e.to_string()).into_any()),
+    }
+}
+
+/// The report as a dict of plain values; an undefined coefficient as its
+/// error message (a str).
+fn report_dict<'py>(py: Python<'py>, r: &Report) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    let two = Alternative::TwoSided;
+    d.set_item("benchmark", &r.benchmark)?;
+    d.set_item("pairs", r.pairs)?;
+    d.set_item("found", r.found)?;
+    d.set_item("scored", r.scored())?;
+    d.set_item("oov_ratio", r.oov_ratio())?;
+    d.set_item("imputed", r.imputed)?;
+    d.set_item(
+        "pearson",
+        outcome(py, &r.pearson, |p| {
+            Ok((p.r, p.p_value(two)).into_pyobject(py)?.into_any())
+        })?,
+    )?;
+    d.set_item(
+        "spearman",
+        outcome(py, &r.spearman, |p| {
+            Ok((p.rho, p.p_value(two)).into_pyobject(py)?.into_any())
+        })?,
+    )?;
+    d.set_item(
+        "kendall",
+        outcome(py, &r.kendall, |p| {
+            Ok((p.tau, p.p_value(two)).into_pyobject(py)?.into_any())
+        })?,
+    )?;
+    d.set_item(
+        "rho_w",
+        outcome(py, &r.rho_w, |p| {
+            Ok(rho_tuple(p).into_pyobject(py)?.into_any())
+        })?,
+    )?;
+    d.set_item(
+        "tau_w",
+        outcome(py, &r.tau_w, |p| {
+            Ok(tau_tuple(p).into_pyobject(py)?.into_any())
+        })?,
+    )?;
+    d.set_item(
+        "rho_w_standardised",
+        outcome(py, &r.rho_w_standardised, |s| {
+            Ok(std_rho(s).into_pyobject(py)?.into_any())
+        })?,
+    )?;
+    d.set_item(
+        "tau_w_standardised",
+        outcome(py, &r.tau_w_standardised, |s| {
+            Ok(std_tau(s).into_pyobject(py)?.into_any())
+        })?,
+    )?;
+    d.set_item("similarities", r.similarities.clone())?;
+    d.set_item("gold", r.gold.clone())?;
+    Ok(d)
+}
+
+fn evaluator(
+    config: &Config<'_>,
+    policy: Unknown,
+) -> PyResult<Evaluator<crate::weigher::AnyWeigher>> {
+    Ok(Evaluator::new()
+        .unknown(policy)
+        .top_weighted(config.build()?))
+}
+
+/// Evaluates the vectors of a file (word2vec text or binary, GloVe;
+/// `format` `auto`, `word2vec`, `word2vec_binary`, `glove`) on a
+/// benchmark, reading only the first `restrict_vocab` rows and keeping
+/// only the benchmark's words; `case_insensitive` folds case on both sides
+/// (the first row of each folded word wins, as gensim).
+#[pyfunction]
+#[pyo3(signature = (benchmark, path, format, restrict_vocab, case_insensitive, dummy4unknown, policy, config))]
+#[allow(clippy::too_many_arguments)]
+pub fn evaluate_file<'py>(
+    py: Python<'py>,
+    benchmark: &PairsBenchmark,
+    path: std::path::PathBuf,
+    format: &str,
+    restrict_vocab: Option<usize>,
+    case_insensitive: bool,
+    dummy4unknown: bool,
+    policy: Option<&str>,
+    config: Config<'py>,
+) -> PyResult<Bound<'py, PyDict>> {
+    guard(|| {
+        let format = choice(
+            "format",
+            format,
+            &[
+                ("auto", None),
+                ("word2vec", Some(Format::Word2VecText)),
+                ("word2vec_binary", Some(Format::Word2VecBinary)),
+                ("glove", Some(Format::Glove)),
+            ],
+        )?;
+        let ev = evaluator(&config, unknown(dummy4unknown, policy)?)?;
+        let b = &benchmark.benchmark;
+        let mut options = ReadOptions::new()
+            .fold_case(case_insensitive)
+            .keep(b.words());
+        if let Some(limit) = restrict_vocab {
+            options = options.limit(limit);
+        }
+        let shown = path.display().to_string();
+        let run = || -> Result<Report, Result<String, String>> {
+            let mut file = File::open(&path).map_err(|e| Err(format!("{shown}: {e}")))?;
+            let format = match format {
+                Some(f) => f,
+                None => {
+                    let mut head = vec![0u8; 1 << 16];
+                    let n = read_prefix(&mut file, &mut head)
+                        .map_err(|e| Err(format!("{shown}: {e}")))?;
+                    head.truncate(n);
+                    file = File::open(&path).map_err(|e| Err(format!("{shown}: {e}")))?;
+                    Format::detect(&head)
+                }
+            };
+            let vectors: Vectors<f32> =
+                read_vectors(BufReader::with_capacity(1 << 20, file), format, &options)
+                    .map_err(|e| Ok(format!("{shown}: {e}")))?;
+            ev.evaluate(&vectors, b).map_err(|e| Ok(e.to_string()))
+        };
+        // A Python weigher takes the GIL back for each weight.
+        let report = py.detach(run).map_err(|e| match e {
+            Ok(msg) => PyValueError::new_err(msg),
+            Err(io) => PyOSError::new_err(io),
+        })?;
+        report_dict(py, &report)
+    })
+}
+
+fn read_prefix(file: &mut File, buf: &mut [u8]) -> std::io::Result<usize> {
+    let mut filled = 0;
+    while filled < buf.len() {
+        let n = file.read(&mut buf[filled..])?;
+        if n == 0 {
+            break;
+        }
+        filled += n;
+    }
+    Ok(filled)
+}
+
+/// Evaluates vectors given from Python (`words` and the rows of `matrix`,
+/// float32 or float64) on a benchmark.
+#[pyfunction]
+#[pyo3(signature = (benchmark, words, matrix, case_insensitive, dummy4unknown, policy, config))]
+#[allow(clippy::too_many_arguments)]
+pub fn evaluate_vectors<'py>(
+    py: Python<'py>,
+    benchmark: &PairsBenchmark,
+    words: Vec<String>,
+    matrix: &Bound<'py, PyAny>,
+    case_insensitive: bool,
+    dummy4unknown: bool,
+    policy: Option<&str>,
+    config: Config<'py>,
+) -> PyResult<Bound<'py, PyDict>> {
+    guard(|| {
+        let ev = evaluator(&config, unknown(dummy4unknown, policy)?)?;
+        let numpy = py.import("numpy")?;
+        let matrix = numpy
+            .call_method1("asarray", (matrix,))
+            .map_err(|e| PyTypeError::new_err(format!("vectors: {}", e.value(py))))?;
+        let single = matrix
+            .getattr("dtype")?
+            .getattr("name")?
+            .extract::<String>()?
+            == "float32";
+        let dtype = if single { "float32" } else { "float64" };
+        let matrix = numpy.call_method1("ascontiguousarray", (matrix, dtype))?;
+        let b = &benchmark.benchmark;
+        let report = if single {
+            let m: PyReadonlyArray2<'_, f32> = matrix.extract().map_err(|_| not_2d())?;
+            let vectors = store(
+                &words,
+                m.shape(),
+                m.as_slice().map_err(value_error)?,
+                case_insensitive,
+            )?;
+            py.detach(|| ev.evaluate(&vectors, b))
+        } else {
+            let m: PyReadonlyArray2<'_, f64> = matrix.extract().map_err(|_| not_2d())?;
+            let vectors = store(
+                &words,
+                m.shape(),
+                m.as_slice().map_err(value_error)?,
+                case_insensitive,
+            )?;
+            py.detach(|| ev.evaluate(&vectors, b))
+        }
+        .or_value_error()?;
+        report_dict(py, &report)
+    })
+}
+
+fn not_2d() -> PyErr {
+    PyValueError::new_err("vectors must form a 2-D array of numbers (one row per word)")
+}
+
+/// The library's store of `words` with the rows of a `shape` matrix.
+fn store<F: num_traits::Float + Into<f64>>(
+    words: &[String],
+    shape: &[usize],
+    data: &[F],
+    case_insensitive: bool,
+) -> PyResult<Vectors<F>> {
+    let (rows, dim) = (shape[0], shape[1]);
+    if rows != words.len() {
+        return Err(PyValueError::new_err(format!(
+            "{} words but {rows} vectors",
+            words.len()
+        )));
+    }
+    let mut vectors = if case_insensitive {
+        Vectors::<F>::with_case_folding(dim)
+    } else {
+        Vectors::<F>::new(dim)
+    }
+    .or_value_error()?;
+    for (i, w) in words.iter().enumerate() {
+        vectors
+            .push(w.as_str(), &data[i * dim..(i + 1) * dim])
+            .or_value_error()?;
+    }
+    Ok(vectors)
+}

@@ -1,0 +1,109 @@
+"""RelevanceEvaluator and the TREC readers against pytrec_eval on generated data."""
+
+import io
+import pickle
+
+import numpy as np
+import pytest
+import pytrec_eval
+
+import adaptive_comp_metrics as acm
+
+MEASURES = {
+    "map",
+    "P",
+    "Rprec",
+    "recip_rank",
+    "ndcg",
+    "ndcg_cut",
+    "num_ret",
+    "num_rel",
+    "num_rel_ret",
+}
+
+
+def generate(seed, queries=60, docs=40):
+    """Qrels and a run with ties, unjudged documents, negative grades and
+    queries on one side only (none all negative: pytrec_eval crashes there)."""
+    rng = np.random.default_rng(seed)
+    qrels, run = {}, {}
+    for q in range(queries):
+        ids = [f"D{d}" for d in rng.choice(500, size=docs + docs // 2, replace=False)]
+        qid = f"q{q}"
+        if q % 7 != 3:  # a few queries are not judged
+            grades = rng.choice([-1, 0, 0, 0, 1, 1, 2, 3], size=docs)
+            grades[0] = 1
+            qrels[qid] = {d: int(g) for d, g in zip(ids[docs // 2 :], grades)}
+        if q % 11 != 5:  # a few are not ranked
+            scores = np.round(rng.random(docs) * 4, 1)  # many ties
+            run[qid] = {d: float(s) for d, s in zip(ids[:docs], scores)}
+    return qrels, run
+
+
+def as_files(qrels, run):
+    q = "".join(f"{qid} 0 {d} {g}\n" for qid, ds in qrels.items() for d, g in ds.items())
+    r = "".join(
+        f"{qid} Q0 {d} {i} {s} tag\n"
+        for qid, ds in run.items()
+        for i, (d, s) in enumerate(ds.items(), start=1)
+    )
+    return q, r
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("relevance_level", [1, 2])
+def test_evaluate_matches_pytrec_eval(seed, relevance_level):
+    qrels, run = generate(seed)
+    theirs = pytrec_eval.RelevanceEvaluator(qrels, MEASURES, relevance_level).evaluate(run)
+    ours = acm.RelevanceEvaluator(qrels, MEASURES, relevance_level).evaluate(run)
+    assert ours.keys() == theirs.keys()
+    for q in theirs:
+        assert ours[q].keys() == theirs[q].keys(), q
+        for m, v in theirs[q].items():
+            assert abs(ours[q][m] - v) <= 1e-12, (q, m, ours[q][m], v)
+    # The same from files, read by the library.
+    q_text, r_text = as_files(qrels, run)
+    from_files = acm.RelevanceEvaluator(io.StringIO(q_text), MEASURES, relevance_level)
+    assert from_files.evaluate(io.StringIO(r_text)) == ours
+
+
+def test_judged_docs_only_matches_pytrec_eval():
+    qrels, run = generate(9)
+    theirs = pytrec_eval.RelevanceEvaluator(qrels, {"map", "P_5"}, 1, True).evaluate(run)
+    ours = acm.RelevanceEvaluator(qrels, {"map", "P_5"}, 1, True).evaluate(run)
+    for q in theirs:
+        for m, v in theirs[q].items():
+            assert abs(ours[q][m] - v) <= 1e-12
+
+
+def test_readers_match_pytrec_eval(tmp_path):
+    qrels, run = generate(3)
+    q_text, r_text = as_files(qrels, run)
+    (tmp_path / "q").write_text(q_text)
+    (tmp_path / "r").write_text(r_text)
+    assert acm.parse_qrel(str(tmp_path / "q")) == pytrec_eval.parse_qrel(io.StringIO(q_text))
+    assert acm.parse_run(tmp_path / "r") == pytrec_eval.parse_run(io.StringIO(r_text))
+    with open(tmp_path / "q") as f:
+        assert acm.parse_qrel(f) == qrels
+
+
+def test_measure_families_and_pickle():
+    qrels, run = generate(5, queries=5)
+    e = acm.RelevanceEvaluator(qrels, {"P.5,10", "ndcg_cut.3", "map"})
+    assert set(e.measures) == {"P_5", "P_10", "ndcg_cut_3", "map"}
+    again = pickle.loads(pickle.dumps(e))
+    assert again.evaluate(run) == e.evaluate(run)
+
+
+def test_bad_inputs():
+    with pytest.raises(ValueError, match="measure"):
+        acm.RelevanceEvaluator({"q": {"d": 1}}, {"no_such_measure"})
+    with pytest.raises(TypeError):
+        acm.RelevanceEvaluator({"q": {"d": "x"}}, {"map"})
+    e = acm.RelevanceEvaluator({"q": {"d": 1}}, {"map"})
+    with pytest.raises(ValueError, match="NaN"):
+        e.evaluate({"q": {"d": float("nan")}})
+    with pytest.raises(ValueError, match="line 2"):
+        acm.parse_qrel(io.StringIO("q 0 d 1\nq 0 e\n"))
+    with pytest.raises(OSError):
+        acm.parse_run("/nonexistent/run.txt")
