@@ -1,6 +1,6 @@
 //! The built-in table of null moments: exact for n ≤ 11, Monte Carlo on a
-//! grid of n above, interpolated in ln n between grid points and
-//! extrapolated beyond the last one.
+//! grid of n above, interpolated in ln n between grid points, and beyond
+//! the last one the limit where the moments converge.
 //!
 //! The data (`table_data.rs`) are written by
 //! `cargo run --release --features uncertainty --example standardised_table`;
@@ -37,22 +37,43 @@ impl TableWeigher {
     }
 
     /// The tabulated weigher giving the same normalised weights as `w` on
-    /// ranks 1..=n (relative tolerance 10⁻⁹), if any.
+    /// ranks 1..=n (relative tolerance 10⁻⁹), if any: every rank up to
+    /// [`CHECKED`], and beyond it the ranks of a geometric sequence (ratio
+    /// 1.001) and n itself, so that a huge n costs at most about 4·10⁷
+    /// evaluations.
     fn identify<W: Weigher + ?Sized>(w: &W, n: usize) -> Option<Self> {
         let w1 = w.weight(1.0);
         if !(w1.is_finite() && w1 > 0.0) {
             return None;
         }
+        let sparse = core::iter::successors(Some(CHECKED), |&r: &usize| {
+            let next = (r as f64 * 1.001).ceil() as usize;
+            (next < n).then_some(next)
+        })
+        .skip(1)
+        .chain((n > CHECKED).then_some(n));
+        let ranks = (1..=n.min(CHECKED)).chain(sparse);
         Self::ALL.into_iter().find(|t| {
             let t1 = t.weight(1.0);
-            (1..=n).all(|r| {
+            ranks.clone().all(|r| {
                 let r = r as f64;
                 let want = t.weight(r) / t1;
                 (w.weight(r) / w1 - want).abs() <= 1e-9 * want
             })
         })
     }
+
+    /// Whether the null moments have limits that the grid reaches: additive
+    /// weights with a summable weigher (1/(n + n0)²), where the weight sits
+    /// on the top ranks of each ranking and the moments approach their
+    /// limits as O(log n / n).
+    fn converges(self, scheme: Scheme) -> bool {
+        matches!(self, Self::OffsetQuadratic(_)) && scheme == Scheme::Additive
+    }
 }
+
+/// Ranks up to which [`TableWeigher::identify`] checks every rank.
+const CHECKED: usize = 10_000_000;
 
 /// One grid point: the moments and their standard errors (0 when exact).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -94,14 +115,10 @@ pub(crate) fn grid<W: Weigher + ?Sized>(
         })
 }
 
-/// The largest n the table answers for: one decade beyond the last grid
-/// point, as far as the extrapolation is tested.
-pub(crate) fn max_n() -> usize {
-    super::table_data::GRIDS
-        .iter()
-        .map(|g| 10 * g.entries[g.entries.len() - 1].n as usize)
-        .min()
-        .unwrap_or(0)
+/// Whether a grid reaches n = 10⁷ (the long grids of the head–tail
+/// sampler); the others end at n = 8434 and are extrapolated one decade.
+fn complete(grid: &Grid) -> bool {
+    grid.entries[grid.entries.len() - 1].n >= 10_000_000
 }
 
 /// The moments of `n` items from the table.
@@ -114,13 +131,23 @@ pub(crate) fn lookup<W: Weigher + ?Sized>(
     if n < 3 {
         return Err(StandardisedError::TooFewItems { needed: 3, got: n });
     }
-    // Before recognising the weigher (O(n) evaluations).
-    let max = max_n();
+    let grid = grid(weigher, scheme, coefficient, n)?;
+    let last = grid.entries[grid.entries.len() - 1].n as usize;
+    let max = if !complete(grid) {
+        10 * last
+    } else if grid.weigher.converges(grid.scheme) {
+        usize::MAX
+    } else {
+        last
+    };
     if n > max {
         return Err(StandardisedError::BeyondTable { max, got: n });
     }
-    let grid = grid(weigher, scheme, coefficient, n)?;
-    let (moments, se, exact) = at(grid.entries, n);
+    let (moments, se, exact) = if n > last && !complete(grid) {
+        extrapolate(grid.entries, n)
+    } else {
+        at(grid.entries, n)
+    };
     let source = if exact {
         MomentSource::Exact
     } else {
@@ -129,7 +156,7 @@ pub(crate) fn lookup<W: Weigher + ?Sized>(
     GammaMoments::from_parts(moments[0], moments[1], moments[2], se, source)
 }
 
-/// Interpolates (or extrapolates) the grid at `n`: (moments, standard
+/// Interpolates the grid at `n` (beyond its last point: [`beyond`]): (moments, standard
 /// errors, whether the value is an exact grid point).
 pub(crate) fn at(entries: &[Entry], n: usize) -> ([f64; 3], [f64; 3], bool) {
     let pos = entries.partition_point(|e| (e.n as usize) < n);
@@ -138,7 +165,7 @@ pub(crate) fn at(entries: &[Entry], n: usize) -> ([f64; 3], [f64; 3], bool) {
     }
     let last = entries.len() - 1;
     if pos > last {
-        return extrapolate(entries, n);
+        return beyond(entries);
     }
     // Four-point Lagrange interpolation in t = ln n on the nearest points.
     let start = pos.saturating_sub(2).min(entries.len().saturating_sub(4));
@@ -171,7 +198,19 @@ pub(crate) fn at(entries: &[Entry], n: usize) -> ([f64; 3], [f64; 3], bool) {
     (moments, se, false)
 }
 
-/// Beyond the last grid point n_max: each moment continues along the
+/// Beyond the last grid point n_max of a complete grid (only for the
+/// configurations whose moments converge): the moments of n_max, each standard error widened by
+/// the moment's change over the grid's last decade, |M(n_max) − M(n_max/10)|,
+/// which bounds the rest of an O(log n / n) approach to the limit.
+fn beyond(entries: &[Entry]) -> ([f64; 3], [f64; 3], bool) {
+    let last = entries[entries.len() - 1];
+    let (earlier, _, _) = at(entries, (last.n / 10) as usize);
+    let se = core::array::from_fn(|k| last.se[k] + (last.moments[k] - earlier[k]).abs());
+    (last.moments, se, false)
+}
+
+/// Beyond the last point n_max of a grid that ends before 10⁷ (one whose
+/// long grid is still to be computed): each moment continues along the
 /// slope of the last decade, Γ̄ linearly in log₁₀ n and V, V_ℓ linearly in
 /// log₁₀ of the moment (power laws, so they stay positive); the standard
 /// error grows by the last decade's change plus its change since the decade
@@ -290,11 +329,39 @@ mod tests {
     }
 
     #[test]
+    fn long_grids_reach_ten_million_and_converged_ones_are_flat() {
+        let mut complete_grids = 0;
+        for g in GRIDS.iter().filter(|g| complete(g)) {
+            complete_grids += 1;
+            let last = g.entries[g.entries.len() - 1];
+            if g.weigher.converges(g.scheme) {
+                // Over the last decade Γ̄ moves by no more than the noise
+                // (4 combined standard errors): the limit is reached.
+                let (earlier, se, _) = at(g.entries, (last.n / 10) as usize);
+                let z = (last.moments[0] - earlier[0]).abs()
+                    / (last.se[0].powi(2) + se[0].powi(2)).sqrt();
+                assert!(
+                    z < 4.0,
+                    "{:?} {:?} {:?}: z = {z}",
+                    g.weigher,
+                    g.scheme,
+                    g.coefficient
+                );
+                let (m, s, _) = at(g.entries, usize::MAX);
+                assert_eq!(m, last.moments);
+                assert!(s[0] >= last.se[0]);
+            }
+        }
+        // ρ_w of every weigher and scheme except multiplicative 1/n.
+        assert!(complete_grids >= 7, "{complete_grids}");
+    }
+
+    #[test]
     fn extrapolation_predicts_the_last_decade() {
         // Each grid cut at n_max/10 predicts the points of its last decade
         // within the standard errors it states.
         let mut zs = Vec::new();
-        for g in &GRIDS {
+        for g in GRIDS.iter().filter(|g| !complete(g)) {
             let n_max = g.entries[g.entries.len() - 1].n;
             let cut: Vec<Entry> = g
                 .entries
@@ -303,7 +370,7 @@ mod tests {
                 .copied()
                 .collect();
             for e in g.entries.iter().filter(|e| e.n * 10 > n_max) {
-                let (m, se, _) = at(&cut, e.n as usize);
+                let (m, se, _) = extrapolate(&cut, e.n as usize);
                 zs.extend(z((m, se), e));
             }
         }
@@ -342,5 +409,17 @@ mod tests {
             Some(TableWeigher::Hyperbolic)
         );
         assert_eq!(TableWeigher::identify(&clipped, 11), None);
+        // Beyond 10⁷ ranks a geometric sample and n itself are checked, so a
+        // huge n is quick.
+        let far = |r: f64| if r <= 2e7 { 1.0 / r } else { 0.0 };
+        assert_eq!(
+            TableWeigher::identify(&far, 100),
+            Some(TableWeigher::Hyperbolic)
+        );
+        assert_eq!(TableWeigher::identify(&far, 30_000_000), None);
+        assert_eq!(
+            TableWeigher::identify(&|r: f64| 1.0 / r, usize::MAX),
+            Some(TableWeigher::Hyperbolic)
+        );
     }
 }
