@@ -504,8 +504,9 @@ mod tests {
             for scheme in [Scheme::Additive, Scheme::Multiplicative] {
                 let setup = Setup::new(w, scheme, Coef::Tau, n, 2);
                 let rho = Setup::new(w, scheme, Coef::Rho, n, 2);
-                let mut groups: HashMap<Vec<u64>, (usize, [f64; CONTROLS], f64, f64, Vec<u64>)> =
-                    HashMap::new();
+                // Per head: (count, Σ sums, Σ Q, Σ numerator, one permutation).
+                type Group = (usize, [f64; CONTROLS], f64, f64, Vec<u64>);
+                let mut groups: HashMap<Vec<u64>, Group> = HashMap::new();
                 for p in permutations(n as usize) {
                     let mut head = Head::default();
                     setup.head_of(&p, &mut head);

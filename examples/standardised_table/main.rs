@@ -274,9 +274,12 @@ fn check(o: &Options) -> Result<(), Box<dyn Error>> {
     Ok(())
 }
 
+/// One entry of a table file: (n, [Γ̄, V, V_ℓ, se(Γ̄), se(V), se(V_ℓ)]).
+type KeptEntry = (u64, [f64; 6]);
+
 /// The entries of grid `index` in a table file written by this generator
-/// (any formatting): (n, [Γ̄, V, V_ℓ, se…]).
-fn kept_entries(text: &str, index: usize) -> Result<Vec<(u64, [f64; 6])>, Box<dyn Error>> {
+/// (any formatting).
+fn kept_entries(text: &str, index: usize) -> Result<Vec<KeptEntry>, Box<dyn Error>> {
     let grid = text
         .split("Grid {")
         .nth(index + 1)
@@ -336,7 +339,7 @@ fn main() -> Result<(), Box<dyn Error>> {
             continue;
         }
         let config = crate_config(c)?;
-        let mut kept: Vec<(u64, [f64; 6])> = Vec::new();
+        let mut kept: Vec<KeptEntry> = Vec::new();
         for (text, below) in &o.keep {
             kept.extend(
                 kept_entries(text, index)?

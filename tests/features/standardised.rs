@@ -360,13 +360,16 @@ fn errors_are_typed() {
     ));
 }
 
+/// A weigher as a boxed closure.
+type BoxedWeigher = Box<dyn Fn(f64) -> f64 + Sync>;
+
 /// The 16 built-in configurations: (weigher, scheme, coefficient, name).
-fn builtin() -> Vec<(Box<dyn Fn(f64) -> f64 + Sync>, Scheme, Coefficient, String)> {
+fn builtin() -> Vec<(BoxedWeigher, Scheme, Coefficient, String)> {
     let mut out = Vec::new();
     for n0 in [Some(2.0), Some(0.0), Some(1.0), None] {
         for scheme in [Scheme::Additive, Scheme::Multiplicative] {
             for c in COEFFICIENTS {
-                let (f, name): (Box<dyn Fn(f64) -> f64 + Sync>, String) = match n0 {
+                let (f, name): (BoxedWeigher, String) = match n0 {
                     Some(n0) => (
                         Box::new(move |r: f64| 1.0 / ((r + n0) * (r + n0))),
                         format!("1/(n+{n0})²"),
