@@ -206,19 +206,15 @@ fn tampered_states_are_refused() {
 fn alpha_with_17_digits_restores_exactly() {
     // serde_json's default float parser reads these back one ulp off (found
     // by round-tripping 10⁵ random floats: about 10% of them are); the state
-    // keeps α's bits, so the configuration restores bit for bit.
+    // keeps α's bits, so the configuration restores bit for bit. In a
+    // workspace build another package may turn on serde_json's
+    // `float_roundtrip` (the CLI does), and then the parser is exact: the
+    // bit-for-bit restore is checked either way.
     for alpha in [
         0.971_986_371_854_762_9_f64,
         0.124_891_484_434_913_27,
         0.124_213_203_910_384_93,
     ] {
-        let text = serde_json::to_string(&alpha).unwrap();
-        let parsed: f64 = serde_json::from_str(&text).unwrap();
-        assert_ne!(
-            parsed.to_bits(),
-            alpha.to_bits(),
-            "{alpha} is not a lossy case"
-        );
         let c = BallotConfig::new(50, 2, alpha, 1).unwrap();
         let mut s = Scheduler::new(c);
         drive(&mut s, &mut ChaCha8Rng::seed_from_u64(0), Some(10));
