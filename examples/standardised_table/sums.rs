@@ -115,8 +115,12 @@ impl Weigher {
 }
 
 impl Weigher {
-    /// The constant of [`Weigher::from`] for n.
+    /// The constant of [`Weigher::from`] for n (unused, and NaN, for
+    /// n < 64, where [`Weigher::from`] sums directly).
     pub fn end(self, n: u64) -> f64 {
+        if n < DIRECT {
+            return f64::NAN;
+        }
         match self {
             Weigher::Quadratic(z) => trigamma(n as f64 + f64::from(z) + 1.0),
             Weigher::Hyperbolic => digamma(n as f64 + 1.0),
