@@ -295,16 +295,15 @@ pub fn echo(text: &str) -> String {
         return format!("{text:?}");
     }
     let head: String = text.chars().take(ECHO_LIMIT).collect();
-    let quoted = format!("{head:?}");
-    format!(
-        "{}…\" ({n} characters, cut to {ECHO_LIMIT})",
-        &quoted[..quoted.len() - 1]
-    )
+    // The ellipsis goes after the closing quote: the quoted piece is then
+    // within the limit, so `cut_quoted` leaves an echoed piece as it is.
+    format!("{head:?}… ({n} characters, cut to {ECHO_LIMIT})")
 }
 
 /// Cuts every double-quoted piece of `message` longer than [`ECHO_LIMIT`]
 /// characters (as [`echo`] would), a guard for messages that quote input
-/// whole (the library's own errors among them).
+/// whole (the library's own errors among them). Idempotent: a piece already
+/// cut (by [`echo`] or by this function) is within the limit and stays.
 pub fn cut_quoted(message: &str) -> String {
     let mut out = String::with_capacity(message.len().min(4096));
     let mut chars = message.char_indices().peekable();
@@ -335,7 +334,7 @@ pub fn cut_quoted(message: &str) -> String {
         }
         out.push_str(&inner);
         if count > ECHO_LIMIT {
-            out.push_str(&format!("…\" ({count} characters, cut to {ECHO_LIMIT})"));
+            out.push_str(&format!("\"… ({count} characters, cut to {ECHO_LIMIT})"));
         } else if closed {
             out.push('"');
         }
@@ -414,7 +413,12 @@ mod tests {
         let long = "x".repeat(10_000_100);
         let e = echo(&long);
         assert!(e.len() < 140, "{e}");
-        assert!(e.ends_with("…\" (10000100 characters, cut to 80)"), "{e}");
+        assert!(e.ends_with("\"… (10000100 characters, cut to 80)"), "{e}");
+        // A message that quotes an echoed piece is not cut a second time.
+        assert_eq!(
+            cut_quoted(&format!("field {e} is bad")),
+            format!("field {e} is bad")
+        );
         assert!(e.starts_with(&format!("\"{}", "x".repeat(80))));
     }
 
@@ -425,11 +429,12 @@ mod tests {
         assert_eq!(
             c,
             format!(
-                "bad field \"{}…\" (200 characters, cut to 80) at the end",
+                "bad field \"{}\"… (200 characters, cut to 80) at the end",
                 "y".repeat(80)
             )
         );
         assert_eq!(cut_quoted("a \"b\\\"c\" d"), "a \"b\\\"c\" d");
+        assert_eq!(cut_quoted(&c), c, "cut twice");
         assert_eq!(cut_quoted("no quotes"), "no quotes");
         let open = format!("open \"{}", "z".repeat(100));
         assert!(cut_quoted(&open).ends_with("(100 characters, cut to 80)"));
