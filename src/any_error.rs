@@ -29,8 +29,8 @@ use crate::wordsim::WordsimError;
 /// no trailing period) and [`source`](std::error::Error::source) is the
 /// module error's own `source()`. A report that walks the chain of sources
 /// therefore prints each message once. The module error itself is reached by
-/// matching on the variant, or as a trait object with
-/// [`module_error`](Self::module_error); no downcast is needed.
+/// matching on the variant (no downcast), or as a trait object with
+/// [`module_error`](Self::module_error).
 ///
 /// Variants of modules behind a feature exist only with that feature:
 /// `Uncertainty` (`uncertainty`), `Ballot` and `Answer` (`scheduler`),
@@ -45,6 +45,12 @@ use crate::wordsim::WordsimError;
 /// A conversion allocates the box once (on the error path only); `Display`,
 /// `source` and [`module_error`](Self::module_error) are O(1) plus the
 /// module error's own formatting.
+///
+/// # References
+/// The Rust API Guidelines, C-GOOD-ERR (error types are `Send + Sync +
+/// 'static` and implement `std::error::Error`) and C-COMMON-TRAITS; the
+/// standard library's [`std::io::Error`], whose `Display` and `source()`
+/// forward to the error it wraps.
 ///
 /// # Examples
 /// ```
