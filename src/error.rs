@@ -1,4 +1,7 @@
 //! The error type of the rank-correlation core.
+//!
+//! Every module error of the crate, this one included, converts into
+//! [`AnyError`](crate::AnyError); see [Errors](crate#errors).
 
 use thiserror::Error;
 

@@ -38,8 +38,100 @@
 //! | adaptive ballot scheduler for pairwise vote collection, crowd campaigns with control pairs (feature `scheduler`) | `ballot`, `ballot::Campaign` |
 //! | simulated crowds: uniform against adaptive vote collection, parameter sweeps, Table 2 (feature `simulator`) | `simulate` |
 //!
-//! Every function validates its input in one pass and returns a typed
-//! [`Error`] (what was wrong and where) instead of panicking or returning NaN.
+//! ## Errors
+//!
+//! Every function validates its input in one pass and returns a typed error
+//! (what was wrong and where) instead of panicking or returning NaN. Each
+//! module has an error type of its own, whose variants are that module's
+//! failures only; some wrap the error of a module they call (`From`). All are
+//! `#[non_exhaustive]`, `Clone`, `PartialEq`, `Send + Sync + 'static`, with
+//! lowercase messages without a trailing period:
+//!
+//! | module | error | wraps |
+//! |---|---|---|
+//! | ranks, weights, correlations (the core) | [`Error`] (also `Copy`) | |
+//! | the standardised scale | [`StandardisedError`] (also `Copy`) | [`Error`] |
+//! | `uncertainty` | `uncertainty::UncertaintyError` (also `Copy`) | [`Error`], [`StandardisedError`] |
+//! | [`lexsub`] | [`lexsub::LexsubError`] | |
+//! | [`embedding`] | [`embedding::EmbeddingError`] | |
+//! | [`triplet`] | [`triplet::TripletError`] | [`embedding::EmbeddingError`] |
+//! | [`wordsim`] | [`wordsim::WordsimError`] | [`embedding::EmbeddingError`], [`Error`], `UncertaintyError` |
+//! | [`relevance`] | [`relevance::RelevanceError`] | |
+//! | `ballot` | `ballot::BallotError` (also `Copy`); `ballot::AnswerError` for an answer a campaign refuses | |
+//! | `simulate` | `simulate::SimError` | `BallotError` |
+//!
+//! Code that calls several modules returns [`AnyError`], the crate-wide
+//! type: every module error converts into it with `From`, so `?` works across
+//! modules without `map_err`, and matching on its variant (one per module
+//! error) gives the module error back:
+//!
+//! ```
+//! use adaptive_comp_metrics::relevance::{read_trec_qrels, Ids};
+//! use adaptive_comp_metrics::wordsim::{Benchmark, PairFormat};
+//! use adaptive_comp_metrics::{rho_w, AnyError};
+//!
+//! fn main() -> Result<(), AnyError> {
+//!     let pairs = "tiger cat 7.35\nbook paper 7.46\ncomputer keyboard 7.62\n";
+//!     let benchmark = Benchmark::read("toy", pairs.as_bytes(), &PairFormat::new())?; // WordsimError
+//!     let human: Vec<f64> = benchmark.pairs().iter().map(|p| p.score).collect();
+//!     let model = [0.52, 0.61, 0.70];
+//!     assert_eq!(rho_w(&human, &model)?.rho, 1.0); // Error
+//!     let qrels = read_trec_qrels("q1 0 d1 1\nq1 0 d2 0\n".as_bytes(), &mut Ids::new())?; // RelevanceError
+//!     assert_eq!(qrels.len(), 2);
+//!
+//!     // The message is the module error's; the variant holds the module error.
+//!     let e: AnyError = read_trec_qrels("q1 0 d1 1\nq1 0 d2\n".as_bytes(), &mut Ids::new())
+//!         .unwrap_err()
+//!         .into();
+//!     assert_eq!(e.to_string(), "line 2: expected 4 fields (qid iter docno rel), found 3");
+//!     let AnyError::Relevance(r) = &e else { unreachable!() };
+//!     assert_eq!(r.line(), Some(2));
+//!     Ok(())
+//! }
+//! ```
+//!
+//! How [`AnyError`] is built, and why:
+//!
+//! - *A new type, not a wider [`Error`].* [`Error`] is `Copy`, and a
+//!   variant holding [`lexsub::LexsubError`] (which holds `String`s) would
+//!   take `Copy` away, a breaking change; it would also make the error type
+//!   of every core function name failures the function cannot have. The
+//!   module errors stay the return types of their modules' functions.
+//! - *One variant per module error, named after its module, holding it
+//!   boxed* ([`AnyError::Correlation`] for the core's [`Error`],
+//!   `AnyError::Answer` for `ballot::AnswerError`). Matching needs no
+//!   downcast. The box keeps [`AnyError`] two words in size whatever the
+//!   module errors hold (the largest, [`relevance::RelevanceError`], is 104
+//!   bytes on 64-bit targets), so a `Result<T, AnyError>` is as small as a
+//!   `Result<T, Box<dyn Error>>`, and a module error that grows in a minor
+//!   release does not change it. The cost is one allocation, on the error
+//!   path only.
+//! - *Transparent, as [`std::io::Error`] is for the error it wraps:*
+//!   `Display` is the module error's message, unchanged, and
+//!   [`source`](std::error::Error::source) is the module error's own
+//!   `source()`. Returning the module error itself as the source would print
+//!   its message twice in every report that walks the chain of sources (an
+//!   error should either show its cause in its message or return it as its
+//!   source, not both). The module error as a trait object is
+//!   [`AnyError::module_error`].
+//! - *A module error that wraps another is kept whole:* a
+//!   [`wordsim::WordsimError`] wrapping a core [`Error`] becomes
+//!   [`AnyError::Wordsim`], so the variant names the module whose call
+//!   failed.
+//! - *No `std::io::Error` variant.* No function of the crate returns a bare
+//!   I/O error: the readers report one inside their module error, with the
+//!   line being read and the error's kind (and message). Opening a file is
+//!   the caller's, and an application error type (`Box<dyn Error>`,
+//!   `anyhow::Error`) takes both an `std::io::Error` and an [`AnyError`].
+//!   An `std::io::Error` inside would also cost [`AnyError`] its `Clone` and
+//!   `PartialEq`.
+//! - *No new `Result` alias:* [`Result`] is the core's
+//!   (`Result<T, E = Error>`) and stays so; write `Result<T, AnyError>`.
+//! - Variants of feature-gated modules exist with their feature only
+//!   (`Uncertainty`, `Ballot` and `Answer`, `Simulate`); [`AnyError`] is
+//!   `#[non_exhaustive]` (a new module brings a new variant in a minor
+//!   release), `Clone`, `PartialEq`, `Send + Sync + 'static` (checked at
+//!   compile time), and, as the module errors, has no serialised form.
 //!
 //! ## Sizes and memory
 //!
@@ -138,8 +230,10 @@
 //! - `serde`: `Serialize`/`Deserialize` for every result, option and
 //!   configuration type, read back with the checks of their constructors
 //!   (an invalid configuration is refused, as its constructor refuses it),
-//!   and for a resumable scheduler state. Not serialised: the error types
-//!   (and `lexsub::Parsed`, which holds them), readers and builders, and
+//!   and for a resumable scheduler state. Not serialised: the error types,
+//!   [`AnyError`] among them (and `lexsub::Parsed`, which holds them;
+//!   `ballot::AnswerError` is the exception, serialised as part of a
+//!   `ballot::ImportReport`), readers and builders, and
 //!   bulk data: `lexsub::{Corpus, Paired}`, `relevance::{Qrels, TrecRun,
 //!   Run, Judgements, Assessments}` and their id tables, `triplet::Vectors`
 //!   and `embedding::Vectors` (word vectors have their own file formats),
@@ -176,6 +270,7 @@
 #![doc(test(attr(deny(warnings))))]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+mod any_error;
 #[cfg(feature = "scheduler")]
 #[cfg_attr(docsrs, doc(cfg(feature = "scheduler")))]
 pub mod ballot;
@@ -195,6 +290,7 @@ pub mod uncertainty;
 pub mod weigh;
 pub mod wordsim;
 
+pub use any_error::AnyError;
 pub use correlation::standardised::{
     Coefficient, GammaMoments, MomentEstimate, MomentSource, StandardisedError, StandardisedRho,
     StandardisedTau, Standardiser,

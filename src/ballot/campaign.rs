@@ -202,14 +202,14 @@ impl Exclusion {
 ///     for t in tasks {
 ///         // "alice" prefers the smaller item; she is always right.
 ///         let vote = if t.first < t.second { Vote::First } else { Vote::Second };
-///         c.answer(t.id, "alice", vote).map_err(|e| e.to_string())?;
+///         c.answer(t.id, "alice", vote)?;
 ///     }
 ///     c.close_ballot(Unvoted::Reject)?;
 /// }
 /// let stats = c.worker_stats();
 /// assert_eq!(stats[0].accuracy(), Some(1.0));
 /// assert_eq!(c.ranking(&mut rng)?.entries[0].item, 0);
-/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// # Ok::<(), adaptive_comp_metrics::AnyError>(())
 /// ```
 #[derive(Debug, Clone)]
 #[cfg_attr(

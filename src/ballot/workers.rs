@@ -202,7 +202,7 @@ impl Campaign {
     ///     } else {
     ///         ("lazy", Vote::First)
     ///     };
-    ///     c.answer(t.id, worker, vote).map_err(|e| e.to_string())?;
+    ///     c.answer(t.id, worker, vote)?;
     /// }
     /// let stats = c.worker_stats();
     /// let ok = stats.iter().find(|s| s.worker == "ok").unwrap();
@@ -210,7 +210,7 @@ impl Campaign {
     /// // Excluding workers under 90% accuracy (with 3 controls at least) spares "ok".
     /// let out = c.exclude_workers(&ExclusionRule::new(0.9, 3)?)?;
     /// assert!(out.iter().all(|e| e.worker == "lazy"));
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// # Ok::<(), adaptive_comp_metrics::AnyError>(())
     /// ```
     #[must_use]
     pub fn worker_stats(&self) -> Vec<WorkerStats> {

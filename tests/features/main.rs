@@ -1,6 +1,8 @@
 //! Integration tests of the optional features: the ballot scheduler
 //! (`scheduler`), the voter simulator (`simulator`) and the uncertainty
-//! module (`uncertainty`). Each module is compiled only with its feature.
+//! module (`uncertainty`). Each module is compiled only with its feature
+//! (`any_error`, on the crate-wide error type, always: its parts about a
+//! feature-gated module only with that feature).
 //!
 //! One test binary with one module per topic, so a fresh `cargo test` links
 //! a few binaries instead of one per file.
@@ -11,6 +13,7 @@
 #[allow(dead_code)]
 mod script;
 
+mod any_error;
 mod ballot_campaign;
 mod ballot_scheduler;
 mod ballot_serde;

@@ -1,0 +1,233 @@
+//! One error type for the whole crate, into which every module's error
+//! converts: [`AnyError`]. The design and its reasons are in the crate docs,
+//! [Errors](crate#errors).
+
+use core::fmt;
+
+use crate::correlation::standardised::StandardisedError;
+use crate::embedding::EmbeddingError;
+use crate::error::Error;
+use crate::lexsub::LexsubError;
+use crate::relevance::RelevanceError;
+use crate::triplet::TripletError;
+use crate::wordsim::WordsimError;
+
+/// An error of any module of this crate, for code that calls several
+/// modules and wants one error type with `?` (see [Errors](crate#errors)).
+///
+/// One variant per module error, named after its module, holding that error
+/// boxed. `From` converts every module error into it, so `?` works in a
+/// function returning `Result<T, AnyError>` (the crate's
+/// [`Result`](crate::Result) alias takes it as its second parameter:
+/// `adaptive_comp_metrics::Result<T, AnyError>`). The conversion keeps the
+/// module error as it was: a [`WordsimError`] that wraps a core [`Error`]
+/// becomes [`AnyError::Wordsim`], so the variant names the module whose call
+/// failed.
+///
+/// The wrapper is transparent, as [`std::io::Error`] is for the error it
+/// wraps: `Display` prints the module error's message unchanged (lowercase,
+/// no trailing period) and [`source`](std::error::Error::source) is the
+/// module error's own `source()`. A report that walks the chain of sources
+/// therefore prints each message once. The module error itself is reached by
+/// matching on the variant (no downcast), or as a trait object with
+/// [`module_error`](Self::module_error).
+///
+/// Variants of modules behind a feature exist only with that feature:
+/// `Uncertainty` (`uncertainty`), `Ballot` and `Answer` (`scheduler`),
+/// `Simulate` (`simulator`). New variants may be added in minor releases,
+/// with new modules. `AnyError` is `Send + Sync + 'static`, `Clone` and
+/// `PartialEq` (not `Eq` or `Copy`: some module errors hold an `f64` or a
+/// `String`), two words in size whatever the module errors hold, and has no
+/// serialised form (the module errors have none either, except
+/// `ballot::AnswerError` as part of a `ballot::ImportReport`).
+///
+/// # Complexity
+/// A conversion allocates the box once (on the error path only); `Display`,
+/// `source` and [`module_error`](Self::module_error) are O(1) plus the
+/// module error's own formatting.
+///
+/// # References
+/// The Rust API Guidelines, C-GOOD-ERR (error types are `Send + Sync +
+/// 'static` and implement `std::error::Error`) and C-COMMON-TRAITS; the
+/// standard library's [`std::io::Error`], whose `Display` and `source()`
+/// forward to the error it wraps.
+///
+/// # Examples
+/// ```
+/// use adaptive_comp_metrics::lexsub::{read_gold, LexsubError, Mode};
+/// use adaptive_comp_metrics::{tau_w, AnyError, Error};
+///
+/// // Two modules, one error type, `?` on both: the number of gold items and
+/// // τ_w between human and model scores.
+/// fn run(gold: &str, human: &[f64], model: &[f64]) -> Result<(usize, f64), AnyError> {
+///     let gold = read_gold(gold.as_bytes(), Mode::Strict)?; // LexsubError
+///     let tau = tau_w(human, model)?; // the core's Error
+///     Ok((gold.items.len(), tau.tau))
+/// }
+///
+/// let gold = "bright.a 1 :: intelligent 3;clever 2;\n";
+/// let (human, model) = ([3.0, 2.0, 1.0], [0.9, 0.5, 0.1]);
+/// assert_eq!(run(gold, &human, &model)?, (1, 1.0));
+///
+/// let e = run("bright.a 1 intelligent 3\n", &human, &model).unwrap_err();
+/// assert!(matches!(&e, AnyError::Lexsub(l) if matches!(**l, LexsubError::Syntax { line: 1, .. })));
+///
+/// let e = run(gold, &[1.0, 1.0, 1.0], &model).unwrap_err();
+/// assert_eq!(e, AnyError::from(Error::Constant { input: "x" }));
+/// assert_eq!(e.to_string(), "x is constant: the coefficient is undefined");
+/// # Ok::<(), AnyError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum AnyError {
+    /// An error of the rank-correlation core ([`Error`]): ranks, weights,
+    /// ρ_w, τ_w, Pearson r, Spearman ρ, Kendall τ-b, Vigna's weighted τ,
+    /// Kendall's Γ.
+    Correlation(Box<Error>),
+    /// An error of the standardised scale ([`StandardisedError`]).
+    Standardised(Box<StandardisedError>),
+    /// An error of the `uncertainty` module
+    /// ([`UncertaintyError`](crate::uncertainty::UncertaintyError)).
+    #[cfg(feature = "uncertainty")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "uncertainty")))]
+    Uncertainty(Box<crate::uncertainty::UncertaintyError>),
+    /// An error of the lexical-substitution module ([`LexsubError`]).
+    Lexsub(Box<LexsubError>),
+    /// An error of the triplet module ([`TripletError`]).
+    Triplet(Box<TripletError>),
+    /// An error of the word-vector module ([`EmbeddingError`]).
+    Embedding(Box<EmbeddingError>),
+    /// An error of the word-similarity module ([`WordsimError`]).
+    Wordsim(Box<WordsimError>),
+    /// An error of the graded-relevance module ([`RelevanceError`]).
+    Relevance(Box<RelevanceError>),
+    /// An error of the ballot scheduler
+    /// ([`BallotError`](crate::ballot::BallotError)).
+    #[cfg(feature = "scheduler")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "scheduler")))]
+    Ballot(Box<crate::ballot::BallotError>),
+    /// An answer refused by a crowd campaign
+    /// ([`AnswerError`](crate::ballot::AnswerError)).
+    #[cfg(feature = "scheduler")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "scheduler")))]
+    Answer(Box<crate::ballot::AnswerError>),
+    /// An error of the voter simulator
+    /// ([`SimError`](crate::simulate::SimError)).
+    #[cfg(feature = "simulator")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "simulator")))]
+    Simulate(Box<crate::simulate::SimError>),
+}
+
+impl AnyError {
+    /// The module error, as a trait object: the error a module function
+    /// returned, whose message `Display` prints.
+    ///
+    /// For code that handles every module alike (logging, a chain of
+    /// sources that should start at the module error); matching on the
+    /// variant gives the module error with its type.
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::relevance::{read_trec_qrels, Ids, RelevanceError};
+    /// use adaptive_comp_metrics::AnyError;
+    ///
+    /// let e: AnyError = read_trec_qrels("q 0 d\n".as_bytes(), &mut Ids::new()).unwrap_err().into();
+    /// let module = e.module_error();
+    /// assert_eq!(module.to_string(), e.to_string());
+    /// assert_eq!(module.downcast_ref::<RelevanceError>().and_then(RelevanceError::line), Some(1));
+    /// ```
+    #[must_use]
+    pub fn module_error(&self) -> &(dyn std::error::Error + Send + Sync + 'static) {
+        match self {
+            Self::Correlation(e) => &**e,
+            Self::Standardised(e) => &**e,
+            #[cfg(feature = "uncertainty")]
+            Self::Uncertainty(e) => &**e,
+            Self::Lexsub(e) => &**e,
+            Self::Triplet(e) => &**e,
+            Self::Embedding(e) => &**e,
+            Self::Wordsim(e) => &**e,
+            Self::Relevance(e) => &**e,
+            #[cfg(feature = "scheduler")]
+            Self::Ballot(e) => &**e,
+            #[cfg(feature = "scheduler")]
+            Self::Answer(e) => &**e,
+            #[cfg(feature = "simulator")]
+            Self::Simulate(e) => &**e,
+        }
+    }
+}
+
+/// The module error's message, unchanged.
+impl fmt::Display for AnyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self.module_error(), f)
+    }
+}
+
+/// Transparent: the source is the module error's source (the module error's
+/// message is already this error's `Display`).
+impl std::error::Error for AnyError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.module_error().source()
+    }
+}
+
+/// `From` for each module error: the error, boxed, in its variant.
+macro_rules! from_module_error {
+    ($($(#[$attr:meta])* $variant:ident($ty:ty);)*) => {$(
+        $(#[$attr])*
+        impl From<$ty> for AnyError {
+            #[doc = concat!("Wraps the error in [`AnyError::", stringify!($variant), "`].")]
+            fn from(e: $ty) -> Self {
+                Self::$variant(Box::new(e))
+            }
+        }
+    )*};
+}
+
+from_module_error! {
+    Correlation(Error);
+    Standardised(StandardisedError);
+    #[cfg(feature = "uncertainty")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "uncertainty")))]
+    Uncertainty(crate::uncertainty::UncertaintyError);
+    Lexsub(LexsubError);
+    Triplet(TripletError);
+    Embedding(EmbeddingError);
+    Wordsim(WordsimError);
+    Relevance(RelevanceError);
+    #[cfg(feature = "scheduler")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "scheduler")))]
+    Ballot(crate::ballot::BallotError);
+    #[cfg(feature = "scheduler")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "scheduler")))]
+    Answer(crate::ballot::AnswerError);
+    #[cfg(feature = "simulator")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "simulator")))]
+    Simulate(crate::simulate::SimError);
+}
+
+// `AnyError` crosses threads and lives in `Box<dyn Error + Send + Sync>`:
+// a module error that stopped being `Send + Sync + 'static` fails the build
+// here, not in a user's crate.
+const _: () = {
+    const fn send_sync_static<T: Send + Sync + 'static>() {}
+    send_sync_static::<AnyError>();
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two words whatever the module errors hold (the largest,
+    /// `RelevanceError`, is 104 bytes on 64-bit targets): a `Result<(),
+    /// AnyError>` costs what a `Result<(), Box<dyn Error>>` does.
+    #[test]
+    fn two_words_whatever_the_module_errors_hold() {
+        use core::mem::size_of;
+        assert_eq!(size_of::<AnyError>(), 2 * size_of::<usize>());
+        assert_eq!(size_of::<Result<(), AnyError>>(), 2 * size_of::<usize>());
+        assert!(size_of::<RelevanceError>() > size_of::<AnyError>());
+    }
+}
