@@ -5,6 +5,7 @@
 //! One test binary with one module per topic, so a fresh `cargo test` links
 //! a few binaries instead of one per file.
 
+mod embedding_cosine;
 mod embedding_read;
 mod examples_cli;
 mod fuzz_regressions;
