@@ -50,8 +50,8 @@ fn add_mag(a: &[u64], b: &[u64]) -> Vec<u64> {
 fn sub_mag(a: &[u64], b: &[u64]) -> Vec<u64> {
     let mut out = Vec::with_capacity(a.len());
     let mut borrow = 0i128;
-    for k in 0..a.len() {
-        let mut d = i128::from(a[k]) - i128::from(*b.get(k).unwrap_or(&0)) - borrow;
+    for (k, &x) in a.iter().enumerate() {
+        let mut d = i128::from(x) - i128::from(*b.get(k).unwrap_or(&0)) - borrow;
         borrow = i128::from(d < 0);
         if d < 0 {
             d += 1i128 << 64;
@@ -185,7 +185,11 @@ fn exact_dot(a: &[f64], b: &[f64]) -> (Big, Big) {
     let mut abs = Big::zero();
     for (&x, &y) in a.iter().zip(b) {
         let ((nx, mx, ex), (ny, my, ey)) = (parts(x), parts(y));
-        let p = Big::from_parts(nx != ny, u128::from(mx) * u128::from(my), (ex + ey + SCALE) as u32);
+        let p = Big::from_parts(
+            nx != ny,
+            u128::from(mx) * u128::from(my),
+            (ex + ey + SCALE) as u32,
+        );
         abs = abs.add(&p.abs());
         sum = sum.add(&p);
     }
@@ -409,11 +413,16 @@ fn adversarial_vectors() {
         (vec![f32::MAX, tiny, 1.0], vec![f32::MAX, tiny, -1.0]),
         (vec![f32::MAX, -f32::MAX, 1.0], vec![1.0, 1.0, 1.0]),
         // All subnormal: squared norms ~2⁻²⁹⁸, far below f32 but normal in f64.
-        (vec![tiny; 9], vec![tiny, -tiny, tiny, tiny, tiny, tiny, tiny, tiny, tiny]),
+        (
+            vec![tiny; 9],
+            vec![tiny, -tiny, tiny, tiny, tiny, tiny, tiny, tiny, tiny],
+        ),
         (vec![tiny, f32::MIN_POSITIVE], vec![f32::MIN_POSITIVE, tiny]),
         // Catastrophic cancellation: 2²⁴ + 1 − 2²⁴ in every lane.
         (
-            (0..24).map(|k| [16_777_216.0, 1.0, -16_777_216.0][k % 3]).collect(),
+            (0..24)
+                .map(|k| [16_777_216.0, 1.0, -16_777_216.0][k % 3])
+                .collect(),
             vec![1.0; 24],
         ),
         // Orthogonal and opposite.
@@ -421,8 +430,12 @@ fn adversarial_vectors() {
         (vec![0.1, 0.2, 0.3], vec![-0.1, -0.2, -0.3]),
         // A dimension of 300, as the usual embeddings.
         (
-            (0..300).map(|k| ((k * 37 % 101) as f32 - 50.0) / 7.0).collect(),
-            (0..300).map(|k| ((k * 53 % 89) as f32 - 44.0) / 3.0).collect(),
+            (0..300)
+                .map(|k| ((k * 37 % 101) as f32 - 50.0) / 7.0)
+                .collect(),
+            (0..300)
+                .map(|k| ((k * 53 % 89) as f32 - 44.0) / 3.0)
+                .collect(),
         ),
     ];
     for (a, b) in &cases {
@@ -446,7 +459,12 @@ fn the_oracle_rejects_f32_accumulation() {
     let f32_sum: f64 = acc.iter().map(|&x| f64::from(x)).sum();
     assert_eq!(f32_sum, 8.0 * 16_777_216.0); // the exact sum is 8 more
     assert!(!dot_within_bound(f32_sum, &a, &b, depth(16, false)));
-    assert!(dot_within_bound(lanes_dot(&a, &b), &a, &b, depth(16, false)));
+    assert!(dot_within_bound(
+        lanes_dot(&a, &b),
+        &a,
+        &b,
+        depth(16, false)
+    ));
     // A cosine one bound away from the exact one is refused.
     let v = Vectors::from_pairs(3, [("a", [3.0f32, 4.0, 0.0]), ("b", [4.0, 3.0, 0.0])]).unwrap();
     let (s, _) = exact_dot(&[3.0, 4.0, 0.0], &[4.0, 3.0, 0.0]);

@@ -23,6 +23,7 @@ mod triplet_build;
 mod triplet_format;
 mod triplet_score;
 mod triplet_vectors;
+mod wordsim_detect;
 mod wordsim_eval;
 mod wordsim_gensim;
 mod wordsim_pairs;
