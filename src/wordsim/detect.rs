@@ -46,10 +46,10 @@ impl fmt::Display for Chosen {
 /// # Examples
 /// ```
 /// use adaptive_comp_metrics::wordsim::{Chosen, Layout, PairFormat};
-/// let d = PairFormat::detect(b"sun-n sunlight-n 50.000000\nbright-j dark-j 19.000000\n", None)?;
+/// let d = PairFormat::detect(b"kettle-n teapot-n 42.000000\nrun-v walk-v 35.000000\n", None)?;
 /// assert_eq!((d.layout, d.chosen), (Some(Layout::Men), Chosen::Content));
-/// let b = d.read("MEN", &b"sun-n sunlight-n 50.000000\n"[..])?;
-/// assert_eq!(b.pairs()[0].word1, "sun");
+/// let b = d.read("MEN", &b"kettle-n teapot-n 42.000000\n"[..])?;
+/// assert_eq!(b.pairs()[0].word1, "kettle");
 /// # Ok::<(), adaptive_comp_metrics::wordsim::WordsimError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -83,7 +83,7 @@ impl Detection {
     /// ```
     /// use adaptive_comp_metrics::wordsim::{Detection, Layout, PairFormat};
     /// let d = Detection::explicit(PairFormat::layout(Layout::Men), Some(Layout::Men));
-    /// let e = d.read("MEN", &b"sun sunlight\n"[..]).unwrap_err();
+    /// let e = d.read("MEN", &b"kettle teapot\n"[..]).unwrap_err();
     /// assert_eq!(
     ///     e.to_string(),
     ///     "benchmark line 1: expected at least 3 fields, found 2 (read as men layout, given \
@@ -154,13 +154,13 @@ impl Benchmark {
     /// use adaptive_comp_metrics::wordsim::{Benchmark, Chosen, Layout};
     /// // SimLex-999.txt as distributed: header, ten tab-separated columns, the score in the 4th.
     /// let simlex = "word1\tword2\tPOS\tSimLex999\tconc(w1)\tconc(w2)\tconcQ\tAssoc(USF)\tSimAssoc333\tSD(SimLex)\n\
-    ///               old\tnew\tA\t1.58\t2.72\t2.81\t2\t7.25\t1\t0.41\n";
+    ///               kettle\tteapot\tN\t8.5\t4.9\t4.8\t4\t1.2\t1\t0.9\n";
     /// let (b, d) = Benchmark::read_detected("SimLex-999", simlex.as_bytes(), Some("SimLex-999.txt"))?;
-    /// assert_eq!((b.pairs()[0].score, d.layout, d.chosen), (1.58, Some(Layout::SimLex999), Chosen::Content));
+    /// assert_eq!((b.pairs()[0].score, d.layout, d.chosen), (8.5, Some(Layout::SimLex999), Chosen::Content));
     /// // gensim's copy: '#' comments and three columns.
-    /// let gensim = "# The SimLex-999 Test data\n# Word 1\tWord 2\tHuman (mean)\nold\tnew\t1.58\n";
+    /// let gensim = "# The SimLex-999 Test data\n# Word 1\tWord 2\tHuman (mean)\nkettle\tteapot\t8.5\n";
     /// let (b, _) = Benchmark::read_detected("simlex999", gensim.as_bytes(), Some("simlex999.txt"))?;
-    /// assert_eq!((b.pairs()[0].score, b.pairs()[0].line), (1.58, 3));
+    /// assert_eq!((b.pairs()[0].score, b.pairs()[0].line), (8.5, 3));
     /// # Ok::<(), adaptive_comp_metrics::wordsim::WordsimError>(())
     /// ```
     pub fn read_detected<R: BufRead>(
@@ -191,13 +191,13 @@ impl PairFormat {
     /// ```text
     /// lines       blank lines and '#' comments skipped; a last line without a line end is left out
     ///             (the sample may cut it) unless it is the only one
-    /// separator   the first of tab, comma, semicolon that splits every line after the first into
-    ///             ≥ 3 fields, else runs of whitespace
+    /// separator   the first of tab, comma, semicolon, runs of whitespace that splits every line
+    ///             after the first into ≥ 3 fields
     /// score       a column from the 3rd on holding a finite number on every line after the first:
     ///             the one a header line names (SimLex999, Human (mean), score, similarity, …),
     ///             else the only one, else the file name's layout's column if it is one, else the first
     /// header      the first line, if its score field is not a number
-    /// words       columns 1 and 2; MEN's part-of-speech tags (sun-n, run-v, bright-j) removed when
+    /// words       columns 1 and 2; MEN's part-of-speech tags (-n, -v, -j) removed when
     ///             the file is space-separated and every word has one (some: when the name says MEN)
     /// ```
     ///
@@ -220,14 +220,14 @@ impl PairFormat {
     /// # Examples
     /// ```
     /// use adaptive_comp_metrics::wordsim::{Chosen, Header, Layout, PairFormat, Separator};
-    /// let ws = b"Word 1,Word 2,Human (mean)\nlove,sex,6.77\ntiger,cat,7.35\n";
+    /// let ws = b"Word 1,Word 2,Human (mean)\nkettle,teapot,8.5\nlantern,torch,7.0\n";
     /// let d = PairFormat::detect(ws, Some("combined.csv"))?;
     /// assert_eq!(d.format, PairFormat::new().separator(Separator::Comma).header(Header::Present));
     /// assert_eq!((d.layout, d.chosen), (Some(Layout::WordSim353), Chosen::Content));
     /// // Two numeric columns and no header: the name breaks the tie.
-    /// let d = PairFormat::detect(b"take\tremove\t2\t6.81\n", Some("SimVerb-3500.txt"))?;
+    /// let d = PairFormat::detect(b"take\tgrab\t2\t6.81\n", Some("SimVerb-3500.txt"))?;
     /// assert_eq!((d.format.score_column(), d.chosen), (4, Chosen::FileName));
-    /// assert_eq!(PairFormat::detect(b"take\tremove\t2\t6.81\n", None)?.format.score_column(), 3);
+    /// assert_eq!(PairFormat::detect(b"take\tgrab\t2\t6.81\n", None)?.format.score_column(), 3);
     /// assert!(PairFormat::detect(b"a\tb\tc\n", None).is_err());
     /// # Ok::<(), adaptive_comp_metrics::wordsim::WordsimError>(())
     /// ```

@@ -355,27 +355,30 @@ fn the_file_name_breaks_ties_only() {
     let d = PairFormat::detect(gensim.as_bytes(), Some("simlex999.txt")).unwrap();
     assert_eq!((d.format.score_column(), d.chosen), (3, Chosen::Content));
     // Some words tagged, some not: the MEN name says to remove the tags.
-    let mixed = "sun-n sunlight 50\nbright-j dark 19\n";
+    let mixed = "kettle-n teapot 40\nbright-j dim 19\n";
     let men = PairFormat::detect(mixed.as_bytes(), Some("MEN_dataset_lemma_form.dev")).unwrap();
-    assert!((men.chosen, men.layout) == (Chosen::FileName, Some(Layout::Men)));
+    assert_eq!(
+        (men.chosen, men.layout),
+        (Chosen::FileName, Some(Layout::Men))
+    );
     assert_eq!(
         men.read("MEN", mixed.as_bytes()).unwrap().pairs()[0].word1,
-        "sun"
+        "kettle"
     );
     let plain = PairFormat::detect(mixed.as_bytes(), None).unwrap();
     assert_eq!(
         plain.read("x", mixed.as_bytes()).unwrap().pairs()[0].word1,
-        "sun-n"
+        "kettle-n"
     );
     // Tags in a tab-separated file are words as written (as gensim reads them).
-    let tabbed = "sun-n\tsunlight-n\t50\n";
+    let tabbed = "kettle-n\tteapot-n\t40\n";
     assert_eq!(
         Benchmark::read_detected("x", tabbed.as_bytes(), None)
             .unwrap()
             .0
             .pairs()[0]
             .word1,
-        "sun-n"
+        "kettle-n"
     );
 }
 
