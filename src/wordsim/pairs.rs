@@ -140,7 +140,7 @@ impl Layout {
     ///
     /// ```text
     /// simlex…            → SimLex999      simverb…        → SimVerb3500
-    /// men                → Men            wordsim…, ws353 → WordSim353
+    /// men                → Men            wordsim…, ws353, ws 353 → WordSim353
     /// rg65, rg 65        → Rg65           mc30, mc 30     → Mc30
     /// mturk…             → MTurk          rw, rarewords   → RareWords
     /// ```
@@ -305,16 +305,16 @@ impl PairFormat {
 
     /// Reads a file whose first line that is not blank or a comment
     /// (header or pair) has exactly three fields as `word1 word2 score`,
-    /// whatever [`columns`](Self::columns) say: the trimmed copies of
-    /// SimLex-999 and SimVerb-3500 (gensim's `simlex999.txt`). On in
+    /// whatever [`columns`](Self::columns) say: trimmed copies such as
+    /// gensim's `simlex999.txt`. On in
     /// [`PairFormat::layout`] for those two layouts, off otherwise.
     ///
     /// # Examples
     /// ```
     /// use adaptive_comp_metrics::wordsim::{read_pairs, Layout, PairFormat};
-    /// let gensim_copy = "# Word 1\tWord 2\tHuman (mean)\nold\tnew\t1.58\n";
+    /// let gensim_copy = "# Word 1\tWord 2\tHuman (mean)\nkettle\tteapot\t8.5\n";
     /// let pairs = read_pairs(gensim_copy.as_bytes(), &PairFormat::layout(Layout::SimLex999))?;
-    /// assert_eq!((pairs[0].score, pairs[0].line), (1.58, 2));
+    /// assert_eq!((pairs[0].score, pairs[0].line), (8.5, 2));
     /// let strict = PairFormat::layout(Layout::SimLex999).three_column_copies(false);
     /// assert!(read_pairs(gensim_copy.as_bytes(), &strict).is_err());
     /// # Ok::<(), adaptive_comp_metrics::wordsim::WordsimError>(())
