@@ -139,7 +139,8 @@ impl Failure {
     }
 
     /// Names the line and column (1-based), and drops a leading `line N: `
-    /// (or `line N, column C: `, `dataset line N: `, `vectors line N: `)
+    /// (or `line N, column C: `, `dataset line N: `, `vectors line N: `,
+    /// `benchmark line N: `)
     /// from the message, since the prefix now says it.
     #[must_use]
     pub fn at(mut self, line: Option<usize>, column: Option<usize>) -> Self {
@@ -265,9 +266,9 @@ pub fn is_broken_pipe(e: &(dyn Error + 'static)) -> bool {
 
 /// Drops the location words a library message starts with when they say
 /// `line` (and `column`): `line 3: `, `line 3, column 7: `,
-/// `dataset line 3: `, `vectors line 3: `.
+/// `dataset line 3: `, `vectors line 3: `, `benchmark line 3: `.
 pub fn strip_location(message: &str, line: usize, column: Option<usize>) -> &str {
-    for lead in ["", "dataset ", "vectors "] {
+    for lead in ["", "dataset ", "vectors ", "benchmark "] {
         let Some(rest) = message
             .strip_prefix(lead)
             .and_then(|m| m.strip_prefix(&format!("line {line}")))

@@ -139,7 +139,20 @@ def _vectors_of(model, words, restrict_vocab, case_insensitive):
 
 
 def read_word_pairs(pairs, delimiter=None, *, layout=None):
-    """A benchmark file read by the library (for repeated evaluations)."""
+    """A benchmark file read by the library (for repeated evaluations).
+
+    ``layout`` (``'wordsim353'``, ``'simlex999'``, ``'men'``, ``'rg65'``,
+    ``'mc30'``, ``'mturk'``, ``'rw'``, ``'simverb3500'``, ``'plain'``) reads
+    it in that layout's format (any copy of the dataset: SimLex-999's own
+    10 columns or gensim's 3); else ``delimiter`` reads it as gensim does,
+    ``word1 <delimiter> word2 <delimiter> score`` with ``#`` comments; else
+    (both None) the format is detected from the content: separator, header
+    line, the column holding the scores, MEN's ``-n``/``-v``/``-j`` tags;
+    the file name only breaks ties. ``.detection`` says how it was read,
+    ``.layout`` names the layout it matches (None: a plain file). A file
+    that cannot be read raises ``ValueError`` naming the line, the format
+    tried, how it was chosen and the argument that chooses another.
+    """
     return _core.PairsBenchmark(os.fspath(pairs), delimiter, layout)
 
 
@@ -171,23 +184,39 @@ def evaluate_word_pairs(
     ``'word2vec'``, ``'word2vec_binary'``, ``'glove'``), a gensim
     ``KeyedVectors`` (its first ``restrict_vocab`` keys), or any object with
     ``word in model`` and ``model[word]`` (a dict of vectors;
-    ``restrict_vocab`` then does not apply). ``pairs``: a benchmark file,
-    ``word1 word2 score`` lines split at ``delimiter`` (None: detected), or
-    a published ``layout`` (``'simlex999'``, ``'men'``, ``'wordsim353'``,
-    ...). ``unknown`` (``'drop'``, ``'zero'``, ``'mean'``) overrides
+    ``restrict_vocab`` then does not apply). ``pairs``: a benchmark file
+    read as :func:`read_word_pairs` reads it: by default as gensim does,
+    ``word1 <delimiter> word2 <delimiter> score`` lines with ``#``
+    comments; ``delimiter=None`` detects the layout from the content
+    (SimLex-999's 10 columns, a header line, MEN's tags, ...); ``layout``
+    (``'simlex999'``, ``'men'``, ``'wordsim353'``, ...) names it.
+    ``unknown`` (``'drop'``, ``'zero'``, ``'mean'``) overrides
     ``dummy4unknown``. The result unpacks as gensim's; ``result.report``
     adds Kendall's tau-b, the top-weighted rho_w and tau_w (``weigher``,
     ``n0``, ``scheme``, ``ties`` as :func:`rho_w`) and their standardised
     values.
 
-    Differences from gensim: a malformed pair line raises ``ValueError``
-    naming the line (gensim logs and skips it); ``case_insensitive`` folds
-    to lower case (gensim: upper case; they differ for a few letters such as
-    German sharp s and Turkish dotless i); cosines are computed in double
-    precision from the float32 vectors (gensim rounds them to float32, so
-    values agree to about 1e-6); an undefined Pearson or Spearman
-    coefficient (a constant side) raises ``ValueError`` instead of NaN;
-    only UTF-8 files.
+    Differences from gensim:
+
+    - a malformed pair line raises ``ValueError`` naming the line, the
+      format tried and how to choose another (gensim logs and skips it);
+    - ``case_insensitive`` folds to Unicode lower case, gensim to upper case
+      (``str.upper()``): words meet here when their lower cases are equal,
+      in gensim when their upper cases are. That differs on German sharp s
+      (gensim matches ``straße`` with ``strasse``: both are ``STRASSE``),
+      Turkish dotless i (gensim matches ``k\u0131ta`` with ``kita``: ``KITA``)
+      and Greek final sigma (gensim matches ``λογος`` with ``λογοσ``:
+      ``ΛΟΓΟΣ``), which stay apart here, and on a few rarer letters
+      (ligatures such as ``\ufb01``, long s ``\u017f``; the Kelvin and ohm signs meet
+      ``k`` and ``ω`` here and not in gensim);
+    - cosines are computed in double precision from the float32 vectors
+      (gensim rounds them to float32, so values agree to about 1e-6), and a
+      word's cosine with itself is exactly 1 (gensim's float32 one can be
+      off in the last bit, e.g. 1.0000001, which breaks the ties of
+      self-pairs such as ``tiger tiger``);
+    - an undefined Pearson or Spearman coefficient (a constant side) raises
+      ``ValueError`` instead of NaN;
+    - only UTF-8 files.
     """
     if encoding.lower().replace("-", "") not in ("utf8",):
         raise ValueError(f"only UTF-8 files are read, got encoding={encoding!r}")

@@ -8,7 +8,7 @@ use std::io::{BufReader, Read};
 use adaptive_comp_metrics::Alternative;
 use adaptive_comp_metrics::embedding::{Format, ReadOptions, Vectors, read_vectors};
 use adaptive_comp_metrics::wordsim::{
-    Benchmark, Evaluator, Layout, PairFormat, Report, Separator, Unknown,
+    Benchmark, Detection, Evaluator, Layout, PairFormat, Report, Separator, Unknown, WordsimError,
 };
 use numpy::{PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
@@ -19,17 +19,55 @@ use crate::convert::{OrValueError, choice, guard, value_error};
 use crate::correlation::{rho_tuple, std_rho, std_tau, tau_tuple};
 use crate::weigher::Config;
 
+/// The layout names `layout=` takes.
+const LAYOUTS: &str = "'wordsim353', 'simlex999', 'men', 'rg65', 'mc30', 'mturk', 'rw', \
+                       'simverb3500', 'plain'";
+
 /// A word-similarity benchmark read by the library.
 #[pyclass(module = "adaptive_comp_metrics._core", frozen)]
 pub struct PairsBenchmark {
     benchmark: Benchmark,
+    detection: Detection,
+}
+
+/// How a benchmark file is read: a format given (a layout, or gensim's
+/// delimiter), or detected from the content.
+enum How {
+    Given(Detection),
+    Detect,
+}
+
+/// The message of a failed read: what was tried, how it was chosen, and
+/// the arguments that choose another.
+fn read_error(shown: &str, e: &WordsimError, how: &How, by_layout: bool) -> String {
+    match e {
+        WordsimError::Format { detection, error } => {
+            let hint = match how {
+                How::Detect => format!("pass layout= ({LAYOUTS}) to choose another"),
+                How::Given(_) if by_layout => format!(
+                    "pass another layout= ({LAYOUTS}), or layout=None and delimiter=None to detect it"
+                ),
+                How::Given(_) => format!(
+                    "pass delimiter=None to detect the layout, or layout= ({LAYOUTS}) to choose one"
+                ),
+            };
+            format!("{shown}: {error} (read as {detection}; {hint})")
+        }
+        WordsimError::Undetected { line, problem } => format!(
+            "{shown}: benchmark line {line}: {problem}, so the layout cannot be detected; pass \
+             layout= ({LAYOUTS}) to choose one"
+        ),
+        other => format!("{shown}: {other}"),
+    }
 }
 
 #[pymethods]
 impl PairsBenchmark {
-    /// Reads `path`: `delimiter` (`\t`, `,`, `;`, ` ` for any whitespace,
-    /// or None to detect it), or a published `layout` by name (`simlex999`,
-    /// `men`, …; then the layout's columns).
+    /// Reads `path`. With `layout` (`simlex999`, `men`, …, `plain`) in
+    /// that layout's format; else with `delimiter` (`\t`, `,`, `;`, ` ` for
+    /// any whitespace) as gensim reads it, `word1 word2 score` with `#`
+    /// comments; else (both None) in the format detected from the content
+    /// (the file name breaking ties).
     #[new]
     #[pyo3(signature = (path, delimiter=None, layout=None))]
     fn new(
@@ -39,40 +77,77 @@ impl PairsBenchmark {
         layout: Option<&str>,
     ) -> PyResult<Self> {
         guard(|| {
-            let mut format = match layout {
-                Some(name) => PairFormat::layout(Layout::from_name(name).ok_or_else(|| {
-                    PyValueError::new_err(format!("unknown benchmark layout '{name}'"))
-                })?),
-                None => PairFormat::new(),
+            let named: Option<Option<Layout>> = match layout {
+                Some("plain") => Some(None),
+                Some(name) => Some(Some(Layout::from_name(name).ok_or_else(|| {
+                    PyValueError::new_err(format!(
+                        "unknown benchmark layout '{name}': expected one of {LAYOUTS}"
+                    ))
+                })?)),
+                None => None,
             };
-            if let Some(d) = delimiter {
-                let sep = choice(
-                    "delimiter",
-                    d,
-                    &[
-                        ("\t", Separator::Tab),
-                        (",", Separator::Comma),
-                        (";", Separator::Semicolon),
-                        (" ", Separator::Whitespace),
-                    ],
-                )?;
-                format = format.separator(sep);
-            }
+            let separator = delimiter
+                .map(|d| {
+                    choice(
+                        "delimiter",
+                        d,
+                        &[
+                            ("\t", Separator::Tab),
+                            (",", Separator::Comma),
+                            (";", Separator::Semicolon),
+                            (" ", Separator::Whitespace),
+                        ],
+                    )
+                })
+                .transpose()?;
+            let with_separator = |f: PairFormat| separator.map_or(f, |s| f.separator(s));
+            let how = match (named, separator) {
+                (Some(l), _) => How::Given(Detection::explicit(
+                    with_separator(l.map_or_else(PairFormat::new, PairFormat::layout)),
+                    l,
+                )),
+                (None, Some(_)) => {
+                    How::Given(Detection::explicit(with_separator(PairFormat::new()), None))
+                }
+                (None, None) => How::Detect,
+            };
             let name = path
                 .file_name()
                 .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
             let shown = path.display().to_string();
-            let benchmark = py.detach(|| {
+            let read = py.detach(|| {
                 let file = File::open(&path).map_err(|e| Err(format!("{shown}: {e}")))?;
-                Benchmark::read(name, BufReader::new(file), &format)
-                    .map_err(|e| Ok(format!("{shown}: {e}")))
+                let file = BufReader::new(file);
+                let read = match &how {
+                    How::Given(d) => d.read(name.as_str(), file).map(|b| (b, *d)),
+                    How::Detect => Benchmark::read_detected(name.as_str(), file, Some(&name)),
+                };
+                read.map_err(|e| match e {
+                    WordsimError::Io { .. } => Err(format!("{shown}: {e}")),
+                    e => Ok(read_error(&shown, &e, &how, named.is_some())),
+                })
             });
-            let benchmark = benchmark.map_err(|e| match e {
+            let (benchmark, detection) = read.map_err(|e| match e {
                 Ok(msg) => PyValueError::new_err(msg),
                 Err(io) => PyOSError::new_err(io),
             })?;
-            Ok(Self { benchmark })
+            Ok(Self {
+                benchmark,
+                detection,
+            })
         })
+    }
+
+    /// How the file was read: the layout, how it was chosen, the format.
+    #[getter]
+    fn detection(&self) -> String {
+        self.detection.to_string()
+    }
+
+    /// The layout the file matches (`'simlex999'`, …), None for a plain file.
+    #[getter]
+    fn layout(&self) -> Option<&'static str> {
+        self.detection.layout.map(Layout::name)
     }
 
     /// The distinct words of the pairs.
@@ -198,7 +273,8 @@ fn evaluator(
 /// `format` `auto`, `word2vec`, `word2vec_binary`, `glove`) on a
 /// benchmark, reading only the first `restrict_vocab` rows and keeping
 /// only the benchmark's words; `case_insensitive` folds case on both sides
-/// (the first row of each folded word wins, as gensim).
+/// (the first row of each folded word wins, as gensim) to Unicode lower
+/// case, where gensim upper-cases (they differ on ß, dotless ı, final ς).
 #[pyfunction]
 #[pyo3(signature = (benchmark, path, format, restrict_vocab, case_insensitive, dummy4unknown, policy, config))]
 #[allow(clippy::too_many_arguments)]

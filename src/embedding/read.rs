@@ -113,7 +113,8 @@ pub(crate) fn parse_header(line: &[u8]) -> Option<(usize, usize)> {
 ///              other rows are skipped unparsed, at the speed of a newline search
 /// fold_case    store words lowercased; the first row of each folded word wins,
 ///              as gensim's case_insensitive (a word spelled identically twice is
-///              still a duplicate)
+///              still a duplicate); gensim upper-cases, which differs on ß, ı, ς
+///              (see Vectors::with_case_folding)
 /// limit(n)     read only the first n rows, as gensim's restrict_vocab
 /// ```
 ///
@@ -163,7 +164,25 @@ impl ReadOptions {
     }
 
     /// Lowercases the words of the file and the words asked about later
-    /// (see [`Vectors::with_case_folding`]).
+    /// (Unicode `to_lowercase`; see [`Vectors::with_case_folding`]).
+    ///
+    /// gensim's `case_insensitive=True` upper-cases instead (`str.upper()`),
+    /// so words meet here when their lower cases are equal and in gensim
+    /// when their upper cases are: the two differ on German `ß` (gensim
+    /// matches `straße` with `strasse`, this crate does not), Turkish
+    /// dotless `ı` (gensim matches `kıta` with `kita`), Greek final `ς`
+    /// (gensim matches `λογος` with `λογοσ`), and a few rarer letters
+    /// listed at [`Vectors::with_case_folding`].
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::embedding::{read_vectors, Format, ReadOptions};
+    /// let file = "2 1\nStraße 1\nKITA 2\n";
+    /// let v = read_vectors::<f32, _>(file.as_bytes(), Format::Word2VecText, &ReadOptions::new().fold_case(true))?;
+    /// assert!(!v.contains("STRASSE") && v.contains("straße") && v.contains("Kita"));
+    /// assert!(!v.contains("kıta")); // gensim's upper-casing would find KITA
+    /// # Ok::<(), adaptive_comp_metrics::embedding::EmbeddingError>(())
+    /// ```
     #[must_use]
     pub fn fold_case(mut self, on: bool) -> Self {
         self.fold_case = on;

@@ -13,17 +13,50 @@ use crate::triplet::Similarity;
 /// with precomputed norms; a [`Similarity`] model by cosine similarity.
 ///
 /// ```text
-/// cos(a, b) = (a · b) / (‖a‖ ‖b‖)   (norms in f64; a · b summed in F over 8 lanes, lanes added in f64)
+/// cos(a, b) = 1                                         if a and b are one row, or equal vectors
+///           = clamp((Σᵢ aᵢbᵢ) · ((1/‖a‖) · (1/‖b‖)), −1, 1)   otherwise
+/// products aᵢbᵢ and every sum in f64 (‖v‖² = Σᵢ vᵢvᵢ by the same summation)
 /// ```
 ///
 /// `F` is `f32` (half the memory, the usual choice) or `f64`. A word whose
 /// vector is all zeros has no direction: its cosine with anything is `None`,
 /// like an unknown word, so comparisons that use it are skipped and counted.
 ///
+/// # Accuracy
+/// The product of two `f32` numbers is exact in `f64` (24 + 24 significant
+/// bits ≤ 53), so the only rounding of a dot product is its summation:
+/// eight `f64` lanes, each a running sum of every eighth product, added
+/// pairwise. No product goes through more than `h = ⌈d/8⌉ + 2` rounded
+/// additions, which bounds the error (Higham 2002, §4.2):
+///
+/// ```text
+/// |fl(a · b) − a · b| ≤ γ_h · Σᵢ |aᵢbᵢ|,   γ_h = h·u/(1 − h·u),  u = 2⁻⁵³
+/// |cos_computed(a, b) − cos(a, b)| ≤ (2h + 8)·u          (≈ 9.8·10⁻¹⁵ at d = 300)
+/// ```
+///
+/// for every pair of finite `f32` vectors with `d ≤ 10⁶` (the cosine bound
+/// follows from Cauchy–Schwarz, `Σ|aᵢbᵢ| ≤ ‖a‖‖b‖`, and one rounding each
+/// for √, 1/x and two products; clamping only moves a value towards the
+/// exact one). [`cosine_error_bound`](Self::cosine_error_bound) gives it.
+/// For `f64` vectors the products round too: `h` grows by one, and the
+/// bound holds while squared norms stay inside f64's normal range
+/// (about 10⁻³⁰⁸ to 10³⁰⁸).
+///
+/// A word's cosine with itself is exactly 1, and so is the cosine of two
+/// words with equal vectors (compared component by component, `0.0 ==
+/// -0.0`): ties that exact arithmetic has stay ties, so a benchmark's
+/// self-pairs (`tiger tiger 10`) all share the top rank, as they should.
+/// "Itself" means the same row: in a store that folds case, `Tiger` and
+/// `tiger` are one word. Other vectors with exact cosine 1 (`v` and `2v`)
+/// get the rounded value, within the bound. Cosines are symmetric bit for
+/// bit: `cos(a, b) == cos(b, a)`.
+///
 /// A store made with [`Vectors::with_case_folding`] (or read with
 /// [`ReadOptions::fold_case`](super::ReadOptions::fold_case)) keeps its words
 /// lowercased (Unicode `to_lowercase`) and lowercases every word it is asked
-/// about, so `Tiger` finds `tiger`.
+/// about, so `Tiger` finds `tiger`. gensim's `case_insensitive=True`
+/// upper-cases instead; see [`Vectors::with_case_folding`] for where the two
+/// differ.
 ///
 /// # Examples
 /// ```
@@ -32,10 +65,15 @@ use crate::triplet::Similarity;
 /// v.push("cat", &[1.0, 0.0])?;
 /// v.push("dog", &[1.0, 1.0])?;
 /// let c = v.similarity("cat", "dog").unwrap();
-/// assert!((c - 0.5f64.sqrt()).abs() < 1e-7);
+/// assert!((c - 0.5f64.sqrt()).abs() <= v.cosine_error_bound() + 1e-16);
 /// assert_eq!(v.similarity("cat", "cow"), None);
+/// assert_eq!(v.cosine("dog", "dog"), Some(1.0));
 /// # Ok::<(), adaptive_comp_metrics::embedding::EmbeddingError>(())
 /// ```
+///
+/// # References
+/// N. J. Higham (2002). *Accuracy and Stability of Numerical Algorithms*,
+/// 2nd ed., SIAM: §3.1 (dot products), §4.2 (summation error bounds).
 #[derive(Debug, Clone)]
 pub struct Vectors<F = f32> {
     dim: usize,
@@ -98,9 +136,27 @@ impl<F: Float + Into<f64>> Vectors<F> {
     /// asked about.
     ///
     /// ```text
-    /// key(w) = w.to_lowercase()   (Unicode; gensim's case_insensitive uses upper case, which
-    ///                              differs only for a few letters such as ß and dotless ı)
+    /// key(w) = w.to_lowercase()      (Unicode full lower-case mapping, Final_Sigma rule included)
     /// ```
+    ///
+    /// # Differences from gensim
+    /// gensim's `evaluate_word_pairs(…, case_insensitive=True)` keys words by
+    /// Python's `str.upper()` instead. Two words meet in gensim when their
+    /// upper cases are equal and here when their lower cases are; that is
+    /// the same for most text, but not where upper-casing merges letters
+    /// that lower-casing keeps apart:
+    ///
+    /// | letters | gensim (`upper`) | this crate (`to_lowercase`) |
+    /// |---|---|---|
+    /// | `ß` (German sharp s) | `straße` → `STRASSE` = `strasse` → `STRASSE`: one word | `straße` ≠ `strasse`: two words |
+    /// | `ı` (Turkish dotless i) | `ı` → `I` = `i` → `I`: `kıta` meets `kita` | `kıta` ≠ `kita` |
+    /// | `ς` (Greek final sigma) | `ς` → `Σ` = `σ` → `Σ`: `λογος` meets `λογοσ` | `λογος` ≠ `λογοσ` (while `ΛΟΓΟΣ` lowercases to `λογος`, final `ς`) |
+    ///
+    /// Other such letters are rarer: the ligatures (`ﬁ` → `FI`), the long
+    /// s (`ſ` → `S`). The other way round, a few signs lowercase to a
+    /// letter that upper-cases to something else, and meet here but not in
+    /// gensim: the Kelvin sign `K` (U+212A, lowercase `k`) and the ohm sign
+    /// `Ω` (U+2126, lowercase `ω`). ASCII words fold the same in both.
     ///
     /// # Errors
     /// As [`Vectors::new`].
@@ -115,6 +171,9 @@ impl<F: Float + Into<f64>> Vectors<F> {
     /// v.push("Paris", &[1.0, 0.0])?;
     /// assert!(v.contains("PARIS") && v.contains("paris"));
     /// assert!(v.push("paris", &[0.0, 1.0]).is_err()); // the same word once folded
+    /// assert_eq!(v.cosine("Paris", "PARIS"), Some(1.0)); // one row: the same word
+    /// v.push("straße", &[0.0, 1.0])?;
+    /// assert!(!v.contains("STRASSE")); // gensim's upper-casing would find it
     /// # Ok::<(), adaptive_comp_metrics::embedding::EmbeddingError>(())
     /// ```
     pub fn with_case_folding(dim: usize) -> Result<Self, EmbeddingError> {
@@ -240,13 +299,15 @@ impl<F: Float + Into<f64>> Vectors<F> {
     /// Cosine similarity of two words; `None` if a word is unknown or has a
     /// zero vector.
     ///
-    /// The result is clamped to `[−1, 1]`: rounding can push it a few ulps
-    /// out, and vectors with tiny norms (squared norm below ~10⁻³⁰⁰, where f64
-    /// loses precision) further.
-    ///
     /// ```text
-    /// cos(a, b) = (Σᵢ aᵢbᵢ) · ((1/‖a‖) · (1/‖b‖))      (symmetric bit for bit)
+    /// cos(a, b) = 1                                                if a, b are one row or equal vectors
+    ///           = clamp((Σᵢ aᵢbᵢ) · ((1/‖a‖) · (1/‖b‖)), −1, 1)    otherwise (symmetric bit for bit)
     /// ```
+    ///
+    /// Products and sums are in f64, with an error of at most
+    /// [`cosine_error_bound`](Self::cosine_error_bound) (see
+    /// [Accuracy](Vectors#accuracy)). The clamp keeps rounding from pushing
+    /// a value out of `[−1, 1]`.
     ///
     /// # Complexity
     /// O(dim) plus two hash lookups.
@@ -256,6 +317,7 @@ impl<F: Float + Into<f64>> Vectors<F> {
     /// use adaptive_comp_metrics::embedding::Vectors;
     /// let v = Vectors::from_pairs(2, [("a", [3.0f64, 4.0]), ("b", [4.0, 3.0])])?;
     /// assert!((v.cosine("a", "b").unwrap() - 0.96).abs() < 1e-15);
+    /// assert_eq!(v.cosine("a", "a"), Some(1.0));
     /// # Ok::<(), adaptive_comp_metrics::embedding::EmbeddingError>(())
     /// ```
     #[must_use]
@@ -267,9 +329,51 @@ impl<F: Float + Into<f64>> Vectors<F> {
         if ni == 0.0 || nj == 0.0 {
             return None;
         }
+        if i == j {
+            return Some(1.0);
+        }
+        let (ri, rj) = (self.row(i)?, self.row(j)?);
         // ni·nj first: the product is symmetric, so cos(a, b) = cos(b, a)
         // bit for bit and symmetric pairs tie exactly, as in exact arithmetic.
-        Some((dot(self.row(i)?, self.row(j)?) * (ni * nj)).clamp(-1.0, 1.0))
+        Some(self.finish(dot(ri, rj) * (ni * nj), ri, rj))
+    }
+
+    /// An upper bound of `|computed − exact|` for every cosine of this
+    /// store (see [Accuracy](Vectors#accuracy)):
+    ///
+    /// ```text
+    /// (2h + 8)·2⁻⁵³,   h = ⌈dim/8⌉ + 2 (f32 vectors),  ⌈dim/8⌉ + 3 (f64 vectors)
+    /// ```
+    ///
+    /// Valid for `dim ≤ 10⁶` (and, for `f64` vectors, squared norms inside
+    /// f64's normal range).
+    ///
+    /// # Complexity
+    /// O(1).
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::embedding::Vectors;
+    /// let v = Vectors::<f32>::new(300)?;
+    /// assert_eq!(v.cosine_error_bound(), 88.0 * 2f64.powi(-53)); // h = 38 + 2
+    /// # Ok::<(), adaptive_comp_metrics::embedding::EmbeddingError>(())
+    /// ```
+    #[must_use]
+    pub fn cosine_error_bound(&self) -> f64 {
+        let h = summation_depth(self.dim) + usize::from(!products_exact::<F>());
+        (2 * h + 8) as f64 * (f64::EPSILON / 2.0)
+    }
+
+    /// A computed cosine of rows `ri` ≠ `rj`: exactly 1 for equal vectors
+    /// (their exact cosine is 1, so the computed one is within the bound of
+    /// it; only then are the rows compared), else clamped to `[−1, 1]`.
+    #[inline]
+    fn finish(&self, c: f64, ri: &[F], rj: &[F]) -> f64 {
+        if c >= 1.0 - self.cosine_error_bound() && ri == rj {
+            1.0
+        } else {
+            c.clamp(-1.0, 1.0)
+        }
     }
 
     /// The dimension of the vectors.
@@ -333,7 +437,8 @@ impl<F: Float + Into<f64>> Similarity for Vectors<F> {
         self.cosine(a, b)
     }
 
-    /// Three lookups and one pass over the target's vector for both cosines.
+    /// Three lookups and one pass over the target's vector for both cosines
+    /// (bit for bit the two [`Vectors::cosine`]s).
     #[inline]
     fn similarity_pair(&self, target: &str, w1: &str, w2: &str) -> Option<[f64; 2]> {
         let t = self.lookup(target)?;
@@ -347,78 +452,95 @@ impl<F: Float + Into<f64>> Similarity for Vectors<F> {
         if nt == 0.0 || ni == 0.0 || nj == 0.0 {
             return None;
         }
-        let [a, b] = dot2(self.row(t)?, self.row(i)?, self.row(j)?);
-        Some([
-            (a * (nt * ni)).clamp(-1.0, 1.0),
-            (b * (nt * nj)).clamp(-1.0, 1.0),
-        ])
+        let (rt, ri, rj) = (self.row(t)?, self.row(i)?, self.row(j)?);
+        let [a, b] = dot2(rt, ri, rj);
+        let one = |k: usize, rk: &[F], dot: f64, nk: f64| {
+            if k == t {
+                1.0
+            } else {
+                self.finish(dot * (nt * nk), rt, rk)
+            }
+        };
+        Some([one(i, ri, a, ni), one(j, rj, b, nj)])
     }
 }
 
-/// `1/‖v‖` (0 for a zero vector), after checking every component.
+/// `1/‖v‖` (0 for a zero vector), after checking every component; `‖v‖²`
+/// is [`dot`]`(v, v)`, the same summation as the cosines' dot products.
 fn inverse_norm<F: Float + Into<f64>>(v: &[F]) -> Result<f64, VectorProblem> {
-    let mut sq = 0.0f64;
-    for (k, &x) in v.iter().enumerate() {
-        let x: f64 = x.into();
-        if !x.is_finite() {
-            return Err(VectorProblem::NonFinite { column: k + 1 });
-        }
-        sq += x * x;
+    if let Some(k) = v.iter().position(|x| !x.is_finite()) {
+        return Err(VectorProblem::NonFinite { column: k + 1 });
     }
+    let sq = dot(v, v);
     if !sq.is_finite() {
         return Err(VectorProblem::NormOverflow);
     }
     Ok(if sq > 0.0 { 1.0 / sq.sqrt() } else { 0.0 })
 }
 
-/// Independent accumulators of the dot products: enough for the compiler to
-/// keep two SSE (or one AVX) register of f32 busy.
+/// Independent f64 accumulators of the dot products: two AVX (or four SSE2)
+/// registers, enough for the loop to vectorise and pipeline.
 const LANES: usize = 8;
 
-/// The lanes summed in f64, plus the tail products in f64.
-#[inline]
-fn reduce<F: Float + Into<f64>>(acc: [F; LANES], tail: impl Iterator<Item = (F, F)>) -> f64 {
-    let l: [f64; LANES] = acc.map(Into::into);
-    let mut t = 0.0f64;
-    for (x, y) in tail {
-        t += x.into() * y.into();
-    }
-    ((l[0] + l[1]) + (l[2] + l[3])) + ((l[4] + l[5]) + (l[6] + l[7])) + t
+/// The most rounded additions a product goes through in [`dot`]: at most
+/// ⌈d/8⌉ − 1 in its lane (the first addition, to 0, is exact) and 3 in the
+/// pairwise tree of the lanes.
+fn summation_depth(dim: usize) -> usize {
+    dim.div_ceil(LANES) + 2
 }
 
-/// `a · b`: products and running sums in `F` over eight independent lanes
-/// (so it vectorises), lanes combined in f64. For f32 vectors of dimension
-/// 300 the relative error is of order 10⁻⁷, the precision of the data.
+/// Whether the product of two `F` is exact in f64: `F` has at most 26
+/// significant bits (`f32` has 24).
+fn products_exact<F: Float + Into<f64>>() -> bool {
+    F::epsilon().into() >= 2f64.powi(-25)
+}
+
+/// The lanes added pairwise.
+#[inline]
+fn reduce(l: [f64; LANES]) -> f64 {
+    ((l[0] + l[1]) + (l[2] + l[3])) + ((l[4] + l[5]) + (l[6] + l[7]))
+}
+
+/// `a · b`: products in f64 (exact for f32), lane `k` summing products
+/// `k, k + 8, k + 16, …` (the tail's too), lanes added pairwise. The
+/// order depends on the positions only, so `dot(a, b) == dot(b, a)` bit
+/// for bit; the error bound is in [`Vectors`]' docs.
 #[inline]
 fn dot<F: Float + Into<f64>>(a: &[F], b: &[F]) -> f64 {
-    let mut acc = [F::zero(); LANES];
+    let mut acc = [0.0f64; LANES];
     let (ca, ra) = a.as_chunks::<LANES>();
     let (cb, rb) = b.as_chunks::<LANES>();
     for (x, y) in ca.iter().zip(cb) {
         for k in 0..LANES {
-            acc[k] = acc[k] + x[k] * y[k];
+            acc[k] += x[k].into() * y[k].into();
         }
     }
-    reduce(acc, ra.iter().copied().zip(rb.iter().copied()))
+    for (k, (&x, &y)) in ra.iter().zip(rb).enumerate() {
+        acc[k] += x.into() * y.into();
+    }
+    reduce(acc)
 }
 
-/// `[t · a, t · b]` in one pass over `t`, with the same lane structure (and so
-/// bit for bit the same results) as [`dot`].
+/// `[t · a, t · b]` in one pass over `t`, with the same lanes (and so bit
+/// for bit the same results) as [`dot`].
 #[inline]
 fn dot2<F: Float + Into<f64>>(t: &[F], a: &[F], b: &[F]) -> [f64; 2] {
-    let mut acc_a = [F::zero(); LANES];
-    let mut acc_b = [F::zero(); LANES];
+    let mut acc_a = [0.0f64; LANES];
+    let mut acc_b = [0.0f64; LANES];
     let (ct, rt) = t.as_chunks::<LANES>();
     let (ca, ra) = a.as_chunks::<LANES>();
     let (cb, rb) = b.as_chunks::<LANES>();
     for ((x, y), z) in ct.iter().zip(ca).zip(cb) {
         for k in 0..LANES {
-            acc_a[k] = acc_a[k] + x[k] * y[k];
-            acc_b[k] = acc_b[k] + x[k] * z[k];
+            let xk: f64 = x[k].into();
+            acc_a[k] += xk * y[k].into();
+            acc_b[k] += xk * z[k].into();
         }
     }
-    [
-        reduce(acc_a, rt.iter().copied().zip(ra.iter().copied())),
-        reduce(acc_b, rt.iter().copied().zip(rb.iter().copied())),
-    ]
+    for (k, ((&x, &y), &z)) in rt.iter().zip(ra).zip(rb).enumerate() {
+        let x: f64 = x.into();
+        acc_a[k] += x * y.into();
+        acc_b[k] += x * z.into();
+    }
+    [reduce(acc_a), reduce(acc_b)]
 }

@@ -217,7 +217,8 @@ impl fmt::Display for Layout {
 
 /// `words in columns 1 and 2, score in column 3, separator detected, header
 /// detected, '#' lines are comments`, and `, part-of-speech suffixes
-/// stripped` for MEN's lemma form.
+/// stripped` for MEN's lemma form, `, or words and score in columns 1 to 3
+/// in a file of three columns` for SimLex-999 and SimVerb-3500.
 impl fmt::Display for PairFormat {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let [a, b] = self.word_columns;
@@ -245,6 +246,9 @@ impl fmt::Display for PairFormat {
         )?;
         if self.strip_pos {
             f.write_str(", part-of-speech suffixes stripped")?;
+        }
+        if self.three_column_copies && (self.word_columns, self.score_column) != ([1, 2], 3) {
+            f.write_str(", or words and score in columns 1 to 3 in a file of three columns")?;
         }
         Ok(())
     }

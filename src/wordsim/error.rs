@@ -69,6 +69,33 @@ pub enum WordsimError {
         /// What was expected of it.
         expected: &'static str,
     },
+    /// A benchmark file could not be read with the format chosen for it:
+    /// the error, the format tried and how it was chosen
+    /// ([`Detection::read`](super::Detection::read),
+    /// [`Benchmark::read_detected`](super::Benchmark::read_detected)).
+    #[error(
+        "{error} (read as {detection}; to read it another way pass another PairFormat to \
+         Benchmark::read, or let Benchmark::read_detected detect it)"
+    )]
+    Format {
+        /// The format tried and how it was chosen.
+        detection: super::Detection,
+        /// What went wrong reading with it ([`WordsimError::Line`] or
+        /// [`WordsimError::Empty`]).
+        error: Box<WordsimError>,
+    },
+    /// The format of a benchmark file cannot be detected from its content
+    /// ([`PairFormat::detect`](super::PairFormat::detect)).
+    #[error(
+        "benchmark line {line}: {problem}, so the layout cannot be detected; choose one \
+         (PairFormat::layout or PairFormat::columns with Benchmark::read)"
+    )]
+    Undetected {
+        /// 1-based line that no format fits.
+        line: usize,
+        /// What is wrong with it.
+        problem: DetectProblem,
+    },
     /// Reading the vectors failed.
     #[error(transparent)]
     Vectors(#[from] EmbeddingError),
@@ -103,7 +130,10 @@ impl WordsimError {
     #[must_use]
     pub fn line(&self) -> Option<usize> {
         match self {
-            Self::Line { line, .. } | Self::Io { line, .. } => Some(*line),
+            Self::Line { line, .. } | Self::Io { line, .. } | Self::Undetected { line, .. } => {
+                Some(*line)
+            }
+            Self::Format { error, .. } => error.line(),
             Self::Vectors(e) => e.line(),
             _ => None,
         }
@@ -143,4 +173,54 @@ pub enum PairProblem {
         /// 1-based field number.
         column: usize,
     },
+}
+
+/// Why no format fits a line of a benchmark sample; see
+/// [`WordsimError::Undetected`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum DetectProblem {
+    /// The line has too few fields: with every separator (tab, comma,
+    /// semicolon, whitespace) when `separator` is
+    /// [`Separator::Auto`](super::Separator::Auto), else with that one
+    /// (a header line shorter than the pairs' score column).
+    TooFewFields {
+        /// The separator tried, or `Auto` for all of them.
+        separator: super::Separator,
+        /// The fields needed.
+        needed: usize,
+        /// The fields found (with the separator that found the most lines
+        /// before this one, if all were tried).
+        found: usize,
+    },
+    /// Field 3 of the line is not a number, and no column from the 3rd on
+    /// holds a number on every line.
+    NoScoreColumn,
+}
+
+impl std::error::Error for DetectProblem {}
+
+impl std::fmt::Display for DetectProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use super::Separator as S;
+        match self {
+            Self::TooFewFields {
+                separator,
+                needed,
+                found,
+            } => {
+                let how = match separator {
+                    S::Auto => "with every separator (tab, comma, semicolon, whitespace)",
+                    S::Tab => "tab-separated",
+                    S::Comma => "comma-separated",
+                    S::Semicolon => "semicolon-separated",
+                    S::Whitespace => "space-separated",
+                };
+                write!(f, "{found} fields {how}, {needed} needed")
+            }
+            Self::NoScoreColumn => f.write_str(
+                "field 3 is not a number, and no column from the 3rd on holds a number on every line",
+            ),
+        }
+    }
 }

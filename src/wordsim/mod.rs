@@ -5,10 +5,11 @@
 //! | task | items |
 //! |---|---|
 //! | read a benchmark (WordSim-353, SimLex-999, MEN, RG-65, MC-30, MTurk, RW, SimVerb-3500 layouts) | [`Benchmark`], [`read_pairs`], [`PairFormat`], [`Layout`], [`Separator`], [`Header`], [`WordPair`] |
+//! | … without naming the layout: detect it from the content (the file name breaks ties) | [`Benchmark::read_detected`], [`PairFormat::detect`], [`Detection`], [`Chosen`] |
 //! | evaluate one model on one benchmark | [`Evaluator`], [`Unknown`], [`Report`] |
 //! | several models × several benchmarks | [`Evaluator::compare`], [`Comparison`] |
 //! | does model A beat model B? (feature `uncertainty`) | `paired_test`, `PairedTest`, `Intervals` |
-//! | errors | [`WordsimError`], [`PairProblem`] |
+//! | errors | [`WordsimError`], [`PairProblem`], [`DetectProblem`] |
 //!
 //! Gensim's `evaluate_word_pairs`, word-embeddings-benchmarks and the
 //! fastText/Swivel `wordsim` scripts report Pearson's r and Spearman's ρ of
@@ -64,6 +65,7 @@
 //!   Words; D. Gerz et al. (2016), SimVerb-3500.
 
 mod compare;
+mod detect;
 mod display;
 mod error;
 mod evaluate;
@@ -74,7 +76,8 @@ mod repr;
 pub use compare::Comparison;
 #[cfg(feature = "uncertainty")]
 pub use compare::{PairedTest, paired_test, paired_test_seeded};
-pub use error::{PairProblem, WordsimError};
+pub use detect::{Chosen, DETECTION_SAMPLE, Detection};
+pub use error::{DetectProblem, PairProblem, WordsimError};
 #[cfg(feature = "uncertainty")]
 pub use evaluate::Intervals;
 pub use evaluate::{Evaluator, Report, Unknown};

@@ -47,16 +47,21 @@ pub enum Header {
 ///
 /// | layout | separator | header | score column | notes |
 /// |---|---|---|---|---|
-/// | `WordSim353` | tab or comma | `combined.csv`/`.tab` have one; the similarity/relatedness splits none | 3 | set1/set2 add one column per rater |
-/// | `SimLex999` | tab | `word1 word2 POS SimLex999 conc(w1) …` | 4 | 10 columns |
+/// | `WordSim353` | tab or comma | `combined.csv`/`.tab` and set1/set2: `Word 1,Word 2,Human (mean)`; the similarity/relatedness splits none; gensim's `wordsim353.tsv`: `#` comments | 3 | set1/set2 add one column per rater |
+/// | `SimLex999` | tab | `word1 word2 POS SimLex999 conc(w1) …` | 4 | 10 columns; gensim's `simlex999.txt`: 3 columns, `#` comments |
 /// | `Men` | space | none | 3 | 0–50 scale; the lemma form tags words `-n`, `-v`, `-j` (stripped) |
 /// | `Rg65`, `Mc30` | tab (some copies `;`) | none | 3 | 0–4 scale |
 /// | `MTurk` | comma (MTurk-287 and -771 `.csv`) or tab | none | 3 | 1–5 scale |
 /// | `RareWords` | tab | none | 3 | then the 10 raters' scores |
-/// | `SimVerb3500` | tab | none | 4 | `word1 word2 POS score relation` |
+/// | `SimVerb3500` | tab | none | 4 | `word1 word2 POS score [relation]` |
 ///
-/// Every layout auto-detects the separator and the header, so one format
-/// reads all copies of a dataset.
+/// [`PairFormat::layout`] reads every copy of a dataset listed here: the
+/// separator and the header are detected, extra columns ignored, and the
+/// layouts whose score is not in column 3 (SimLex-999, SimVerb-3500) read
+/// a file whose first line has three fields as `word1 word2 score` (the
+/// trimmed copies gensim and others ship; see
+/// [`PairFormat::three_column_copies`]). To read a file without naming its
+/// layout, [`PairFormat::detect`] chooses one from the content.
 ///
 /// With feature `serde` a layout is written as its [`name`](Layout::name)
 /// and read with [`Layout::from_name`].
@@ -128,6 +133,56 @@ impl Layout {
             .collect();
         Self::ALL.into_iter().find(|l| l.name() == key)
     }
+
+    /// The layout a file name points to, if any: the name (without its
+    /// folders) is cut into lowercase runs of letters and digits, and a run
+    /// (or two adjacent runs) is matched:
+    ///
+    /// ```text
+    /// simlex…            → SimLex999      simverb…        → SimVerb3500
+    /// men                → Men            wordsim…, ws353, ws 353 → WordSim353
+    /// rg65, rg 65        → Rg65           mc30, mc 30     → Mc30
+    /// mturk…             → MTurk          rw, rarewords   → RareWords
+    /// ```
+    ///
+    /// [`PairFormat::detect`] uses it only when the content fits more than
+    /// one format, and to name the layout of a plain file.
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::wordsim::Layout;
+    /// assert_eq!(Layout::from_file_name("data/SimLex-999.txt"), Some(Layout::SimLex999));
+    /// assert_eq!(Layout::from_file_name("MEN_dataset_natural_form_full"), Some(Layout::Men));
+    /// assert_eq!(Layout::from_file_name("EN-RG-65.txt"), Some(Layout::Rg65));
+    /// assert_eq!(Layout::from_file_name("comments.txt"), None);
+    /// ```
+    #[must_use]
+    pub fn from_file_name(file_name: &str) -> Option<Self> {
+        let base = file_name.rsplit(['/', '\\']).next().unwrap_or(file_name);
+        let runs: Vec<String> = base
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|r| !r.is_empty())
+            .map(str::to_lowercase)
+            .collect();
+        let next = |k: usize| runs.get(k + 1).map_or("", String::as_str);
+        runs.iter().enumerate().find_map(|(k, run)| {
+            let run = run.as_str();
+            Some(match run {
+                _ if run.starts_with("simlex") => Self::SimLex999,
+                _ if run.starts_with("simverb") => Self::SimVerb3500,
+                _ if run.starts_with("wordsim") || run == "ws353" => Self::WordSim353,
+                _ if run.starts_with("mturk") => Self::MTurk,
+                "men" => Self::Men,
+                "rg65" => Self::Rg65,
+                "mc30" => Self::Mc30,
+                "rw" | "rarewords" => Self::RareWords,
+                "rg" if next(k) == "65" => Self::Rg65,
+                "mc" if next(k) == "30" => Self::Mc30,
+                "ws" if next(k) == "353" => Self::WordSim353,
+                _ => return None,
+            })
+        })
+    }
 }
 
 /// How to read a word-pair file: separator, header, columns, and MEN's
@@ -140,8 +195,10 @@ impl Layout {
 ///
 /// With feature `serde` a format is written as `{"separator": "Auto",
 /// "header": "Auto", "word_columns": [1, 2], "score_column": 3,
-/// "strip_pos_suffixes": false, "comments": true}`; reading it back refuses
-/// columns that are 0 or not distinct (which reading a file would refuse).
+/// "strip_pos_suffixes": false, "comments": true, "three_column_copies":
+/// false}` (the last may be left out when reading: false); reading it back
+/// refuses columns that are 0 or not distinct (which reading a file would
+/// refuse).
 ///
 /// # Examples
 /// ```
@@ -171,6 +228,7 @@ pub struct PairFormat {
     #[cfg_attr(feature = "serde", serde(rename = "strip_pos_suffixes"))]
     pub(super) strip_pos: bool,
     pub(super) comments: bool,
+    pub(super) three_column_copies: bool,
 }
 
 impl Default for PairFormat {
@@ -190,6 +248,7 @@ impl PairFormat {
             score_column: 3,
             strip_pos: false,
             comments: true,
+            three_column_copies: false,
         }
     }
 
@@ -198,7 +257,9 @@ impl PairFormat {
     pub fn layout(layout: Layout) -> Self {
         let plain = Self::new();
         match layout {
-            Layout::SimLex999 | Layout::SimVerb3500 => plain.columns(1, 2, 4),
+            Layout::SimLex999 | Layout::SimVerb3500 => {
+                plain.columns(1, 2, 4).three_column_copies(true)
+            }
             Layout::Men => plain.strip_pos_suffixes(true),
             _ => plain,
         }
@@ -240,6 +301,55 @@ impl PairFormat {
     pub fn comments(mut self, on: bool) -> Self {
         self.comments = on;
         self
+    }
+
+    /// Reads a file whose first line that is not blank or a comment
+    /// (header or pair) has exactly three fields as `word1 word2 score`,
+    /// whatever [`columns`](Self::columns) say: trimmed copies such as
+    /// gensim's `simlex999.txt`. On in
+    /// [`PairFormat::layout`] for those two layouts, off otherwise.
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::wordsim::{read_pairs, Layout, PairFormat};
+    /// let gensim_copy = "# Word 1\tWord 2\tHuman (mean)\nkettle\tteapot\t8.5\n";
+    /// let pairs = read_pairs(gensim_copy.as_bytes(), &PairFormat::layout(Layout::SimLex999))?;
+    /// assert_eq!((pairs[0].score, pairs[0].line), (8.5, 2));
+    /// let strict = PairFormat::layout(Layout::SimLex999).three_column_copies(false);
+    /// assert!(read_pairs(gensim_copy.as_bytes(), &strict).is_err());
+    /// # Ok::<(), adaptive_comp_metrics::wordsim::WordsimError>(())
+    /// ```
+    #[must_use]
+    pub fn three_column_copies(mut self, on: bool) -> Self {
+        self.three_column_copies = on;
+        self
+    }
+
+    /// The 1-based columns of the two words.
+    #[must_use]
+    pub fn word_columns(&self) -> [usize; 2] {
+        self.word_columns
+    }
+
+    /// The 1-based column of the score (of a file whose first line has
+    /// more than three fields, when [`three_column_copies`](Self::three_column_copies) is on).
+    #[must_use]
+    pub fn score_column(&self) -> usize {
+        self.score_column
+    }
+
+    /// The columns (words, score) used for a file whose first line has
+    /// `fields` fields.
+    pub(super) fn effective_columns(&self, fields: usize) -> ([usize; 2], usize) {
+        if self.three_column_copies && fields == 3 {
+            ([1, 2], 3)
+        } else {
+            (self.word_columns, self.score_column)
+        }
+    }
+
+    pub(super) fn effective_score_column(&self, fields: usize) -> usize {
+        self.effective_columns(fields).1
     }
 
     pub(super) fn check(&self) -> Result<(), WordsimError> {
@@ -451,11 +561,10 @@ pub fn read_pairs<R: BufRead>(
     format: &PairFormat,
 ) -> Result<Vec<WordPair>, WordsimError> {
     format.check()?;
-    let needed = format.word_columns[0]
-        .max(format.word_columns[1])
-        .max(format.score_column);
     let mut separator = format.separator;
     let mut header_pending = format.header != Header::Absent;
+    // The columns, fixed at the first line that is not blank or a comment.
+    let mut columns: Option<([usize; 2], usize)> = None;
     let mut out = Vec::new();
     let mut buf = Vec::new();
     let mut line = 0usize;
@@ -490,14 +599,12 @@ pub fn read_pairs<R: BufRead>(
                 Separator::Whitespace
             };
         }
-        let mut fields: Vec<&str> = Vec::with_capacity(needed + 8);
-        match separator {
-            Separator::Tab => fields.extend(text.split('\t').map(str::trim)),
-            Separator::Comma => fields.extend(text.split(',').map(|f| unquote(f.trim()))),
-            Separator::Semicolon => fields.extend(text.split(';').map(str::trim)),
-            Separator::Whitespace | Separator::Auto => fields.extend(text.split_ascii_whitespace()),
-        }
-        let score_field = fields.get(format.score_column - 1).copied();
+        let mut fields: Vec<&str> = Vec::with_capacity(16);
+        split_fields(text, separator, &mut fields);
+        let (word_columns, score_column) =
+            *columns.get_or_insert_with(|| format.effective_columns(fields.len()));
+        let needed = word_columns[0].max(word_columns[1]).max(score_column);
+        let score_field = fields.get(score_column - 1).copied();
         if header_pending {
             header_pending = false;
             let numeric = score_field.is_some_and(|s| s.parse::<f64>().is_ok());
@@ -512,7 +619,7 @@ pub fn read_pairs<R: BufRead>(
             }));
         }
         let mut words = [String::new(), String::new()];
-        for (slot, &column) in words.iter_mut().zip(&format.word_columns) {
+        for (slot, &column) in words.iter_mut().zip(&word_columns) {
             let mut w = fields[column - 1];
             if format.strip_pos {
                 w = strip_pos(w);
@@ -522,7 +629,7 @@ pub fn read_pairs<R: BufRead>(
             }
             *slot = w.to_owned();
         }
-        let column = format.score_column;
+        let column = score_column;
         let score: f64 = fields[column - 1]
             .parse()
             .map_err(|_| err(PairProblem::InvalidScore { column }))?;
@@ -537,6 +644,23 @@ pub fn read_pairs<R: BufRead>(
             line,
         });
     }
+}
+
+/// The fields of a line split at `separator` (as [`Separator`] says: tab,
+/// comma and semicolon fields trimmed, comma fields unquoted).
+pub(super) fn split_fields<'a>(text: &'a str, separator: Separator, out: &mut Vec<&'a str>) {
+    match separator {
+        Separator::Tab => out.extend(text.split('\t').map(str::trim)),
+        Separator::Comma => out.extend(text.split(',').map(|f| unquote(f.trim()))),
+        Separator::Semicolon => out.extend(text.split(';').map(str::trim)),
+        Separator::Whitespace | Separator::Auto => out.extend(text.split_ascii_whitespace()),
+    }
+}
+
+/// Whether `word` ends with a part-of-speech tag `-n`, `-v` or `-j` after a
+/// non-empty stem (what [`PairFormat::strip_pos_suffixes`] removes).
+pub(super) fn has_pos_tag(word: &str) -> bool {
+    strip_pos(word).len() < word.len()
 }
 
 fn unquote(field: &str) -> &str {

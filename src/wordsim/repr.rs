@@ -478,6 +478,8 @@ pub(super) struct PairFormatRepr {
     score_column: usize,
     strip_pos_suffixes: bool,
     comments: bool,
+    #[serde(default)]
+    three_column_copies: bool,
 }
 
 impl TryFrom<PairFormatRepr> for PairFormat {
@@ -489,7 +491,8 @@ impl TryFrom<PairFormatRepr> for PairFormat {
             .header(r.header)
             .columns(a, b, r.score_column)
             .strip_pos_suffixes(r.strip_pos_suffixes)
-            .comments(r.comments);
+            .comments(r.comments)
+            .three_column_copies(r.three_column_copies);
         format.check()?;
         Ok(format)
     }

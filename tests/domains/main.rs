@@ -5,6 +5,7 @@
 //! One test binary with one module per topic, so a fresh `cargo test` links
 //! a few binaries instead of one per file.
 
+mod embedding_cosine;
 mod embedding_read;
 mod examples_cli;
 mod fuzz_regressions;
@@ -22,6 +23,7 @@ mod triplet_build;
 mod triplet_format;
 mod triplet_score;
 mod triplet_vectors;
+mod wordsim_detect;
 mod wordsim_eval;
 mod wordsim_gensim;
 mod wordsim_pairs;

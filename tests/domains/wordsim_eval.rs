@@ -202,6 +202,60 @@ fn vectors_fold_case_for_mixed_case_benchmarks() {
     assert!((r.similarities[0].unwrap() - 0.5f64.sqrt()).abs() < 1e-7);
 }
 
+/// gensim's `case_insensitive` key (Python's `str.upper()`, the same
+/// Unicode full case mapping as `str::to_uppercase`).
+fn gensim_key(w: &str) -> String {
+    w.to_uppercase()
+}
+
+#[test]
+fn case_folding_lowercases_where_gensim_uppercases() {
+    // The three documented differences: words that gensim's upper-casing
+    // makes one and lower-casing keeps two.
+    let cases = [
+        ("straße", "strasse", "STRASSE"), // ß → SS
+        ("kıta", "kita", "KITA"),         // dotless ı → I
+        ("λογος", "λογοσ", "ΛΟΓΟΣ"),      // final ς → Σ
+    ];
+    let mut v = Vectors::<f32>::with_case_folding(2).unwrap();
+    v.push("anchor", &[1.0, 0.0]).unwrap();
+    for (k, (stored, other, upper)) in cases.iter().enumerate() {
+        v.push(*stored, &[1.0, k as f32 + 1.0]).unwrap();
+        // gensim: one key for all three spellings.
+        assert_eq!(gensim_key(stored), gensim_key(other));
+        assert_eq!(gensim_key(stored), *upper);
+        // The crate: the lower cases differ, so `other` is another word.
+        assert_ne!(stored.to_lowercase(), other.to_lowercase());
+        assert!(v.contains(stored) && !v.contains(other), "{stored} {other}");
+    }
+    // Upper-case spellings: only ΛΟΓΟΣ lowercases back (final sigma rule).
+    assert!(!v.contains("STRASSE") && !v.contains("KITA") && v.contains("ΛΟΓΟΣ"));
+    // A benchmark in the other spellings: gensim finds 3 pairs, the crate none.
+    let b = bench(&[
+        ("strasse", "anchor", 3.0),
+        ("kita", "anchor", 2.0),
+        ("λογοσ", "anchor", 1.0),
+    ]);
+    let r = Evaluator::new()
+        .unknown(Unknown::Zero)
+        .evaluate(&v, &b)
+        .unwrap();
+    assert_eq!(r.found, 0);
+    // The rarer letters of the docs.
+    assert_eq!(gensim_key("ﬁle"), gensim_key("file"));
+    assert_ne!("ﬁle".to_lowercase(), "file".to_lowercase());
+    assert_eq!(gensim_key("ſun"), gensim_key("sun"));
+    assert_ne!("ſun".to_lowercase(), "sun");
+    // ... and the other way round: lower case merges, upper case does not.
+    assert_eq!("\u{212A}elvin".to_lowercase(), "kelvin");
+    assert_ne!(gensim_key("\u{212A}elvin"), gensim_key("kelvin"));
+    assert_eq!("\u{2126}".to_lowercase(), "ω");
+    assert_ne!(gensim_key("\u{2126}"), gensim_key("ω"));
+    // ASCII folds alike.
+    assert_eq!(gensim_key("Tiger"), gensim_key("tIGER"));
+    assert_eq!("Tiger".to_lowercase(), "tIGER".to_lowercase());
+}
+
 #[test]
 fn comparison_table_in_model_then_benchmark_order() {
     let b1 = bench(&[("a", "b", 3.0), ("a", "c", 2.0), ("b", "c", 1.0)]);

@@ -431,7 +431,7 @@ fn wordsim_and_embedding_options_read_as_words() {
     assert_eq!(
         PairFormat::layout(Layout::SimLex999).to_string(),
         "words in columns 1 and 2, score in column 4, separator detected, header detected, \
-         '#' lines are comments"
+         '#' lines are comments, or words and score in columns 1 to 3 in a file of three columns"
     );
     assert_eq!(
         PairFormat::layout(Layout::Men)

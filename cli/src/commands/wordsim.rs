@@ -14,7 +14,8 @@ use adaptive_comp_metrics::uncertainty::{
     Bootstrap, ConfidenceInterval, Spearman, UncertaintyError,
 };
 use adaptive_comp_metrics::wordsim::{
-    Benchmark, Comparison, Evaluator, Layout, PairFormat, Report, Unknown, paired_test,
+    Benchmark, Chosen, Comparison, Detection, Evaluator, Layout, PairFormat, Report, Unknown,
+    WordsimError, paired_test,
 };
 use rand::SeedableRng;
 
@@ -41,7 +42,15 @@ pub enum UnknownArg {
 Vector files are word2vec text (.vec), GloVe text or word2vec binary (.bin), detected from their
 first bytes. The datasets are read first, then each vector file is streamed once, keeping only the
 words the datasets need. A dataset's layout (wordsim353, simlex999, men, rg65, mc30, mturk, rw,
-simverb3500, plain) is guessed from its file name unless --layout is given.
+simverb3500, plain) is detected from its first 64 KiB (header line, separator, which columns hold
+numbers, MEN's -n/-v/-j tags), the file name breaking ties, unless --layout is given; when a file
+cannot be read the error says which layout was tried and how it was chosen.
+
+--fold-case lowercases words (Unicode lower case) in the vectors and the datasets. gensim's
+case_insensitive upper-cases instead, which differs on a few letters: German ß (gensim: straße =
+STRASSE = strasse; here straße ≠ strasse), Turkish dotless ı (gensim: kıta = kita; here not) and
+Greek final ς (gensim: ς = σ; here not), the ligatures (ﬁ) and long s (ſ); the Kelvin and ohm
+signs fold here and not in gensim.
 
 Examples:
   acm wordsim --vectors glove.6B.300d.txt --vectors w2v.bin SimLex-999.txt wordsim353.tsv
@@ -54,13 +63,14 @@ pub struct Args {
     /// The benchmark files.
     #[arg(required = true, value_name = "DATASET")]
     pub datasets: Vec<PathBuf>,
-    /// Layout of every dataset (default: guessed from each file name).
+    /// Layout of every dataset (default: detected from each file's content).
     #[arg(long, value_parser = parse_layout)]
     pub layout: Option<LayoutArg>,
     /// Out-of-vocabulary pairs.
     #[arg(long, value_enum, default_value_t = UnknownArg::Drop)]
     pub unknown: UnknownArg,
-    /// Compare words case-insensitively.
+    /// Compare words case-insensitively, by Unicode lower case (gensim upper-cases: they differ
+    /// on ß, dotless ı, final ς; see below).
     #[arg(long)]
     pub fold_case: bool,
     /// Read only the first N rows of each vector file (gensim's restrict_vocab).
@@ -88,31 +98,46 @@ fn parse_layout(s: &str) -> Result<LayoutArg, String> {
     }
     Layout::from_name(s)
         .map(|l| LayoutArg(Some(l)))
-        .ok_or_else(|| {
-            format!(
-                "unknown layout {s:?}: expected wordsim353, simlex999, men, rg65, mc30, mturk, rw, \
-             simverb3500 or plain"
-            )
-        })
+        .ok_or_else(|| format!("unknown layout {s:?}: expected one of {LAYOUTS}"))
 }
 
-/// The layout from the file name (`SimLex-999.txt` → SimLex-999, …).
-fn guess_layout(path: &Path) -> Option<Layout> {
-    let name: String = path
-        .file_name()
-        .map(|n| n.to_string_lossy().to_lowercase())
-        .unwrap_or_default()
-        .chars()
-        .filter(|c| c.is_ascii_alphanumeric())
-        .collect();
-    [
-        ("simlex", Layout::SimLex999),
-        ("simverb", Layout::SimVerb3500),
-        ("men", Layout::Men),
-    ]
-    .into_iter()
-    .find(|(key, _)| name.starts_with(key) || name.contains(&format!("en{key}")))
-    .map(|(_, l)| l)
+/// The layout names `--layout` takes.
+const LAYOUTS: &str = "wordsim353, simlex999, men, rg65, mc30, mturk, rw, simverb3500, plain";
+
+/// Reads a dataset with the layout given, or detected from its content.
+fn read_benchmark(path: &Path, layout: Option<LayoutArg>) -> Outcome<Benchmark> {
+    let name = name_of(path);
+    let read = match layout {
+        Some(LayoutArg(l)) => {
+            let format = l.map_or_else(PairFormat::new, PairFormat::layout);
+            Detection::explicit(format, l).read(name.as_str(), input::open(path)?)
+        }
+        None => Benchmark::read_detected(name.as_str(), input::open(path)?, Some(name.as_str()))
+            .map(|(b, _)| b),
+    };
+    read.map_err(|e| benchmark_failure(path, &e))
+}
+
+/// The error of reading a dataset, saying which layout was tried, how it
+/// was chosen and how to choose another.
+fn benchmark_failure(path: &Path, e: &WordsimError) -> Failure {
+    match e {
+        WordsimError::Format { detection, error } => {
+            let how = match detection.chosen {
+                Chosen::Explicit => "choose another with --layout, or leave it out to detect it",
+                _ => "choose another with --layout",
+            };
+            let inner = Failure::in_file(path, error.as_ref());
+            let message = format!("{} (read as {detection}; {how}: {LAYOUTS})", inner.message);
+            Failure::new(message).file(path).at(error.line(), None)
+        }
+        WordsimError::Undetected { line, problem } => Failure::new(format!(
+            "{problem}, so the layout cannot be detected; choose one with --layout: {LAYOUTS}"
+        ))
+        .file(path)
+        .at(Some(*line), None),
+        other => Failure::in_file(path, other),
+    }
 }
 
 fn name_of(path: &Path) -> String {
@@ -151,12 +176,7 @@ fn load_vectors(path: &Path, options: &ReadOptions, ctx: &Ctx) -> Outcome<Vector
 pub fn run(args: &Args, ctx: &Ctx, out: &mut Out) -> Outcome {
     let mut benchmarks = Vec::new();
     for path in &args.datasets {
-        let layout = args.layout.map_or_else(|| guess_layout(path), |l| l.0);
-        let format = layout.map_or_else(PairFormat::new, PairFormat::layout);
-        benchmarks.push(
-            Benchmark::read(name_of(path), input::open(path)?, &format)
-                .map_err(|e| Failure::in_file(path, &e))?,
-        );
+        benchmarks.push(read_benchmark(path, args.layout)?);
     }
     let needed: std::collections::BTreeSet<&str> =
         benchmarks.iter().flat_map(Benchmark::words).collect();

@@ -6,8 +6,8 @@
 use super::*;
 use adaptive_comp_metrics::embedding::{Format, ReadOptions, Similarity, Vectors, read_vectors};
 use adaptive_comp_metrics::wordsim::{
-    Benchmark, Comparison, Evaluator, Header, Layout, PairFormat, Report, Separator, Unknown,
-    WordPair,
+    Benchmark, Comparison, Detection, Evaluator, Header, Layout, PairFormat, Report, Separator,
+    Unknown, WordPair,
 };
 use adaptive_comp_metrics::{Hyperbolic, Scheme, TopWeighted};
 
@@ -229,6 +229,22 @@ fn options_and_benchmarks() -> TestResult {
         same(&s);
     }
     same(&Header::Absent);
+    // A format written before `three_column_copies` existed reads as off.
+    let old: PairFormat = serde_json::from_str(
+        r#"{"separator": "Tab", "header": "Auto", "word_columns": [1, 2], "score_column": 4,
+            "strip_pos_suffixes": false, "comments": true}"#,
+    )?;
+    assert_eq!(
+        old,
+        PairFormat::new().separator(Separator::Tab).columns(1, 2, 4)
+    );
+    // Detections (what was chosen for a file, and how).
+    for name in ["simlex-sample.txt", "men-sample.txt", "ws-sample.tsv"] {
+        let d = PairFormat::detect(&data(name), Some(name))?;
+        result(&d);
+        same(&d.chosen);
+    }
+    same(&Detection::explicit(PairFormat::layout(Layout::Men), None));
     same(&ws);
     same(&ws.pairs()[3]);
     assert_eq!(ws.pairs()[3].line, 5); // the file's line survives
