@@ -78,7 +78,7 @@ pub use csv::{
     read_judgements, read_run,
 };
 pub use error::{Location, RelevanceError, Result};
-pub use evaluate::{Ties, TrecOptions, TrecReport, evaluate_trec};
+pub use evaluate::{Ties, TrecEvalVersion, TrecOptions, TrecReport, evaluate_trec};
 pub use flat::{Qrels, QrelsBuilder, RunBuilder, TrecRun};
 pub use intern::{Documents, Ids, StringTable};
 pub use judgements::{
@@ -92,4 +92,6 @@ pub use metrics::{
     mean_metrics,
 };
 pub use rbo::{Rbo, rbo, rbo_tied, tie_groups};
-pub use trec::{read_trec_qrels, read_trec_run};
+pub use trec::{
+    TrecSyntax, read_trec_qrels, read_trec_qrels_with, read_trec_run, read_trec_run_with,
+};
