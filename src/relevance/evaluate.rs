@@ -532,7 +532,7 @@ fn summarize(
 ) -> Mean {
     let geometric = measure == Some(&Measure::GeometricMap);
     // An undefined gm_map value is that of AP 0: ln of the floor.
-    let zero = if geometric { MIN_GEO_MEAN.ln() } else { 0.0 };
+    let zero = measure.map_or(0.0, |m| m.value_if_undefined());
     let mut sum = Neumaier::default();
     let mut queries = 0;
     for row in values.chunks(m) {

@@ -182,6 +182,26 @@ impl Measure {
         }
     }
 
+    /// The value `trec_eval` reports where this measure is undefined (a
+    /// query without relevant documents, ideal DCG 0; `None` in a
+    /// [`TrecReport`](super::TrecReport)): 0, and for `gm_map` ln 10⁻⁵,
+    /// the logarithm of its floor (AP 0).
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::relevance::Measure;
+    /// assert_eq!(Measure::AveragePrecision.value_if_undefined(), 0.0);
+    /// assert_eq!(Measure::GeometricMap.value_if_undefined(), 1e-5_f64.ln());
+    /// ```
+    #[must_use]
+    pub fn value_if_undefined(self) -> f64 {
+        if self == Self::GeometricMap {
+            1e-5_f64.ln()
+        } else {
+            0.0
+        }
+    }
+
     /// Whether [`Ties::Expected`](super::Ties::Expected) has a value for
     /// the measure: every measure but `gm_map` (an expected logarithm of
     /// AP) and `iprec_at_recall` (an expected maximum), whose expectations

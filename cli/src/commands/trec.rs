@@ -598,16 +598,6 @@ pub fn run(a: &Args, ctx: &Ctx, out: &mut Out) -> Outcome {
     }
 }
 
-/// The value trec_eval adds up for an undefined one (no relevant document):
-/// 0, and for gm_map the logarithm of its floor.
-fn undefined(m: Measure) -> f64 {
-    if m == Measure::GeometricMap {
-        1e-5_f64.ln()
-    } else {
-        0.0
-    }
-}
-
 /// The summary line of every measure with trec_eval's arithmetic: the
 /// per-query values added in qid order, divided by the number of queries
 /// (gm_map: the exponential of that); counts summed. trec_eval 9 adds the
@@ -629,7 +619,7 @@ fn summarize(
                 row.get(i)
                     .copied()
                     .flatten()
-                    .unwrap_or_else(|| undefined(m))
+                    .unwrap_or_else(|| m.value_if_undefined())
             };
             if m == Measure::Relevant && a.complete {
                 let positive: usize = qrels
@@ -650,7 +640,7 @@ fn summarize(
                         missing += 1;
                     }
                 }
-                sum += f64::from(missing) * undefined(m);
+                sum += f64::from(missing) * m.value_if_undefined();
             } else {
                 for (_, row, _) in rows {
                     sum += value(row);
