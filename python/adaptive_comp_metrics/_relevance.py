@@ -72,7 +72,9 @@ class RelevanceEvaluator:
     iprec_at_recall's cut-offs as floor(p R + 0.9) instead of round(p R).
 
     documents ranked by decreasing score, ties by decreasing document id
-    (``ties='expected'``: the expectation over all tie orders instead); a
+    (``ties='expected'``: the expectation over all tie orders instead, for
+    every measure but ``gm_map`` and ``iprec_at_recall``, which then raise
+    ``ValueError``); a
     grade counts as relevant from ``relevance_level`` on; the queries scored
     are those both judged and ranked (``complete=True``: every judged
     query, as ``trec_eval -c``); an undefined value (no relevant document)

@@ -206,6 +206,15 @@ impl Measure {
     /// the measure: every measure but `gm_map` (an expected logarithm of
     /// AP) and `iprec_at_recall` (an expected maximum), whose expectations
     /// over tie orders have no closed form here.
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::relevance::Measure;
+    /// assert!(Measure::Bpref.has_expectation());
+    /// assert!(!Measure::GeometricMap.has_expectation());
+    /// let tie_aware = Measure::OFFICIAL.iter().filter(|m| m.has_expectation()).count();
+    /// assert_eq!(tie_aware, 29 - 12); // not gm_map, nor the 11 iprec_at_recall
+    /// ```
     #[must_use]
     pub fn has_expectation(self) -> bool {
         !matches!(self, Self::GeometricMap | Self::InterpolatedPrecision(_))
