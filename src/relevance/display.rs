@@ -5,8 +5,8 @@
 //! default; counts print in full.
 
 use super::evaluate::TrecReport;
-use super::measure::Measure;
 use super::judgements::{Class, GradeStats, PairSummary, QuerySummary};
+use super::measure::Measure;
 use super::metrics::{Mean, MeanMetrics, QueryMetrics, QueryReport, RunReport};
 use super::rbo::Rbo;
 use crate::present::{Count, Maybe, precision};
