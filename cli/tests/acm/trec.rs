@@ -59,7 +59,23 @@ fn per_query_and_summary_lines_match_trec_eval() {
             &run,
         ]);
         let mut want = 0;
-        for (lv, measure, qid, value) in all.iter().filter(|e| e.0 == level) {
+        let asked = [
+            "num_ret",
+            "num_rel",
+            "num_rel_ret",
+            "map",
+            "Rprec",
+            "recip_rank",
+            "P_5",
+            "P_10",
+            "ndcg",
+            "ndcg_cut_5",
+            "ndcg_cut_10",
+        ];
+        for (lv, measure, qid, value) in all
+            .iter()
+            .filter(|e| e.0 == level && asked.contains(&e.1.as_str()))
+        {
             let _ = lv;
             let shown = if measure.starts_with("num_") {
                 format!("{value:.0}")
