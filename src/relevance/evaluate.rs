@@ -894,38 +894,54 @@ fn expected<G: Gain>(
             0.0
         };
         let (mut ap_part, mut disc_part, mut none_part) = (0.0, 0.0, 1.0);
-        for t in 0..len {
-            while let Some(&k) = s.cuts.get(next) {
-                if k != above + t {
-                    break;
+        // Place t + 1 of the group (rank above + t + 1): its share of the
+        // AP numerator, its discount.
+        let ap_term = |t: usize| {
+            rf / nf * (rel_above as f64 + 1.0 + t as f64 * within) / (above + t + 1) as f64
+        };
+        if s.cuts.get(next).is_some_and(|&k| k < above + len) {
+            // A cut-off falls inside the group: place by place.
+            for t in 0..len {
+                while let Some(&k) = s.cuts.get(next) {
+                    if k != above + t {
+                        break;
+                    }
+                    let i = next;
+                    let hit = if rel_above > 0 { 1.0 } else { 1.0 - none_part };
+                    if let (Some(h), Some(v), Some(a), Some(x)) = (
+                        s.rel_at.get_mut(i),
+                        s.dcg_at.get_mut(i),
+                        s.ap_at.get_mut(i),
+                        s.hit_at.get_mut(i),
+                    ) {
+                        *h = rel_above as f64 + rf * t as f64 / nf;
+                        *v = dcg.value() + mean_gain * disc_part;
+                        *a = ap.value() + ap_part;
+                        *x = hit;
+                    }
+                    next += 1;
                 }
-                let i = next;
-                let hit = if rel_above > 0 { 1.0 } else { 1.0 - none_part };
-                if let (Some(h), Some(v), Some(a), Some(x)) = (
-                    s.rel_at.get_mut(i),
-                    s.dcg_at.get_mut(i),
-                    s.ap_at.get_mut(i),
-                    s.hit_at.get_mut(i),
-                ) {
-                    *h = rel_above as f64 + rf * t as f64 / nf;
-                    *v = dcg.value() + mean_gain * disc_part;
-                    *a = ap.value() + ap_part;
-                    *x = hit;
+                if r > 0 {
+                    ap_part += ap_term(t);
                 }
-                next += 1;
+                disc_part += 1.0 / log2_at(&s.log2, above + t);
+                let tf = t as f64;
+                none_part *= if len - t > r {
+                    (nf - rf - tf) / (nf - tf)
+                } else {
+                    0.0
+                };
             }
-            // Place t + 1 of the group, rank above + t + 1.
-            let tf = t as f64;
+        } else {
+            // Only the group's totals.
             if r > 0 {
-                ap_part +=
-                    rf / nf * (rel_above as f64 + 1.0 + tf * within) / (above + t + 1) as f64;
+                ap_part = (0..len).map(ap_term).sum();
             }
-            disc_part += 1.0 / log2_at(&s.log2, above + t);
-            none_part *= if len - t > r {
-                (nf - rf - tf) / (nf - tf)
-            } else {
-                0.0
-            };
+            if mean_gain > 0.0 {
+                disc_part = (above..above + len)
+                    .map(|i| 1.0 / log2_at(&s.log2, i))
+                    .sum();
+            }
         }
         top_r += rf * r_total.saturating_sub(above).min(len) as f64 / nf;
         if r > 0 {
