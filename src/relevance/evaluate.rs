@@ -97,7 +97,9 @@ pub struct TrecOptions<G = Linear> {
     pub gain: G,
     /// The `trec_eval` release whose values to reproduce where releases
     /// differ (default [`TrecEvalVersion::V10`], the current release;
-    /// [`TrecEvalVersion::V9`] reproduces `pytrec_eval`).
+    /// [`TrecEvalVersion::V9`] reproduces `pytrec_eval`). Serialised
+    /// options without it read as the default.
+    #[cfg_attr(feature = "serde", serde(default))]
     pub version: TrecEvalVersion,
 }
 

@@ -388,6 +388,11 @@ mod relevance {
         for m in Measure::STANDARD.iter().chain(&Measure::OFFICIAL) {
             same(m);
         }
+        // Options written before `version` existed read as trec_eval 10.0's.
+        let mut old = serde_json::to_value(options)?;
+        old.as_object_mut().ok_or("object")?.remove("version");
+        let read: TrecOptions = serde_json::from_value(old)?;
+        assert_eq!(read.version, TrecEvalVersion::V10);
         assert_eq!(
             serde_json::to_string(&Measure::InterpolatedPrecision(10))?,
             r#""iprec_at_recall_0.10""#
