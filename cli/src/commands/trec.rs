@@ -39,8 +39,9 @@ is the tag of the run's last line; with -c the summary num_rel counts every grad
 Measures: runid, num_q, num_ret, num_rel, num_rel_ret, map, gm_map, Rprec, bpref, recip_rank,
 iprec_at_recall (iprec_at_recall.0,0.5,1), P (P.5,10,…), recall (recall.10,…), ndcg, ndcg_cut
 (ndcg_cut.10,…), map_cut (map_cut.10,…), success (success.1,5,10), and the nicknames official
-(the default) and all_trec (the part of that set computed here). With --ties expected, gm_map and
-iprec_at_recall have no value (they are left out of a nickname's set).
+(the default) and all_trec (the part of that set computed here). As in trec_eval, the first
+cut-offs given for a family count (-m P.5 -m P.10 prints P_5 alone). With --ties expected, gm_map
+and iprec_at_recall have no value (they are left out of a nickname's set).
 
 --trec-eval-version 10 (the default) reproduces trec_eval 10.0, the current release; 9 reproduces
 trec_eval 9.0.x and pytrec_eval, which store scores as C floats (scores equal as floats tie, and
