@@ -6,8 +6,9 @@
 //! overlap.
 
 use adaptive_comp_metrics::relevance::{
-    Ids, Label, Measure, Options, Ties, TrecOptions, evaluate_query, evaluate_trec, rbo, rbo_tied,
-    read_trec_qrels, read_trec_run,
+    Ids, Label, Measure, Options, Ties, TrecEvalVersion, TrecOptions, TrecSyntax, evaluate_query,
+    evaluate_trec, rbo, rbo_tied, read_trec_qrels, read_trec_qrels_with, read_trec_run,
+    read_trec_run_with,
 };
 use adaptive_comp_metrics_benches::splitmix::SplitMix64;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
@@ -114,6 +115,15 @@ fn trec(c: &mut Criterion) {
             black_box((q.map(|q| q.len()), r.map(|r| r.len())))
         });
     });
+    group.bench_function("load 1e6 qrels + 1e6 run lines, trec_eval syntax", |b| {
+        b.iter(|| {
+            let mut ids = Ids::new();
+            let syntax = TrecSyntax::TrecEval;
+            let q = read_trec_qrels_with(black_box(qrels_text.as_bytes()), &mut ids, syntax);
+            let r = read_trec_run_with(black_box(run_text.as_bytes()), &mut ids, syntax);
+            black_box((q.map(|q| q.len()), r.map(|r| r.len())))
+        });
+    });
     let mut ids = Ids::new();
     let (Ok(qrels), Ok(run)) = (
         read_trec_qrels(qrels_text.as_bytes(), &mut ids),
@@ -134,6 +144,22 @@ fn trec(c: &mut Criterion) {
             format!("score 1e4 queries x 100 docs, 7 measures, {name}"),
             |b| {
                 b.iter(|| evaluate_trec(&qrels, &run, black_box(&Measure::STANDARD), &options));
+            },
+        );
+    }
+    // trec_eval's official set (acm trec's default), in both releases' order.
+    for (name, version) in [
+        ("trec_eval 10.0", TrecEvalVersion::V10),
+        ("trec_eval 9", TrecEvalVersion::V9),
+    ] {
+        let options = TrecOptions {
+            version,
+            ..TrecOptions::default()
+        };
+        group.bench_function(
+            format!("score 1e4 queries x 100 docs, official set, {name}"),
+            |b| {
+                b.iter(|| evaluate_trec(&qrels, &run, black_box(&Measure::OFFICIAL), &options));
             },
         );
     }

@@ -396,6 +396,10 @@ impl Located for adaptive_comp_metrics::relevance::RelevanceError {
     fn line(&self) -> Option<usize> {
         Self::line(self)
     }
+
+    fn column(&self) -> Option<usize> {
+        Self::column(self)
+    }
 }
 
 impl Located for adaptive_comp_metrics::wordsim::WordsimError {

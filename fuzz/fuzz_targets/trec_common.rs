@@ -1,11 +1,12 @@
 //! Checks shared by the TREC reader fuzz targets: whatever parses scores
-//! without error, in range, consistently in both tie modes.
+//! without error, in range, consistently in both tie modes and both
+//! trec_eval releases.
 
 use adaptive_comp_metrics::relevance::{
-    Ids, Measure, NoRelevant, Qrels, Ties, TrecOptions, TrecRun, evaluate_trec,
+    Ids, Measure, NoRelevant, Qrels, Ties, TrecEvalVersion, TrecOptions, TrecRun, evaluate_trec,
 };
 
-const MEASURES: [Measure; 11] = [
+const MEASURES: [Measure; 19] = [
     Measure::AveragePrecision,
     Measure::Precision(1),
     Measure::Precision(5),
@@ -17,6 +18,14 @@ const MEASURES: [Measure; 11] = [
     Measure::Retrieved,
     Measure::Relevant,
     Measure::RelevantRetrieved,
+    Measure::Bpref,
+    Measure::Recall(3),
+    Measure::Success(2),
+    Measure::MapCut(4),
+    Measure::Queries,
+    Measure::GeometricMap,
+    Measure::InterpolatedPrecision(0),
+    Measure::InterpolatedPrecision(50),
 ];
 
 /// A small qrels or run over queries q0..q3 and documents d0..d9 (the names
@@ -59,24 +68,36 @@ pub fn check(ids: &Ids, qrels: &Qrels, run: &TrecRun) {
     for level in [0, 1, 2] {
         for ties in [Ties::TrecEval, Ties::Expected] {
             for complete in [false, true] {
-                let o = TrecOptions {
-                    relevance_level: level,
-                    ties,
-                    complete,
-                    no_relevant: NoRelevant::Zero,
-                    ..TrecOptions::default()
-                };
-                let r = evaluate_trec(qrels, run, &MEASURES, &o).expect("valid inputs score");
-                for (_, row) in r.rows() {
-                    for (m, v) in MEASURES.iter().zip(row) {
-                        let Some(v) = v else { continue };
-                        assert!(v.is_finite() && *v >= 0.0, "{m} {v}");
-                        if !m.is_count() {
-                            assert!(*v <= 1.0, "{m} {v}");
+                for version in [TrecEvalVersion::V10, TrecEvalVersion::V9] {
+                    let o = TrecOptions {
+                        relevance_level: level,
+                        ties,
+                        complete,
+                        no_relevant: NoRelevant::Zero,
+                        version,
+                        ..TrecOptions::default()
+                    };
+                    let measures: Vec<Measure> = MEASURES
+                        .iter()
+                        .copied()
+                        .filter(|m| ties == Ties::TrecEval || m.has_expectation())
+                        .collect();
+                    let r = evaluate_trec(qrels, run, &measures, &o).expect("valid inputs score");
+                    for (_, row) in r.rows() {
+                        for (m, v) in measures.iter().zip(row) {
+                            let Some(v) = v else { continue };
+                            if *m == Measure::GeometricMap {
+                                assert!((1e-5_f64.ln()..=0.0).contains(v), "{m} {v}");
+                                continue;
+                            }
+                            assert!(v.is_finite() && *v >= 0.0, "{m} {v}");
+                            if !m.is_count() {
+                                assert!(*v <= 1.0, "{m} {v}");
+                            }
                         }
+                        let (ret, rel, relret) = (row[8], row[9], row[10]);
+                        assert!(relret <= ret && relret <= rel, "{row:?}");
                     }
-                    let (ret, rel, relret) = (row[8], row[9], row[10]);
-                    assert!(relret <= ret && relret <= rel, "{row:?}");
                 }
             }
         }

@@ -13,23 +13,31 @@ Run = Mapping[str, Mapping[str, float]]
 PathOrFile = Union[str, "os.PathLike[str]", Any]
 
 
-def parse_qrel(source: PathOrFile) -> dict[str, dict[str, int]]:
+def parse_qrel(source: PathOrFile, syntax: str = "lenient") -> dict[str, dict[str, int]]:
     """Reads a TREC qrels file (``qid iter docno rel``) into
     ``{query: {document: grade}}``, as ``pytrec_eval.parse_qrel``.
 
     ``source`` is a path or a file object. Unlike pytrec_eval, a malformed
     line (wrong number of fields, a grade that is not an integer) raises
-    ``ValueError`` naming the line, and so does a pair judged twice.
+    ``ValueError`` naming the line, and so does a pair judged twice; lines
+    starting with ``#`` are comments (as in trec_eval 10.0). ``syntax``:
+    ``"lenient"`` (the default) skips blank lines; ``"trec_eval"`` refuses
+    them with ``ValueError`` naming line and column, as trec_eval and
+    pytrec_eval do.
     """
-    return _core.parse_qrel(source)
+    return _core.parse_qrel(source, syntax)
 
 
-def parse_run(source: PathOrFile) -> dict[str, dict[str, float]]:
+def parse_run(source: PathOrFile, syntax: str = "lenient") -> dict[str, dict[str, float]]:
     """Reads a TREC run (``qid Q0 docno rank score tag``) into
     ``{query: {document: score}}``, as ``pytrec_eval.parse_run``;
     malformed lines, non-finite scores and a document listed twice for a
-    query raise ``ValueError`` naming the line."""
-    return _core.parse_run(source)
+    query raise ``ValueError`` naming the line. Blank lines and ``#`` lines
+    are skipped (pytrec_eval refuses both; trec_eval skips them).
+    ``syntax="trec_eval"`` reads as trec_eval 10.0 does: fields after the
+    tag are ignored (``"lenient"``, the default, refuses them) and lines whose
+    first field starts with ``#`` are comments."""
+    return _core.parse_run(source, syntax)
 
 
 class RelevanceEvaluator:
@@ -40,18 +48,33 @@ class RelevanceEvaluator:
 
     ``qrels``: ``{query: {document: grade}}`` (or a path / file object of a
     qrels file, read by the library). ``measures``: trec_eval's names and
-    families as pytrec_eval takes them (``map``, ``P``, ``P.5,10``,
-    ``ndcg``, ``ndcg_cut.10``, ``recip_rank``, ``Rprec``, ``num_ret``, ...),
-    parsed by the library, so every measure it knows is available here;
-    an unknown name raises ``ValueError``. The values follow trec_eval's
-    conventions, as pytrec_eval's do::
+    families as pytrec_eval takes them (``map``, ``gm_map``, ``Rprec``,
+    ``bpref``, ``recip_rank``, ``iprec_at_recall``, ``P``, ``P.5,10``,
+    ``recall``, ``success``, ``map_cut``, ``ndcg``, ``ndcg_cut.10``,
+    ``num_q``, ``num_ret``, ``num_rel``, ``num_rel_ret``, ``runid``, and the
+    nickname ``official``), parsed by the library; an unknown name raises
+    ``ValueError``. The values follow trec_eval's conventions, as
+    pytrec_eval's do::
 
         AP    = (1/R) sum_{i: d_i relevant} #rel(1..i) / i
         P@k   = #rel(1..k) / k,   R-prec = #rel(1..R) / R,   RR = 1 / rank of the first relevant
+        recall@k = #rel(1..k) / R,   success@k = [#rel(1..k) > 0],   map_cut@k = AP over the top k
+        bpref = (1/R) sum_{relevant d retrieved} (1 - min(n_d, R) / min(N, R))
+        iprec_at_recall_p = max precision from the (p R rounded)-th relevant document on
+        gm_map (per query) = ln(max(AP, 1e-5)); its mean over queries is exp(mean)
         nDCG@k = DCG@k / ideal DCG@k,   DCG@k = sum_{i <= k} grade_i / log2(i + 1)
 
+    (N: judged non-relevant documents, n_d: those ranked above d.)
+    ``trec_eval_version``: ``"10"`` (the default, trec_eval 10.0, the current
+    release) compares scores as doubles; ``"9"`` reproduces trec_eval 9.0.x
+    and pytrec_eval, which store scores as C floats (0.3 and
+    0.30000000000000004 tie, and the larger document id wins) and round
+    iprec_at_recall's cut-offs as floor(p R + 0.9) instead of round(p R).
+
     documents ranked by decreasing score, ties by decreasing document id
-    (``ties='expected'``: the expectation over all tie orders instead); a
+    (``ties='expected'``: the expectation over all tie orders instead, for
+    every measure but ``gm_map`` and ``iprec_at_recall``, which then raise
+    ``ValueError``); a
     grade counts as relevant from ``relevance_level`` on; the queries scored
     are those both judged and ranked (``complete=True``: every judged
     query, as ``trec_eval -c``); an undefined value (no relevant document)
@@ -59,10 +82,11 @@ class RelevanceEvaluator:
     a grade >= 0 before scoring (``trec_eval -J``: unjudged documents, and
     negative grades, which trec_eval reads as unjudged).
 
-    Differences from pytrec_eval: malformed input raises ``ValueError``
-    (a NaN score, a document listed twice); a query whose grades are all
-    negative scores 0 (pytrec_eval crashes). Evaluators pickle (with their
-    qrels).
+    Differences from pytrec_eval (with ``trec_eval_version="9"``): malformed
+    input raises ``ValueError`` (a NaN score, a document listed twice); a
+    query whose grades are all negative scores 0 (pytrec_eval crashes);
+    ``official`` holds the measures above, not ``all_trec``'s others.
+    Evaluators pickle (with their qrels).
     """
 
     def __init__(
@@ -74,6 +98,7 @@ class RelevanceEvaluator:
         *,
         ties: str = "trec_eval",
         complete: bool = False,
+        trec_eval_version: str = "10",
     ):
         if isinstance(measures, str):
             measures = [measures]
@@ -82,8 +107,14 @@ class RelevanceEvaluator:
         self._judged_only = bool(judged_docs_only_flag)
         self._ties = ties
         self._complete = bool(complete)
+        self._version = trec_eval_version
         self._core = _core.TrecEvaluator(
-            query_relevance, self._measures, self._relevance_level, ties, self._complete
+            query_relevance,
+            self._measures,
+            self._relevance_level,
+            ties,
+            self._complete,
+            trec_eval_version,
         )
         self._qrels = query_relevance if isinstance(query_relevance, Mapping) else None
 
@@ -121,11 +152,18 @@ class RelevanceEvaluator:
                 self._judged_only,
                 self._ties,
                 self._complete,
+                self._version,
             ),
         )
 
 
-def _rebuild(qrels, measures, relevance_level, judged_only, ties, complete):
+def _rebuild(qrels, measures, relevance_level, judged_only, ties, complete, version="10"):
     return RelevanceEvaluator(
-        qrels, measures, relevance_level, judged_only, ties=ties, complete=complete
+        qrels,
+        measures,
+        relevance_level,
+        judged_only,
+        ties=ties,
+        complete=complete,
+        trec_eval_version=version,
     )

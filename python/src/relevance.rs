@@ -5,7 +5,8 @@ use std::fs::File;
 use std::io::BufReader;
 
 use adaptive_comp_metrics::relevance::{
-    Ids, Measure, Qrels, Ties, TrecOptions, TrecRun, evaluate_trec, read_trec_qrels, read_trec_run,
+    Ids, Measure, Qrels, Ties, TrecEvalVersion, TrecOptions, TrecRun, TrecSyntax, evaluate_trec,
+    read_trec_qrels, read_trec_qrels_with, read_trec_run, read_trec_run_with,
 };
 use pyo3::exceptions::{PyOSError, PyTypeError};
 use pyo3::prelude::*;
@@ -72,18 +73,32 @@ impl Source {
     }
 }
 
-/// pytrec_eval's measure strings (`map`, `P`, `P.5,10`, `ndcg_cut.10`, …)
-/// parsed by the library, duplicates dropped, in order.
-fn measures(names: &[String]) -> PyResult<Vec<Measure>> {
+/// pytrec_eval's measure strings (`map`, `P`, `P.5,10`, `ndcg_cut.10`, …,
+/// and the nickname `official`) parsed by the library, duplicates dropped,
+/// in order; and whether `runid` is asked for (pytrec_eval gives it the
+/// value 0 for every query).
+fn measures(names: &[String]) -> PyResult<(Vec<Measure>, bool)> {
     let mut out: Vec<Measure> = Vec::new();
+    let mut runid = false;
     for name in names {
-        for m in Measure::parse_list(name).or_value_error()? {
+        let list = match name.as_str() {
+            "runid" => {
+                runid = true;
+                continue;
+            }
+            "official" => {
+                runid = true;
+                Measure::OFFICIAL.to_vec()
+            }
+            _ => Measure::parse_list(name).or_value_error()?,
+        };
+        for m in list {
             if !out.contains(&m) {
                 out.push(m);
             }
         }
     }
-    Ok(out)
+    Ok((out, runid))
 }
 
 /// Qrels and the measures to score runs with (pytrec_eval's
@@ -97,21 +112,45 @@ pub struct TrecEvaluator {
     qrels: Qrels,
     measures: Vec<Measure>,
     keys: Vec<Py<PyString>>,
+    runid: bool,
     options: TrecOptions,
 }
 
-fn options(relevance_level: i32, ties: &str, complete: bool) -> PyResult<TrecOptions> {
+fn options(
+    relevance_level: i32,
+    ties: &str,
+    complete: bool,
+    trec_eval_version: &str,
+) -> PyResult<TrecOptions> {
     let ties = choice(
         "ties",
         ties,
         &[("trec_eval", Ties::TrecEval), ("expected", Ties::Expected)],
     )?;
+    let version = choice(
+        "trec_eval_version",
+        trec_eval_version,
+        &[("10", TrecEvalVersion::V10), ("9", TrecEvalVersion::V9)],
+    )?;
     Ok(TrecOptions {
         relevance_level,
         ties,
         complete,
+        version,
         ..TrecOptions::default()
     })
+}
+
+/// The reading syntax of `parse_qrel` and `parse_run`.
+fn syntax(name: &str) -> PyResult<TrecSyntax> {
+    choice(
+        "syntax",
+        name,
+        &[
+            ("lenient", TrecSyntax::Lenient),
+            ("trec_eval", TrecSyntax::TrecEval),
+        ],
+    )
 }
 
 #[pymethods]
@@ -119,7 +158,7 @@ impl TrecEvaluator {
     /// From a `{query: {document: grade}}` dict, or a qrels path or file
     /// object (`qrels_source`).
     #[new]
-    #[pyo3(signature = (qrels, measure_names, relevance_level, ties, complete))]
+    #[pyo3(signature = (qrels, measure_names, relevance_level, ties, complete, trec_eval_version))]
     fn new(
         py: Python<'_>,
         qrels: &Bound<'_, PyAny>,
@@ -127,10 +166,11 @@ impl TrecEvaluator {
         relevance_level: i32,
         ties: &str,
         complete: bool,
+        trec_eval_version: &str,
     ) -> PyResult<Self> {
         guard(|| {
-            let measures = measures(&measure_names)?;
-            let options = options(relevance_level, ties, complete)?;
+            let (measures, runid) = measures(&measure_names)?;
+            let options = options(relevance_level, ties, complete, trec_eval_version)?;
             let mut ids = Ids::new();
             let qrels = if let Ok(dict) = qrels.cast::<PyDict>() {
                 let mut b = Qrels::builder(&mut ids);
@@ -171,6 +211,7 @@ impl TrecEvaluator {
                 qrels,
                 measures,
                 keys,
+                runid,
                 options,
             })
         })
@@ -223,8 +264,11 @@ impl TrecEvaluator {
             for (q, row) in report.rows() {
                 let name = self.ids.queries().name(q).unwrap_or_default();
                 let values = PyDict::new(py);
-                for (key, v) in self.keys.iter().zip(row) {
-                    values.set_item(key.bind(py), v.unwrap_or(0.0))?;
+                if self.runid {
+                    values.set_item("runid", 0.0)?;
+                }
+                for ((key, v), m) in self.keys.iter().zip(row).zip(&self.measures) {
+                    values.set_item(key.bind(py), v.unwrap_or_else(|| m.value_if_undefined()))?;
                 }
                 out.set_item(name, values)?;
             }
@@ -234,7 +278,11 @@ impl TrecEvaluator {
 
     /// The measure names, as the result's keys.
     fn measure_names(&self) -> Vec<String> {
-        self.measures.iter().map(ToString::to_string).collect()
+        let runid = self.runid.then(|| "runid".to_owned());
+        runid
+            .into_iter()
+            .chain(self.measures.iter().map(ToString::to_string))
+            .collect()
     }
 
     /// The qrels as `{query: {document: grade}}`.
@@ -258,28 +306,39 @@ fn qrels_dict<'py>(py: Python<'py>, ids: &Ids, qrels: &Qrels) -> PyResult<Bound<
 }
 
 /// Reads a TREC qrels file (path or file object) into
-/// `{query: {document: grade}}` (pytrec_eval's `parse_qrel`).
+/// `{query: {document: grade}}` (pytrec_eval's `parse_qrel`), with the
+/// reading `syntax` (`lenient` or `trec_eval`).
 #[pyfunction]
+#[pyo3(signature = (source, syntax = "lenient"))]
 pub fn parse_qrel<'py>(
     py: Python<'py>,
     source: &Bound<'py, PyAny>,
+    syntax: &str,
 ) -> PyResult<Bound<'py, PyDict>> {
     guard(|| {
+        let syntax = self::syntax(syntax)?;
         let source = Source::of(source)?;
         let mut ids = Ids::new();
-        let qrels = source.read(py, |r| read_trec_qrels(r, &mut ids))?;
+        let qrels = source.read(py, |r| read_trec_qrels_with(r, &mut ids, syntax))?;
         qrels_dict(py, &ids, &qrels)
     })
 }
 
 /// Reads a TREC run (path or file object) into `{query: {document:
-/// score}}` (pytrec_eval's `parse_run`).
+/// score}}` (pytrec_eval's `parse_run`), with the reading `syntax`
+/// (`lenient` or `trec_eval`).
 #[pyfunction]
-pub fn parse_run<'py>(py: Python<'py>, source: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
+#[pyo3(signature = (source, syntax = "lenient"))]
+pub fn parse_run<'py>(
+    py: Python<'py>,
+    source: &Bound<'py, PyAny>,
+    syntax: &str,
+) -> PyResult<Bound<'py, PyDict>> {
     guard(|| {
+        let syntax = self::syntax(syntax)?;
         let source = Source::of(source)?;
         let mut ids = Ids::new();
-        let run = source.read(py, |r| read_trec_run(r, &mut ids))?;
+        let run = source.read(py, |r| read_trec_run_with(r, &mut ids, syntax))?;
         let out = PyDict::new(py);
         for &q in run.queries() {
             let docs = PyDict::new(py);

@@ -6,6 +6,7 @@
 
 use super::evaluate::TrecReport;
 use super::judgements::{Class, GradeStats, PairSummary, QuerySummary};
+use super::measure::Measure;
 use super::metrics::{Mean, MeanMetrics, QueryMetrics, QueryReport, RunReport};
 use super::rbo::Rbo;
 use crate::present::{Count, Maybe, precision};
@@ -225,6 +226,9 @@ impl fmt::Display for TrecReport {
             .fold("num_q".len(), usize::max);
         write!(f, "{:<w$}  all  {}", "num_q", self.queries.len())?;
         for (name, m) in names.iter().zip(&self.measures) {
+            if *m == Measure::Queries {
+                continue; // the first line
+            }
             let value = self.summary_of(*m).and_then(|s| s.value);
             match value {
                 Some(v) if m.is_count() => write!(f, "\n{name:<w$}  all  {v:.0}")?,

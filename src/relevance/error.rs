@@ -176,6 +176,29 @@ pub enum RelevanceError {
         /// The name given (cut to 40 characters).
         name: String,
     },
+    /// A measure has no tie-aware expectation
+    /// ([`Ties::Expected`](super::Ties::Expected)): `gm_map` and
+    /// `iprec_at_recall`.
+    #[error("measure {measure} has no tie-aware expectation: score it in trec_eval's tie order")]
+    NoExpectation {
+        /// The measure's `trec_eval` name.
+        measure: String,
+    },
+    /// A blank (empty or white-space only) line where `trec_eval` reads a
+    /// record: it stops there with "Malformed line"
+    /// ([`TrecSyntax::TrecEval`](super::TrecSyntax::TrecEval) qrels).
+    #[error(
+        "line {line}, column {column}: blank line ({format} expected; trec_eval refuses blank lines in qrels)"
+    )]
+    BlankLine {
+        /// 1-based line.
+        line: usize,
+        /// 1-based column where a field was expected (1: the line is blank
+        /// from its start).
+        column: usize,
+        /// The format's field layout, e.g. `"qid iter docno rel"`.
+        format: &'static str,
+    },
     /// A model score is NaN.
     #[error("{input}[{index}] is NaN")]
     NaN {
@@ -270,9 +293,30 @@ impl RelevanceError {
             | Self::DuplicateScore { at: l, .. }
             | Self::DuplicateQrel { at: l, .. } => at(l),
             Self::MalformedQuote { line, .. }
+            | Self::BlankLine { line, .. }
             | Self::NotUtf8 { line }
             | Self::Io { line, .. }
             | Self::FieldCount { line, .. } => Some(*line),
+            _ => None,
+        }
+    }
+}
+
+impl RelevanceError {
+    /// The 1-based column of the input line the error is about, where it
+    /// names one (a blank line in `trec_eval`'s qrels syntax).
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::relevance::{read_trec_qrels_with, Ids, TrecSyntax};
+    /// let err = read_trec_qrels_with("q 0 d 1\n\n".as_bytes(), &mut Ids::new(), TrecSyntax::TrecEval).err();
+    /// assert_eq!(err.as_ref().and_then(|e| e.line()), Some(2));
+    /// assert_eq!(err.and_then(|e| e.column()), Some(1));
+    /// ```
+    #[must_use]
+    pub fn column(&self) -> Option<usize> {
+        match self {
+            Self::BlankLine { column, .. } => Some(*column),
             _ => None,
         }
     }

@@ -4,8 +4,50 @@
 use super::error::{RelevanceError, Result};
 use super::flat::{Qrels, TrecRun};
 use super::measure::Measure;
-use super::metrics::{Gain, Linear, Mean, NoRelevant, expected_reciprocal_rank, tie_group_ap};
+use super::metrics::{Gain, Linear, Mean, NoRelevant, expected_reciprocal_rank};
 use crate::sum::Neumaier;
+
+/// `trec_eval`'s floor of AP in `gm_map` (its `MIN_GEO_MEAN`).
+const MIN_GEO_MEAN: f64 = 0.00001;
+
+/// Which `trec_eval` release to reproduce where releases compute different
+/// values.
+///
+/// | | [`V10`](Self::V10) (default) | [`V9`](Self::V9) |
+/// |---|---|---|
+/// | releases | `trec_eval` 10.0, the current release | `trec_eval` 9.0.x (9.0.8 is the last) and `pytrec_eval`, which builds on its code |
+/// | run scores | compared as C `double`s (`f64`) | stored as C `float`s (`f32`): scores equal as `f32` tie, and the tie goes to the larger document id |
+/// | `iprec_at_recall` at recall p | from the c-th relevant document, c = p·R rounded half away from 0 (`lround`) | c = ⌊p·R + 0.9⌋ |
+///
+/// With scores 0.3 for a relevant document "y" and 0.30000000000000004 for
+/// a non-relevant "x", 10.0 ranks x first (AP 0.5) while 9.0.x and
+/// `pytrec_eval` see a tie, which "y" wins (AP 1.0). The releases agree on
+/// every other value of the measures of [`Measure`].
+///
+/// # Examples
+/// ```
+/// use adaptive_comp_metrics::relevance::{evaluate_trec, read_trec_qrels, read_trec_run, Ids, Measure, TrecEvalVersion, TrecOptions};
+/// let mut ids = Ids::new();
+/// let qrels = read_trec_qrels("a 0 x 0\na 0 y 1\n".as_bytes(), &mut ids)?;
+/// let run = read_trec_run("a Q0 x 1 0.30000000000000004 r\na Q0 y 2 0.3 r\n".as_bytes(), &mut ids)?;
+/// let map = |version| -> Result<Option<f64>, adaptive_comp_metrics::relevance::RelevanceError> {
+///     let o = TrecOptions { version, ..TrecOptions::default() };
+///     Ok(evaluate_trec(&qrels, &run, &[Measure::AveragePrecision], &o)?.summary[0].value)
+/// };
+/// assert_eq!(map(TrecEvalVersion::V10)?, Some(0.5));
+/// assert_eq!(map(TrecEvalVersion::V9)?, Some(1.0));
+/// # Ok::<(), adaptive_comp_metrics::relevance::RelevanceError>(())
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[non_exhaustive]
+pub enum TrecEvalVersion {
+    /// `trec_eval` 10.0, the current release (the default).
+    #[default]
+    V10,
+    /// `trec_eval` 9.0.x and `pytrec_eval`.
+    V9,
+}
 
 /// How documents with equal scores are ordered.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
@@ -29,8 +71,10 @@ pub enum Ties {
 /// # Examples
 /// ```
 /// use adaptive_comp_metrics::relevance::{Exponential, NoRelevant, Ties, TrecOptions};
+/// use adaptive_comp_metrics::relevance::TrecEvalVersion;
 /// let o = TrecOptions { ties: Ties::Expected, ..TrecOptions::default() }.with_gain(Exponential);
 /// assert_eq!((o.relevance_level, o.no_relevant, o.complete), (1, NoRelevant::Zero, false));
+/// assert_eq!(o.version, TrecEvalVersion::V10);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -51,6 +95,12 @@ pub struct TrecOptions<G = Linear> {
     /// nDCG gain of a grade g ≥ 0 (default [`Linear`], `trec_eval`'s gain
     /// g); negative grades have gain 0 whatever the mapping.
     pub gain: G,
+    /// The `trec_eval` release whose values to reproduce where releases
+    /// differ (default [`TrecEvalVersion::V10`], the current release;
+    /// [`TrecEvalVersion::V9`] reproduces `pytrec_eval`). Serialised
+    /// options without it read as the default.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub version: TrecEvalVersion,
 }
 
 impl Default for TrecOptions<Linear> {
@@ -61,6 +111,7 @@ impl Default for TrecOptions<Linear> {
             no_relevant: NoRelevant::Zero,
             complete: false,
             gain: Linear,
+            version: TrecEvalVersion::V10,
         }
     }
 }
@@ -75,6 +126,7 @@ impl<G> TrecOptions<G> {
             no_relevant: self.no_relevant,
             complete: self.complete,
             gain,
+            version: self.version,
         }
     }
 }
@@ -172,12 +224,24 @@ struct Scratch {
     log2: Vec<f64>,
     /// Sorted distinct cut-offs of the measures.
     cuts: Vec<usize>,
-    /// Per cut-off: expected relevant documents in the top k, DCG@k,
-    /// ideal DCG@k.
+    /// Per cut-off k: (expected) relevant documents in the top k, DCG@k,
+    /// ideal DCG@k, the sum of precisions at the relevant documents of the
+    /// top k (`map_cut`), and the probability of a relevant document in
+    /// the top k (`success`).
     rel_at: Vec<f64>,
     dcg_at: Vec<f64>,
     idcg_at: Vec<f64>,
+    ap_at: Vec<f64>,
+    hit_at: Vec<f64>,
     gains: Vec<f64>,
+    /// Sorted distinct recall levels (hundredths) of `iprec_at_recall`,
+    /// their values for the current query, and the precision at each
+    /// relevant document retrieved (then its maximum from there on).
+    levels: Vec<u32>,
+    iprec: Vec<f64>,
+    precision_at_rel: Vec<f64>,
+    /// Whether bpref and `iprec_at_recall` are asked for.
+    bpref: bool,
 }
 
 const UNJUDGED: i32 = i32::MIN;
@@ -187,12 +251,15 @@ const UNJUDGED: i32 = i32::MIN;
 struct Core {
     retrieved: usize,
     relevant: usize,
+    /// Judged non-relevant documents: grade ≥ 0 and below the level.
+    nonrelevant: usize,
     relevant_retrieved: f64,
     ap_sum: f64,
     rel_at_r: f64,
     rr: f64,
     dcg: f64,
     idcg: f64,
+    bpref: f64,
 }
 
 /// Scores `run` against `qrels` with `trec_eval`'s measures, per query and
@@ -205,37 +272,63 @@ struct Core {
 /// - a document is relevant when its grade ≥ `options.relevance_level`;
 ///   documents the run ranks but nobody judged, and negative grades, are
 ///   non-relevant with gain 0; R counts every relevant judged document,
-///   ranked or not;
-/// - a query with no relevant document scores 0 on AP, R-precision and RR,
+///   ranked or not; bpref skips both (`trec_eval`'s "not in the pool" and
+///   "in the pool but unjudged") and counts as non-relevant only the grades
+///   from 0 to below the level;
+/// - a query with no relevant document scores 0 on AP, R-precision, RR,
+///   bpref, recall, `map_cut` and `iprec_at_recall` (`gm_map`: ln 10⁻⁵),
 ///   and 0 on nDCG when its ideal DCG is 0, and counts in the means
 ///   ([`NoRelevant::Zero`]); [`NoRelevant::Skip`] leaves it out instead;
 /// - ties: [`Ties::TrecEval`] ranks them by decreasing document id;
-///   [`Ties::Expected`] gives the expectation over all tie orders.
+///   [`Ties::Expected`] gives the expectation over all tie orders;
+///   `options.version` says whether scores are compared as `f64`
+///   (`trec_eval` 10.0) or as `f32` (9.0.x, `pytrec_eval`).
 ///
 /// ```text
 /// AP      = (1/R) Σ_{i: dᵢ relevant} #rel(1..i) / i      (trec_eval order)
 /// P@k     = #rel(1..k) / k          R-prec = #rel(1..R) / R
+/// recall@k = #rel(1..k) / R         success@k = [#rel(1..k) > 0]
+/// map_cut@k = (1/R) Σ_{i ≤ k: dᵢ relevant} #rel(1..i) / i
 /// RR      = 1 / min{i : dᵢ relevant}
+/// bpref   = (1/R) Σ_{i: dᵢ relevant} (1 − min(n_i, R) / min(N, R))
+///           (n_i judged non-relevant documents above i, N in all)
+/// iprec@p = max_{j ≥ max(c, 1)} j / rank of the j-th relevant retrieved,
+///           c = p·R rounded (TrecEvalVersion); 0 if fewer than c retrieved
+/// gm_map  = exp(mean of ln max(AP, 10⁻⁵))
 /// DCG@k   = Σ_{i ≤ k} gain(gᵢ) / log₂(i + 1),   nDCG@k = DCG@k / DCG@k(ideal)
 /// ```
 /// Under [`Ties::Expected`] each term is replaced by its expectation over
-/// the orders of every tie group (closed forms at [`evaluate_query`]).
+/// the orders of every tie group (closed forms at [`evaluate_query`]; for a
+/// tie group of n documents, r relevant and b judged non-relevant, after
+/// A judged non-relevant documents: every relevant document of the group
+/// has 0 … b of the group's non-relevant documents above it with equal
+/// probability, so its bpref term is 1 − E[min(A + X, R)]/min(N, R),
+/// X uniform on {0 … b}; the probability that the first m places of the
+/// group hold no relevant document is C(n − r, m)/C(n, m)). `gm_map` and
+/// `iprec_at_recall` (an expected logarithm, an expected maximum) have no
+/// expectation here: asking for them with [`Ties::Expected`] is an error.
+///
+/// Per query the values are those of `trec_eval`, bit for bit: the same
+/// operations in the same order. The means add with compensation, where
+/// `trec_eval` adds in query order, so they can differ in the last bits.
 ///
 /// [`evaluate_query`]: super::evaluate_query
 ///
 /// # Errors
 /// [`RelevanceError::InvalidParameter`] if `qrels` and `run` were read with
 /// different [`Ids`](super::Ids) (`"ids"`), `options.relevance_level < 0`
-/// (`"relevance_level"`) or a cut-off is 0 (`"k"`);
+/// (`"relevance_level"`) or a cut-off is 0 (`"k"`), a recall level is above
+/// 100 (`"recall level"`); [`RelevanceError::NoExpectation`] for `gm_map`
+/// or `iprec_at_recall` under [`Ties::Expected`];
 /// [`RelevanceError::InvalidGain`] if the gain of a grade is negative or not
 /// finite; [`RelevanceError::OutOfMemory`] if the scratch space cannot be
 /// allocated.
 ///
 /// # Complexity
 /// O(J + N + D) time for J judgements, N ranked documents and D distinct
-/// document ids (times the number of distinct cut-offs under
-/// [`Ties::Expected`]); memory O(D + longest ranking + output), allocated
-/// once: nothing is allocated per query.
+/// document ids (plus the number of distinct cut-offs and recall levels
+/// per query); memory O(D + longest ranking + output), allocated once:
+/// nothing is allocated per query.
 ///
 /// # Examples
 /// ```
@@ -243,13 +336,16 @@ struct Core {
 /// let mut ids = Ids::new();
 /// let qrels = read_trec_qrels("q1 0 a 1\nq1 0 b 0\nq2 0 c 0\n".as_bytes(), &mut ids)?;
 /// let run = read_trec_run("q1 Q0 a 1 0.5 r\nq1 Q0 b 2 0.5 r\nq2 Q0 c 1 0.9 r\n".as_bytes(), &mut ids)?;
-/// let report = evaluate_trec(&qrels, &run, &[Measure::AveragePrecision], &TrecOptions::default())?;
-/// // q1: the tie puts "b" first (decreasing id), so AP = 1/2; q2 has no
+/// let report = evaluate_trec(&qrels, &run, &[Measure::AveragePrecision, Measure::Bpref], &TrecOptions::default())?;
+/// // q1: the tie puts "b" first (decreasing id), so AP = 1/2 and bpref = 0
+/// // (the one non-relevant document is above the relevant one); q2 has no
 /// // relevant document: 0, counted, as trec_eval does. MAP = 0.25.
 /// assert_eq!(report.summary[0].value, Some(0.25));
+/// assert_eq!(report.summary[1].value, Some(0.0));
 /// let expected = TrecOptions { ties: Ties::Expected, ..TrecOptions::default() };
-/// let report = evaluate_trec(&qrels, &run, &[Measure::AveragePrecision], &expected)?;
+/// let report = evaluate_trec(&qrels, &run, &[Measure::AveragePrecision, Measure::Bpref], &expected)?;
 /// assert_eq!(report.summary[0].value, Some(0.375)); // q1: (1 + 1/2)/2 = 3/4
+/// assert_eq!(report.summary[1].value, Some(0.25)); // q1: (1 + 0)/2 = 1/2
 /// # Ok::<(), adaptive_comp_metrics::relevance::RelevanceError>(())
 /// ```
 pub fn evaluate_trec<G: Gain>(
@@ -276,6 +372,22 @@ pub fn evaluate_trec<G: Gain>(
             expected: "a cut-off of at least 1",
         });
     }
+    if measures
+        .iter()
+        .any(|m| matches!(m, Measure::InterpolatedPrecision(p) if *p > 100))
+    {
+        return Err(RelevanceError::InvalidParameter {
+            name: "recall level",
+            expected: "hundredths of recall from 0 to 100",
+        });
+    }
+    if options.ties == Ties::Expected
+        && let Some(m) = measures.iter().find(|m| !m.has_expectation())
+    {
+        return Err(RelevanceError::NoExpectation {
+            measure: m.to_string(),
+        });
+    }
     let doc_bound = qrels
         .docs
         .iter()
@@ -291,6 +403,15 @@ pub fn evaluate_trec<G: Gain>(
     let mut cuts: Vec<usize> = measures.iter().filter_map(|m| m.cutoff()).collect();
     cuts.sort_unstable();
     cuts.dedup();
+    let mut levels: Vec<u32> = measures
+        .iter()
+        .filter_map(|m| match m {
+            Measure::InterpolatedPrecision(p) => Some(*p),
+            _ => None,
+        })
+        .collect();
+    levels.sort_unstable();
+    levels.dedup();
     let mut s = Scratch {
         grade_of: alloc(doc_bound, UNJUDGED, "per-document grades")?,
         log2: (1..=longest.max(1))
@@ -299,9 +420,17 @@ pub fn evaluate_trec<G: Gain>(
         rel_at: vec![0.0; cuts.len()],
         dcg_at: vec![0.0; cuts.len()],
         idcg_at: vec![0.0; cuts.len()],
+        ap_at: vec![0.0; cuts.len()],
+        hit_at: vec![0.0; cuts.len()],
         cuts,
         gains: Vec::new(),
+        iprec: vec![0.0; levels.len()],
+        levels,
+        precision_at_rel: Vec::new(),
+        bpref: measures.contains(&Measure::Bpref),
     };
+    // trec_eval 9's order (scores as f32) where it differs from the stored one.
+    let (mut docs9, mut scores9) = (Vec::new(), Vec::new());
 
     let m = measures.len();
     let mut queries = Vec::with_capacity(qrels.queries.len());
@@ -309,7 +438,22 @@ pub fn evaluate_trec<G: Gain>(
     let mut unranked_queries = Vec::new();
     for (row, &q) in qrels.queries.iter().enumerate() {
         let (docs, scores) = match run.row_of(q) {
-            Some(r) => run.row(r),
+            Some(r) => {
+                let (docs, scores) = run.row(r);
+                if options.version == TrecEvalVersion::V9 {
+                    float_view(run, r, options.ties, &mut docs9, &mut scores9);
+                    (
+                        if docs9.is_empty() { docs } else { &docs9[..] },
+                        if scores9.is_empty() {
+                            scores
+                        } else {
+                            &scores9[..]
+                        },
+                    )
+                } else {
+                    (docs, scores)
+                }
+            }
             None => {
                 unranked_queries.push(q);
                 if !options.complete {
@@ -344,6 +488,32 @@ pub fn evaluate_trec<G: Gain>(
     })
 }
 
+/// Row `r` of `run` as `trec_eval` 9 sees it: under [`Ties::TrecEval`] the
+/// documents in its order (into `docs`, left empty where it is the stored
+/// order); under [`Ties::Expected`] the scores rounded to `f32` (into
+/// `scores`), so that the tie groups are those of `f32` scores.
+fn float_view(run: &TrecRun, r: usize, ties: Ties, docs: &mut Vec<u32>, scores: &mut Vec<f64>) {
+    docs.clear();
+    scores.clear();
+    let (stored_docs, stored_scores) = run.row(r);
+    match ties {
+        Ties::TrecEval => {
+            let mut patches = run.float_patches(r).peekable();
+            if patches.peek().is_some() {
+                docs.extend_from_slice(stored_docs);
+                for (at, order) in patches {
+                    if let Some(slot) = docs.get_mut(at..at + order.len()) {
+                        slot.copy_from_slice(order);
+                    }
+                }
+            }
+        }
+        Ties::Expected => {
+            scores.extend(stored_scores.iter().map(|&x| f64::from(x as f32)));
+        }
+    }
+}
+
 fn alloc<T: Clone>(n: usize, fill: T, what: &'static str) -> Result<Vec<T>> {
     let mut v = Vec::new();
     v.try_reserve_exact(n)
@@ -362,12 +532,15 @@ fn summarize(
     m: usize,
     policy: NoRelevant,
 ) -> Mean {
+    let geometric = measure == Some(&Measure::GeometricMap);
+    // An undefined gm_map value is that of AP 0: ln of the floor.
+    let zero = measure.map_or(0.0, |m| m.value_if_undefined());
     let mut sum = Neumaier::default();
     let mut queries = 0;
     for row in values.chunks(m) {
         let v = match (row.get(i).copied().flatten(), policy) {
             (Some(v), _) => v,
-            (None, NoRelevant::Zero) => 0.0,
+            (None, NoRelevant::Zero) => zero,
             (None, NoRelevant::Skip) => continue,
         };
         sum.add(v);
@@ -378,6 +551,8 @@ fn summarize(
         value: (queries > 0 || count).then(|| {
             if count {
                 sum.value()
+            } else if geometric {
+                (sum.value() / queries as f64).exp()
             } else {
                 sum.value() / queries as f64
             }
@@ -395,20 +570,31 @@ fn value(measure: Measure, c: &Core, s: &Scratch) -> Option<f64> {
             .ok()
             .and_then(|i| v.get(i).copied())
     };
+    let unit = |x: f64| x.clamp(0.0, 1.0);
     match measure {
-        Measure::AveragePrecision => defined.then(|| (c.ap_sum / r).clamp(0.0, 1.0)),
-        Measure::Precision(k) => at(k, &s.rel_at).map(|h| (h / k as f64).clamp(0.0, 1.0)),
-        Measure::RPrecision => defined.then(|| (c.rel_at_r / r).clamp(0.0, 1.0)),
+        Measure::AveragePrecision => defined.then(|| unit(c.ap_sum / r)),
+        Measure::GeometricMap => defined.then(|| unit(c.ap_sum / r).max(MIN_GEO_MEAN).ln()),
+        Measure::Precision(k) => at(k, &s.rel_at).map(|h| unit(h / k as f64)),
+        Measure::Recall(k) => at(k, &s.rel_at).filter(|_| defined).map(|h| unit(h / r)),
+        Measure::Success(k) => at(k, &s.hit_at).map(unit),
+        Measure::MapCut(k) => at(k, &s.ap_at).filter(|_| defined).map(|a| unit(a / r)),
+        Measure::RPrecision => defined.then(|| unit(c.rel_at_r / r)),
+        Measure::Bpref => defined.then(|| unit(c.bpref / r)),
         Measure::ReciprocalRank => defined.then_some(c.rr),
+        Measure::InterpolatedPrecision(p) => {
+            let i = s.levels.binary_search(&p).ok()?;
+            s.iprec.get(i).copied().filter(|_| defined)
+        }
         Measure::NdcgCut(k) => {
             let i = s.cuts.binary_search(&k).ok()?;
             let idcg = s.idcg_at.get(i).copied()?;
-            (idcg > 0.0).then(|| (s.dcg_at.get(i).copied().unwrap_or(0.0) / idcg).clamp(0.0, 1.0))
+            (idcg > 0.0).then(|| unit(s.dcg_at.get(i).copied().unwrap_or(0.0) / idcg))
         }
-        Measure::Ndcg => (c.idcg > 0.0).then(|| (c.dcg / c.idcg).clamp(0.0, 1.0)),
+        Measure::Ndcg => (c.idcg > 0.0).then(|| unit(c.dcg / c.idcg)),
         Measure::Retrieved => Some(c.retrieved as f64),
         Measure::Relevant => Some(r),
         Measure::RelevantRetrieved => Some(c.relevant_retrieved),
+        Measure::Queries => Some(1.0),
     }
 }
 
@@ -463,9 +649,16 @@ fn score_marked<G: Gain>(
     options: &TrecOptions<G>,
     level: i32,
 ) -> Result<Core> {
+    let relevant = jg.iter().take_while(|&&g| g >= level).count();
     let mut c = Core {
         retrieved: docs.len(),
-        relevant: jg.iter().take_while(|&&g| g >= level).count(),
+        relevant,
+        nonrelevant: jg
+            .get(relevant..)
+            .unwrap_or(&[])
+            .iter()
+            .take_while(|&&g| g >= 0)
+            .count(),
         ..Core::default()
     };
     ideal(s, jg, &options.gain, &mut c)?;
@@ -527,6 +720,34 @@ fn log2_at(table: &[f64], i: usize) -> f64 {
         .unwrap_or_else(|| ((i + 2) as f64).log2())
 }
 
+/// The `iprec_at_recall` cut-off: how many relevant documents recall `p`
+/// hundredths of `r` takes, rounded as `version` rounds.
+fn recall_cutoff(p: u32, r: usize, version: TrecEvalVersion) -> usize {
+    let x = f64::from(p) / 100.0 * r as f64;
+    // Non-negative and at most r: the casts are exact.
+    match version {
+        TrecEvalVersion::V10 => x.round() as usize,
+        TrecEvalVersion::V9 => (x + 0.9) as usize,
+    }
+}
+
+/// One cut-off's values in `trec_eval`'s order: relevant documents, DCG,
+/// sum of precisions at the relevant documents, in the top k.
+#[inline]
+fn record(s: &mut Scratch, at: usize, hits: usize, dcg: f64, ap: f64) {
+    if let (Some(h), Some(v), Some(a), Some(x)) = (
+        s.rel_at.get_mut(at),
+        s.dcg_at.get_mut(at),
+        s.ap_at.get_mut(at),
+        s.hit_at.get_mut(at),
+    ) {
+        *h = hits as f64;
+        *v = dcg;
+        *a = ap;
+        *x = if hits > 0 { 1.0 } else { 0.0 };
+    }
+}
+
 /// The measures in `trec_eval`'s order (the run is stored in it), with
 /// `trec_eval`'s arithmetic: plain sums in rank order.
 fn ranked<G: Gain>(
@@ -540,15 +761,17 @@ fn ranked<G: Gain>(
     let mut dcg = 0.0;
     let mut next = 0;
     let r = c.relevant;
+    let iprec = !s.levels.is_empty();
+    s.precision_at_rel.clear();
+    // bpref: judged non-relevant documents so far, and min(N, R).
+    let mut nonrel = 0_usize;
+    let bpref_den = c.nonrelevant.min(r) as f64;
     for (i, &d) in docs.iter().enumerate() {
         while let Some(&k) = s.cuts.get(next) {
             if k > i {
                 break;
             }
-            if let (Some(h), Some(v)) = (s.rel_at.get_mut(next), s.dcg_at.get_mut(next)) {
-                *h = hits as f64;
-                *v = dcg;
-            }
+            record(s, next, hits, dcg, c.ap_sum);
             next += 1;
         }
         if i == r {
@@ -561,6 +784,18 @@ fn ranked<G: Gain>(
             if hits == 1 {
                 c.rr = 1.0 / (i + 1) as f64;
             }
+            if s.bpref {
+                c.bpref += if nonrel > 0 {
+                    1.0 - (nonrel.min(r) as f64 / bpref_den)
+                } else {
+                    1.0
+                };
+            }
+            if iprec {
+                s.precision_at_rel.push(hits as f64 / (i + 1) as f64);
+            }
+        } else if g >= 0 {
+            nonrel += 1;
         }
         if g >= 0 {
             let x = gain_of(&options.gain, g)?;
@@ -569,20 +804,49 @@ fn ranked<G: Gain>(
             }
         }
     }
-    for (h, v) in s.rel_at.iter_mut().zip(&mut s.dcg_at).skip(next) {
-        *h = hits as f64;
-        *v = dcg;
+    while next < s.cuts.len() {
+        record(s, next, hits, dcg, c.ap_sum);
+        next += 1;
     }
     if r >= docs.len() {
         c.rel_at_r = hits as f64;
     }
     c.relevant_retrieved = hits as f64;
     c.dcg = dcg;
+    if iprec {
+        interpolate(s, r, options.version);
+    }
     Ok(())
 }
 
+/// `iprec_at_recall` from the precisions at the relevant documents
+/// retrieved: at recall level p, the largest precision from the c-th
+/// relevant document on (c = p·R rounded, at least 1), 0 if fewer than c
+/// are retrieved (`trec_eval`'s backward pass, which keeps the largest
+/// precision seen, reaches the same maximum: between relevant documents
+/// precision only falls).
+fn interpolate(s: &mut Scratch, r: usize, version: TrecEvalVersion) {
+    let p = &mut s.precision_at_rel;
+    let mut best = 0.0_f64;
+    for x in p.iter_mut().rev() {
+        if *x > best {
+            best = *x;
+        }
+        *x = best;
+    }
+    for (v, &level) in s.iprec.iter_mut().zip(&s.levels) {
+        let c = recall_cutoff(level, r, version);
+        *v = if c > p.len() {
+            0.0
+        } else {
+            p.get(c.max(1) - 1).copied().unwrap_or(0.0)
+        };
+    }
+}
+
 /// The measures as expectations over the orders of each tie group (the
-/// closed forms of `evaluate_query`).
+/// closed forms of `evaluate_query`, and those of [`evaluate_trec`] for
+/// bpref, success and `map_cut`).
 fn expected<G: Gain>(
     s: &mut Scratch,
     docs: &[u32],
@@ -593,72 +857,137 @@ fn expected<G: Gain>(
 ) -> Result<()> {
     let n = docs.len();
     let r_total = c.relevant;
-    for (h, v) in s.rel_at.iter_mut().zip(&mut s.dcg_at) {
-        *h = 0.0;
-        *v = 0.0;
-    }
+    let bpref_den = c.nonrelevant.min(r_total) as f64;
+    // Totals over the tie groups above: AP numerator, DCG, bpref numerator.
     let mut ap = Neumaier::default();
     let mut dcg = Neumaier::default();
+    let mut bpref = Neumaier::default();
     let mut rr: Option<f64> = None;
-    let (mut above, mut rel_above) = (0_usize, 0_usize);
+    let (mut above, mut rel_above, mut nonrel_above) = (0_usize, 0_usize, 0_usize);
     let mut top_r = 0.0;
+    let mut next = 0;
     while above < n {
         let score = scores.get(above).copied().unwrap_or(0.0);
         let len = scores
             .get(above..)
             .map_or(1, |rest| rest.iter().take_while(|&&x| x == score).count())
             .max(1);
-        let mut r = 0_usize;
+        let (mut r, mut b) = (0_usize, 0_usize);
         let mut gain_sum = Neumaier::default();
         for &d in docs.get(above..above + len).unwrap_or(&[]) {
             let g = s.grade_of.get(d as usize).copied().unwrap_or(UNJUDGED);
             if g >= level {
                 r += 1;
+            } else if g >= 0 {
+                b += 1;
             }
             if g >= 0 {
                 gain_sum.add(gain_of(&options.gain, g)?);
             }
         }
         let (nf, rf) = (len as f64, r as f64);
-        let inside = |k: usize| k.saturating_sub(above).min(len) as f64;
-        for (h, &k) in s.rel_at.iter_mut().zip(&s.cuts) {
-            *h += rf * inside(k) / nf;
-        }
-        top_r += rf * inside(r_total) / nf;
-        if r > 0 {
-            ap.add(tie_group_ap(rel_above, above, len, r));
-            if rr.is_none() {
-                rr = Some(expected_reciprocal_rank(above, len, r));
-            }
-        }
         let mean_gain = gain_sum.value() / nf;
-        if mean_gain > 0.0 {
-            let mut part = 0.0;
-            let mut next = 0;
-            for i in above..above + len {
+        // Within the group, after t of its places: expected relevant
+        // documents, AP numerator, discount sum, and the probability that
+        // none is relevant.
+        let within = if len > 1 {
+            (rf - 1.0) / (nf - 1.0)
+        } else {
+            0.0
+        };
+        let (mut ap_part, mut disc_part, mut none_part) = (0.0, 0.0, 1.0);
+        // Place t + 1 of the group (rank above + t + 1): its share of the
+        // AP numerator, its discount.
+        let ap_term = |t: usize| {
+            rf / nf * (rel_above as f64 + 1.0 + t as f64 * within) / (above + t + 1) as f64
+        };
+        if s.cuts.get(next).is_some_and(|&k| k < above + len) {
+            // A cut-off falls inside the group: place by place.
+            for t in 0..len {
                 while let Some(&k) = s.cuts.get(next) {
-                    if k > i {
+                    if k != above + t {
                         break;
                     }
-                    if let Some(v) = s.dcg_at.get_mut(next) {
-                        *v += mean_gain * part;
+                    let i = next;
+                    let hit = if rel_above > 0 { 1.0 } else { 1.0 - none_part };
+                    if let (Some(h), Some(v), Some(a), Some(x)) = (
+                        s.rel_at.get_mut(i),
+                        s.dcg_at.get_mut(i),
+                        s.ap_at.get_mut(i),
+                        s.hit_at.get_mut(i),
+                    ) {
+                        *h = rel_above as f64 + rf * t as f64 / nf;
+                        *v = dcg.value() + mean_gain * disc_part;
+                        *a = ap.value() + ap_part;
+                        *x = hit;
                     }
                     next += 1;
                 }
-                part += 1.0 / log2_at(&s.log2, i);
+                if r > 0 {
+                    ap_part += ap_term(t);
+                }
+                disc_part += 1.0 / log2_at(&s.log2, above + t);
+                let tf = t as f64;
+                none_part *= if len - t > r {
+                    (nf - rf - tf) / (nf - tf)
+                } else {
+                    0.0
+                };
             }
-            for v in s.dcg_at.iter_mut().skip(next) {
-                *v += mean_gain * part;
+        } else {
+            // Only the group's totals.
+            if r > 0 {
+                ap_part = (0..len).map(ap_term).sum();
             }
-            dcg.add(mean_gain * part);
+            if mean_gain > 0.0 {
+                disc_part = (above..above + len)
+                    .map(|i| 1.0 / log2_at(&s.log2, i))
+                    .sum();
+            }
+        }
+        top_r += rf * r_total.saturating_sub(above).min(len) as f64 / nf;
+        if r > 0 {
+            ap.add(ap_part);
+            if rr.is_none() {
+                rr = Some(expected_reciprocal_rank(above, len, r));
+            }
+            if s.bpref && bpref_den > 0.0 {
+                // E[min(A + X, R)], X uniform on 0..=b.
+                let capped: f64 = (0..=b)
+                    .map(|x| (nonrel_above + x).min(r_total) as f64)
+                    .sum::<f64>()
+                    / (b + 1) as f64;
+                bpref.add(rf * (1.0 - capped / bpref_den));
+            } else if s.bpref {
+                bpref.add(rf);
+            }
+        }
+        if mean_gain > 0.0 {
+            dcg.add(mean_gain * disc_part);
         }
         above += len;
         rel_above += r;
+        nonrel_above += b;
+    }
+    while next < s.cuts.len() {
+        if let (Some(h), Some(v), Some(a), Some(x)) = (
+            s.rel_at.get_mut(next),
+            s.dcg_at.get_mut(next),
+            s.ap_at.get_mut(next),
+            s.hit_at.get_mut(next),
+        ) {
+            *h = rel_above as f64;
+            *v = dcg.value();
+            *a = ap.value();
+            *x = if rel_above > 0 { 1.0 } else { 0.0 };
+        }
+        next += 1;
     }
     c.ap_sum = ap.value();
     c.rel_at_r = top_r;
     c.rr = rr.unwrap_or(0.0);
     c.relevant_retrieved = rel_above as f64;
     c.dcg = dcg.value();
+    c.bpref = bpref.value();
     Ok(())
 }

@@ -420,6 +420,10 @@ pub struct TrecRun {
     pub(crate) scores: Vec<f64>,
     row_of: Vec<u32>,
     name: Option<String>,
+    /// Where `trec_eval` 9's order (scores as C floats) differs from the
+    /// stored one: runs of scores equal as `f32` but not as `f64`, by their
+    /// first index, with their documents by decreasing id. Usually empty.
+    float_patches: Vec<(usize, Vec<u32>)>,
 }
 
 impl TrecRun {
@@ -452,7 +456,8 @@ impl TrecRun {
         self.docs.is_empty()
     }
 
-    /// The run's name (the tag of the first line of a TREC run file).
+    /// The run's name: the tag of the last line of a TREC run file, which
+    /// `trec_eval` prints as `runid`.
     #[must_use]
     pub fn name(&self) -> Option<&str> {
         self.name.as_deref()
@@ -479,6 +484,21 @@ impl TrecRun {
             self.docs.get(lo..hi).unwrap_or(&[]),
             self.scores.get(lo..hi).unwrap_or(&[]),
         )
+    }
+
+    /// The runs of row `row` that `trec_eval` 9 orders differently (scores
+    /// equal as `f32`, not as `f64`): (index within the row, documents in
+    /// its order).
+    pub(crate) fn float_patches(&self, row: usize) -> impl Iterator<Item = (usize, &[u32])> + '_ {
+        let lo = self.offsets.get(row).copied().unwrap_or(0);
+        let hi = self.offsets.get(row + 1).copied().unwrap_or(lo);
+        let first = self.float_patches.partition_point(|p| p.0 < lo);
+        self.float_patches
+            .get(first..)
+            .unwrap_or(&[])
+            .iter()
+            .take_while(move |p| p.0 < hi)
+            .map(move |(at, docs)| (at - lo, docs.as_slice()))
     }
 
     pub(crate) fn row_of(&self, query: u32) -> Option<usize> {
@@ -538,9 +558,7 @@ impl RunBuilder<'_> {
     }
 
     pub(crate) fn set_name(&mut self, name: &str) {
-        if self.name.is_none() {
-            self.name = Some(name.to_owned());
-        }
+        self.name = Some(name.to_owned());
     }
 
     /// Groups the scores by query and sorts each query's documents into
@@ -571,6 +589,7 @@ impl RunBuilder<'_> {
             });
         }
         let mut pairs: Vec<(u64, u32)> = Vec::new();
+        let mut float_patches = Vec::new();
         for row in 0..g.queries.len() {
             let (Some(&lo), Some(&hi)) = (g.offsets.get(row), g.offsets.get(row + 1)) else {
                 continue;
@@ -597,6 +616,7 @@ impl RunBuilder<'_> {
                 *s = from_descending_key(key);
                 *d = pd;
             }
+            float_ties(scores, docs, lo, names, &mut float_patches);
         }
         let row_of = rows_of(&g.queries, qn);
         Ok(TrecRun {
@@ -607,7 +627,42 @@ impl RunBuilder<'_> {
             scores: g.value,
             row_of,
             name: self.name,
+            float_patches,
         })
+    }
+}
+
+/// Appends to `patches` the runs of a ranking (in `trec_eval` 10's order)
+/// whose scores are equal as `f32` but not all equal as `f64`, with their
+/// documents by decreasing id: `trec_eval` 9 stores scores as C floats, so
+/// there they tie. Rounding to `f32` keeps the order of distinct scores
+/// (it is monotone), so these runs are the only difference.
+fn float_ties(
+    scores: &[f64],
+    docs: &[u32],
+    offset: usize,
+    names: &Documents,
+    patches: &mut Vec<(usize, Vec<u32>)>,
+) {
+    let mut i = 0;
+    while i < scores.len() {
+        let Some(&first) = scores.get(i) else { break };
+        let f = first as f32;
+        let mut j = i + 1;
+        let mut differ = false;
+        while let Some(&x) = scores.get(j) {
+            if x as f32 != f {
+                break;
+            }
+            differ |= x != first;
+            j += 1;
+        }
+        if differ && let Some(run) = docs.get(i..j) {
+            let mut order = run.to_vec();
+            order.sort_by(|&a, &b| names.name(b).cmp(&names.name(a)));
+            patches.push((offset + i, order));
+        }
+        i = j;
     }
 }
 

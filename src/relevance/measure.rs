@@ -10,24 +10,38 @@ use core::str::FromStr;
 /// | measure | `trec_eval` name | per query |
 /// |---|---|---|
 /// | [`Measure::AveragePrecision`] | `map` | Σ_{relevant d retrieved} P@rank(d) / R |
+/// | [`Measure::GeometricMap`] | `gm_map` | ln(max(AP, 10⁻⁵)); the summary is exp of the mean |
 /// | [`Measure::Precision`]`(k)` | `P_k` | #relevant in the top k / k |
 /// | [`Measure::RPrecision`] | `Rprec` | #relevant in the top R / R |
+/// | [`Measure::Bpref`] | `bpref` | (1/R) Σ_{relevant d retrieved} (1 − min(n_d, R) / min(N, R)) |
 /// | [`Measure::ReciprocalRank`] | `recip_rank` | 1 / rank of the first relevant document |
+/// | [`Measure::InterpolatedPrecision`]`(p)` | `iprec_at_recall_0.pp` | max precision at recall ≥ p/100 |
+/// | [`Measure::Recall`]`(k)` | `recall_k` | #relevant in the top k / R |
+/// | [`Measure::Success`]`(k)` | `success_k` | 1 if a relevant document is in the top k, else 0 |
+/// | [`Measure::MapCut`]`(k)` | `map_cut_k` | Σ_{relevant d in the top k} P@rank(d) / R |
 /// | [`Measure::NdcgCut`]`(k)` | `ndcg_cut_k` | DCG@k / ideal DCG@k |
 /// | [`Measure::Ndcg`] | `ndcg` | DCG / ideal DCG over the whole ranking |
+/// | [`Measure::Queries`] | `num_q` | 1 (the summary counts the queries) |
 /// | [`Measure::Retrieved`] | `num_ret` | number of documents ranked |
 /// | [`Measure::Relevant`] | `num_rel` | R, the number of relevant documents judged |
 /// | [`Measure::RelevantRetrieved`] | `num_rel_ret` | number of relevant documents ranked |
 ///
-/// with DCG = Σᵢ gainᵢ / log₂(i + 1) over ranks i ≥ 1.
+/// with DCG = Σᵢ gainᵢ / log₂(i + 1) over ranks i ≥ 1; for `bpref`, N is
+/// the number of judged non-relevant documents (grade ≥ 0 and below the
+/// relevance level) and n_d the number of them ranked above d (Buckley &
+/// Voorhees 2004, as `trec_eval` computes it); for `iprec_at_recall`, the
+/// precision at every rank from the ⌊p·R⌉-th relevant document on (see
+/// [`TrecEvalVersion`](super::TrecEvalVersion) for the rounding of p·R).
 ///
 /// # Examples
 /// ```
 /// use adaptive_comp_metrics::relevance::Measure;
 /// assert_eq!("P_5".parse::<Measure>()?, Measure::Precision(5));
 /// assert_eq!(Measure::NdcgCut(10).to_string(), "ndcg_cut_10");
+/// assert_eq!(Measure::InterpolatedPrecision(10).to_string(), "iprec_at_recall_0.10");
 /// // trec_eval's -m syntax: a family and its cut-offs.
 /// assert_eq!(Measure::parse_list("P.5,10")?, [Measure::Precision(5), Measure::Precision(10)]);
+/// assert_eq!(Measure::parse_list("success")?.len(), 3); // success_1, _5, _10
 /// # Ok::<(), adaptive_comp_metrics::relevance::RelevanceError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -51,6 +65,48 @@ pub enum Measure {
     Relevant,
     /// Relevant documents retrieved (`num_rel_ret`).
     RelevantRetrieved,
+    /// Geometric mean average precision (`gm_map`): per query
+    /// ln(max(AP, 10⁻⁵)), as `trec_eval` computes it (and `pytrec_eval`
+    /// returns it); the summary is the exponential of their mean, the
+    /// geometric mean of the APs with each floored at 10⁻⁵ (Robertson
+    /// 2006, "On GMAP").
+    GeometricMap,
+    /// Binary preference (`bpref`; Buckley & Voorhees 2004, "Retrieval
+    /// evaluation with incomplete information", SIGIR), as `trec_eval`
+    /// computes it: unjudged documents and negative grades are skipped.
+    Bpref,
+    /// Interpolated precision at recall p/100 (`iprec_at_recall_0.pp`,
+    /// p = 0 … 100): the largest precision at or after the rank of the
+    /// c-th relevant document, c = p·R rounded ([`TrecEvalVersion`]); 0
+    /// when fewer than c relevant documents are retrieved.
+    ///
+    /// [`TrecEvalVersion`]: super::TrecEvalVersion
+    InterpolatedPrecision(u32),
+    /// Recall at cut-off k (`recall_k`): relevant documents in the top k / R.
+    Recall(usize),
+    /// Success at cut-off k (`success_k`): 1 if a relevant document is in
+    /// the top k.
+    Success(usize),
+    /// Average precision over the top k (`map_cut_k`): the precisions at
+    /// the relevant documents of the top k, summed and divided by R.
+    MapCut(usize),
+    /// Queries scored (`num_q`): 1 per query; the summary is their number.
+    Queries,
+}
+
+/// `trec_eval`'s default cut-offs of `P`, `recall`, `map_cut` and `ndcg_cut`.
+const DEFAULT_CUTS: [usize; 9] = [5, 10, 15, 20, 30, 100, 200, 500, 1000];
+/// `trec_eval`'s default cut-offs of `success`.
+const SUCCESS_CUTS: [usize; 3] = [1, 5, 10];
+
+/// A measure of a family from its cut-off.
+type Make = fn(usize) -> Measure;
+
+/// The measures of a family with cut-offs.
+#[derive(Clone, Copy)]
+enum Family {
+    Cut(Make, &'static [usize]),
+    RecallLevels,
 }
 
 impl Measure {
@@ -66,73 +122,189 @@ impl Measure {
         Self::Ndcg,
     ];
 
+    /// `trec_eval`'s `official` set, what it prints without `-m`, but its
+    /// `runid` line (a name, not a value), in its order: `num_q num_ret
+    /// num_rel num_rel_ret map gm_map Rprec bpref recip_rank
+    /// iprec_at_recall_0.00 … iprec_at_recall_1.00 P_5 … P_1000`.
+    pub const OFFICIAL: [Self; 29] = [
+        Self::Queries,
+        Self::Retrieved,
+        Self::Relevant,
+        Self::RelevantRetrieved,
+        Self::AveragePrecision,
+        Self::GeometricMap,
+        Self::RPrecision,
+        Self::Bpref,
+        Self::ReciprocalRank,
+        Self::InterpolatedPrecision(0),
+        Self::InterpolatedPrecision(10),
+        Self::InterpolatedPrecision(20),
+        Self::InterpolatedPrecision(30),
+        Self::InterpolatedPrecision(40),
+        Self::InterpolatedPrecision(50),
+        Self::InterpolatedPrecision(60),
+        Self::InterpolatedPrecision(70),
+        Self::InterpolatedPrecision(80),
+        Self::InterpolatedPrecision(90),
+        Self::InterpolatedPrecision(100),
+        Self::Precision(5),
+        Self::Precision(10),
+        Self::Precision(15),
+        Self::Precision(20),
+        Self::Precision(30),
+        Self::Precision(100),
+        Self::Precision(200),
+        Self::Precision(500),
+        Self::Precision(1000),
+    ];
+
     /// Whether the measure is a count, which `trec_eval` sums over queries
     /// instead of averaging.
     #[must_use]
     pub fn is_count(self) -> bool {
         matches!(
             self,
-            Self::Retrieved | Self::Relevant | Self::RelevantRetrieved
+            Self::Retrieved | Self::Relevant | Self::RelevantRetrieved | Self::Queries
         )
     }
 
-    /// The cut-off of `P_k` and `ndcg_cut_k`.
+    /// The rank cut-off of `P_k`, `recall_k`, `success_k`, `map_cut_k` and
+    /// `ndcg_cut_k`.
     #[must_use]
     pub fn cutoff(self) -> Option<usize> {
         match self {
-            Self::Precision(k) | Self::NdcgCut(k) => Some(k),
+            Self::Precision(k)
+            | Self::NdcgCut(k)
+            | Self::Recall(k)
+            | Self::Success(k)
+            | Self::MapCut(k) => Some(k),
             _ => None,
         }
     }
 
+    /// The value `trec_eval` reports where this measure is undefined (a
+    /// query without relevant documents, ideal DCG 0; `None` in a
+    /// [`TrecReport`](super::TrecReport)): 0, and for `gm_map` ln 10⁻⁵,
+    /// the logarithm of its floor (AP 0).
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::relevance::Measure;
+    /// assert_eq!(Measure::AveragePrecision.value_if_undefined(), 0.0);
+    /// assert_eq!(Measure::GeometricMap.value_if_undefined(), 1e-5_f64.ln());
+    /// ```
+    #[must_use]
+    pub fn value_if_undefined(self) -> f64 {
+        if self == Self::GeometricMap {
+            1e-5_f64.ln()
+        } else {
+            0.0
+        }
+    }
+
+    /// Whether [`Ties::Expected`](super::Ties::Expected) has a value for
+    /// the measure: every measure but `gm_map` (an expected logarithm of
+    /// AP) and `iprec_at_recall` (an expected maximum), whose expectations
+    /// over tie orders have no closed form here.
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::relevance::Measure;
+    /// assert!(Measure::Bpref.has_expectation());
+    /// assert!(!Measure::GeometricMap.has_expectation());
+    /// let tie_aware = Measure::OFFICIAL.iter().filter(|m| m.has_expectation()).count();
+    /// assert_eq!(tie_aware, 29 - 12); // not gm_map, nor the 11 iprec_at_recall
+    /// ```
+    #[must_use]
+    pub fn has_expectation(self) -> bool {
+        !matches!(self, Self::GeometricMap | Self::InterpolatedPrecision(_))
+    }
+
+    fn family(name: &str) -> Option<Family> {
+        Some(match name {
+            "P" => Family::Cut(Self::Precision, &DEFAULT_CUTS),
+            "ndcg_cut" => Family::Cut(Self::NdcgCut, &DEFAULT_CUTS),
+            "recall" => Family::Cut(Self::Recall, &DEFAULT_CUTS),
+            "map_cut" => Family::Cut(Self::MapCut, &DEFAULT_CUTS),
+            "success" => Family::Cut(Self::Success, &SUCCESS_CUTS),
+            "iprec_at_recall" => Family::RecallLevels,
+            _ => return None,
+        })
+    }
+
     /// Parses a `trec_eval -m` argument: a measure name (`map`, `P_5`,
-    /// `ndcg_cut_10`, …) or a family with comma-separated cut-offs
-    /// (`P.5,10,20`, `ndcg_cut.10`); `P` alone and `ndcg_cut` alone give
-    /// `trec_eval`'s default cut-offs (5, 10, 15, 20, 30, 100, 200, 500,
-    /// 1000).
+    /// `ndcg_cut_10`, `iprec_at_recall_0.20`, …) or a family with
+    /// comma-separated cut-offs (`P.5,10,20`, `ndcg_cut.10`, `recall.100`,
+    /// `success.1`, `map_cut.10`, `iprec_at_recall.0,0.5,1`). A family alone
+    /// gives `trec_eval`'s default cut-offs: 5, 10, 15, 20, 30, 100, 200,
+    /// 500, 1000 for `P`, `recall`, `map_cut` and `ndcg_cut`; 1, 5, 10 for
+    /// `success`; 0.0, 0.1, …, 1.0 for `iprec_at_recall`. The measures come
+    /// in the order given (`trec_eval` sorts the cut-offs and refuses a
+    /// repeated one; its command line, `acm trec`, does too). Nicknames of
+    /// sets (`official`) are not measures: see [`Measure::OFFICIAL`].
     ///
     /// # Errors
     /// [`RelevanceError::UnknownMeasure`] for a name this crate does not
-    /// compute or a cut-off that is not an integer ≥ 1.
+    /// compute, a rank cut-off that is not an integer ≥ 1, or a recall
+    /// level that is not a number in \[0, 1\] with at most two decimals
+    /// (`trec_eval` names its lines with two).
     ///
     /// # Examples
     /// ```
     /// use adaptive_comp_metrics::relevance::Measure;
     /// assert_eq!(Measure::parse_list("ndcg_cut.10")?, [Measure::NdcgCut(10)]);
     /// assert_eq!(Measure::parse_list("map")?, [Measure::AveragePrecision]);
-    /// assert!(Measure::parse_list("bpref").is_err());
+    /// assert_eq!(
+    ///     Measure::parse_list("iprec_at_recall.0.25,1")?,
+    ///     [Measure::InterpolatedPrecision(25), Measure::InterpolatedPrecision(100)]
+    /// );
+    /// assert!(Measure::parse_list("infAP").is_err());
+    /// assert!(Measure::parse_list("iprec_at_recall.0.125").is_err());
     /// # Ok::<(), adaptive_comp_metrics::relevance::RelevanceError>(())
     /// ```
     pub fn parse_list(spec: &str) -> Result<Vec<Self>> {
-        const DEFAULT_CUTS: [usize; 9] = [5, 10, 15, 20, 30, 100, 200, 500, 1000];
         let unknown = || RelevanceError::UnknownMeasure {
             name: spec.chars().take(40).collect(),
         };
-        let family = |name: &str| -> Option<fn(usize) -> Self> {
-            match name {
-                "P" => Some(Self::Precision),
-                "ndcg_cut" => Some(Self::NdcgCut),
-                _ => None,
-            }
-        };
         if let Some((name, cuts)) = spec.split_once('.') {
-            let make = family(name).ok_or_else(unknown)?;
+            let family = Self::family(name).ok_or_else(unknown)?;
             return cuts
                 .split(',')
-                .map(|c| {
-                    c.parse::<usize>()
-                        .ok()
-                        .filter(|&k| k >= 1)
-                        .map(make)
-                        .ok_or_else(unknown)
+                .map(|c| match family {
+                    Family::Cut(make, _) => parse_cut(c).map(make),
+                    Family::RecallLevels => parse_recall_level(c).map(Self::InterpolatedPrecision),
                 })
+                .map(|m| m.ok_or_else(unknown))
                 .collect();
         }
-        if let Some(make) = family(spec) {
-            return Ok(DEFAULT_CUTS.iter().map(|&k| make(k)).collect());
+        match Self::family(spec) {
+            Some(Family::Cut(make, cuts)) => Ok(cuts.iter().map(|&k| make(k)).collect()),
+            Some(Family::RecallLevels) => Ok((0..=10)
+                .map(|p| Self::InterpolatedPrecision(p * 10))
+                .collect()),
+            None => spec.parse().map(|m| vec![m]),
         }
-        spec.parse().map(|m| vec![m])
     }
+}
+
+/// A rank cut-off: an integer ≥ 1.
+fn parse_cut(text: &str) -> Option<usize> {
+    text.parse::<usize>().ok().filter(|&k| k >= 1)
+}
+
+/// A recall level in \[0, 1\] with at most two decimals, as hundredths.
+fn parse_recall_level(text: &str) -> Option<u32> {
+    if !text.bytes().all(|b| b.is_ascii_digit() || b == b'.') || text.is_empty() {
+        return None;
+    }
+    let p: f64 = text.parse().ok()?;
+    if !(0.0..=1.0).contains(&p) {
+        return None;
+    }
+    let hundredths = (p * 100.0).round();
+    // The same double as the text: 10/100 and "0.1" are both the double
+    // nearest to 0.1.
+    (hundredths / 100.0 == p).then_some(hundredths as u32)
 }
 
 impl fmt::Display for Measure {
@@ -147,6 +319,15 @@ impl fmt::Display for Measure {
             Self::Retrieved => f.write_str("num_ret"),
             Self::Relevant => f.write_str("num_rel"),
             Self::RelevantRetrieved => f.write_str("num_rel_ret"),
+            Self::GeometricMap => f.write_str("gm_map"),
+            Self::Bpref => f.write_str("bpref"),
+            Self::InterpolatedPrecision(p) => {
+                write!(f, "iprec_at_recall_{}.{:02}", p / 100, p % 100)
+            }
+            Self::Recall(k) => write!(f, "recall_{k}"),
+            Self::Success(k) => write!(f, "success_{k}"),
+            Self::MapCut(k) => write!(f, "map_cut_{k}"),
+            Self::Queries => f.write_str("num_q"),
         }
     }
 }
@@ -154,14 +335,16 @@ impl fmt::Display for Measure {
 impl FromStr for Measure {
     type Err = RelevanceError;
 
-    /// Parses one `trec_eval` measure name (`map`, `P_5`, `Rprec`,
-    /// `recip_rank`, `ndcg_cut_10`, `ndcg`, `num_ret`, `num_rel`,
+    /// Parses one `trec_eval` measure name as [`Display`](fmt::Display)
+    /// prints it (`map`, `gm_map`, `P_5`, `Rprec`, `bpref`, `recip_rank`,
+    /// `iprec_at_recall_0.20`, `recall_10`, `success_1`, `map_cut_10`,
+    /// `ndcg_cut_10`, `ndcg`, `num_q`, `num_ret`, `num_rel`,
     /// `num_rel_ret`).
     fn from_str(s: &str) -> Result<Self> {
         let unknown = || RelevanceError::UnknownMeasure {
             name: s.chars().take(40).collect(),
         };
-        let cut = |rest: &str| rest.parse::<usize>().ok().filter(|&k| k >= 1);
+        let cut = parse_cut;
         Ok(match s {
             "map" => Self::AveragePrecision,
             "Rprec" => Self::RPrecision,
@@ -170,11 +353,27 @@ impl FromStr for Measure {
             "num_ret" => Self::Retrieved,
             "num_rel" => Self::Relevant,
             "num_rel_ret" => Self::RelevantRetrieved,
+            "gm_map" => Self::GeometricMap,
+            "bpref" => Self::Bpref,
+            "num_q" => Self::Queries,
             _ => {
-                if let Some(k) = s.strip_prefix("ndcg_cut_").and_then(cut) {
-                    Self::NdcgCut(k)
-                } else if let Some(k) = s.strip_prefix("P_").and_then(cut) {
-                    Self::Precision(k)
+                let families: [(&str, Make); 5] = [
+                    ("ndcg_cut_", Self::NdcgCut),
+                    ("P_", Self::Precision),
+                    ("recall_", Self::Recall),
+                    ("success_", Self::Success),
+                    ("map_cut_", Self::MapCut),
+                ];
+                if let Some(m) = families
+                    .iter()
+                    .find_map(|(prefix, make)| s.strip_prefix(prefix).and_then(cut).map(make))
+                {
+                    m
+                } else if let Some(p) = s
+                    .strip_prefix("iprec_at_recall_")
+                    .and_then(parse_recall_level)
+                {
+                    Self::InterpolatedPrecision(p)
                 } else {
                     return Err(unknown());
                 }
@@ -217,6 +416,15 @@ mod tests {
             Measure::Retrieved,
             Measure::Relevant,
             Measure::RelevantRetrieved,
+            Measure::GeometricMap,
+            Measure::Bpref,
+            Measure::InterpolatedPrecision(0),
+            Measure::InterpolatedPrecision(5),
+            Measure::InterpolatedPrecision(100),
+            Measure::Recall(4),
+            Measure::Success(1),
+            Measure::MapCut(30),
+            Measure::Queries,
         ];
         for m in all {
             assert_eq!(m.to_string().parse::<Measure>()?, m);
@@ -231,10 +439,45 @@ mod tests {
             "P.0",
             "P.5,",
             "x.5",
+            "iprec_at_recall.1.5",
+            "iprec_at_recall.-0.1",
+            "iprec_at_recall.0.125",
+            "iprec_at_recall.",
+            "iprec_at_recall_0.1x",
+            "iprec_at_recall_1e-1",
+            "success.0",
+            "recall_0",
+            "official",
         ] {
             assert!(Measure::parse_list(bad).is_err(), "{bad}");
         }
         assert_eq!(Measure::parse_list("P")?.len(), 9);
+        assert_eq!(
+            Measure::parse_list("iprec_at_recall")?,
+            Measure::OFFICIAL[9..20]
+        );
+        assert_eq!(
+            Measure::parse_list("iprec_at_recall.0,.1,1.0,0.50")?,
+            [0, 10, 100, 50].map(Measure::InterpolatedPrecision)
+        );
+        assert_eq!(
+            "iprec_at_recall_0.07".parse::<Measure>()?,
+            Measure::InterpolatedPrecision(7)
+        );
+        assert_eq!(
+            Measure::InterpolatedPrecision(7).to_string(),
+            "iprec_at_recall_0.07"
+        );
+        // Every hundredth round-trips through its text.
+        for p in 0..=100 {
+            let m = Measure::InterpolatedPrecision(p);
+            assert_eq!(m.to_string().parse::<Measure>()?, m);
+        }
+        assert_eq!(Measure::parse_list("map_cut")?.len(), 9);
+        assert_eq!(
+            Measure::parse_list("success")?,
+            [1, 5, 10].map(Measure::Success)
+        );
         Ok(())
     }
 }

@@ -24,18 +24,54 @@
 //!   flat layout for large evaluations — ids interned once in string tables
 //!   ([`Ids`]), judgements and runs as integer arrays grouped by query
 //!   ([`Qrels`], [`TrecRun`]) — and scores them with `trec_eval`'s measures
-//!   and conventions, or with the tie-aware expectations
-//!   ([`read_trec_qrels`], [`read_trec_run`], [`evaluate_trec`]).
+//!   and conventions (of `trec_eval` 10.0 or 9.0.x), or with the tie-aware
+//!   expectations ([`read_trec_qrels`], [`read_trec_run`],
+//!   [`evaluate_trec`]).
 //!
 //! # Agreement with `trec_eval`
-//! [`evaluate_trec`] with the default [`TrecOptions`] reproduces `trec_eval`
-//! (and `pytrec_eval`): documents with equal scores are ranked by decreasing
+//! [`evaluate_trec`] with the default [`TrecOptions`] reproduces
+//! `trec_eval` 10.0, the current release, value for value: every per-query
+//! value is `trec_eval`'s to the last bit (the same operations in the same
+//! order), and `acm trec` prints its output byte for byte (checked against
+//! both releases' binaries on generated files). The measures: `trec_eval`'s
+//! `official` set (`num_q`, `num_ret`, `num_rel`, `num_rel_ret`, `map`,
+//! `gm_map`, `Rprec`, `bpref`, `recip_rank`, `iprec_at_recall_0.00` …
+//! `_1.00`, `P_5` … `P_1000`; [`Measure::OFFICIAL`]), and `recall`,
+//! `success`, `map_cut`, `ndcg` and `ndcg_cut` at any cut-offs.
+//!
+//! Its conventions: documents with equal scores are ranked by decreasing
 //! document id ([`Ties::TrecEval`]); a query without relevant documents
 //! scores 0 and counts in the means ([`NoRelevant::Zero`], also the default
 //! of [`evaluate_run`]); a grade counts as relevant from 1 on, negative
-//! grades never, and gains are the grades. [`Ties::Expected`] replaces the
-//! name-dependent tie order by the expectation over all tie orders, the
-//! convention of [`evaluate_query`] and [`evaluate_run`].
+//! grades never (and bpref skips them, as unjudged), and gains are the
+//! grades; judged queries the run lacks are left out unless
+//! [`TrecOptions::complete`] (`-c`).
+//!
+//! Where the releases differ, [`TrecOptions::version`] chooses:
+//! [`TrecEvalVersion::V10`] (the default) compares run scores as C
+//! `double`s, [`TrecEvalVersion::V9`] reproduces `trec_eval` 9.0.x **and
+//! `pytrec_eval`** (which builds on 9's code): scores stored as C `float`s,
+//! so that 0.3 and 0.30000000000000004 tie (the larger document id first;
+//! 10.0 and 9 give MAP 0.5 and 1.0 on such a pair), and
+//! `iprec_at_recall`'s cut-offs rounded as ⌊p·R + 0.9⌋ instead of p·R
+//! rounded. `trec_eval` 10.0 also stops ("result qid … not found in
+//! qrels", exit 4) when the qrels judge a query the run lacks and `-c` is
+//! not given; 9.0.x and this crate leave the query out.
+//!
+//! Reading: both releases and `pytrec_eval` refuse a blank line in qrels;
+//! [`read_trec_qrels_with`] with [`TrecSyntax::TrecEval`] does too (an
+//! error naming line and column), and reads runs as `trec_eval` 10.0 does
+//! (blank lines skipped, fields after the tag ignored, `#` lines comments).
+//! [`read_trec_qrels`] and [`read_trec_run`] read leniently: blank lines
+//! skipped in both files, exactly 6 fields a run line (see [`TrecSyntax`]).
+//! Both refuse what `trec_eval` reads as garbage (a grade `1.5`, a score
+//! `x`).
+//!
+//! [`Ties::Expected`] replaces the name-dependent tie order by the
+//! expectation over all tie orders, the convention of [`evaluate_query`]
+//! and [`evaluate_run`], for every measure but `gm_map` and
+//! `iprec_at_recall` (an expected logarithm and an expected maximum, with
+//! no closed form here: asking for them is an error).
 //!
 //! # Example
 //! ```
@@ -78,7 +114,7 @@ pub use csv::{
     read_judgements, read_run,
 };
 pub use error::{Location, RelevanceError, Result};
-pub use evaluate::{Ties, TrecOptions, TrecReport, evaluate_trec};
+pub use evaluate::{Ties, TrecEvalVersion, TrecOptions, TrecReport, evaluate_trec};
 pub use flat::{Qrels, QrelsBuilder, RunBuilder, TrecRun};
 pub use intern::{Documents, Ids, StringTable};
 pub use judgements::{
@@ -92,4 +128,6 @@ pub use metrics::{
     mean_metrics,
 };
 pub use rbo::{Rbo, rbo, rbo_tied, tie_groups};
-pub use trec::{read_trec_qrels, read_trec_run};
+pub use trec::{
+    TrecSyntax, read_trec_qrels, read_trec_qrels_with, read_trec_run, read_trec_run_with,
+};

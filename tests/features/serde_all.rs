@@ -302,9 +302,9 @@ mod relevance {
     use super::*;
     use adaptive_comp_metrics::relevance::{
         Class, Exponential, Ids, JudgementColumns, Judgements, Label, Level, Linear, Measure,
-        NoRelevant, Options, Run, Scale, ScoreColumns, Thresholds, Ties, TrecOptions, TrecReport,
-        classify, evaluate_query, evaluate_run, evaluate_trec, grade_stats, judgement_records,
-        mean_metrics, rbo, read_trec_qrels, read_trec_run,
+        NoRelevant, Options, Run, Scale, ScoreColumns, Thresholds, Ties, TrecEvalVersion,
+        TrecOptions, TrecReport, TrecSyntax, classify, evaluate_query, evaluate_run, evaluate_trec,
+        grade_stats, judgement_records, mean_metrics, rbo, read_trec_qrels, read_trec_run,
     };
 
     #[test]
@@ -380,9 +380,23 @@ mod relevance {
         result(&report);
         same(&options);
         same(&options.with_gain(Exponential));
-        for m in Measure::STANDARD {
-            same(&m);
+        same(&TrecOptions {
+            version: TrecEvalVersion::V9,
+            ..options
+        });
+        same(&TrecSyntax::TrecEval);
+        for m in Measure::STANDARD.iter().chain(&Measure::OFFICIAL) {
+            same(m);
         }
+        // Options written before `version` existed read as trec_eval 10.0's.
+        let mut old = serde_json::to_value(options)?;
+        old.as_object_mut().ok_or("object")?.remove("version");
+        let read: TrecOptions = serde_json::from_value(old)?;
+        assert_eq!(read.version, TrecEvalVersion::V10);
+        assert_eq!(
+            serde_json::to_string(&Measure::InterpolatedPrecision(10))?,
+            r#""iprec_at_recall_0.10""#
+        );
         // Measures read and write as their trec_eval names.
         assert_eq!(
             serde_json::to_string(&Measure::NdcgCut(10))?,

@@ -54,9 +54,29 @@ pub struct Args {
 pub struct Measures(pub Vec<Measure>);
 
 fn parse_measures(s: &str) -> Result<Measures, String> {
-    Measure::parse_list(s).map(Measures).map_err(|e| {
-        format!("{e}: acm relevance computes map, Rprec, recip_rank, P, ndcg, ndcg_cut, num_ret, num_rel")
-    })
+    let computed = |m: &Measure| {
+        matches!(
+            m,
+            Measure::AveragePrecision
+                | Measure::Precision(_)
+                | Measure::RPrecision
+                | Measure::ReciprocalRank
+                | Measure::NdcgCut(_)
+                | Measure::Ndcg
+                | Measure::Retrieved
+                | Measure::Relevant
+        )
+    };
+    let known =
+        "acm relevance computes map, Rprec, recip_rank, P, ndcg, ndcg_cut, num_ret, num_rel";
+    match Measure::parse_list(s) {
+        Ok(list) if list.iter().all(computed) => Ok(Measures(list)),
+        // trec_eval's other measures (bpref, …) are `acm trec`'s.
+        Ok(_) => Err(format!(
+            "unknown measure {s:?}: {known} (acm trec has trec_eval's others)"
+        )),
+        Err(e) => Err(format!("{e}: {known}")),
+    }
 }
 
 /// What gets printed: per query values and the summary row.

@@ -1,23 +1,26 @@
-//! `acm trec`: trec_eval's command line and output, for the measures the
-//! library computes.
+//! `acm trec`: trec_eval's command line and output.
 //!
 //! `acm trec [-q] [-c] [-n] [-M N] [-l N] [-m MEASURE]... QRELS RUN` prints,
 //! as trec_eval does, `measure \t query \t value` lines (`%-22s\t%s\t%6.4f`,
 //! counts as integers): with `-q` every evaluated query (in qid order) and
 //! its measures, then (unless `-n`) the summary over queries (`all`). The
 //! measures come in trec_eval's own order (runid, num_q, num_ret, num_rel,
-//! num_rel_ret, map, Rprec, recip_rank, P, ndcg, ndcg_cut), whatever the
-//! order of the `-m` options; `-m` takes trec_eval's names and families with
-//! cut-offs (`P.5,10`, `ndcg_cut.10`) and the nicknames `official` and
-//! `all_trec` (the part of those sets the library has).
+//! num_rel_ret, map, gm_map, Rprec, bpref, recip_rank, iprec_at_recall, P,
+//! recall, ndcg, ndcg_cut, map_cut, success), whatever the order of the
+//! `-m` options; `-m` takes trec_eval's names, families with cut-offs
+//! (`P.5,10`, `ndcg_cut.10`; the first cut-offs given for a family count,
+//! as in trec_eval) and the nicknames `official` (the default) and
+//! `all_trec` (the part of that set computed here). The summary is computed
+//! with trec_eval's arithmetic (plain sums in qid order), so that the
+//! output is trec_eval's byte for byte.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use adaptive_comp_metrics::relevance::{
-    Ids, Measure, NoRelevant, RelevanceError, Ties, TrecOptions, evaluate_trec, read_trec_qrels,
-    read_trec_run,
+    Ids, Measure, NoRelevant, Qrels, RelevanceError, Ties, TrecEvalVersion, TrecOptions,
+    TrecSyntax, evaluate_trec, read_trec_qrels_with, read_trec_run_with,
 };
 
 use crate::error::{Failure, Outcome, echo};
@@ -25,17 +28,31 @@ use crate::input;
 use crate::output::{Ctx, Format, Out};
 
 const AFTER: &str = "\
-QRELS is a TREC qrels file (`qid iter docno rel`), RUN a TREC run (`qid Q0 docno rank score tag`).
-As in trec_eval, documents are ranked by decreasing score, ties by decreasing docno; queries of the
-qrels without a relevant document score 0 and count; judged queries the run lacks are left out
-unless -c. Measures: map, Rprec, recip_rank, P (P.5,10,…), ndcg, ndcg_cut (ndcg_cut.10,…),
-num_ret, num_rel, num_rel_ret, runid, num_q, and the nicknames official and all_trec (the part of
-those sets computed here). Default: -m official.
+QRELS is a TREC qrels file (`qid iter docno rel`), RUN a TREC run (`qid Q0 docno rank score tag`),
+read as trec_eval reads them: a blank line in QRELS is an error, fields after the tag of a RUN
+line are ignored, `#` lines are comments (--syntax lenient: blank lines skipped in both files,
+exactly 6 fields a run line). As in trec_eval, documents are ranked by decreasing score, ties by
+decreasing docno; queries of the qrels without a relevant document score 0 and count; judged
+queries the run lacks are left out unless -c (trec_eval 10.0 stops on them instead); the runid
+is the tag of the run's last line; with -c the summary num_rel counts every grade > 0, whatever -l.
+
+Measures: runid, num_q, num_ret, num_rel, num_rel_ret, map, gm_map, Rprec, bpref, recip_rank,
+iprec_at_recall (iprec_at_recall.0,0.5,1), P (P.5,10,…), recall (recall.10,…), ndcg, ndcg_cut
+(ndcg_cut.10,…), map_cut (map_cut.10,…), success (success.1,5,10), and the nicknames official
+(the default) and all_trec (the part of that set computed here). As in trec_eval, the first
+cut-offs given for a family count (-m P.5 -m P.10 prints P_5 alone). With --ties expected, gm_map
+and iprec_at_recall have no value (they are left out of a nickname's set).
+
+--trec-eval-version 10 (the default) reproduces trec_eval 10.0, the current release; 9 reproduces
+trec_eval 9.0.x and pytrec_eval, which store scores as C floats (scores equal as floats tie, and
+the larger docno goes first), round iprec_at_recall's cut-offs as floor(p·R + 0.9) instead of
+round(p·R), and print no per-query lines for judged queries the run lacks with -c -q.
 
 Examples:
   acm trec qrels.txt run.txt
   acm trec -q -m map -m P.5,10 qrels.txt run.txt
-  acm trec -c -l 2 -m ndcg_cut.10 qrels.txt run.txt --format json";
+  acm trec -c -l 2 -m ndcg_cut.10 qrels.txt run.txt --format json
+  acm trec --trec-eval-version 9 qrels.txt run.txt     # pytrec_eval's values";
 
 /// Scores a TREC run against qrels as trec_eval does (its command line and output).
 #[derive(Debug, clap::Args)]
@@ -60,6 +77,14 @@ pub struct Args {
     /// A measure, a family with cut-offs or a nickname (trec_eval -m); repeatable.
     #[arg(short = 'm', value_name = "MEASURE")]
     pub measures: Vec<String>,
+    /// The trec_eval release to reproduce where releases differ: 10 (10.0, the current one)
+    /// compares scores as doubles; 9 (9.0.x, and pytrec_eval) as C floats.
+    #[arg(long, value_enum, value_name = "RELEASE", default_value_t = VersionArg::V10)]
+    pub trec_eval_version: VersionArg,
+    /// How to read the files: as trec_eval does (a blank qrels line is an error), or leniently
+    /// (blank lines skipped, exactly 6 fields a run line).
+    #[arg(long, value_enum, default_value_t = SyntaxArg::TrecEval)]
+    pub syntax: SyntaxArg,
     /// Order of documents with equal scores: trec_eval's (by decreasing docno), or the
     /// expectation over all orders of a tie.
     #[arg(long, value_enum, default_value_t = TieArg::Trec)]
@@ -85,11 +110,30 @@ pub enum TieArg {
     Expected,
 }
 
-/// One line of output: trec_eval's measures beyond the library's own.
+/// The trec_eval release to reproduce.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum VersionArg {
+    /// trec_eval 10.0, the current release: scores compared as doubles.
+    #[value(name = "10")]
+    V10,
+    /// trec_eval 9.0.x and pytrec_eval: scores compared as C floats.
+    #[value(name = "9")]
+    V9,
+}
+
+/// How the files are read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum SyntaxArg {
+    /// As trec_eval reads them.
+    TrecEval,
+    /// Blank lines skipped in both files; exactly 6 fields a run line.
+    Lenient,
+}
+
+/// One line of output: trec_eval's runid, or a measure.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 enum Item {
     Runid,
-    NumQ,
     Measure(Measure),
 }
 
@@ -98,17 +142,23 @@ impl Item {
     fn order(self) -> (u32, usize) {
         match self {
             Self::Runid => (0, 0),
-            Self::NumQ => (1, 0),
             Self::Measure(m) => match m {
+                Measure::Queries => (1, 0),
                 Measure::Retrieved => (2, 0),
                 Measure::Relevant => (3, 0),
                 Measure::RelevantRetrieved => (4, 0),
                 Measure::AveragePrecision => (5, 0),
+                Measure::GeometricMap => (6, 0),
                 Measure::RPrecision => (7, 0),
+                Measure::Bpref => (8, 0),
                 Measure::ReciprocalRank => (9, 0),
+                Measure::InterpolatedPrecision(p) => (10, p as usize),
                 Measure::Precision(k) => (11, k),
+                Measure::Recall(k) => (13, k),
                 Measure::Ndcg => (23, 0),
                 Measure::NdcgCut(k) => (26, k),
+                Measure::MapCut(k) => (27, k),
+                Measure::Success(k) => (29, k),
                 _ => (99, 0),
             },
         }
@@ -116,100 +166,258 @@ impl Item {
 }
 
 /// The measures this command computes, for error messages.
-pub const KNOWN: &str = "runid, num_q, num_ret, num_rel, num_rel_ret, map, Rprec, recip_rank, \
-                         P (P.5,10,…), ndcg, ndcg_cut (ndcg_cut.10,…), and the nicknames \
-                         official and all_trec";
+pub const KNOWN: &str = "runid, num_q, num_ret, num_rel, num_rel_ret, map, gm_map, Rprec, bpref, \
+                         recip_rank, iprec_at_recall, P (P.5,10,…), recall, ndcg, ndcg_cut, \
+                         map_cut, success, and the nicknames official and all_trec";
 
-/// trec_eval's default cut-offs of P and ndcg_cut.
-const CUTS: &str = "5,10,15,20,30,100,200,500,1000";
+/// trec_eval's measures with one value (not a family).
+const SINGLE: [&str; 11] = [
+    "runid",
+    "num_q",
+    "num_ret",
+    "num_rel",
+    "num_rel_ret",
+    "map",
+    "gm_map",
+    "Rprec",
+    "bpref",
+    "recip_rank",
+    "ndcg",
+];
 
-/// The lines asked for by the `-m` options, in trec_eval's order; and the
-/// measures of a nickname not computed here.
-fn items(specs: &[String]) -> Outcome<(Vec<Item>, Vec<&'static str>)> {
-    let mut out: Vec<Item> = Vec::new();
-    let mut missing = Vec::new();
+/// trec_eval's families with cut-offs.
+const FAMILIES: [&str; 6] = [
+    "iprec_at_recall",
+    "P",
+    "recall",
+    "ndcg_cut",
+    "map_cut",
+    "success",
+];
+
+/// trec_eval's `official` set.
+const OFFICIAL: [&str; 12] = [
+    "runid",
+    "num_q",
+    "num_ret",
+    "num_rel",
+    "num_rel_ret",
+    "map",
+    "gm_map",
+    "Rprec",
+    "bpref",
+    "recip_rank",
+    "iprec_at_recall",
+    "P",
+];
+
+/// The part of trec_eval's `all_trec` set computed here, and the rest.
+const ALL_TREC: [&str; 17] = [
+    "runid",
+    "num_q",
+    "num_ret",
+    "num_rel",
+    "num_rel_ret",
+    "map",
+    "gm_map",
+    "Rprec",
+    "bpref",
+    "recip_rank",
+    "iprec_at_recall",
+    "P",
+    "recall",
+    "ndcg",
+    "success",
+    "map_cut",
+    "ndcg_cut",
+];
+const ALL_TREC_MISSING: &str = "relstring, unj, rbp, rbp_resid, infAP, gm_bpref, utility, \
+                                11pt_avg, relative_P, Rprec_mult, ndcg_rel, Rndcg, binG, G, \
+                                set_P, set_recall, set_relative_P, set_map, set_F, \
+                                num_nonrel_judged_ret";
+
+/// What the `-m` options ask for.
+struct Selection {
+    items: Vec<Item>,
+    notes: Vec<String>,
+}
+
+/// The lines asked for by the `-m` options, in trec_eval's order, as
+/// trec_eval reads them: names and nicknames mark measures; the first
+/// cut-offs given for a family are its cut-offs (later ones are ignored,
+/// with a note), its defaults if none.
+fn select(specs: &[String], ties: Ties) -> Outcome<Selection> {
+    let unknown = |name: &str| {
+        Failure::usage(format!(
+            "unknown measure {} (-m): acm trec computes {KNOWN}",
+            echo(name)
+        ))
+    };
     let defaults = ["official".to_owned()];
     let specs = if specs.is_empty() {
         &defaults[..]
     } else {
         specs
     };
+    // Marked names (with whether a -m named them itself), first cut-offs
+    // of each family, and measures named as `P_5` (an extension).
+    let mut marked: Vec<(&str, bool)> = Vec::new();
+    let mut params: HashMap<&str, &str> = HashMap::new();
+    let mut extra: Vec<Measure> = Vec::new();
+    let mut notes = Vec::new();
+    let mark = |name: &'static str, named: bool, marked: &mut Vec<(&str, bool)>| match marked
+        .iter_mut()
+        .find(|(n, _)| *n == name)
+    {
+        Some(entry) => entry.1 |= named,
+        None => marked.push((name, named)),
+    };
     for spec in specs {
-        let names: Vec<String> = match spec.as_str() {
-            "official" => {
-                missing.extend(["gm_map", "bpref", "iprec_at_recall"]);
-                [
-                    "runid",
-                    "num_q",
-                    "num_ret",
-                    "num_rel",
-                    "num_rel_ret",
-                    "map",
-                    "Rprec",
-                    "recip_rank",
-                ]
-                .iter()
-                .map(|s| (*s).to_owned())
-                .chain([format!("P.{CUTS}")])
-                .collect()
-            }
-            "all_trec" => {
-                missing.extend(["gm_map", "bpref", "iprec_at_recall", "and others"]);
-                [
-                    "runid",
-                    "num_q",
-                    "num_ret",
-                    "num_rel",
-                    "num_rel_ret",
-                    "map",
-                    "Rprec",
-                    "recip_rank",
-                    "ndcg",
-                ]
-                .iter()
-                .map(|s| (*s).to_owned())
-                .chain([format!("P.{CUTS}"), format!("ndcg_cut.{CUTS}")])
-                .collect()
-            }
-            other => vec![other.to_owned()],
+        let (name, cuts) = match spec.split_once('.') {
+            Some((n, c)) => (n, Some(c)),
+            None => (spec.as_str(), None),
         };
-        for name in names {
-            match name.as_str() {
-                "runid" => out.push(Item::Runid),
-                "num_q" => out.push(Item::NumQ),
-                _ => out.extend(
-                    Measure::parse_list(&name)
-                        .map_err(|_| {
-                            Failure::usage(format!(
-                                "unknown measure {} (-m): acm trec computes {KNOWN}",
-                                echo(&name)
-                            ))
-                        })?
-                        .into_iter()
-                        .map(Item::Measure),
-                ),
+        if cuts == Some("") {
+            return Err(Failure::usage(format!(
+                "measure {} (-m) has no cut-offs after its '.'",
+                echo(spec)
+            )));
+        }
+        match name {
+            "official" => OFFICIAL.iter().for_each(|n| mark(n, false, &mut marked)),
+            "all_trec" => {
+                ALL_TREC.iter().for_each(|n| mark(n, false, &mut marked));
+                notes.push(format!(
+                    "trec_eval's all_trec set also has {ALL_TREC_MISSING}: not computed here"
+                ));
+            }
+            _ => {
+                if let Some(n) = SINGLE.iter().chain(&FAMILIES).find(|n| **n == name) {
+                    if *n == "ndcg" && cuts.is_some() {
+                        return Err(Failure::usage(format!(
+                            "{} (-m): acm trec takes no gain parameters for ndcg (its gains are \
+                             the grades)",
+                            echo(spec)
+                        )));
+                    }
+                    mark(n, true, &mut marked);
+                    if let (Some(cuts), true) = (cuts, FAMILIES.contains(n)) {
+                        match params.get(n) {
+                            None => {
+                                params.insert(n, cuts);
+                            }
+                            Some(first) => notes.push(format!(
+                                "-m {spec} ignored: as in trec_eval, the first cut-offs given \
+                                 for {name} count ({name}.{first})"
+                            )),
+                        }
+                    }
+                } else if cuts.is_none()
+                    && let Ok(m) = spec.parse::<Measure>()
+                {
+                    extra.push(m);
+                } else {
+                    return Err(unknown(spec));
+                }
             }
         }
     }
-    out.sort_by_key(|i| i.order());
-    out.dedup();
-    missing.dedup();
-    Ok((out, missing))
+    let mut items: Vec<Item> = extra.into_iter().map(Item::Measure).collect();
+    let mut dropped = Vec::new();
+    for (name, named) in marked {
+        let measures = match name {
+            "runid" => {
+                items.push(Item::Runid);
+                continue;
+            }
+            _ => match params.get(name) {
+                Some(cuts) => cut_offs(name, cuts)?,
+                None => Measure::parse_list(name).map_err(|_| unknown(name))?,
+            },
+        };
+        if ties == Ties::Expected && measures.iter().any(|m| !m.has_expectation()) {
+            if named {
+                return Err(Failure::usage(format!(
+                    "{name} has no tie-aware expectation: drop --ties expected or -m {name}"
+                )));
+            }
+            dropped.push(name);
+            continue;
+        }
+        items.extend(measures.into_iter().map(Item::Measure));
+    }
+    if !dropped.is_empty() {
+        notes.push(format!(
+            "{} left out: no tie-aware expectation (--ties expected)",
+            dropped.join(", ")
+        ));
+    }
+    items.sort_by_key(|i| i.order());
+    items.dedup();
+    Ok(Selection { items, notes })
+}
+
+/// A family's cut-offs as trec_eval takes them: sorted, each once.
+fn cut_offs(name: &str, cuts: &str) -> Outcome<Vec<Measure>> {
+    let mut measures = Measure::parse_list(&format!("{name}.{cuts}")).map_err(|_| {
+        let what = if name == "iprec_at_recall" {
+            "recall levels from 0 to 1 with at most two decimals"
+        } else {
+            "integers of at least 1"
+        };
+        Failure::usage(format!(
+            "bad cut-offs {} for {name} (-m): {what} expected",
+            echo(cuts)
+        ))
+    })?;
+    let key = |m: &Measure| Item::Measure(*m).order();
+    measures.sort_by_key(key);
+    if measures.windows(2).any(|w| w[0] == w[1]) {
+        return Err(Failure::usage(format!(
+            "cut-offs {} for {name} (-m) repeat one (trec_eval: duplicate cutoffs)",
+            echo(cuts)
+        )));
+    }
+    Ok(measures)
+}
+
+/// The score order of a release: larger first (as `f32` for 9).
+fn score_key(score: f64, version: TrecEvalVersion) -> f64 {
+    match version {
+        TrecEvalVersion::V9 => f64::from(score as f32),
+        _ => score,
+    }
 }
 
 /// The run with only the first `max` documents of each query (trec_eval's
 /// order: decreasing score, ties by decreasing docno); the lines dropped
-/// become blank, so that errors keep their line numbers.
-fn truncate_run(bytes: &[u8], max: u64) -> Vec<u8> {
+/// become blank, so that errors keep their line numbers. Also the tag of
+/// the original last line, trec_eval's runid.
+fn truncate_run(
+    bytes: &[u8],
+    max: u64,
+    version: TrecEvalVersion,
+    syntax: TrecSyntax,
+) -> (Vec<u8>, Option<String>) {
     let text = String::from_utf8_lossy(bytes);
     let lines: Vec<&str> = text.split('\n').collect();
     let mut by_query: HashMap<&str, Vec<(f64, &str, usize)>> = HashMap::new();
+    let mut runid = None;
     for (i, l) in lines.iter().enumerate() {
         let f: Vec<&str> = l.split_ascii_whitespace().collect();
-        if let [qid, _, docno, _, score, _] = f.as_slice()
+        let comment = l.starts_with('#')
+            || (syntax == TrecSyntax::TrecEval && f.first().is_some_and(|q| q.starts_with('#')));
+        if comment {
+            continue;
+        }
+        if let [qid, _, docno, _, score, tag, ..] = f.as_slice()
             && let Ok(s) = score.parse::<f64>()
         {
-            by_query.entry(qid).or_default().push((s, docno, i));
+            by_query
+                .entry(qid)
+                .or_default()
+                .push((score_key(s, version), docno, i));
+            runid = Some((*tag).to_owned());
         }
     }
     let mut drop = vec![false; lines.len()];
@@ -224,7 +432,7 @@ fn truncate_run(bytes: &[u8], max: u64) -> Vec<u8> {
         .zip(&drop)
         .map(|(l, &d)| if d { "" } else { *l })
         .collect();
-    kept.join("\n").into_bytes()
+    (kept.join("\n").into_bytes(), runid)
 }
 
 fn in_file(path: &Path) -> impl Fn(RelevanceError) -> Failure + '_ {
@@ -235,8 +443,11 @@ fn in_file(path: &Path) -> impl Fn(RelevanceError) -> Failure + '_ {
 struct Scored {
     run_id: String,
     items: Vec<Item>,
-    rows: Vec<(String, Vec<Option<f64>>)>,
+    /// Every scored query (sorted by qid) with its values and whether the
+    /// run ranks it.
+    rows: Vec<(String, Vec<Option<f64>>, bool)>,
     summary: Vec<Option<f64>>,
+    version: TrecEvalVersion,
 }
 
 /// Reads the files, scores the run and prints trec_eval's output.
@@ -245,29 +456,49 @@ struct Scored {
 /// An unreadable or malformed file (with its line), an unknown measure
 /// (status 2), no query with both judgements and a ranking.
 pub fn run(a: &Args, ctx: &Ctx, out: &mut Out) -> Outcome {
-    let (items, missing) = items(&a.measures)?;
-    let mut measures: Vec<Measure> = items
+    let ties = match a.ties {
+        TieArg::Trec => Ties::TrecEval,
+        TieArg::Expected => Ties::Expected,
+    };
+    let version = match a.trec_eval_version {
+        VersionArg::V10 => TrecEvalVersion::V10,
+        VersionArg::V9 => TrecEvalVersion::V9,
+    };
+    let syntax = match a.syntax {
+        SyntaxArg::TrecEval => TrecSyntax::TrecEval,
+        SyntaxArg::Lenient => TrecSyntax::Lenient,
+    };
+    let selection = select(&a.measures, ties)?;
+    let mut measures: Vec<Measure> = selection
+        .items
         .iter()
         .filter_map(|i| match i {
             Item::Measure(m) => Some(*m),
-            _ => None,
+            Item::Runid => None,
         })
         .collect();
     if measures.is_empty() {
-        // Only runid or num_q: the queries are those a measure would score.
-        measures.push(Measure::Retrieved);
+        // Only runid: the queries are those a measure would score.
+        measures.push(Measure::Queries);
     }
     let start = Instant::now();
     let mut ids = Ids::new();
-    let qrels = read_trec_qrels(input::open(&a.qrels)?, &mut ids).map_err(in_file(&a.qrels))?;
-    let run = match a.max_docs {
+    let qrels = read_trec_qrels_with(input::open(&a.qrels)?, &mut ids, syntax)
+        .map_err(in_file(&a.qrels))?;
+    let (run, runid) = match a.max_docs {
         Some(max) => {
-            let bytes = truncate_run(&input::read(&a.run)?, max);
-            read_trec_run(bytes.as_slice(), &mut ids)
+            let (bytes, runid) = truncate_run(&input::read(&a.run)?, max, version, syntax);
+            (
+                read_trec_run_with(bytes.as_slice(), &mut ids, syntax),
+                runid,
+            )
         }
-        None => read_trec_run(input::open(&a.run)?, &mut ids),
-    }
-    .map_err(in_file(&a.run))?;
+        None => (
+            read_trec_run_with(input::open(&a.run)?, &mut ids, syntax),
+            None,
+        ),
+    };
+    let run = run.map_err(in_file(&a.run))?;
     if qrels.is_empty() {
         return Err(Failure::new("no judgements: the file has no record").file(&a.qrels));
     }
@@ -277,12 +508,10 @@ pub fn run(a: &Args, ctx: &Ctx, out: &mut Out) -> Outcome {
     let load = start.elapsed().as_secs_f64();
     let options = TrecOptions {
         relevance_level: a.level,
-        ties: match a.ties {
-            TieArg::Trec => Ties::TrecEval,
-            TieArg::Expected => Ties::Expected,
-        },
+        ties,
         no_relevant: NoRelevant::Zero,
         complete: a.complete,
+        version,
         ..TrecOptions::default()
     };
     let mut best = f64::INFINITY;
@@ -307,50 +536,128 @@ pub fn run(a: &Args, ctx: &Ctx, out: &mut Out) -> Outcome {
         .file(&a.run));
     }
     let name = |q: u32| ids.queries().name(q).unwrap_or("?").to_owned();
-    if !missing.is_empty() {
-        ctx.note(
-            out,
-            format_args!(
-                "trec_eval's set also has {}: not computed here",
-                missing.join(", ")
-            ),
-        );
+    for note in &selection.notes {
+        ctx.note(out, note);
     }
+    let some = |qs: &[u32]| {
+        let listed: Vec<String> = qs.iter().take(5).map(|&q| name(q)).collect();
+        format!(
+            "{}{}",
+            listed.join(" "),
+            if qs.len() > 5 { " …" } else { "" }
+        )
+    };
     if !report.unjudged_queries.is_empty() {
-        let some: Vec<String> = report
-            .unjudged_queries
-            .iter()
-            .take(5)
-            .map(|&q| name(q))
-            .collect();
         ctx.note(
             out,
             format_args!(
-                "{} queries of the run are not judged, skipped: {}{}",
+                "{} queries of the run are not judged, skipped: {}",
                 report.unjudged_queries.len(),
-                some.join(" "),
-                if report.unjudged_queries.len() > 5 {
-                    " …"
-                } else {
-                    ""
-                }
+                some(&report.unjudged_queries)
             ),
         );
     }
-    let mut rows: Vec<(String, Vec<Option<f64>>)> =
-        report.rows().map(|(q, v)| (name(q), v.to_vec())).collect();
+    if !a.complete && !report.unranked_queries.is_empty() && version == TrecEvalVersion::V10 {
+        ctx.note(
+            out,
+            format_args!(
+                "{} judged queries are not in the run, left out as trec_eval 9.0.x does (trec_eval \
+                 10.0 stops on them unless -c): {}",
+                report.unranked_queries.len(),
+                some(&report.unranked_queries)
+            ),
+        );
+    }
+    let mut unranked = vec![false; ids.queries().len()];
+    for &q in &report.unranked_queries {
+        if let Some(u) = unranked.get_mut(q as usize) {
+            *u = true;
+        }
+    }
+    let mut rows: Vec<(String, Vec<Option<f64>>, bool)> = report
+        .rows()
+        .map(|(q, v)| {
+            let ranked = !unranked.get(q as usize).copied().unwrap_or(false);
+            (name(q), v.to_vec(), ranked)
+        })
+        .collect();
     rows.sort_by(|x, y| x.0.as_bytes().cmp(y.0.as_bytes()));
+    let summary = summarize(&rows, &measures, a, version, &qrels);
     let scored = Scored {
-        run_id: run.name().unwrap_or("").to_owned(),
-        items,
+        run_id: runid
+            .or_else(|| run.name().map(str::to_owned))
+            .unwrap_or_default(),
+        items: selection.items,
         rows,
-        summary: report.summary.iter().map(|m| m.value).collect(),
+        summary,
+        version,
     };
     match a.format {
         Format::Table => write_text(&scored, a, out),
         Format::Json => write_json(&scored, a, out),
         Format::Csv => write_csv(&scored, a, out),
     }
+}
+
+/// The summary line of every measure with trec_eval's arithmetic: the
+/// per-query values added in qid order, divided by the number of queries
+/// (gm_map: the exponential of that); counts summed. trec_eval 9 adds the
+/// gm_map of the queries `-c` brings in after the others, and with `-c`
+/// both releases print as num_rel the number of grades > 0 in the qrels.
+fn summarize(
+    rows: &[(String, Vec<Option<f64>>, bool)],
+    measures: &[Measure],
+    a: &Args,
+    version: TrecEvalVersion,
+    qrels: &Qrels,
+) -> Vec<Option<f64>> {
+    let n = rows.len();
+    measures
+        .iter()
+        .enumerate()
+        .map(|(i, &m)| {
+            let value = |row: &Vec<Option<f64>>| {
+                row.get(i)
+                    .copied()
+                    .flatten()
+                    .unwrap_or_else(|| m.value_if_undefined())
+            };
+            if m == Measure::Relevant && a.complete {
+                let positive: usize = qrels
+                    .queries()
+                    .iter()
+                    .filter_map(|&q| qrels.judgements(q))
+                    .map(|(_, grades)| grades.iter().filter(|&&g| g > 0).count())
+                    .sum();
+                return Some(positive as f64);
+            }
+            let mut sum = 0.0;
+            if m == Measure::GeometricMap && version == TrecEvalVersion::V9 {
+                let mut missing = 0;
+                for (_, row, ranked) in rows {
+                    if *ranked {
+                        sum += value(row);
+                    } else {
+                        missing += 1;
+                    }
+                }
+                sum += f64::from(missing) * m.value_if_undefined();
+            } else {
+                for (_, row, _) in rows {
+                    sum += value(row);
+                }
+            }
+            if m.is_count() {
+                Some(sum)
+            } else if n == 0 {
+                None
+            } else if m == Measure::GeometricMap {
+                Some((sum / n as f64).exp())
+            } else {
+                Some(sum / n as f64)
+            }
+        })
+        .collect()
 }
 
 /// trec_eval's value of a line: undefined is 0; counts as integers.
@@ -363,8 +670,15 @@ fn cell(m: Measure, v: Option<f64>) -> String {
     }
 }
 
+/// The rows trec_eval prints with -q: 9 leaves out those -c brings in.
+fn printed_rows(s: &Scored) -> impl Iterator<Item = &(String, Vec<Option<f64>>, bool)> {
+    s.rows
+        .iter()
+        .filter(|r| r.2 || s.version != TrecEvalVersion::V9)
+}
+
 fn write_text(s: &Scored, a: &Args, out: &mut Out) -> Outcome {
-    // Index of each library measure among the report's columns.
+    // Index of each measure among the report's columns.
     let column: Vec<Option<usize>> = {
         let mut k = 0;
         s.items
@@ -374,14 +688,17 @@ fn write_text(s: &Scored, a: &Args, out: &mut Out) -> Outcome {
                     k += 1;
                     Some(k - 1)
                 }
-                _ => None,
+                Item::Runid => None,
             })
             .collect()
     };
     if a.per_query {
-        for (q, values) in &s.rows {
+        for (q, values, _) in printed_rows(s) {
             for (item, col) in s.items.iter().zip(&column) {
-                if let (Item::Measure(m), Some(c)) = (item, col) {
+                // trec_eval prints neither num_q nor gm_map per query.
+                if let (Item::Measure(m), Some(c)) = (item, col)
+                    && !matches!(m, Measure::Queries | Measure::GeometricMap)
+                {
                     let v = values.get(*c).copied().flatten();
                     writeln!(out, "{:<22}\t{q}\t{}", m.to_string(), cell(*m, v))?;
                 }
@@ -394,7 +711,6 @@ fn write_text(s: &Scored, a: &Args, out: &mut Out) -> Outcome {
     for (item, col) in s.items.iter().zip(&column) {
         match (item, col) {
             (Item::Runid, _) => writeln!(out, "{:<22}\tall\t{}", "runid", s.run_id)?,
-            (Item::NumQ, _) => writeln!(out, "{:<22}\tall\t{}", "num_q", s.rows.len())?,
             (Item::Measure(m), Some(c)) => {
                 let v = s.summary.get(*c).copied().flatten();
                 writeln!(out, "{:<22}\tall\t{}", m.to_string(), cell(*m, v))?;
@@ -410,7 +726,7 @@ fn measures_of(s: &Scored) -> Vec<Measure> {
         .iter()
         .filter_map(|i| match i {
             Item::Measure(m) => Some(*m),
-            _ => None,
+            Item::Runid => None,
         })
         .collect()
 }
@@ -429,8 +745,9 @@ fn write_json(s: &Scored, a: &Args, out: &mut Out) -> Outcome {
     doc.insert("runid".into(), s.run_id.clone().into());
     doc.insert("num_q".into(), s.rows.len().into());
     if a.per_query {
-        let queries: serde_json::Map<_, _> =
-            s.rows.iter().map(|(q, v)| (q.clone(), values(v))).collect();
+        let queries: serde_json::Map<_, _> = printed_rows(s)
+            .map(|(q, v, _)| (q.clone(), values(v)))
+            .collect();
         doc.insert("queries".into(), queries.into());
     }
     if !a.no_summary {
@@ -449,7 +766,7 @@ fn write_csv(s: &Scored, a: &Args, out: &mut Out) -> Outcome {
         v.iter().map(|x| x.unwrap_or(0.0).to_string()).collect()
     };
     if a.per_query {
-        for (q, v) in &s.rows {
+        for (q, v, _) in printed_rows(s) {
             let mut r = vec![q.clone()];
             r.extend(fmt(v));
             t.row(r);
@@ -467,38 +784,84 @@ fn write_csv(s: &Scored, a: &Args, out: &mut Out) -> Outcome {
 mod tests {
     use super::*;
 
+    fn items(specs: &[&str]) -> Outcome<Vec<Item>> {
+        let specs: Vec<String> = specs.iter().map(|s| (*s).to_owned()).collect();
+        Ok(select(&specs, Ties::TrecEval)?.items)
+    }
+
     #[test]
     fn measures_come_in_trec_evals_order_whatever_the_command_line() {
-        let (got, missing) = items(&["P.10,5".into(), "map".into(), "num_q".into()]).unwrap();
+        let got = items(&["P.10,5", "map", "num_q"]).unwrap();
         assert_eq!(
             got,
             [
-                Item::NumQ,
+                Item::Measure(Measure::Queries),
                 Item::Measure(Measure::AveragePrecision),
                 Item::Measure(Measure::Precision(5)),
                 Item::Measure(Measure::Precision(10)),
             ]
         );
-        assert!(missing.is_empty());
-        let (got, missing) = items(&[]).unwrap();
+        // The default is trec_eval's official set, runid first.
+        let got = items(&[]).unwrap();
         assert_eq!(got.first(), Some(&Item::Runid));
-        assert_eq!(got.len(), 8 + 9);
-        assert!(missing.contains(&"bpref"));
-        let e = items(&["bpref".into()]).unwrap_err();
-        assert_eq!(e.status(), 2);
+        let rest: Vec<Item> = Measure::OFFICIAL.into_iter().map(Item::Measure).collect();
+        assert_eq!(got[1..], rest[..]);
+        // The first cut-offs of a family count, as in trec_eval.
+        let specs: Vec<String> = ["P.5", "official", "P.10"].map(String::from).to_vec();
+        let s = select(&specs, Ties::TrecEval).unwrap();
+        assert!(s.items.contains(&Item::Measure(Measure::Precision(5))));
+        assert!(!s.items.contains(&Item::Measure(Measure::Precision(10))));
+        assert!(s.notes[0].contains("-m P.10 ignored"), "{:?}", s.notes);
+        for bad in [
+            "bpref.",
+            "P.5,5",
+            "P.0",
+            "P.x",
+            "iprec_at_recall.2",
+            "infAP",
+            "ndcg_rel",
+        ] {
+            let e = items(&[bad]).unwrap_err();
+            assert_eq!(e.status(), 2, "{bad}");
+        }
+        let e = items(&["infAP"]).unwrap_err();
         assert!(
-            e.message.contains("unknown measure \"bpref\""),
+            e.message.contains("unknown measure \"infAP\""),
             "{}",
             e.message
         );
         assert!(e.message.contains("recip_rank"), "{}", e.message);
+        // Under --ties expected, the official set loses gm_map and
+        // iprec_at_recall (with a note); naming them is an error.
+        let s = select(&["official".into()], Ties::Expected).unwrap();
+        assert!(!s.items.contains(&Item::Measure(Measure::GeometricMap)));
+        assert!(s.notes[0].contains("gm_map, iprec_at_recall left out"));
+        assert_eq!(
+            select(&["gm_map".into()], Ties::Expected)
+                .err()
+                .map(|e| e.status()),
+            Some(2)
+        );
     }
 
     #[test]
     fn truncation_keeps_the_top_documents_and_the_line_numbers() {
-        let run = b"q1 Q0 a 1 0.5 r\nq1 Q0 b 2 0.9 r\nq1 Q0 c 3 0.5 r\nq2 Q0 a 1 1 r\n";
-        let t = String::from_utf8(truncate_run(run, 2)).unwrap();
+        let run = b"q1 Q0 a 1 0.5 r\nq1 Q0 b 2 0.9 r\nq1 Q0 c 3 0.5 r\nq2 Q0 a 1 1 last\n";
+        let (t, runid) = truncate_run(run, 2, TrecEvalVersion::V10, TrecSyntax::TrecEval);
         // b (0.9) then c (0.5, docno c > a).
-        assert_eq!(t, "\nq1 Q0 b 2 0.9 r\nq1 Q0 c 3 0.5 r\nq2 Q0 a 1 1 r\n");
+        assert_eq!(
+            String::from_utf8(t).unwrap(),
+            "\nq1 Q0 b 2 0.9 r\nq1 Q0 c 3 0.5 r\nq2 Q0 a 1 1 last\n"
+        );
+        assert_eq!(runid.as_deref(), Some("last"));
+        // As floats, 1 + 1e-9 ties with 1, and "z" > "y" goes first.
+        let run = b"q Q0 y 1 1.000000001 r\nq Q0 z 2 1 r\n";
+        let (t10, _) = truncate_run(run, 1, TrecEvalVersion::V10, TrecSyntax::TrecEval);
+        let (t9, _) = truncate_run(run, 1, TrecEvalVersion::V9, TrecSyntax::TrecEval);
+        assert_eq!(
+            String::from_utf8(t10).unwrap(),
+            "q Q0 y 1 1.000000001 r\n\n"
+        );
+        assert_eq!(String::from_utf8(t9).unwrap(), "\nq Q0 z 2 1 r\n");
     }
 }

@@ -1,5 +1,7 @@
-//! `acm trec`: trec_eval's command line and output, checked against the
-//! values pytrec_eval (trec_eval's C code) gave on the committed files.
+//! `acm trec`: trec_eval's command line and output, checked byte for byte
+//! against trec_eval's own output (10.0 and 9.0.8, written by
+//! `tests/data/relevance/trec_eval_golden.py`) and against the values
+//! pytrec_eval (trec_eval's C code) gave on the committed files.
 
 use crate::common::{Scratch, data, fails, ok};
 
@@ -57,7 +59,23 @@ fn per_query_and_summary_lines_match_trec_eval() {
             &run,
         ]);
         let mut want = 0;
-        for (lv, measure, qid, value) in all.iter().filter(|e| e.0 == level) {
+        let asked = [
+            "num_ret",
+            "num_rel",
+            "num_rel_ret",
+            "map",
+            "Rprec",
+            "recip_rank",
+            "P_5",
+            "P_10",
+            "ndcg",
+            "ndcg_cut_5",
+            "ndcg_cut_10",
+        ];
+        for (lv, measure, qid, value) in all
+            .iter()
+            .filter(|e| e.0 == level && asked.contains(&e.1.as_str()))
+        {
             let _ = lv;
             let shown = if measure.starts_with("num_") {
                 format!("{value:.0}")
@@ -97,15 +115,23 @@ fn output_follows_trec_evals_order_and_format() {
         "{first}"
     );
     let num_q: usize = first.rsplit('\t').next().unwrap().parse().unwrap();
-    // The default is trec_eval's official set, as far as computed here.
+    // The default is trec_eval's official set.
     let (code, out, err) = crate::common::run(&["trec", &qrels, &run]);
     assert_eq!(code, 0);
-    assert!(out.starts_with("runid                 \tall\t"), "{out}");
     assert!(
-        err.contains("note: trec_eval's set also has gm_map, bpref"),
-        "{err}"
+        out.starts_with("runid                 \tall\tgen\n"),
+        "{out}"
     );
     assert!(out.contains("P_1000                \tall\t"), "{out}");
+    assert!(out.contains("iprec_at_recall_0.50  \tall\t"), "{out}");
+    assert_eq!(out.lines().count(), 30, "{out}");
+    assert!(
+        err.contains("note: 3 queries of the run are not judged"),
+        "{err}"
+    );
+    // all_trec: the part computed here, with a note naming the rest.
+    let (_, _, err) = crate::common::run(&["trec", "-m", "all_trec", &qrels, &run]);
+    assert!(err.contains("all_trec set also has relstring"), "{err}");
     // -n: no summary; with -q only the queries.
     let out = ok(&["trec", "-q", "-n", "-m", "map", &qrels, &run]);
     assert!(out.lines().all(|l| !l.contains("\tall\t")), "{out}");
@@ -121,9 +147,16 @@ fn output_follows_trec_evals_order_and_format() {
 
 #[test]
 fn unknown_measures_and_bad_options_are_command_line_errors() {
-    let err = fails(&["trec", "-m", "bpref", "q", "r"], 2);
-    assert!(err.contains("unknown measure \"bpref\""), "{err}");
-    assert!(err.contains("map, Rprec, recip_rank"), "{err}");
+    let err = fails(&["trec", "-m", "infAP", "q", "r"], 2);
+    assert!(err.contains("unknown measure \"infAP\""), "{err}");
+    assert!(err.contains("map, gm_map, Rprec, bpref"), "{err}");
+    let err = fails(&["trec", "-m", "P.5,5", "q", "r"], 2);
+    assert!(err.contains("repeat one"), "{err}");
+    let err = fails(&["trec", "-m", "iprec_at_recall.0.125", "q", "r"], 2);
+    assert!(err.contains("at most two decimals"), "{err}");
+    let err = fails(&["trec", "--ties", "expected", "-m", "gm_map", "q", "r"], 2);
+    assert!(err.contains("gm_map has no tie-aware expectation"), "{err}");
+    fails(&["trec", "--trec-eval-version", "8", "q", "r"], 2);
     fails(&["trec", "-l", "x", "q", "r"], 2);
     fails(&["trec", "-M", "0", "q", "r"], 2);
     fails(&["trec", "q"], 2);
@@ -179,4 +212,126 @@ fn max_docs_keeps_the_top_of_each_ranking() {
     .unwrap();
     assert_eq!(json["num_q"], 1);
     assert!(json["all"]["map"].as_f64().unwrap() > 0.0);
+}
+
+/// `tests/data/relevance/trec_eval_golden/cases.tsv`: name, qrels, run,
+/// arguments, trec_eval 10.0's output file, 9.0.8's.
+fn golden_cases() -> Vec<[String; 6]> {
+    let dir = data("tests/data/relevance/trec_eval_golden");
+    std::fs::read_to_string(format!("{dir}/cases.tsv"))
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| {
+            let f: Vec<String> = l.split('\t').map(|x| format!("{dir}/{x}")).collect();
+            let name = l.split('\t').next().unwrap().to_owned();
+            let args = l.split('\t').nth(3).unwrap().to_owned();
+            [
+                name,
+                f[1].clone(),
+                f[2].clone(),
+                args,
+                f[4].clone(),
+                f[5].clone(),
+            ]
+        })
+        .collect()
+}
+
+#[test]
+fn output_equals_trec_evals_byte_for_byte() {
+    // Issue 22: on generated qrels and runs with ties, float-equal scores,
+    // unjudged documents, negative grades, queries only in the run or only
+    // in the qrels, -q, -c, -n, -M 5, -l 0 and 2, no -m (official) and -m
+    // every measure, acm trec prints what trec_eval 10.0 prints, and with
+    // --trec-eval-version 9 what 9.0.8 prints.
+    let cases = golden_cases();
+    assert_eq!(cases.len(), 14);
+    let mut differ = 0;
+    for [name, qrels, run, args, out10, out9] in &cases {
+        for (version, want) in [("10", out10), ("9", out9)] {
+            let mut argv = vec!["trec", "--quiet", "--trec-eval-version", version];
+            argv.extend(args.split_whitespace());
+            argv.extend([qrels.as_str(), run.as_str()]);
+            let o = crate::common::acm().args(&argv).output().unwrap();
+            assert_eq!(o.status.code(), Some(0), "{name} {version}: {o:?}");
+            let want = std::fs::read(want).unwrap();
+            assert!(
+                o.stdout == want,
+                "{name} (trec_eval {version}): acm trec {args} printed\n{}\ntrec_eval printed\n{}",
+                String::from_utf8_lossy(&o.stdout),
+                String::from_utf8_lossy(&want)
+            );
+        }
+        differ += usize::from(out10 != out9);
+    }
+    // The data make the releases differ (scores equal as C floats).
+    assert!(differ >= 10, "{differ}");
+}
+
+#[test]
+fn scores_compare_as_doubles_or_as_c_floats() {
+    // Issue 24 item 4: x scores 0.30000000000000004, y (relevant) 0.3.
+    let dir = Scratch::new("trec_floats");
+    let qrels = dir.file("q", "a 0 x 0\na 0 y 1\n");
+    let run = dir.file("r", "a Q0 x 1 0.30000000000000004 r\na Q0 y 2 0.3 r\n");
+    let map = |extra: &[&str]| {
+        let mut argv = vec!["trec", "-m", "map"];
+        argv.extend(extra);
+        argv.extend([qrels.as_str(), run.as_str()]);
+        ok(&argv)
+    };
+    assert_eq!(map(&[]), format!("{:<22}\tall\t0.5000\n", "map"));
+    assert_eq!(
+        map(&["--trec-eval-version", "10"]),
+        format!("{:<22}\tall\t0.5000\n", "map")
+    );
+    assert_eq!(
+        map(&["--trec-eval-version", "9"]),
+        format!("{:<22}\tall\t1.0000\n", "map")
+    );
+}
+
+#[test]
+fn files_are_read_as_trec_eval_reads_them() {
+    let dir = Scratch::new("trec_syntax");
+    let run = dir.file(
+        "r",
+        "q1 Q0 d1 1 0.5 x\n\nq1 Q0 d2 2 0.4 x extra\n  # note\n",
+    );
+    // A blank line in qrels: trec_eval says "Malformed line"; so does acm
+    // trec, with its line and column. --syntax lenient skips it.
+    let qrels = dir.file("q", "q1 0 d1 1\n\nq1 0 d2 0\n");
+    let err = fails(&["trec", "-m", "map", &qrels, &run], 1);
+    assert_eq!(
+        err,
+        format!(
+            "error: {qrels}:2:1: blank line (qid iter docno rel expected; trec_eval refuses \
+             blank lines in qrels)"
+        )
+    );
+    let out = ok(&[
+        "trec",
+        "--syntax",
+        "lenient",
+        "-m",
+        "map",
+        &qrels,
+        &dir.file("r2", "q1 Q0 d1 1 0.5 x\n"),
+    ]);
+    assert_eq!(out, format!("{:<22}\tall\t1.0000\n", "map"));
+    // The run's blank line, seventh field and indented comment are read as
+    // trec_eval reads them (skipped, ignored, skipped); lenient refuses the
+    // seventh field.
+    let good = dir.file("g", "q1 0 d1 1\r\nq1\t0\td2\t0  \n");
+    let out = ok(&["trec", "-m", "num_ret", "-m", "runid", &good, &run]);
+    assert_eq!(
+        out,
+        format!("{:<22}\tall\tx\n{:<22}\tall\t2\n", "runid", "num_ret")
+    );
+    let err = fails(&["trec", "--syntax", "lenient", &good, &run], 1);
+    assert!(
+        err.starts_with(&format!("error: {run}:3: expected 6 fields")),
+        "{err}"
+    );
 }
