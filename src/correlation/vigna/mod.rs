@@ -91,6 +91,7 @@ mod naive;
 mod ranked;
 mod sums;
 
+pub(crate) use kernel::Layout;
 pub use naive::{weighted_kendall_naive, weighted_tau_naive};
 pub(crate) use ranked::top_weighted_tau;
 
@@ -99,7 +100,7 @@ use crate::rank::{Order, Ties, rank_unchecked};
 #[cfg(doc)]
 use crate::weigh::Unweighted;
 use crate::weigh::{Hyperbolic, Weigher};
-use kernel::{Along, Layout, order_key};
+use kernel::{Along, order_key};
 use num_traits::Float;
 use sums::Outcome;
 
@@ -241,6 +242,15 @@ fn order_pairs<F: Float>(x: &[F], y: &[F], nan: NanPolicy) -> Result<Vec<(u64, u
 /// for weights spanning the whole f64 range). O(n) memory: a few buffers of
 /// n pairs or indices.
 ///
+/// # Threads
+/// From [`PARALLEL_FROM`](crate::threads::PARALLEL_FROM) items on, the sorts,
+/// the counting sweep and the sums run on the threads of
+/// [`current_threads`](crate::current_threads): pieces whose boundaries
+/// depend on n only, each result exact, added in order.
+/// The result is the same, bit for bit, on any number of threads (see
+/// [`threads`](crate::threads)).
+///
+
 /// # Examples
 /// ```
 /// use adaptive_comp_metrics::correlation::vigna::{weighted_kendall, Combine};
@@ -481,6 +491,13 @@ pub struct WeightedTau {
 /// one Fenwick sweep per importance (multiplicative). O(n) memory; the
 /// weigher is called once per rank.
 ///
+/// # Threads
+/// As [`weighted_kendall`]: from [`PARALLEL_FROM`](crate::threads::PARALLEL_FROM)
+/// items on, on the threads of [`current_threads`](crate::current_threads).
+/// The result is the same, bit for bit, on any number of threads (see
+/// [`threads`](crate::threads)).
+///
+
 /// # Examples
 /// ```
 /// use adaptive_comp_metrics::correlation::vigna::{weighted_tau, Combine, Rank, WeightedTauOptions};
@@ -520,6 +537,9 @@ pub fn weighted_tau<F: Float, W: Weigher>(
 ///
 /// # Complexity
 /// As [`weighted_tau`].
+///
+/// # Threads
+/// As [`weighted_tau`]; bit for bit the same on any number of threads.
 ///
 /// # Examples
 /// ```
