@@ -122,18 +122,26 @@ pub(crate) fn rank_with<F: Float>(
         .map(|(i, v)| (sign * v.to_f64().unwrap_or(0.0) + 0.0, i))
         .collect();
     keyed.sort_unstable_by(|p, q| p.0.total_cmp(&q.0).then(p.1.cmp(&q.1)));
-    assign(n, ties, |k| keyed[k].1, |a, b| keyed[a].0 == keyed[b].0)
+    let mut out = vec![0.0; n];
+    assign(
+        &mut out,
+        ties,
+        |k| keyed[k].1,
+        |a, b| keyed[a].0 == keyed[b].0,
+    );
+    out
 }
 
-/// The ranks from the sorted order: `index(k)` is the input index at sorted
-/// position k, `same(a, b)` whether positions a and b hold equal scores.
+/// Writes the ranks from the sorted order into `out`: `index(k)` is the
+/// input index at sorted position k, `same(a, b)` whether positions a and b
+/// hold equal scores.
 fn assign(
-    n: usize,
+    out: &mut [f64],
     ties: Ties,
     index: impl Fn(usize) -> usize,
     same: impl Fn(usize, usize) -> bool,
-) -> Vec<f64> {
-    let mut out = vec![0.0; n];
+) {
+    let n = out.len();
     let mut start = 0;
     let mut dense = 0.0;
     while start < n {
@@ -156,12 +164,13 @@ fn assign(
         }
         start = end;
     }
-    out
 }
 
 /// [`rank_with`] by a sort of 128-bit keys ([`rank_keys`]).
 fn rank_keyed<F: Float>(scores: &[F], order: Order, ties: Ties, workers: usize) -> Vec<f64> {
-    rank_of_keys(rank_keys(scores, order), ties, workers)
+    let mut out = vec![0.0; scores.len()];
+    rank_of_keys(rank_keys(scores, order), ties, workers, &mut out);
+    out
 }
 
 /// The 128-bit sort keys of the scores: the score's order-preserving 64-bit
@@ -182,16 +191,17 @@ pub(crate) fn rank_keys<F: Float>(scores: &[F], order: Order) -> Vec<u128> {
         .collect()
 }
 
-/// The ranks from [`rank_keys`], sorted on up to `workers` threads.
-pub(crate) fn rank_of_keys(keys: Vec<u128>, ties: Ties, workers: usize) -> Vec<f64> {
-    let n = keys.len();
+/// The ranks from [`rank_keys`], sorted on up to `workers` threads, into
+/// `out` (of the keys' length; allocated by the caller, so that a worker
+/// thread allocates nothing large).
+pub(crate) fn rank_of_keys(keys: Vec<u128>, ties: Ties, workers: usize, out: &mut [f64]) {
     let keyed = threads::sort(keys, workers);
     assign(
-        n,
+        out,
         ties,
         |k| keyed[k] as u64 as usize,
         |a, b| keyed[a] >> 64 == keyed[b] >> 64,
-    )
+    );
 }
 
 /// Checks that `ranks` is a ready-made ranking of its items: every value
@@ -317,7 +327,13 @@ mod tests {
                     .map(|(i, v)| (sign * v + 0.0, i))
                     .collect();
                 keyed.sort_unstable_by(|p, q| p.0.total_cmp(&q.0).then(p.1.cmp(&q.1)));
-                let want = assign(n, ties, |k| keyed[k].1, |a, b| keyed[a].0 == keyed[b].0);
+                let mut want = vec![0.0; n];
+                assign(
+                    &mut want,
+                    ties,
+                    |k| keyed[k].1,
+                    |a, b| keyed[a].0 == keyed[b].0,
+                );
                 for workers in [1, 2, 3] {
                     let got = rank_with(&scores, order, ties, workers);
                     assert!(got == want, "{order:?} {ties:?} {workers} workers");

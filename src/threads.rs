@@ -221,6 +221,47 @@ pub(crate) fn map<S: Send, T: Send>(
     parts.into_iter().map(|p| p.1).collect()
 }
 
+/// Items per piece of [`fill`] and [`count`].
+const PASS_CHUNK: usize = 1 << 16;
+
+/// `out[i] = f(i)` for every i, in pieces of [`PASS_CHUNK`] items on up to
+/// `workers` threads.
+pub(crate) fn fill<T: Send>(out: &mut [T], workers: usize, f: impl Fn(usize) -> T + Sync) {
+    if workers <= 1 || out.len() <= PASS_CHUNK {
+        out.iter_mut().enumerate().for_each(|(i, o)| *o = f(i));
+        return;
+    }
+    let pieces: Vec<(usize, &mut [T])> = (0..)
+        .step_by(PASS_CHUNK)
+        .zip(out.chunks_mut(PASS_CHUNK))
+        .collect();
+    map(pieces, workers, |(start, piece)| {
+        for (i, o) in (start..).zip(piece) {
+            *o = f(i);
+        }
+    });
+}
+
+/// The number of i in `range` with `pred(i)`, in pieces of [`PASS_CHUNK`]
+/// on up to `workers` threads.
+pub(crate) fn count(
+    range: core::ops::Range<usize>,
+    workers: usize,
+    pred: impl Fn(usize) -> bool + Sync,
+) -> usize {
+    if workers <= 1 || range.len() <= PASS_CHUNK {
+        return range.filter(|&i| pred(i)).count();
+    }
+    let pieces: Vec<core::ops::Range<usize>> = range
+        .clone()
+        .step_by(PASS_CHUNK)
+        .map(|s| s..(s + PASS_CHUNK).min(range.end))
+        .collect();
+    map(pieces, workers, |r| r.filter(|&i| pred(i)).count())
+        .into_iter()
+        .sum()
+}
+
 /// Runs `a` and `b`, on two threads when `parallel` (`b` on the caller's),
 /// and returns both results. When the second thread cannot be started, or
 /// has not started `a` by the time `b` is done, `a` runs on the caller's
@@ -273,29 +314,42 @@ const SORT_BLOCK: usize = 1 << 16;
 /// An item of [`sort`]: totally ordered, with a leading 64-bit part that
 /// orders it first (`a.lead() < b.lead()` implies `a < b`).
 pub(crate) trait Sortable: Ord + Copy + Send + Sync {
+    /// Whether the leading part is the whole item.
+    const LEAD_IS_ALL: bool = false;
+
+    /// The item of all zero bits (a vector of them is allocated zeroed,
+    /// without writing it).
+    const ZERO: Self;
+
     /// The leading 64 bits of the order.
     fn lead(&self) -> u64;
 }
 
 impl Sortable for u64 {
+    const LEAD_IS_ALL: bool = true;
+    const ZERO: Self = 0;
+
     fn lead(&self) -> u64 {
         *self
     }
 }
 
 impl Sortable for u128 {
+    const ZERO: Self = 0;
     fn lead(&self) -> u64 {
         (*self >> 64) as u64
     }
 }
 
 impl Sortable for (u64, u64) {
+    const ZERO: Self = (0, 0);
     fn lead(&self) -> u64 {
         self.0
     }
 }
 
 impl Sortable for (u64, u64, u32) {
+    const ZERO: Self = (0, 0, 0);
     fn lead(&self) -> u64 {
         self.0
     }
@@ -312,16 +366,15 @@ impl Sortable for (u64, u64, u32) {
 /// n/[`BUCKET_ITEMS`] buckets so that the buckets get equal shares of the
 /// sample (items outside the range go to the end bins). Blocks of
 /// [`SORT_BLOCK`] items (at most 256 blocks) are classified (a subtraction,
-/// a shift, a table look-up) and split into one vector per bucket in
-/// parallel; then each bucket gathers its pieces into the input's memory and
-/// is sorted, in parallel. Every boundary depends on n and the data only,
-/// never on `workers`. Items with one leading part share a bucket, so
-/// skewed data make uneven buckets: slower, never wrong. O(n log n) time, n
-/// extra items of memory.
+/// a shift, a table look-up) and scattered to their buckets in parallel,
+/// and the buckets sorted in parallel. Every boundary depends on n and the
+/// data only, never on `workers`. Items with one leading part share a
+/// bucket, so skewed data make uneven buckets: slower, never wrong.
+/// O(n log n) time, n extra items and 2 bytes an item of memory.
 pub(crate) fn sort<T: Sortable>(mut v: Vec<T>, workers: usize) -> Vec<T> {
     let n = v.len();
     if workers <= 1 || n < SORT_SERIAL {
-        v.sort_unstable();
+        sort_by_lead(&mut v);
         return v;
     }
     let buckets = (n / BUCKET_ITEMS).clamp(2, 1 << 12);
@@ -347,41 +400,75 @@ pub(crate) fn sort<T: Sortable>(mut v: Vec<T>, workers: usize) -> Vec<T> {
         *t = (before * buckets / samples).min(buckets - 1) as u16;
         before += c;
     }
-    // Each block of the input (at most 256 of them) is classified and
-    // split into one vector per bucket, in parallel.
+    // Memory for the workers comes from the caller's thread: a thread's own
+    // allocations of this size are returned to the system when it ends,
+    // and every call would fault them in again.
     let block = SORT_BLOCK.max(n.div_ceil(256));
-    let blocks: Vec<&[T]> = v.chunks(block).collect();
-    let pieces: Vec<Vec<Vec<T>>> = map(blocks, workers, |block| {
-        let ids: Vec<u16> = block.iter().map(|x| table[bin(x.lead())]).collect();
+    let mut ids = vec![0u16; n];
+    let mut out = vec![T::ZERO; n];
+    // Each block of the input (at most 256 of them) is classified, in
+    // parallel.
+    let jobs: Vec<(&[T], &mut [u16])> = v.chunks(block).zip(ids.chunks_mut(block)).collect();
+    let counts: Vec<Vec<usize>> = map(jobs, workers, |(block, ids)| {
         let mut counts = vec![0usize; buckets];
-        for &b in &ids {
-            counts[usize::from(b)] += 1;
+        for (id, x) in ids.iter_mut().zip(block) {
+            *id = table[bin(x.lead())];
+            counts[usize::from(*id)] += 1;
         }
-        let mut to: Vec<Vec<T>> = counts.iter().map(|&c| Vec::with_capacity(c)).collect();
-        for (x, &b) in block.iter().zip(&ids) {
-            to[usize::from(b)].push(*x);
-        }
-        to
+        counts
     });
-    // The buckets, in order, in the input's own memory: each gathers its
-    // pieces from every block and is sorted on its own, in parallel.
-    let mut rest: &mut [T] = &mut v;
+    // The output, cut into one piece per (bucket, block), bucket-major; each
+    // block scatters its items to its pieces, in parallel.
+    let mut rest: &mut [T] = &mut out;
+    let mut pieces: Vec<Vec<&mut [T]>> = counts.iter().map(|_| Vec::new()).collect();
+    let mut bucket_lens = vec![0usize; buckets];
+    for (b, len) in bucket_lens.iter_mut().enumerate() {
+        for (to, c) in pieces.iter_mut().zip(&counts) {
+            let (piece, tail) = rest.split_at_mut(c[b]);
+            to.push(piece);
+            *len += c[b];
+            rest = tail;
+        }
+    }
+    let jobs: Vec<_> = v.chunks(block).zip(ids.chunks(block)).zip(pieces).collect();
+    map(jobs, workers, |((block, ids), mut to)| {
+        let mut at = vec![0usize; buckets];
+        for (x, &b) in block.iter().zip(ids) {
+            let b = usize::from(b);
+            to[b][at[b]] = *x;
+            at[b] += 1;
+        }
+    });
+    drop(ids);
+    // The buckets, each sorted on its own, in parallel.
+    let mut rest: &mut [T] = &mut out;
     let mut parts = Vec::with_capacity(buckets);
-    for b in 0..buckets {
-        let len = pieces.iter().map(|p| p[b].len()).sum();
+    for &len in &bucket_lens {
         let (part, tail) = rest.split_at_mut(len);
-        parts.push((b, part));
+        parts.push(part);
         rest = tail;
     }
-    map(parts, workers, |(b, part)| {
-        let mut at = 0;
-        for p in &pieces {
-            part[at..at + p[b].len()].copy_from_slice(&p[b]);
-            at += p[b].len();
+    map(parts, workers, sort_by_lead);
+    out
+}
+
+/// Sorts `v` by the leading parts (one 64-bit comparison a step), then each
+/// run of equal leading parts by the whole items: the order of `Ord`, with
+/// cheaper comparisons (such runs are rare unless there are ties).
+fn sort_by_lead<T: Sortable>(v: &mut [T]) {
+    v.sort_unstable_by_key(Sortable::lead);
+    if T::LEAD_IS_ALL {
+        return;
+    }
+    let mut start = 0;
+    while start < v.len() {
+        let lead = v[start].lead();
+        let len = v[start..].iter().take_while(|t| t.lead() == lead).count();
+        if len > 1 {
+            v[start..start + len].sort_unstable();
         }
-        part.sort_unstable();
-    });
-    v
+        start += len;
+    }
 }
 
 #[cfg(test)]

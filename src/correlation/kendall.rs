@@ -230,12 +230,8 @@ struct Counts {
 fn counts_by_kernel<F: Float>(x: &[F], y: &[F]) -> Result<Counts> {
     let pairs: Vec<(u64, u64)> = x.iter().zip(y).map(|(&a, &b)| (key(b), key(a))).collect();
     let layout = Layout::new(pairs)?;
-    let sums = layout.sweep_chunks(
-        workers_for(x.len()),
-        || 0u64,
-        |s, _, _, d| *s += u64::from(d),
-    );
-    let discordant = sums.iter().sum::<u64>() / 2;
+    let d = layout.discordant_counts(workers_for(x.len()));
+    let discordant = d.iter().map(|&c| u64::from(c)).sum::<u64>() / 2;
     let (mut tx, mut ty, mut joint) = (TieStats::default(), TieStats::default(), 0);
     layout.for_each_x_group(|t| tx.add_group(t));
     layout.for_each_y_group(|t| ty.add_group(t));

@@ -201,12 +201,14 @@ pub(crate) fn rank_both<F: Float>(
     }
     // The keys here (F need not be Sync), the two sorts at once.
     let (kx, ky) = (rank_keys(x, order_x), rank_keys(y, order_y));
+    let (mut a, mut b) = (vec![0.0; x.len()], vec![0.0; y.len()]);
     let half = workers / 2;
     threads::join(
         true,
-        || rank_of_keys(kx, ties, half.max(1)),
-        || rank_of_keys(ky, ties, (workers - half).max(1)),
-    )
+        || rank_of_keys(kx, ties, half.max(1), &mut a),
+        || rank_of_keys(ky, ties, (workers - half).max(1), &mut b),
+    );
+    (a, b)
 }
 
 /// Checks two score samples for a rank correlation, in one pass over each:

@@ -19,7 +19,7 @@
 //! orders are computed exactly in the sibling module `sums`.
 
 use crate::error::{Error, Result};
-use crate::threads::{self, PARALLEL_FROM};
+use crate::threads::{self, PARALLEL_FROM, map};
 
 /// Maps a finite score (no −0; NaN mapped beforehand) to a `u64` with the
 /// same order, so that sorting compares integers.
@@ -94,10 +94,11 @@ fn sort_lexicographic<T: Ord + Copy>(v: &mut [T], first: impl Fn(&T) -> u64) {
 /// bits of p: half the bytes of (key, position) pairs to move. Runs that
 /// share those top bits (ties, or keys that differ only in their lowest
 /// bits) are then sorted by the full key.
-fn x_positions(x_at: impl Fn(usize) -> u64, n: usize, workers: usize) -> (Vec<u32>, Dense) {
+fn x_positions(x_at: impl Fn(usize) -> u64 + Sync, n: usize, workers: usize) -> (Vec<u32>, Dense) {
     let bits = usize::BITS - n.saturating_sub(1).leading_zeros();
     let low = (1u64 << bits) - 1;
-    let words: Vec<u64> = (0..n).map(|p| (x_at(p) & !low) | p as u64).collect();
+    let mut words = vec![0u64; n];
+    threads::fill(&mut words, workers, |p| (x_at(p) & !low) | p as u64);
     // Distinct words (each holds its position): one sorted order.
     let mut words = threads::sort(words, workers);
     let mut tied = 0;
@@ -122,7 +123,8 @@ fn x_positions(x_at: impl Fn(usize) -> u64, n: usize, workers: usize) -> (Vec<u3
         }
         start += len;
     }
-    let yx_pos: Vec<u32> = words.iter().map(|&w| (w & low) as u32).collect();
+    let mut yx_pos = vec![0u32; n];
+    threads::fill(&mut yx_pos, workers, |k| (words[k] & low) as u32);
     let rx = if tied == 0 {
         Dense {
             ranks: Vec::new(),
@@ -130,15 +132,15 @@ fn x_positions(x_at: impl Fn(usize) -> u64, n: usize, workers: usize) -> (Vec<u3
         }
     } else {
         let x = |k: usize| x_at(yx_pos[k] as usize);
-        dense_along(n, |k| x(k) != x(k - 1))
+        dense_along(n, |k| x(k) != x(k - 1), workers)
     };
     (yx_pos, rx)
 }
 
 /// Dense ranks along a sequence sorted by them, from "differs from the
 /// previous item" flags; returns the ranks and their number.
-fn dense_along(n: usize, differs: impl Fn(usize) -> bool) -> Dense {
-    let distinct = usize::from(n > 0) + (1..n).filter(|&k| differs(k)).count();
+fn dense_along(n: usize, differs: impl Fn(usize) -> bool + Sync, workers: usize) -> Dense {
+    let distinct = usize::from(n > 0) + threads::count(1..n.max(1), workers, &differs);
     // Without ties the rank is the position: no vector needed.
     let ranks = if distinct < n {
         let mut r = 0u32;
@@ -233,8 +235,8 @@ impl Layout {
                 let yx_pos = stable_by(&all, |p| sx[index_yx[p as usize] as usize], max);
                 let y_at = |p: usize| sy[index_yx[p] as usize];
                 let x_at = |k: usize| sx[index_yx[yx_pos[k] as usize] as usize];
-                let ry = dense_along(n, |p| y_at(p) != y_at(p - 1));
-                let rx = dense_along(n, |k| x_at(k) != x_at(k - 1));
+                let ry = dense_along(n, |p| y_at(p) != y_at(p - 1), workers);
+                let rx = dense_along(n, |k| x_at(k) != x_at(k - 1), workers);
                 (index_yx, yx_pos, ry, rx)
             }
             None if index => {
@@ -251,7 +253,7 @@ impl Layout {
                 } else {
                     sort_lexicographic(&mut yx, |t| t.0);
                 }
-                let ry = dense_along(n, |p| yx[p].0 != yx[p - 1].0);
+                let ry = dense_along(n, |p| yx[p].0 != yx[p - 1].0, workers);
                 let (yx_pos, rx) = x_positions(|p| yx[p].1, n, workers);
                 (yx.into_iter().map(|t| t.2).collect(), yx_pos, ry, rx)
             }
@@ -262,7 +264,7 @@ impl Layout {
                 } else {
                     sort_lexicographic(&mut pairs, |t| t.0);
                 }
-                let ry = dense_along(n, |p| pairs[p].0 != pairs[p - 1].0);
+                let ry = dense_along(n, |p| pairs[p].0 != pairs[p - 1].0, workers);
                 let (yx_pos, rx) = x_positions(|p| pairs[p].1, n, workers);
                 (Vec::new(), yx_pos, ry, rx)
             }
@@ -317,56 +319,60 @@ impl Layout {
         sweep(&self.yx_pos, 0, &mut tree, &mut seen, f);
     }
 
-    /// [`Layout::for_each_discordant_count`] on up to `workers` threads:
-    /// `step(state, k, p_k, d_k)` for every (x, y) position k, with one
-    /// `state` (from `make()`) per chunk of positions; returns the states in
-    /// chunk order.
+    /// The counts d_k of [`Layout::for_each_discordant_count`] along the
+    /// (x, y) order, on up to `workers` threads.
     ///
-    /// Below [`PARALLEL_FROM`] items, or with one worker, there is one chunk
-    /// (the sequential sweep). Otherwise the (x, y) order is cut into
+    /// Below [`PARALLEL_FROM`] items, or with one worker, this is the
+    /// sequential sweep. Otherwise the (x, y) order is cut into
     /// [`COUNT_CHUNKS`] chunks of a size fixed by n (never by `workers`): a
     /// bitmap of each chunk's positions (in parallel), the union of the
     /// earlier chunks' bitmaps before each chunk (in order) and a Fenwick
     /// tree built from it in O(n/64) let every chunk resume the sweep where
     /// the chunk before would have left it. The counts are the same integers
-    /// on any number of threads; so is each chunk's state.
-    pub(crate) fn sweep_chunks<S: Send>(
-        &self,
-        workers: usize,
-        make: impl Fn() -> S + Sync,
-        step: impl Fn(&mut S, usize, u32, u32) + Sync,
-    ) -> Vec<S> {
+    /// on any number of threads. Memory: n counts, and two bitmaps of n bits
+    /// and a tree of n/16 bytes per chunk, all allocated on the caller's
+    /// thread (so that they are reused from call to call).
+    pub(crate) fn discordant_counts(&self, workers: usize) -> Vec<u32> {
         let n = self.n;
+        let mut d = vec![0u32; n];
         if workers <= 1 || n < PARALLEL_FROM {
-            let mut state = make();
-            self.for_each_discordant_count(|k, p, d| step(&mut state, k, p, d));
-            return vec![state];
+            self.for_each_discordant_count(|k, _, c| d[k] = c);
+            return d;
         }
         let words = n / 64 + 1;
         let chunk = n.div_ceil(COUNT_CHUNKS);
-        let chunks: Vec<(usize, &[u32])> = (0..)
-            .step_by(chunk)
-            .zip(self.yx_pos.chunks(chunk))
+        let chunks = n.div_ceil(chunk);
+        // Each chunk's positions, then the positions before each chunk.
+        let mut maps = vec![0u64; chunks * words];
+        let jobs: Vec<_> = self
+            .yx_pos
+            .chunks(chunk)
+            .zip(maps.chunks_mut(words))
             .collect();
-        let maps = threads::map(chunks.clone(), workers, |(_, ps)| {
-            let mut seen = vec![0u64; words];
+        map(jobs, workers, |(ps, seen)| {
             for &p in ps {
                 seen[p as usize / 64] |= 1u64 << (p % 64);
             }
-            seen
         });
-        // The positions before each chunk.
         let mut before = vec![0u64; words];
-        let mut states = Vec::with_capacity(maps.len());
-        for m in maps {
-            states.push(before.clone());
-            before.iter_mut().zip(&m).for_each(|(a, b)| *a |= b);
+        for m in maps.chunks_mut(words) {
+            for (a, b) in before.iter_mut().zip(m.iter_mut()) {
+                let mine = *b;
+                *b = *a;
+                *a |= mine;
+            }
         }
         drop(before);
-        let jobs: Vec<_> = chunks.into_iter().zip(states).collect();
-        threads::map(jobs, workers, |((start, ps), mut seen)| {
+        let mut trees = vec![0u32; chunks * (words + 1)];
+        let jobs: Vec<_> = (0..)
+            .step_by(chunk)
+            .zip(self.yx_pos.chunks(chunk))
+            .zip(maps.chunks_mut(words))
+            .zip(trees.chunks_mut(words + 1))
+            .zip(d.chunks_mut(chunk))
+            .collect();
+        map(jobs, workers, |((((start, ps), seen), tree), d)| {
             // The Fenwick tree over the words of `seen`, built in O(words).
-            let mut tree = vec![0u32; words + 1];
             for i in 1..=words {
                 tree[i] += seen[i - 1].count_ones();
                 let j = i + (i & i.wrapping_neg());
@@ -374,12 +380,9 @@ impl Layout {
                     tree[j] += tree[i];
                 }
             }
-            let mut state = make();
-            sweep(ps, start, &mut tree, &mut seen, |k, p, d| {
-                step(&mut state, k, p, d);
-            });
-            state
-        })
+            sweep(ps, start, tree, seen, |k, _, c| d[k - start] = c);
+        });
+        d
     }
 
     /// Calls `f(size)` for each run of equal x along the (x, y) order (runs of
@@ -543,11 +546,13 @@ mod tests {
             let y: Vec<f64> = (0..n).map(|_| draw()).collect();
             let layout = Layout::new(pairs(&x, &y)).unwrap();
             let mut want = Vec::new();
-            layout.for_each_discordant_count(|k, p, d| want.push((k, p, d)));
+            layout.for_each_discordant_count(|k, _, d| {
+                assert_eq!(k, want.len());
+                want.push(d);
+            });
             for workers in [1, 2, 3, 7] {
-                let parts = layout.sweep_chunks(workers, Vec::new, |v, k, p, d| v.push((k, p, d)));
-                assert!(workers == 1 || parts.len() == COUNT_CHUNKS);
-                assert_eq!(parts.concat(), want, "n = {n}, {workers} workers");
+                let got = layout.discordant_counts(workers);
+                assert_eq!(got, want, "n = {n}, {workers} workers");
             }
         }
     }

@@ -419,7 +419,7 @@ fn additive_discordant<const M: usize>(
 const SUM_CHUNK: usize = 1 << 16;
 
 /// [`additive_discordant`] on up to `workers` threads: the counts d_k from
-/// the chunked sweep of [`Layout::sweep_chunks`], copied to the (y, x)
+/// the chunked sweep of [`Layout::discordant_counts`], copied to the (y, x)
 /// order when a weight vector runs along it (a scatter: random writes cost
 /// less than random reads of the weights would), then the weighted sums in
 /// chunks of [`SUM_CHUNK`] positions, each exact, added in chunk order. The
@@ -432,9 +432,7 @@ fn additive_discordant_parallel<const M: usize>(
     workers: usize,
 ) -> Vec<Fixed<M>> {
     let n = layout.n;
-    let parts = layout.sweep_chunks(workers, Vec::new, |d: &mut Vec<u32>, _, _, c| d.push(c));
-    let d_xy = parts.concat();
-    drop(parts);
+    let d_xy = layout.discordant_counts(workers);
     let mut d_yx = Vec::new();
     if weights.iter().any(|w| matches!(w, Along::Yx(_))) {
         d_yx = vec![0u32; n];
@@ -450,16 +448,17 @@ fn additive_discordant_parallel<const M: usize>(
     let parts = threads::map(ranges, workers, |r| {
         let mut out = Vec::with_capacity(2 * weights.len());
         for w in weights {
+            let (mut sum, mut dis) = (ExponentSums::new(fx.exps), ExponentSums::new(fx.exps));
+            let mut add = |k: usize, x: f64, d: u32| {
+                let s = significand(x);
+                sum.add_significand(k, s, 1);
+                dis.add_significand(k, s, u64::from(d));
+            };
             let (v, d) = match *w {
                 Along::Xy(v) => (v, &d_xy),
                 Along::Yx(v) => (v, &d_yx),
             };
-            let (mut sum, mut dis) = (ExponentSums::new(fx.exps), ExponentSums::new(fx.exps));
-            for k in r.clone() {
-                let s = significand(v[k]);
-                sum.add_significand(k, s, 1);
-                dis.add_significand(k, s, u64::from(d[k]));
-            }
+            r.clone().for_each(|k| add(k, v[k], d[k]));
             out.push(sum.finish::<M>(fx.lsb));
             out.push(dis.finish::<M>(fx.lsb));
         }
