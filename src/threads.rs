@@ -24,8 +24,8 @@
 //! ```
 //! use adaptive_comp_metrics::{kendall_tau_b, with_threads, Threads};
 //! use std::num::NonZeroUsize;
-//! let x: Vec<f64> = (0..200_000).map(|i| ((i * 7919) % 200_003) as f64).collect();
-//! let y: Vec<f64> = (0..200_000).map(|i| ((i * 104_729) % 200_003) as f64).collect();
+//! let x: Vec<f64> = (0..200_000u64).map(|i| ((i * 7919) % 200_003) as f64).collect();
+//! let y: Vec<f64> = (0..200_000u64).map(|i| ((i * 104_729) % 200_003) as f64).collect();
 //! let one = with_threads(Threads::Fixed(NonZeroUsize::MIN), || kendall_tau_b(&x, &y))?;
 //! let all = kendall_tau_b(&x, &y)?; // every core
 //! assert_eq!(one, all); // bit for bit
