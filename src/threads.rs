@@ -553,7 +553,7 @@ mod tests {
     #[test]
     fn join_returns_both_results() {
         for parallel in [false, true] {
-            let v = vec![1, 2, 3];
+            let v = [1, 2, 3];
             let (a, b) = join(parallel, || v.iter().sum::<i32>(), || v.len());
             assert_eq!((a, b), (6, 3));
         }

@@ -163,7 +163,6 @@ impl KendallResult {
 /// The result is the same, bit for bit, on any number of threads (see
 /// [`threads`](crate::threads)).
 ///
-
 /// # Examples
 /// ```
 /// use adaptive_comp_metrics::{kendall_tau_b, Alternative};

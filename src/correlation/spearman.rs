@@ -106,7 +106,6 @@ impl SpearmanResult {
 /// The result is the same, bit for bit, on any number of threads (see
 /// [`threads`](crate::threads)).
 ///
-
 /// # Examples
 /// ```
 /// use adaptive_comp_metrics::{spearman, Alternative};

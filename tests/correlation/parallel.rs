@@ -244,3 +244,28 @@ fn with_threads_nests_and_restores() {
     });
     assert_eq!(adaptive_comp_metrics::current_threads(), Threads::Available);
 }
+
+#[test]
+fn wide_weights_and_many_limbs_give_the_same_bits_on_any_number_of_threads() {
+    // Weights from 1e-300 to 1e300 need the widest fixed-point sums (34
+    // limbs); 1e-20 … 1e20 the middle ones. Ties in both inputs.
+    let n = PARALLEL_FROM + 321;
+    let x = scores(n, 2, 5);
+    let y = scores(n, 1, 6);
+    for span in [20.0, 300.0] {
+        let u: Vec<f64> = (0..n)
+            .map(|i| 10f64.powf(span * (((i * 7919) % 2001) as f64 / 1000.0 - 1.0)))
+            .collect();
+        for combine in [Combine::Additive, Combine::Multiplicative] {
+            let run = |t: usize| {
+                with_threads(threads(t), || weighted_kendall(&x, &y, &u, combine)).map(|s| {
+                    [s.total, s.tied_x, s.tied_y, s.tied_xy, s.concordant, s.tau].map(f64::to_bits)
+                })
+            };
+            let one = run(1);
+            for t in [2, 3] {
+                assert_eq!(run(t), one, "span 1e±{span}, {combine:?}, {t} threads");
+            }
+        }
+    }
+}

@@ -562,14 +562,13 @@ mod tests {
         let x = [1.0, 2.0, 2.0, 3.0, 3.0, 3.0];
         let y = [5.0, 1.0, 1.0, 2.0, 3.0, 3.0];
         let layout = Layout::new(pairs(&x, &y)).unwrap();
-        let collect = |f: &dyn Fn(&mut dyn FnMut(u64))| {
-            let mut v = Vec::new();
-            f(&mut |t| v.push(t));
-            v
-        };
-        assert_eq!(collect(&|g| layout.for_each_x_group(g)), [1, 2, 3]);
-        assert_eq!(collect(&|g| layout.for_each_y_group(g)), [2, 1, 2, 1]);
-        assert_eq!(collect(&|g| layout.for_each_xy_group(g)), [1, 2, 1, 2]);
+        let (mut gx, mut gy, mut gxy) = (Vec::new(), Vec::new(), Vec::new());
+        layout.for_each_x_group(|t| gx.push(t));
+        layout.for_each_y_group(|t| gy.push(t));
+        layout.for_each_xy_group(|t| gxy.push(t));
+        assert_eq!(gx, [1, 2, 3]);
+        assert_eq!(gy, [2, 1, 2, 1]);
+        assert_eq!(gxy, [1, 2, 1, 2]);
     }
 
     #[test]

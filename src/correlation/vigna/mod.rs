@@ -262,7 +262,6 @@ fn order_pairs<F: Float>(x: &[F], y: &[F], nan: NanPolicy) -> Result<Vec<(u64, u
 /// The result is the same, bit for bit, on any number of threads (see
 /// [`threads`](crate::threads)).
 ///
-
 /// # Examples
 /// ```
 /// use adaptive_comp_metrics::correlation::vigna::{weighted_kendall, Combine};
@@ -509,7 +508,6 @@ pub struct WeightedTau {
 /// The result is the same, bit for bit, on any number of threads (see
 /// [`threads`](crate::threads)).
 ///
-
 /// # Examples
 /// ```
 /// use adaptive_comp_metrics::correlation::vigna::{weighted_tau, Combine, Rank, WeightedTauOptions};
