@@ -104,7 +104,7 @@ impl SpearmanResult {
 /// [`current_threads`](crate::current_threads) (a sort of (score, index)
 /// keys, whose order is unique); the sums are then formed in one order.
 /// The result is the same, bit for bit, on any number of threads (see
-/// [`threads`](crate::threads)).
+/// [`threads`]).
 ///
 /// # Examples
 /// ```

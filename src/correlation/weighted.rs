@@ -230,7 +230,7 @@ impl<W: Weigher> TopWeighted<W> {
     /// From [`PARALLEL_FROM`](crate::threads::PARALLEL_FROM) items on, the
     /// kernel's sorts and sweeps run on the threads of
     /// [`current_threads`](crate::current_threads), as in
-    /// [`weighted_kendall`](crate::weighted_kendall); the same result on any
+    /// [`weighted_kendall`]; the same result on any
     /// number of threads.
     pub fn tau<F: Float>(&self, x: &[F], y: &[F]) -> Result<TauW> {
         // The kernel's own sorts rank x and y: no ranking sorts of their own.

@@ -73,7 +73,7 @@ use crate::error::{check_finite, check_pair_len};
 use num_traits::Float;
 
 /// How many threads run the replicates (results do not depend on it): the
-/// crate's [`Threads`](crate::Threads), re-exported here where it first
+/// crate's [`Threads`], re-exported here where it first
 /// served.
 pub use crate::threads::Threads;
 
