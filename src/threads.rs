@@ -371,7 +371,9 @@ impl Sortable for (u64, u64, u32) {
 /// sample (items outside the range go to the end bins). Blocks of
 /// [`SORT_BLOCK`] items (at most 256 blocks) are classified (a subtraction,
 /// a shift, a table look-up) and scattered to their buckets in parallel,
-/// and the buckets sorted in parallel. Every boundary depends on n and the
+/// and the buckets sorted in parallel (a counting sort by the high bits of
+/// the bucket's own range, then a comparison sort of each bin that holds
+/// more than one item). Every boundary depends on n and the
 /// data only, never on `workers`. Items with one leading part share a
 /// bucket, so skewed data make uneven buckets: slower, never wrong.
 /// O(n log n) time, n extra items and 2 bytes an item of memory.
@@ -444,16 +446,58 @@ pub(crate) fn sort<T: Sortable>(mut v: Vec<T>, workers: usize) -> Vec<T> {
         }
     });
     drop(ids);
-    // The buckets, each sorted on its own, in parallel.
-    let mut rest: &mut [T] = &mut out;
+    // The buckets, each sorted on its own, in parallel, into the input's
+    // memory (free now): the sorted sequence ends up in `v`.
+    let (mut rest, mut into): (&mut [T], &mut [T]) = (&mut out, &mut v);
     let mut parts = Vec::with_capacity(buckets);
     for &len in &bucket_lens {
         let (part, tail) = rest.split_at_mut(len);
-        parts.push(part);
-        rest = tail;
+        let (dest, dest_tail) = into.split_at_mut(len);
+        parts.push((part, dest));
+        (rest, into) = (tail, dest_tail);
     }
-    map(parts, workers, sort_by_lead);
-    out
+    map(parts, workers, |(part, dest)| radix_bucket(part, dest));
+    v
+}
+
+/// Sorts the items of `from` into `to` (of the same length): a counting
+/// sort by the leading parts' high bits (about one item per bin, from the
+/// bucket's own range of leading parts), then [`sort_by_lead`] on each bin
+/// of more than one item. O(len) for spread-out keys; skewed keys fall to
+/// the comparison sort within their bin.
+fn radix_bucket<T: Sortable>(from: &[T], to: &mut [T]) {
+    let len = from.len();
+    if len < 64 {
+        to.copy_from_slice(from);
+        sort_by_lead(to);
+        return;
+    }
+    let (lo, hi) = from.iter().fold((u64::MAX, 0), |(lo, hi), x| {
+        (lo.min(x.lead()), hi.max(x.lead()))
+    });
+    // Bins of 2^shift leading values from lo: at most 2·len of them.
+    let bits = u64::BITS - (hi - lo).leading_zeros();
+    let shift = bits.saturating_sub(usize::BITS - len.leading_zeros());
+    let bin = |x: &T| ((x.lead() - lo) >> shift) as usize;
+    let mut start = vec![0u32; (((hi - lo) >> shift) as usize) + 2];
+    for x in from {
+        start[bin(x) + 1] += 1;
+    }
+    for i in 1..start.len() {
+        start[i] += start[i - 1];
+    }
+    let mut at = start.clone();
+    for x in from {
+        let b = bin(x);
+        to[at[b] as usize] = *x;
+        at[b] += 1;
+    }
+    for w in start.windows(2) {
+        let (a, b) = (w[0] as usize, w[1] as usize);
+        if b - a > 1 {
+            sort_by_lead(&mut to[a..b]);
+        }
+    }
 }
 
 /// Sorts `v` by the leading parts (one 64-bit comparison a step), then each

@@ -248,7 +248,7 @@ impl Layout {
                 drop(pairs);
                 // Distinct triples (each holds its index): one sorted order,
                 // however it is computed.
-                if workers > 1 {
+                if n >= PARALLEL_FROM {
                     yx = threads::sort(yx, workers);
                 } else {
                     sort_lexicographic(&mut yx, |t| t.0);
@@ -259,7 +259,7 @@ impl Layout {
             }
             None => {
                 // Equal pairs are indistinguishable: one sorted order.
-                if workers > 1 {
+                if n >= PARALLEL_FROM {
                     pairs = threads::sort(pairs, workers);
                 } else {
                     sort_lexicographic(&mut pairs, |t| t.0);
