@@ -467,7 +467,8 @@ pub(crate) fn sort<T: Sortable>(mut v: Vec<T>, workers: usize) -> Vec<T> {
 /// the comparison sort within their bin.
 fn radix_bucket<T: Sortable>(from: &[T], to: &mut [T]) {
     let len = from.len();
-    if len < 64 {
+    // (Bins count in u32.)
+    if len < 64 || u32::try_from(len).is_err() {
         to.copy_from_slice(from);
         sort_by_lead(to);
         return;
