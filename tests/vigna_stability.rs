@@ -6,8 +6,8 @@
 //! n = 10⁵ runs always; n = 10⁷ is `#[ignore]`d in the default test run
 //! (mostly the sweep: about a minute and a half on two cores, which share
 //! the nine independent checks) and run by `.ci/run` as
-//! `cargo test --all-features --test vigna_stability -- --ignored`, in the
-//! optimised test profile the README's test command has already built.
+//! `cargo test --workspace --all-features --test vigna_stability -- --ignored`,
+//! in the optimised test profile the README's test command has already built.
 
 // Ties are exact equality, and unit-weight counts must agree exactly.
 #![allow(clippy::float_cmp)]
