@@ -261,11 +261,13 @@ fn check(o: &Options) -> Result<(), Box<dyn Error>> {
             let bias = d1 / m;
             let se = ((d2 / m - bias * bias) / m).sqrt();
             println!(
-                "{} {:?} {:?} n={n} K={}: bias {bias:+.2e} ± {se:.1e}, E[(Γ − Γ̂)²]/V = {:.2e} ({:.1} s)",
+                "{} {:?} {:?} n={n} K={}: Γ̄ {:.5} ± {:.1e}, bias {bias:+.2e} ± {se:.1e}, E[(Γ − Γ̂)²]/V = {:.2e} ({:.1} s)",
                 c.name,
                 c.scheme,
                 c.coef,
                 setup.k,
+                g1 / m,
+                (var / m).sqrt(),
                 d2 / m / var,
                 t.elapsed().as_secs_f64()
             );

@@ -343,13 +343,6 @@ fn converges(config: &TopWeighted<Boxed>, name: &str) -> bool {
     config.weighting_scheme() == Scheme::Additive && name != "1/n"
 }
 
-/// Whether a configuration has its long grid (to n = 11 246 827): ρ_w of
-/// every weigher and scheme but multiplicative 1/n. The others still end at
-/// n = 8434, extrapolated one decade.
-fn long_grid(config: &TopWeighted<Boxed>, c: Coefficient, name: &str) -> bool {
-    c == Coefficient::Rho && !(name == "1/n" && config.weighting_scheme() == Scheme::Multiplicative)
-}
-
 #[test]
 fn the_table_covers_every_n_to_ten_million_within_the_issues_bar() {
     // The issue's values at n = 990 (additive 1/(n + 2)²): ρ_w ≈ −0.60, τ_w ≈ −0.51.
@@ -358,18 +351,13 @@ fn the_table_covers_every_n_to_ten_million_within_the_issues_bar() {
     let tau = paper.null_table(Coefficient::Tau, 990).unwrap();
     assert!((rho.mean.value + 0.598).abs() < 0.005, "{rho:?}");
     assert!((tau.mean.value + 0.508).abs() < 0.005, "{tau:?}");
-    let mut long = 0;
+    let mut configurations = 0;
     for (config, c, name) in builtin() {
-        let grid: &[usize] = if long_grid(&config, c, name) {
-            long += 1;
-            &[
-                12, 13, 15, 99, 1000, 8434, 8435, 12_345, 36_119, 84_340, 84_341, 1_000_000,
-                3_000_001, 10_000_000, 11_246_827,
-            ]
-        } else {
-            &[12, 13, 15, 99, 1000, 4743, 8434]
-        };
-        for &n in grid {
+        configurations += 1;
+        for n in [
+            12, 13, 15, 99, 1000, 4743, 8434, 8435, 12_345, 36_119, 84_340, 84_341, 1_000_000,
+            3_000_001, 10_000_000, 11_246_827,
+        ] {
             let m = config.null_table(c, n).unwrap();
             let (v, l) = (m.variance.value, m.left_variance.value);
             assert!(
@@ -389,51 +377,31 @@ fn the_table_covers_every_n_to_ten_million_within_the_issues_bar() {
             );
             Standardiser::new(m).unwrap();
         }
-        if long_grid(&config, c, name) {
-            // Past the last grid point: the limit where the moments converge
-            // (standard error widened by the last decade's change), else an error.
-            for n in [11_246_828, 1 << 40, usize::MAX] {
-                match config.null_table(c, n) {
-                    Ok(m) => {
-                        assert!(converges(&config, name), "{name} {c:?} {n}");
-                        let last = config.null_table(c, 11_246_827).unwrap();
-                        assert_eq!(m.mean.value, last.mean.value);
-                        assert!(m.mean.standard_error >= last.mean.standard_error);
-                        assert!(m.mean.standard_error < 1e-3, "{name} {c:?}: {m:?}");
-                    }
-                    Err(e) => {
-                        assert!(!converges(&config, name), "{name} {c:?} {n}: {e}");
-                        assert_eq!(
-                            e,
-                            StandardisedError::BeyondTable {
-                                max: 11_246_827,
-                                got: n
-                            }
-                        );
-                    }
+        // Past the last grid point: the limit where the moments converge
+        // (standard error widened by the last decade's change), else an error.
+        for n in [11_246_828, 1 << 40, usize::MAX] {
+            match config.null_table(c, n) {
+                Ok(m) => {
+                    assert!(converges(&config, name), "{name} {c:?} {n}");
+                    let last = config.null_table(c, 11_246_827).unwrap();
+                    assert_eq!(m.mean.value, last.mean.value);
+                    assert!(m.mean.standard_error >= last.mean.standard_error);
+                    assert!(m.mean.standard_error < 1e-3, "{name} {c:?}: {m:?}");
                 }
-            }
-        } else {
-            // Extrapolated one decade, less certain the farther out; then an error.
-            let mut beyond_se = 0.0;
-            for n in [12_345, 84_340] {
-                let se = config.null_table(c, n).unwrap().mean.standard_error;
-                assert!(se.is_finite() && se > beyond_se, "{name} {c:?} {n}");
-                beyond_se = se;
-            }
-            for n in [84_341, 1_000_000, usize::MAX] {
-                assert_eq!(
-                    config.null_table(c, n),
-                    Err(StandardisedError::BeyondTable {
-                        max: 84_340,
-                        got: n
-                    }),
-                    "{name} {c:?} {n}"
-                );
+                Err(e) => {
+                    assert!(!converges(&config, name), "{name} {c:?} {n}: {e}");
+                    assert_eq!(
+                        e,
+                        StandardisedError::BeyondTable {
+                            max: 11_246_827,
+                            got: n
+                        }
+                    );
+                }
             }
         }
     }
-    assert_eq!(long, 7);
+    assert_eq!(configurations, 16);
 }
 
 #[test]

@@ -430,14 +430,16 @@ fn the_table_agrees_with_a_fresh_monte_carlo_at_ten_thousand() {
 }
 
 #[test]
-#[ignore = "about 2 minutes on 2 cores: cargo test --release --all-features --test features -- --ignored fresh_monte_carlo_at_a_hundred_thousand"]
+#[ignore = "minutes on 2 cores: cargo test --release --all-features --test features -- --ignored fresh_monte_carlo_at_a_hundred_thousand"]
 fn the_table_agrees_with_a_fresh_monte_carlo_at_a_hundred_thousand() {
-    // ρ_w of every configuration with a long grid (τ_w and the
-    // multiplicative 1/n ρ_w end at 84 340 until theirs are computed).
-    table_against_fresh_monte_carlo(100_000, |name, scheme, c| match (scheme, c) {
-        (Scheme::Additive, Coefficient::Rho) => Some(5e-4),
-        (Scheme::Multiplicative, Coefficient::Rho) if name != "1/n" => Some(1e-3),
-        _ => None,
+    // Every configuration: ρ_w to 5·10⁻⁴, τ_w (O(n log n) a permutation)
+    // to 2·10⁻³. (Multiplicative ρ_w is skewed: with the 4096 permutations
+    // of a 10⁻³ target, paper weights gave Γ̄ = −0.0815 ± 0.0009, the
+    // generator's `--check 100000` −0.0783 ± 0.0007 over 8000 whole
+    // permutations, the table −0.0774 ± 0.0002.)
+    table_against_fresh_monte_carlo(100_000, |_, _, c| match c {
+        Coefficient::Tau => Some(2e-3),
+        _ => Some(5e-4),
     });
 }
 

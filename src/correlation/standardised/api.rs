@@ -190,7 +190,7 @@ impl<W: Weigher> TopWeighted<W> {
     /// Null moments from the crate's built-in table: exact for n ≤ 11,
     /// interpolated between Monte-Carlo grid points above (see
     /// [`correlation::standardised`](crate::correlation::standardised) for
-    /// the grid, the extrapolation beyond it and the accuracy).
+    /// the grid, what lies beyond it and the accuracy).
     ///
     /// The table covers the weighers 1/n and 1/(n + n0)² with n0 ∈ {0, 1, 2}
     /// (recognised by their values on ranks 1..n, so closures and

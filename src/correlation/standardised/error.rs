@@ -83,10 +83,9 @@ pub enum StandardisedError {
         /// What is missing (the weigher, the scheme).
         what: &'static str,
     },
-    /// More items than the built-in table answers for: its long grids end
-    /// at n = 11 246 827 (the additive 1/(n + n0)² ones, whose moments have
-    /// converged there, answer for every n); the configurations without a
-    /// long grid yet answer up to 84 340 (see the module docs).
+    /// More items than the built-in table answers for: its grids end at
+    /// n = 11 246 827 (the additive 1/(n + n0)² ones, whose moments have
+    /// converged there, answer for every n; see the module docs).
     #[error(
         "the built-in table covers n ≤ {max}, got n = {got}: estimate the null moments by Monte Carlo (feature `uncertainty`, `GammaMonteCarlo`)"
     )]

@@ -70,24 +70,22 @@
 //! * n = 3 … 11: the exact values (equal to [`TopWeighted::null_exact`]);
 //! * n = 12 … 20, then 8 points per decade, n = 20·10^(k/8) rounded, up to
 //!   n = 8434 (k = 21): Monte Carlo of whole permutations;
-//! * for ρ_w of every weigher and scheme but multiplicative 1/n (7 of the
-//!   16 configurations), from n = 11 247 (k = 22) 4 points per decade
-//!   (k even) up to n_max = 11 246 827 (k = 46): Monte Carlo by a
-//!   head–tail sampler whose cost per draw does not grow with n (below).
-//!   The other 9 configurations (τ_w, and ρ_w with multiplicative 1/n)
-//!   still end at n = 8434 and are extrapolated one decade (below): their
-//!   long grids are the same generator's run, not yet done.
+//! * from n = 11 247 (k = 22) up to n_max = 11 246 827 (k = 46): 4 points
+//!   per decade (k even) with additive weights; with multiplicative weights
+//!   the same to n = 112 468 (k = 30), then 2 per decade (k ≡ 2 mod 4).
+//!   Monte Carlo by a head–tail sampler whose cost per draw does not grow
+//!   with n (below).
 //!
 //! Every entry carries the standard errors it reached, and
 //! [`TopWeighted::null_table`] returns them (interpolated). The largest
 //! standard error of Γ̄ over 12 ≤ n ≤ 8434 / over the long grid's n > 8434:
 //!
 //! ```text
-//!                 additive ρ_w        additive τ_w   multiplicative ρ_w   multiplicative τ_w
-//! 1/(n + 2)²      9.9e-5 / 8.1e-5     2.0e-4         1.9e-4 / 3.5e-4      1.4e-3
-//! 1/(n + 1)²      9.9e-5 / 1.3e-4     2.6e-4         2.3e-4 / 4.3e-4      1.3e-3
-//! 1/n²            1.2e-4 / 2.0e-4     3.6e-4         3.3e-4 / 4.9e-4      1.2e-3
-//! 1/n             9.9e-5 / 8.6e-6     9.9e-5         1.4e-4               6.9e-4
+//!                 additive ρ_w        additive τ_w        multiplicative ρ_w   multiplicative τ_w
+//! 1/(n + 2)²      9.9e-5 / 8.1e-5     2.0e-4 / 9.8e-5     1.9e-4 / 3.5e-4      1.4e-3 / 7.4e-4
+//! 1/(n + 1)²      9.9e-5 / 1.3e-4     2.6e-4 / 9.8e-5     2.3e-4 / 4.3e-4      1.3e-3 / 7.3e-4
+//! 1/n²            1.2e-4 / 2.0e-4     3.6e-4 / 9.9e-5     3.3e-4 / 4.9e-4      1.2e-3 / 7.4e-4
+//! 1/n             9.9e-5 / 8.6e-6     9.9e-5 / 8.9e-5     1.4e-4 / 2.5e-4      6.9e-4 / 6.8e-4
 //! ```
 //!
 //! V and V_ℓ have standard errors of
@@ -151,17 +149,12 @@
 //! the Monte-Carlo noise (unit test `interpolation_predicts_left_out_grid_points`),
 //! so the interpolation adds no error of its own at the stated precision.
 //!
-//! Beyond n_max the additive 1/(n + n0)² ρ_w configurations return the moments
-//! of n_max, each standard error widened by the moment's change over the
-//! grid's last decade (within the noise: unit test
+//! Beyond n_max the additive 1/(n + n0)² configurations (ρ_w and τ_w)
+//! return the moments of n_max, each standard error widened by the
+//! moment's change over the grid's last decade (within the noise: unit test
 //! `grids_reach_ten_million_and_converged_ones_are_flat`), so they answer
-//! for every n; the other long grids refuse n > n_max
-//! ([`StandardisedError::BeyondTable`]). A grid that still ends at 8434
-//! continues each moment along the slope of its last decade (Γ̄ linearly
-//! in log₁₀ n, V and V_ℓ as power laws), its standard error growing per
-//! decade by that change plus its change since the decade before, and
-//! answers up to 10·8434 = 84 340 (unit test
-//! `extrapolation_predicts_the_last_decade`).
+//! for every n; the other configurations, whose moments keep drifting,
+//! refuse n > n_max ([`StandardisedError::BeyondTable`]).
 //!
 //! A tabulated weigher is recognised by its values on ranks 1..n (relative
 //! tolerance 10⁻⁹, any scale; every rank up to 10⁷, then a geometric
@@ -181,13 +174,16 @@
 //! configuration i alone, `--points` chosen n, `--keep` merges tables,
 //! `--assemble` only merges; without `--keep` every entry is recomputed by
 //! the head–tail sampler, which draws whole permutations for n ≤ 4K). The
-//! committed long grids ran with `--target 2e-4`, a long ρ_w grid taking
+//! committed long ρ_w grids ran with `--target 2e-4`, a long ρ_w grid taking
 //! 5–30 CPU-minutes; the τ_w entries 4743 ≤ n ≤ 8434 with multiplicative
 //! weights were redrawn with `--points 4743,6325,8434 --target 1.3e-4
-//! --max-draws 64000000`. For the τ_w grids, `--target 4e-4 --sparse` (2
-//! points per decade past 112 468) keeps the cost near a CPU-minute per
-//! point at n = 10⁷ (a draw with multiplicative weights costs 0.5–1 ms
-//! there, 3·10⁴ draws a point).
+//! --max-draws 64000000`. The long τ_w grids and the multiplicative 1/n
+//! ρ_w grid ran configuration by configuration with
+//! `--only i --keep src/correlation/standardised/table_data.rs --target 1e-4
+//! --max-draws 128000000` (then `--assemble`): 1–5 CPU-minutes a
+//! configuration (a multiplicative τ_w draw costs about 0.2 ms at n = 10⁷,
+//! and its target is 7.5 times looser, the variance of its Γ being
+//! ten times that of the additive ones).
 //!
 //! # References
 //!

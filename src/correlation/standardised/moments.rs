@@ -15,8 +15,8 @@ pub enum MomentSource {
         permutations: usize,
     },
     /// The crate's built-in table: a Monte-Carlo grid point or an
-    /// interpolation (or extrapolation) between grid points; the standard
-    /// error includes the interpolation error bound.
+    /// interpolation between grid points (past the last one, its converged
+    /// limit); the standard error includes the interpolation error bound.
     Table,
     /// Supplied by the caller (e.g. values published in a paper).
     Given,

@@ -115,12 +115,6 @@ pub(crate) fn grid<W: Weigher + ?Sized>(
         })
 }
 
-/// Whether a grid reaches n = 10⁷ (the long grids of the head–tail
-/// sampler); the others end at n = 8434 and are extrapolated one decade.
-fn complete(grid: &Grid) -> bool {
-    grid.entries[grid.entries.len() - 1].n >= 10_000_000
-}
-
 /// The moments of `n` items from the table.
 pub(crate) fn lookup<W: Weigher + ?Sized>(
     weigher: &W,
@@ -132,10 +126,10 @@ pub(crate) fn lookup<W: Weigher + ?Sized>(
         return Err(StandardisedError::TooFewItems { needed: 3, got: n });
     }
     let grid = grid(weigher, scheme, coefficient, n)?;
+    // Every grid reaches n_max ≥ 10⁷ (unit test
+    // `grids_reach_ten_million_and_converged_ones_are_flat`).
     let last = grid.entries[grid.entries.len() - 1].n as usize;
-    let max = if !complete(grid) {
-        10 * last
-    } else if grid.weigher.converges(grid.scheme) {
+    let max = if grid.weigher.converges(grid.scheme) {
         usize::MAX
     } else {
         last
@@ -143,11 +137,7 @@ pub(crate) fn lookup<W: Weigher + ?Sized>(
     if n > max {
         return Err(StandardisedError::BeyondTable { max, got: n });
     }
-    let (moments, se, exact) = if n > last && !complete(grid) {
-        extrapolate(grid.entries, n)
-    } else {
-        at(grid.entries, n)
-    };
+    let (moments, se, exact) = at(grid.entries, n);
     let source = if exact {
         MomentSource::Exact
     } else {
@@ -198,8 +188,8 @@ pub(crate) fn at(entries: &[Entry], n: usize) -> ([f64; 3], [f64; 3], bool) {
     (moments, se, false)
 }
 
-/// Beyond the last grid point n_max of a complete grid (only for the
-/// configurations whose moments converge): the moments of n_max, each standard error widened by
+/// Beyond the last grid point n_max (only for the configurations whose
+/// moments converge): the moments of n_max, each standard error widened by
 /// the moment's change over the grid's last decade, |M(n_max) − M(n_max/10)|,
 /// which bounds the rest of an O(log n / n) approach to the limit.
 fn beyond(entries: &[Entry]) -> ([f64; 3], [f64; 3], bool) {
@@ -207,42 +197,6 @@ fn beyond(entries: &[Entry]) -> ([f64; 3], [f64; 3], bool) {
     let (earlier, _, _) = at(entries, (last.n / 10) as usize);
     let se = core::array::from_fn(|k| last.se[k] + (last.moments[k] - earlier[k]).abs());
     (last.moments, se, false)
-}
-
-/// Beyond the last point n_max of a grid that ends before 10⁷ (one whose
-/// long grid is still to be computed): each moment continues along the
-/// slope of the last decade, Γ̄ linearly in log₁₀ n and V, V_ℓ linearly in
-/// log₁₀ of the moment (power laws, so they stay positive); the standard
-/// error grows by the last decade's change plus its change since the decade
-/// before, per decade:
-///
-/// ```text
-/// t = log₁₀(n/n_max),   D = M(n_max) − M(n_max/10),   D′ = M(n_max/10) − M(n_max/100)
-/// Γ̄(n) = Γ̄(n_max) + D·t,            se += (|D| + |D − D′|)·t
-/// V(n) = V(n_max)·exp(d·t) (d, d′: D, D′ of ln V),   se = se·V(n)/V(n_max) + V(n)·(|d| + |d − d′|)·t
-/// ```
-///
-/// Γ̄ is kept inside (−1, 1) and V_ℓ within [0, V].
-fn extrapolate(entries: &[Entry], n: usize) -> ([f64; 3], [f64; 3], bool) {
-    let last = entries[entries.len() - 1];
-    let n_max = f64::from(last.n);
-    let (d1, _, _) = at(entries, (n_max / 10.0).round() as usize);
-    let (d2, _, _) = at(entries, (n_max / 100.0).round() as usize);
-    let t = (n as f64 / n_max).log10();
-    let mut moments = last.moments;
-    let mut se = last.se;
-    let (change, before) = (last.moments[0] - d1[0], d1[0] - d2[0]);
-    moments[0] = (last.moments[0] + change * t).clamp(-1.0 + f64::EPSILON, 1.0 - f64::EPSILON);
-    se[0] += (change.abs() + (change - before).abs()) * t;
-    for k in 1..3 {
-        let (l0, l1, l2) = (last.moments[k].ln(), d1[k].ln(), d2[k].ln());
-        let (change, before) = (l0 - l1, l1 - l2);
-        let m = (l0 + change * t).exp();
-        se[k] = se[k] * m / last.moments[k] + m * (change.abs() + (change - before).abs()) * t;
-        moments[k] = m;
-    }
-    moments[2] = moments[2].min(moments[1]);
-    (moments, se, false)
 }
 
 #[cfg(test)]
@@ -329,11 +283,17 @@ mod tests {
     }
 
     #[test]
-    fn long_grids_reach_ten_million_and_converged_ones_are_flat() {
-        let mut complete_grids = 0;
-        for g in GRIDS.iter().filter(|g| complete(g)) {
-            complete_grids += 1;
+    fn grids_reach_ten_million_and_converged_ones_are_flat() {
+        for g in &GRIDS {
             let last = g.entries[g.entries.len() - 1];
+            assert!(
+                last.n >= 10_000_000,
+                "{:?} {:?} {:?} ends at {}",
+                g.weigher,
+                g.scheme,
+                g.coefficient,
+                last.n
+            );
             if g.weigher.converges(g.scheme) {
                 // Over the last decade Γ̄ moves by no more than the noise
                 // (4 combined standard errors): the limit is reached.
@@ -352,33 +312,6 @@ mod tests {
                 assert!(s[0] >= last.se[0]);
             }
         }
-        // ρ_w of every weigher and scheme except multiplicative 1/n.
-        assert!(complete_grids >= 7, "{complete_grids}");
-    }
-
-    #[test]
-    fn extrapolation_predicts_the_last_decade() {
-        // Each grid cut at n_max/10 predicts the points of its last decade
-        // within the standard errors it states.
-        let mut zs = Vec::new();
-        for g in GRIDS.iter().filter(|g| !complete(g)) {
-            let n_max = g.entries[g.entries.len() - 1].n;
-            let cut: Vec<Entry> = g
-                .entries
-                .iter()
-                .filter(|e| e.n * 10 <= n_max)
-                .copied()
-                .collect();
-            for e in g.entries.iter().filter(|e| e.n * 10 > n_max) {
-                let (m, se, _) = extrapolate(&cut, e.n as usize);
-                zs.extend(z((m, se), e));
-            }
-        }
-        let (mean_sq, max) = summary(&zs);
-        assert!(
-            mean_sq < 1.0 && max < 4.0,
-            "mean z² {mean_sq}, max |z| {max}"
-        );
     }
 
     #[test]

@@ -140,26 +140,6 @@ fn standardised_values_in_reports() -> TestResult {
         Err(StandardisedError::TooFewItems { .. })
     ));
     result(&r);
-    // More pairs than the table answers for τ_w (its grid is extrapolated
-    // one decade beyond n = 8434; ρ_w's long grid answers).
-    let n = 84_341;
-    let words: Vec<(String, String)> = (0..n).map(|i| (format!("w{i}"), format!("v{i}"))).collect();
-    let big = Benchmark::new(
-        "big",
-        words
-            .iter()
-            .enumerate()
-            .map(|(i, (x, y))| WordPair::new(x.clone(), y.clone(), (i % 97) as f64))
-            .collect(),
-    )?;
-    let model = Listed((0..n).map(|i| Some((i % 89) as f64 / 89.0)).collect());
-    let r = Evaluator::new().evaluate(&model, &big)?;
-    assert!(matches!(
-        r.tau_w_standardised,
-        Err(StandardisedError::BeyondTable { .. })
-    ));
-    assert!(r.rho_w_standardised.is_ok());
-    same(&r);
     // A standardised value that is not the report's ρ_w mapped.
     let r = Evaluator::new().evaluate(&a, &ws)?;
     let mut v = serde_json::to_value(&r)?;
