@@ -455,6 +455,23 @@ fn the_table_agrees_with_a_fresh_monte_carlo_at_a_million() {
     });
 }
 
+/// The sample of the checks above that CI runs (`.ci/run`, in the test
+/// profile `make test` built): the paper's weights against a fresh Monte
+/// Carlo of whole permutations at n = 10⁴ (ρ_w and τ_w), 10⁵ and 10⁶ (ρ_w).
+#[test]
+#[ignore = "about a minute on 2 cores, run by .ci/run: cargo test --all-features --test features -- --ignored fresh_monte_carlo_sample"]
+fn the_table_agrees_with_a_fresh_monte_carlo_sample() {
+    let paper = |name: &str, scheme| name == "1/(n+2)²" && scheme == Scheme::Additive;
+    table_against_fresh_monte_carlo(10_000, |name, scheme, _| {
+        paper(name, scheme).then_some(1e-3)
+    });
+    for n in [100_000, 1_000_000] {
+        table_against_fresh_monte_carlo(n, |name, scheme, c| {
+            (paper(name, scheme) && c == Coefficient::Rho).then_some(2e-3)
+        });
+    }
+}
+
 #[test]
 #[ignore = "about 30 s on 2 cores: cargo test --release --all-features --test features -- --ignored issues_point"]
 fn the_issues_point_at_36119_by_fresh_monte_carlo() {
