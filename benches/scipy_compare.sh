@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
-# Side-by-side timing of scipy.stats.weightedtau / kendalltau and this crate's
-# weighted_tau on identical SplitMix64 data (n = 10^6 by default).
+# Side-by-side timing of scipy.stats.weightedtau / kendalltau / spearmanr and
+# this crate's weighted_tau / kendall_tau_b / spearman (with p-values) on
+# identical SplitMix64 data (n = 10^6 by default).
 #
-#   bash benches/scipy_compare.sh [N] [SEED]
+#   bash benches/scipy_compare.sh [N] [SEED] [BASELINE_EXE]
+#
+# BASELINE_EXE: examples/bench_weighted_tau built from another commit; its
+# times are printed beside and its values must be identical, bit for bit.
+# ACM_THREADS=1 runs the crate on one thread.
 #
 # Creates benches/.venv (python3 -m venv) with numpy and scipy on first use,
 # builds examples/bench_weighted_tau.rs in release mode, then runs
@@ -19,4 +24,4 @@ if [ ! -x "$VENV/bin/python" ]; then
     "$VENV/bin/pip" install --quiet numpy scipy
 fi
 cargo build --release --quiet --example bench_weighted_tau
-"$VENV/bin/python" benches/scipy_compare.py "$N" "$SEED" target/release/examples/bench_weighted_tau
+"$VENV/bin/python" benches/scipy_compare.py "$N" "$SEED" target/release/examples/bench_weighted_tau ${3:+"$3"}

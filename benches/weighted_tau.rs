@@ -11,13 +11,19 @@
 //!   `total_cmp`.
 //! * `weighted_tau_scaling`: n = 10³ … 10⁵, with the O(n²) definition at
 //!   n = 10³ so the gap shows.
+//! * `coefficients`: n = 100, 10⁴ and 10⁶ for SciPy's default weighted τ,
+//!   τ-b with its p-value, Spearman's ρ with its p-value, τ_w and ρ_w (the
+//!   threads' bench: small inputs stay on one thread, large ones use every
+//!   core; `ACM_THREADS=1` for one). Filter with e.g. `-- coefficients/.*/100$`.
 
 use adaptive_comp_metrics_benches::splitmix;
 
 use adaptive_comp_metrics::correlation::vigna::{
     Rank, WeightedTauOptions, weighted_tau, weighted_tau_naive,
 };
-use adaptive_comp_metrics::{Unweighted, tau_w, tau_w_with_weights};
+use adaptive_comp_metrics::{
+    Alternative, Unweighted, kendall_tau_b, rho_w, spearman, tau_w, tau_w_with_weights,
+};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 
@@ -77,5 +83,39 @@ fn scaling(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, at_one_million, scaling);
+fn coefficients(c: &mut Criterion) {
+    let mut group = c.benchmark_group("coefficients");
+    let opts = WeightedTauOptions::default();
+    for n in [100usize, 10_000, 1_000_000] {
+        let (x, y) = splitmix::data(42, n, 0);
+        group.throughput(Throughput::Elements(n as u64));
+        if n >= 1_000_000 {
+            group.sample_size(10);
+        }
+        group.bench_with_input(BenchmarkId::new("weighted_tau", n), &n, |b, _| {
+            b.iter(|| weighted_tau(black_box(&x), black_box(&y), &opts));
+        });
+        group.bench_with_input(BenchmarkId::new("kendall_tau_b_p", n), &n, |b, _| {
+            b.iter(|| {
+                kendall_tau_b(black_box(&x), black_box(&y))
+                    .map(|k| (k.tau, k.p_value(Alternative::TwoSided)))
+            });
+        });
+        group.bench_with_input(BenchmarkId::new("spearman_p", n), &n, |b, _| {
+            b.iter(|| {
+                spearman(black_box(&x), black_box(&y))
+                    .map(|r| (r.rho, r.p_value(Alternative::TwoSided)))
+            });
+        });
+        group.bench_with_input(BenchmarkId::new("tau_w", n), &n, |b, _| {
+            b.iter(|| tau_w(black_box(&x), black_box(&y)).map(|t| t.tau));
+        });
+        group.bench_with_input(BenchmarkId::new("rho_w", n), &n, |b, _| {
+            b.iter(|| rho_w(black_box(&x), black_box(&y)).map(|r| r.rho));
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, at_one_million, scaling, coefficients);
 criterion_main!(benches);

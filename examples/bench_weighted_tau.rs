@@ -6,10 +6,16 @@
 //!
 //! Prints one JSON line: the best wall time (seconds) of SciPy's default
 //! (symmetric, hyperbolic, additive), of unweighted τ-b through the same
-//! kernel and of one sort of the (x, y) pairs, with the values, so the caller
-//! can check them against SciPy. With ONLY = `weightedtau`, it runs SciPy's
-//! default REPEATS times and nothing else (so a caller can take the process's
-//! CPU time per call).
+//! kernel, of `kendall_tau_b` with its two-sided p-value (what
+//! `scipy.stats.kendalltau` computes), of `spearman` with its two-sided
+//! p-value (`scipy.stats.spearmanr`) and of one sort of the (x, y) pairs,
+//! with the values, so the caller can check them against SciPy. With ONLY =
+//! `weightedtau`, `kendalltau` or `spearmanr`, it runs that computation
+//! REPEATS times and nothing else (so a caller can take the process's CPU
+//! time per call).
+//!
+//! The library's threads follow `ACM_THREADS` (unset: every core), so
+//! `ACM_THREADS=1` times the single-threaded code.
 //!
 //! N is checked before anything is allocated: at about 96 bytes per item the
 //! run must fit in 16 GiB (N ≤ 178 956 970). REPEATS must be at least 1.
@@ -22,13 +28,14 @@ pub mod cli;
 #[allow(dead_code)]
 mod splitmix;
 
-use adaptive_comp_metrics::Unweighted;
 use adaptive_comp_metrics::correlation::vigna::{Rank, WeightedTauOptions, weighted_tau};
+use adaptive_comp_metrics::{Alternative, Unweighted, kendall_tau_b, spearman};
 use cli::{Failure, Out};
 use std::process::ExitCode;
 use std::time::Instant;
 
-const USAGE: &str = "usage: bench_weighted_tau [N [SEED [REPEATS [weightedtau]]]]";
+const USAGE: &str =
+    "usage: bench_weighted_tau [N [SEED [REPEATS [weightedtau|kendalltau|spearmanr]]]]";
 
 /// Peak memory per item: x and y (16 bytes), the (x, y) pairs and their
 /// sorted copy (32), the kernel's keys, positions and weights (about 48).
@@ -81,11 +88,22 @@ pub struct Args {
     pub seed: u64,
     /// Timed runs of each measurement.
     pub repeats: usize,
-    /// Only SciPy's default weighted τ, REPEATS times, printing nothing.
-    pub only_weighted: bool,
+    /// Only this computation, REPEATS times, printing nothing.
+    pub only: Option<Only>,
 }
 
-/// `[N [SEED [REPEATS [weightedtau]]]]`, with the size checks.
+/// The computation a CPU-time run repeats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Only {
+    /// SciPy's default weighted τ.
+    WeightedTau,
+    /// τ-b with its two-sided p-value.
+    KendallTau,
+    /// Spearman's ρ with its two-sided p-value.
+    Spearmanr,
+}
+
+/// `[N [SEED [REPEATS [weightedtau|kendalltau|spearmanr]]]]`, with the size checks.
 pub fn parse_args(args: &[String]) -> Result<Args, Failure> {
     let n: usize = match args.first() {
         Some(a) => cli::parse("N", a, "a number of items")?,
@@ -99,12 +117,14 @@ pub fn parse_args(args: &[String]) -> Result<Args, Failure> {
         Some(a) => cli::parse("REPEATS", a, "a number of runs")?,
         None => 5,
     };
-    let only_weighted = match args.get(3).map(String::as_str) {
-        None => false,
-        Some("weightedtau") => true,
+    let only = match args.get(3).map(String::as_str) {
+        None => None,
+        Some("weightedtau") => Some(Only::WeightedTau),
+        Some("kendalltau") => Some(Only::KendallTau),
+        Some("spearmanr") => Some(Only::Spearmanr),
         Some(other) => {
             return Err(Failure::usage(format!(
-                "ONLY must be `weightedtau`, got {other:?}"
+                "ONLY must be `weightedtau`, `kendalltau` or `spearmanr`, got {other:?}"
             )));
         }
     };
@@ -117,7 +137,7 @@ pub fn parse_args(args: &[String]) -> Result<Args, Failure> {
         n,
         seed,
         repeats,
-        only_weighted,
+        only,
     })
 }
 
@@ -127,17 +147,35 @@ pub fn run(args: &[String], out: &mut Out) -> Result<(), Failure> {
         n,
         seed,
         repeats,
-        only_weighted,
+        only,
     } = parse_args(args)?;
     let (x, y) = splitmix::data(seed, n, 0);
     let scipy_default = WeightedTauOptions::default();
-    if only_weighted {
+    // What scipy.stats.kendalltau and spearmanr compute: the coefficient
+    // and its two-sided p-value.
+    let kendall = || kendall_tau_b(&x, &y).map(|k| (k.tau, k.p_value(Alternative::TwoSided)));
+    let spearmanr = || spearman(&x, &y).map(|r| (r.rho, r.p_value(Alternative::TwoSided)));
+    if let Some(only) = only {
         for _ in 0..repeats {
-            std::hint::black_box(weighted_tau(&x, &y, &scipy_default)?);
+            match only {
+                Only::WeightedTau => {
+                    std::hint::black_box(weighted_tau(&x, &y, &scipy_default)?);
+                }
+                Only::KendallTau => {
+                    std::hint::black_box(kendall()?);
+                }
+                Only::Spearmanr => {
+                    std::hint::black_box(spearmanr()?);
+                }
+            }
         }
         return Ok(());
     }
     let (t_w, tau_w) = best_of(repeats, || weighted_tau(&x, &y, &scipy_default));
+    let (t_k, k) = best_of(repeats, kendall);
+    let (k, k_p) = k?;
+    let (t_r, r) = best_of(repeats, spearmanr);
+    let (r, r_p) = r?;
     let tau_b_opts = WeightedTauOptions::default()
         .rank(Rank::ByXY)
         .weigher(Unweighted);
@@ -150,7 +188,9 @@ pub fn run(args: &[String], out: &mut Out) -> Result<(), Failure> {
     });
     writeln!(
         out,
-        "{{\"n\": {n}, \"sort_pairs_s\": {t_s}, \"seed\": {seed}, \"weightedtau_s\": {t_w}, \"weightedtau\": {}, \"kendalltau_s\": {t_b}, \"kendalltau\": {}}}",
+        "{{\"n\": {n}, \"sort_pairs_s\": {t_s}, \"seed\": {seed}, \"weightedtau_s\": {t_w}, \"weightedtau\": {}, \"kendalltau_s\": {t_b}, \"kendalltau\": {}, \
+         \"kendall_tau_b_s\": {t_k}, \"kendall_tau_b\": {k:?}, \"kendall_tau_b_p\": {k_p:?}, \
+         \"spearman_s\": {t_r}, \"spearman\": {r:?}, \"spearman_p\": {r_p:?}}}",
         tau_w?, tau_b?
     )
 }

@@ -283,6 +283,7 @@ pub mod rank;
 pub mod relevance;
 mod special;
 mod sum;
+pub mod threads;
 pub mod triplet;
 #[cfg(feature = "uncertainty")]
 #[cfg_attr(docsrs, doc(cfg(feature = "uncertainty")))]
@@ -310,6 +311,7 @@ pub use correlation::{
 };
 pub use error::{Error, Result, WeightProblem};
 pub use rank::{Order, Ties, rank, validate_ranks};
+pub use threads::{Threads, current_threads, with_threads};
 pub use weigh::{
     Hyperbolic, Logarithmic, OffsetQuadratic, Quadratic, Scheme, Unweighted, Weigher,
     first_rank_fraction, item_weights,

@@ -6,6 +6,7 @@
 //! [`Order::SmallerIsBetter`].
 
 use crate::error::{Error, Result, check_finite};
+use crate::threads::{self, PARALLEL_FROM, workers_for};
 use num_traits::Float;
 
 /// Which end of the score scale is the top (rank 1).
@@ -64,6 +65,12 @@ pub enum Ties {
 /// # Complexity
 /// O(n log n) time, O(n) extra memory.
 ///
+/// # Threads
+/// From [`PARALLEL_FROM`] items on, the sort runs on the threads of
+/// [`current_threads`](crate::current_threads); the order it finds is
+/// unique (ties by index), so the ranks are the same on any number of
+/// threads.
+///
 /// # Examples
 /// ```
 /// use adaptive_comp_metrics::{rank, Order, Ties};
@@ -78,9 +85,29 @@ pub fn rank<F: Float>(scores: &[F], order: Order, ties: Ties) -> Result<Vec<f64>
     Ok(rank_unchecked(scores, order, ties))
 }
 
-/// [`rank`] for finite scores (checked by the caller).
+/// [`rank`] for finite scores (checked by the caller), on the threads of
+/// [`current_threads`](crate::current_threads) from
+/// [`PARALLEL_FROM`](crate::threads::PARALLEL_FROM) items on.
 pub(crate) fn rank_unchecked<F: Float>(scores: &[F], order: Order, ties: Ties) -> Vec<f64> {
+    rank_with(scores, order, ties, workers_for(scores.len()))
+}
+
+/// [`rank_unchecked`] on up to `workers` threads.
+///
+/// From [`PARALLEL_FROM`] items on, the (score, index) pairs are sorted as
+/// 128-bit integers (the score's order-preserving key above the index) by
+/// the parallel sort of [`threads::sort`]: the same order as the comparison
+/// sort below (ties by index), so the same ranks.
+pub(crate) fn rank_with<F: Float>(
+    scores: &[F],
+    order: Order,
+    ties: Ties,
+    workers: usize,
+) -> Vec<f64> {
     let n = scores.len();
+    if n >= PARALLEL_FROM {
+        return rank_keyed(scores, order, ties, workers);
+    }
     // Sort (key, index) pairs contiguously: an index sort with an indirect
     // comparator is memory-latency bound at large n. Keys are negated for
     // "larger is better"; ties are broken by index, so ordinal ranks keep
@@ -96,29 +123,85 @@ pub(crate) fn rank_unchecked<F: Float>(scores: &[F], order: Order, ties: Ties) -
         .collect();
     keyed.sort_unstable_by(|p, q| p.0.total_cmp(&q.0).then(p.1.cmp(&q.1)));
     let mut out = vec![0.0; n];
+    assign(
+        &mut out,
+        ties,
+        |k| keyed[k].1,
+        |a, b| keyed[a].0 == keyed[b].0,
+    );
+    out
+}
+
+/// Writes the ranks from the sorted order into `out`: `index(k)` is the
+/// input index at sorted position k, `same(a, b)` whether positions a and b
+/// hold equal scores.
+fn assign(
+    out: &mut [f64],
+    ties: Ties,
+    index: impl Fn(usize) -> usize,
+    same: impl Fn(usize, usize) -> bool,
+) {
+    let n = out.len();
     let mut start = 0;
     let mut dense = 0.0;
     while start < n {
         let mut end = start + 1;
-        while end < n && keyed[end].0 == keyed[start].0 {
+        while end < n && same(end, start) {
             end += 1;
         }
         dense += 1.0;
         // Positions start..end hold ranks start+1 ..= end.
         let lo = (start + 1) as f64;
         let hi = end as f64;
-        for (k, &(_, i)) in keyed[start..end].iter().enumerate() {
-            out[i] = match ties {
+        for k in start..end {
+            out[index(k)] = match ties {
                 Ties::Average => 0.5 * (lo + hi),
                 Ties::Min => lo,
                 Ties::Max => hi,
                 Ties::Dense => dense,
-                Ties::Ordinal => lo + k as f64,
+                Ties::Ordinal => lo + (k - start) as f64,
             };
         }
         start = end;
     }
+}
+
+/// [`rank_with`] by a sort of 128-bit keys ([`rank_keys`]).
+fn rank_keyed<F: Float>(scores: &[F], order: Order, ties: Ties, workers: usize) -> Vec<f64> {
+    let mut out = vec![0.0; scores.len()];
+    rank_of_keys(rank_keys(scores, order), ties, workers, &mut out);
     out
+}
+
+/// The 128-bit sort keys of the scores: the score's order-preserving 64-bit
+/// key (finite, −0 as +0; negated when larger is better) above the index.
+pub(crate) fn rank_keys<F: Float>(scores: &[F], order: Order) -> Vec<u128> {
+    let sign = match order {
+        Order::LargerIsBetter => -1.0,
+        Order::SmallerIsBetter => 1.0,
+    };
+    scores
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let b = (sign * v.to_f64().unwrap_or(0.0) + 0.0).to_bits();
+            let k = if b >> 63 == 1 { !b } else { b | (1 << 63) };
+            (u128::from(k) << 64) | i as u128
+        })
+        .collect()
+}
+
+/// The ranks from [`rank_keys`], sorted on up to `workers` threads, into
+/// `out` (of the keys' length; allocated by the caller, so that a worker
+/// thread allocates nothing large).
+pub(crate) fn rank_of_keys(keys: Vec<u128>, ties: Ties, workers: usize, out: &mut [f64]) {
+    let keyed = threads::sort(keys, workers);
+    assign(
+        out,
+        ties,
+        |k| keyed[k] as u64 as usize,
+        |a, b| keyed[a] >> 64 == keyed[b] >> 64,
+    );
 }
 
 /// Checks that `ranks` is a ready-made ranking of its items: every value
@@ -205,6 +288,58 @@ mod tests {
                 index: 0
             })
         );
+    }
+
+    #[test]
+    fn keyed_ranks_equal_the_comparison_sort() {
+        // The comparison sort of (score, index) as the small inputs use it,
+        // against the 128-bit keys sorted on 1, 2 and 3 threads.
+        let n = PARALLEL_FROM + 4321;
+        let mut s = 99u64;
+        let mut next = move || {
+            s = s.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            s >> 33
+        };
+        let scores: Vec<f64> = (0..n)
+            .map(|i| match i % 5 {
+                0 => 0.0,
+                1 => -0.0,
+                2 => (next() % 50) as f64 - 25.0,
+                _ => next() as f64 * 1e-3 - 1e6,
+            })
+            .collect();
+        for order in [Order::LargerIsBetter, Order::SmallerIsBetter] {
+            for ties in [
+                Ties::Average,
+                Ties::Min,
+                Ties::Max,
+                Ties::Dense,
+                Ties::Ordinal,
+            ] {
+                let sign = if order == Order::LargerIsBetter {
+                    -1.0
+                } else {
+                    1.0
+                };
+                let mut keyed: Vec<(f64, usize)> = scores
+                    .iter()
+                    .enumerate()
+                    .map(|(i, v)| (sign * v + 0.0, i))
+                    .collect();
+                keyed.sort_unstable_by(|p, q| p.0.total_cmp(&q.0).then(p.1.cmp(&q.1)));
+                let mut want = vec![0.0; n];
+                assign(
+                    &mut want,
+                    ties,
+                    |k| keyed[k].1,
+                    |a, b| keyed[a].0 == keyed[b].0,
+                );
+                for workers in [1, 2, 3] {
+                    let got = rank_with(&scores, order, ties, workers);
+                    assert!(got == want, "{order:?} {ties:?} {workers} workers");
+                }
+            }
+        }
     }
 
     #[test]

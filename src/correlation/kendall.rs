@@ -17,7 +17,9 @@
 
 use super::pvalue::{Alternative, kendall_exact_p, normal_p};
 use super::spearman::check_scores;
+use super::vigna::Layout;
 use crate::error::{Error, Result};
+use crate::threads::workers_for;
 use num_traits::Float;
 
 /// The largest n for which the pair counts fit in `u64`: n(n − 1)/2 < 2⁶³.
@@ -131,12 +133,15 @@ impl KendallResult {
 /// τ_b = (C − D) / √((N − T_x)(N − T_y)),   N = n(n − 1)/2
 /// ```
 /// with C, D the concordant and discordant pairs and T_x, T_y the pairs tied
-/// in x (in y), joint ties included. Knight's algorithm: sort the items by
-/// (x, y); count the pairs tied in x and in (x, y) from the runs; merge-sort
-/// the y values counting the exchanges, which are the discordant pairs;
-/// count the pairs tied in y from the runs of the sorted y. Scores are
-/// compared as values, so `-0.0` ties with `0.0`. Identical inputs give
-/// exactly 1 and reversed inputs exactly −1 at every n.
+/// in x (in y), joint ties included. From 1024 items on, the counts come
+/// from the kernel of [`weighted_kendall`](crate::weighted_kendall) with unit
+/// weights: the items sorted by (y, x) and by (x, y) as integer keys, each
+/// item's number d_k of discordant partners from a counting sweep
+/// (D = Σ d_k / 2), the tie groups from the runs of the two orders; below,
+/// by Knight's algorithm (sort by (x, y), merge-sort the y values counting
+/// the exchanges). Both give the same integers. Scores are compared as
+/// values, so `-0.0` ties with `0.0`. Identical inputs give exactly 1 and
+/// reversed inputs exactly −1 at every n.
 ///
 /// # Errors
 /// - [`Error::LengthMismatch`] if `x` and `y` differ in length;
@@ -147,8 +152,16 @@ impl KendallResult {
 ///   counts would no longer fit in `u64`.
 ///
 /// # Complexity
-/// O(n log n) time, O(n) extra memory (three buffers of n 64-bit words at
-/// the peak).
+/// O(n log n) time, O(n) extra memory (about 40 bytes an item at the peak).
+///
+/// # Threads
+/// From [`PARALLEL_FROM`](crate::threads::PARALLEL_FROM) items on, the two
+/// sorts and the counting sweep run on the threads of
+/// [`current_threads`](crate::current_threads) (all cores by default; one with
+/// `ACM_THREADS=1` or [`with_threads`](crate::with_threads)). The counts are
+/// integers, so the result cannot depend on how the work was split.
+/// The result is the same, bit for bit, on any number of threads (see
+/// [`threads`](crate::threads)).
 ///
 /// # Examples
 /// ```
@@ -173,6 +186,69 @@ impl KendallResult {
 pub fn kendall_tau_b<F: Float>(x: &[F], y: &[F]) -> Result<KendallResult> {
     let n = check_scores(x, y)?;
     check_size(n)?;
+    let counts = if n >= KERNEL_FROM && u32::try_from(n).is_ok() {
+        counts_by_kernel(x, y)?
+    } else {
+        counts_by_merge(x, y)
+    };
+    let Counts {
+        discordant,
+        joint,
+        tx,
+        ty,
+    } = counts;
+    Ok(finish(n, discordant, joint, &tx, &ty))
+}
+
+/// From this many items on, [`kendall_tau_b`] counts with the weighted-τ
+/// kernel (two integer sorts and a counting sweep, split over threads at
+/// large n); below it, with Knight's merge sort, which allocates less.
+/// Measured with `benches/plain.rs`.
+const KERNEL_FROM: usize = 1 << 10;
+
+/// The pair counts τ-b needs: discordant pairs, pairs tied in both, and the
+/// tie statistics of each input.
+#[derive(Debug, PartialEq)]
+struct Counts {
+    discordant: u64,
+    joint: u64,
+    tx: TieStats,
+    ty: TieStats,
+}
+
+/// The counts from the weighted-τ kernel's orders ([`Layout`]): each
+/// discordant pair is counted once from each of its items, D = Σ d_k / 2,
+/// and the tie groups are the runs of equal dense ranks along the sorted
+/// orders. The work is split over threads from
+/// [`PARALLEL_FROM`](crate::threads::PARALLEL_FROM) items on; the counts are
+/// integers, the same on any number of threads.
+///
+/// # Errors
+/// [`Error::TooManyItems`] beyond `u32::MAX` items (not reached: the caller
+/// uses the merge sort there).
+fn counts_by_kernel<F: Float>(x: &[F], y: &[F]) -> Result<Counts> {
+    let pairs: Vec<(u64, u64)> = x.iter().zip(y).map(|(&a, &b)| (key(b), key(a))).collect();
+    let layout = Layout::new(pairs)?;
+    let d = layout.discordant_counts(workers_for(x.len()));
+    let discordant = d.iter().map(|&c| u64::from(c)).sum::<u64>() / 2;
+    let (mut tx, mut ty, mut joint) = (TieStats::default(), TieStats::default(), 0);
+    layout.for_each_x_group(|t| tx.add_group(t));
+    layout.for_each_y_group(|t| ty.add_group(t));
+    layout.for_each_xy_group(|t| joint += pairs_of(t));
+    Ok(Counts {
+        discordant,
+        joint,
+        tx,
+        ty,
+    })
+}
+
+/// The counts by Knight's algorithm: sort the items by (x, y); count the
+/// pairs tied in x and in (x, y) from the runs; merge-sort the y values
+/// counting the exchanges, which are the discordant pairs; count the pairs
+/// tied in y from the runs of the sorted y.
+fn counts_by_merge<F: Float>(x: &[F], y: &[F]) -> Counts {
+    let n = x.len();
     // Sort (x, y) pairs as order-preserving integer keys.
     let mut pairs: Vec<(u64, u64)> = x.iter().zip(y).map(|(&a, &b)| (key(a), key(b))).collect();
     // One u128 comparison per step: measurably faster than the tuple order.
@@ -222,7 +298,12 @@ pub fn kendall_tau_b<F: Float>(x: &[F], y: &[F]) -> Result<KendallResult> {
         }
     }
     ty.add_group(run);
-    Ok(finish(n, discordant, joint, &tx, &ty))
+    Counts {
+        discordant,
+        joint,
+        tx,
+        ty,
+    }
 }
 
 /// Kendall's τ-b by comparing every pair: the slow, obviously correct oracle
@@ -327,7 +408,7 @@ fn pairs_of(t: u64) -> u64 {
 }
 
 /// Sums over the groups of tied values of one input, as the variance needs.
-#[derive(Debug, Default, Clone, Copy)]
+#[derive(Debug, Default, Clone, Copy, PartialEq)]
 struct TieStats {
     /// Σ t(t − 1)/2: pairs tied in this input (joint ties included).
     pairs: u64,
@@ -579,6 +660,38 @@ mod tests {
             sorted.sort_unstable();
             assert_eq!(sort_counting_inversions(&mut v, &mut buf), naive, "n = {n}");
             assert_eq!(v, sorted);
+        }
+    }
+
+    #[test]
+    fn the_kernel_counts_as_knights_merge_sort() {
+        use crate::threads::{PARALLEL_FROM, Threads, with_threads};
+        use core::num::NonZeroUsize;
+        // Sizes around both thresholds, distinct scores, ties, negative
+        // zeros, ranks (the counting path).
+        let mut s = 0x1234_5678_u64;
+        let mut next = move || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        for n in [KERNEL_FROM - 1, KERNEL_FROM, 5000, PARALLEL_FROM + 777] {
+            for levels in [0u64, 3, 40, 1000] {
+                let mut draw = || match levels {
+                    0 => (next() >> 11) as f64 / (1u64 << 53) as f64 - 0.5,
+                    l => (next() % l) as f64 - (l / 2) as f64,
+                };
+                let x: Vec<f64> = (0..n).map(|_| draw()).collect();
+                let mut y: Vec<f64> = (0..n).map(|_| draw()).collect();
+                y[n / 2] = -0.0;
+                let merge = counts_by_merge(&x, &y);
+                for t in [1, 2, 3] {
+                    let threads = Threads::Fixed(NonZeroUsize::new(t).unwrap());
+                    let kernel = with_threads(threads, || counts_by_kernel(&x, &y)).unwrap();
+                    assert_eq!(kernel, merge, "n = {n}, levels = {levels}, {t} threads");
+                }
+            }
         }
     }
 

@@ -3,8 +3,9 @@
 
 use super::pvalue::{Alternative, student_t_p};
 use crate::error::{Error, Result, check_finite, check_pair_len};
-use crate::rank::{Order, Ties, rank_unchecked, validate_ranks};
+use crate::rank::{Order, Ties, rank_keys, rank_of_keys, rank_with, validate_ranks};
 use crate::sum::Neumaier;
+use crate::threads::{self, workers_for};
 use num_traits::Float;
 
 /// Spearman's ρ of two samples with its test statistic; see [`spearman`].
@@ -97,6 +98,14 @@ impl SpearmanResult {
 /// O(n log n) time (two sorts), O(n) extra memory (two rank vectors and the
 /// sort's index buffer).
 ///
+/// # Threads
+/// From [`PARALLEL_FROM`](crate::threads::PARALLEL_FROM) items on, x and y
+/// are ranked at once, each on half the threads of
+/// [`current_threads`](crate::current_threads) (a sort of (score, index)
+/// keys, whose order is unique); the sums are then formed in one order.
+/// The result is the same, bit for bit, on any number of threads (see
+/// [`threads`]).
+///
 /// # Examples
 /// ```
 /// use adaptive_comp_metrics::{spearman, Alternative};
@@ -113,8 +122,13 @@ impl SpearmanResult {
 /// things", *American Journal of Psychology* 15(1), 72–101.
 pub fn spearman<F: Float>(x: &[F], y: &[F]) -> Result<SpearmanResult> {
     let n = check_scores(x, y)?;
-    let a = rank_unchecked(x, Order::SmallerIsBetter, Ties::Average);
-    let b = rank_unchecked(y, Order::SmallerIsBetter, Ties::Average);
+    let (a, b) = rank_both(
+        x,
+        y,
+        Order::SmallerIsBetter,
+        Order::SmallerIsBetter,
+        Ties::Average,
+    );
     // Average ranks always sum to n(n + 1)/2, so the mean is exact.
     let mean = 0.5 * (n as f64 + 1.0);
     let sums = centred_sums(&a, mean, &b, mean);
@@ -165,6 +179,35 @@ pub fn spearman_ranks(a: &[f64], b: &[f64]) -> Result<SpearmanResult> {
     let mean_b = mean(b);
     let sums = centred_sums(a, mean_a, b, mean_b);
     Ok(finish(n, sums))
+}
+
+/// The ranks of x and of y; from
+/// [`PARALLEL_FROM`](crate::threads::PARALLEL_FROM) items on, with more than
+/// one thread, the two rankings run at once, each on half the threads.
+pub(crate) fn rank_both<F: Float>(
+    x: &[F],
+    y: &[F],
+    order_x: Order,
+    order_y: Order,
+    ties: Ties,
+) -> (Vec<f64>, Vec<f64>) {
+    let workers = workers_for(x.len());
+    if workers <= 1 {
+        return (
+            rank_with(x, order_x, ties, 1),
+            rank_with(y, order_y, ties, 1),
+        );
+    }
+    // The keys here (F need not be Sync), the two sorts at once.
+    let (kx, ky) = (rank_keys(x, order_x), rank_keys(y, order_y));
+    let (mut a, mut b) = (vec![0.0; x.len()], vec![0.0; y.len()]);
+    let half = workers / 2;
+    threads::join(
+        true,
+        || rank_of_keys(kx, ties, half.max(1), &mut a),
+        || rank_of_keys(ky, ties, (workers - half).max(1), &mut b),
+    );
+    (a, b)
 }
 
 /// Checks two score samples for a rank correlation, in one pass over each:

@@ -26,9 +26,10 @@
 //! [`Order`]); [`rho_w`] and [`tau_w`] use the paper's defaults;
 //! [`rho_w_with_weights`] and [`tau_w_with_weights`] take weights you computed.
 
+use super::spearman::rank_both;
 use crate::correlation::vigna::{Combine, WeightedTauStats, top_weighted_tau, weighted_kendall};
 use crate::error::{Error, Result, check_finite, check_pair_len};
-use crate::rank::{Order, Ties, rank_unchecked};
+use crate::rank::{Order, Ties};
 use crate::sum::Neumaier;
 use crate::weigh::{OffsetQuadratic, Scheme, Weigher, item_weights, normalise};
 use num_traits::Float;
@@ -181,6 +182,12 @@ impl<W: Weigher> TopWeighted<W> {
     ///
     /// # Complexity
     /// O(n log n).
+    ///
+    /// # Threads
+    /// From [`PARALLEL_FROM`](crate::threads::PARALLEL_FROM) items on, x and
+    /// y are ranked at once on the threads of
+    /// [`current_threads`](crate::current_threads); the same result on any
+    /// number of threads (see [`threads`](crate::threads)).
     pub fn ranks_and_weights<F: Float>(
         &self,
         x: &[F],
@@ -189,8 +196,7 @@ impl<W: Weigher> TopWeighted<W> {
         check_pair_len("x", x, "y", y, 2)?;
         check_finite("x", x)?;
         check_finite("y", y)?;
-        let a = rank_unchecked(x, self.order_x, self.ties);
-        let b = rank_unchecked(y, self.order_y, self.ties);
+        let (a, b) = rank_both(x, y, self.order_x, self.order_y, self.ties);
         let w = item_weights(&a, &b, &self.weigher, self.scheme)?;
         Ok((a, b, w))
     }
@@ -203,6 +209,10 @@ impl<W: Weigher> TopWeighted<W> {
     ///
     /// # Complexity
     /// O(n log n) time, O(n) memory.
+    ///
+    /// # Threads
+    /// As [`ranks_and_weights`](Self::ranks_and_weights); the sums are then
+    /// formed in one order.
     pub fn rho<F: Float>(&self, x: &[F], y: &[F]) -> Result<RhoW> {
         let (a, b, w) = self.ranks_and_weights(x, y)?;
         rho_w_normalised(&a, &b, &w)
@@ -215,6 +225,13 @@ impl<W: Weigher> TopWeighted<W> {
     ///
     /// # Complexity
     /// O(n log n) time, O(n) memory.
+    ///
+    /// # Threads
+    /// From [`PARALLEL_FROM`](crate::threads::PARALLEL_FROM) items on, the
+    /// kernel's sorts and sweeps run on the threads of
+    /// [`current_threads`](crate::current_threads), as in
+    /// [`weighted_kendall`]; the same result on any
+    /// number of threads.
     pub fn tau<F: Float>(&self, x: &[F], y: &[F]) -> Result<TauW> {
         // The kernel's own sorts rank x and y: no ranking sorts of their own.
         let orders = (self.order_x, self.order_y);
@@ -268,6 +285,9 @@ impl<W: Weigher> TopWeighted<W> {
 /// # Complexity
 /// O(n log n).
 ///
+/// # Threads
+/// As [`TopWeighted::rho`].
+///
 /// # Examples
 /// ```
 /// use adaptive_comp_metrics::rho_w;
@@ -290,6 +310,9 @@ pub fn rho_w<F: Float>(x: &[F], y: &[F]) -> Result<RhoW> {
 ///
 /// # Complexity
 /// See [`TopWeighted::tau`].
+///
+/// # Threads
+/// As [`TopWeighted::tau`].
 ///
 /// # Examples
 /// ```
@@ -335,6 +358,9 @@ pub fn rho_w_with_weights(a: &[f64], b: &[f64], weights: &[f64]) -> Result<RhoW>
 ///
 /// # Complexity
 /// O(n log n) time, O(n) memory.
+///
+/// # Threads
+/// As [`TopWeighted::tau`].
 ///
 /// # Examples
 /// ```

@@ -102,11 +102,15 @@ where
         return Ok(());
     }
     let count = range.end;
+    // The replicates already use every thread: each one's coefficient runs
+    // on its own thread (`with_threads`), rather than starting more.
     let run_chunk = |start: usize, end: usize| -> Vec<T> {
-        let mut state = init();
-        (start..end)
-            .map(|i| job(&mut state, i, &mut replicate_rng(seed, i)))
-            .collect()
+        crate::threads::with_threads(Threads::ONE, || {
+            let mut state = init();
+            (start..end)
+                .map(|i| job(&mut state, i, &mut replicate_rng(seed, i)))
+                .collect()
+        })
     };
     let mut block_start = range.start;
     while block_start < count {

@@ -70,39 +70,12 @@ pub use statistic::{
 };
 
 use crate::error::{check_finite, check_pair_len};
-use core::num::NonZeroUsize;
 use num_traits::Float;
 
-/// How many threads run the replicates. Results do not depend on it.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub enum Threads {
-    /// As many as [`std::thread::available_parallelism`] reports (1 if unknown).
-    #[default]
-    Available,
-    /// Exactly this many (capped by the number of replicates and at 256,
-    /// since each thread holds O(n) scratch memory).
-    Fixed(NonZeroUsize),
-}
-
-impl Threads {
-    /// The number of threads this choice means on this machine.
-    ///
-    /// # Examples
-    /// ```
-    /// use adaptive_comp_metrics::uncertainty::Threads;
-    /// use std::num::NonZeroUsize;
-    /// assert_eq!(Threads::Fixed(NonZeroUsize::new(3).unwrap()).count(), 3);
-    /// assert!(Threads::Available.count() >= 1);
-    /// ```
-    #[must_use]
-    pub fn count(self) -> usize {
-        match self {
-            Self::Available => std::thread::available_parallelism().map_or(1, NonZeroUsize::get),
-            Self::Fixed(n) => n.get(),
-        }
-    }
-}
+/// How many threads run the replicates (results do not depend on it): the
+/// crate's [`Threads`], re-exported here where it first
+/// served.
+pub use crate::threads::Threads;
 
 /// The generator behind every `…_seeded` entry point: ChaCha8
 /// (`rand_chacha` 0.10) seeded with `SeedableRng::seed_from_u64(seed)`.

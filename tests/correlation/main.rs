@@ -11,6 +11,7 @@ mod splitmix;
 #[path = "../common/harness.rs"]
 mod harness;
 mod misuse;
+mod parallel;
 mod pearson_props;
 mod pearson_scipy;
 mod plain_large;

@@ -203,8 +203,12 @@ fn bench_weighted_tau_refuses_bad_arguments_with_its_usage() {
     );
     assert_eq!(
         usage(&["10", "1", "1", "all"]),
-        "ONLY must be `weightedtau`, got \"all\""
+        "ONLY must be `weightedtau`, `kendalltau` or `spearmanr`, got \"all\""
     );
+    for only in ["weightedtau", "kendalltau", "spearmanr"] {
+        let parsed = bench::parse_args(&args(&["10", "1", "1", only])).unwrap();
+        assert!(parsed.only.is_some(), "{only}");
+    }
     assert_eq!(
         usage(&["10", "1", "1", "weightedtau", "x"]),
         "unexpected argument \"x\""
@@ -213,6 +217,17 @@ fn bench_weighted_tau_refuses_bad_arguments_with_its_usage() {
     let mut out = Out::memory();
     bench::run(&args(&["10", "1", "1"]), &mut out).unwrap();
     assert!(out.text().starts_with("{\"n\": 10, "), "{}", out.text());
+    // Valid JSON, with the coefficients and p-values the comparison reads.
+    let json: serde_json::Value = serde_json::from_str(out.text().trim()).unwrap();
+    for key in ["weightedtau", "kendall_tau_b", "spearman"] {
+        for field in [key.to_string(), format!("{key}_s")] {
+            assert!(json[&field].is_f64(), "{field}: {json}");
+        }
+    }
+    for key in ["kendall_tau_b_p", "spearman_p"] {
+        let p = json[key].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&p), "{key}: {json}");
+    }
     let f = bench::run(&args(&["10", "1", "1"]), &mut Out::closed()).unwrap_err();
     assert_eq!((f.kind, f.status()), (Kind::Quiet, 0));
 }
@@ -221,7 +236,7 @@ fn bench_weighted_tau_refuses_bad_arguments_with_its_usage() {
 fn no_example_prints_with_println() {
     // `println!` panics with `failed printing to stdout: Broken pipe` under
     // `… | head`; the examples write through `cli::Out` instead.
-    for file in ["bench_weighted_tau.rs", "common/cli.rs"] {
+    for file in ["bench_weighted_tau.rs", "fingerprint.rs", "common/cli.rs"] {
         let source = std::fs::read_to_string(Path::new(ROOT).join("examples").join(file)).unwrap();
         let code: String = source
             .lines()

@@ -19,6 +19,7 @@
 //! orders are computed exactly in the sibling module `sums`.
 
 use crate::error::{Error, Result};
+use crate::threads::{self, PARALLEL_FROM, map};
 
 /// Maps a finite score (no −0; NaN mapped beforehand) to a `u64` with the
 /// same order, so that sorting compares integers.
@@ -93,11 +94,13 @@ fn sort_lexicographic<T: Ord + Copy>(v: &mut [T], first: impl Fn(&T) -> u64) {
 /// bits of p: half the bytes of (key, position) pairs to move. Runs that
 /// share those top bits (ties, or keys that differ only in their lowest
 /// bits) are then sorted by the full key.
-fn x_positions(x_at: impl Fn(usize) -> u64, n: usize) -> (Vec<u32>, Dense) {
+fn x_positions(x_at: impl Fn(usize) -> u64 + Sync, n: usize, workers: usize) -> (Vec<u32>, Dense) {
     let bits = usize::BITS - n.saturating_sub(1).leading_zeros();
     let low = (1u64 << bits) - 1;
-    let mut words: Vec<u64> = (0..n).map(|p| (x_at(p) & !low) | p as u64).collect();
-    words.sort_unstable();
+    let mut words = vec![0u64; n];
+    threads::fill(&mut words, workers, |p| (x_at(p) & !low) | p as u64);
+    // Distinct words (each holds its position): one sorted order.
+    let mut words = threads::sort(words, workers);
     let mut tied = 0;
     let mut start = 0;
     while start < n {
@@ -120,7 +123,8 @@ fn x_positions(x_at: impl Fn(usize) -> u64, n: usize) -> (Vec<u32>, Dense) {
         }
         start += len;
     }
-    let yx_pos: Vec<u32> = words.iter().map(|&w| (w & low) as u32).collect();
+    let mut yx_pos = vec![0u32; n];
+    threads::fill(&mut yx_pos, workers, |k| (words[k] & low) as u32);
     let rx = if tied == 0 {
         Dense {
             ranks: Vec::new(),
@@ -128,15 +132,15 @@ fn x_positions(x_at: impl Fn(usize) -> u64, n: usize) -> (Vec<u32>, Dense) {
         }
     } else {
         let x = |k: usize| x_at(yx_pos[k] as usize);
-        dense_along(n, |k| x(k) != x(k - 1))
+        dense_along(n, |k| x(k) != x(k - 1), workers)
     };
     (yx_pos, rx)
 }
 
 /// Dense ranks along a sequence sorted by them, from "differs from the
 /// previous item" flags; returns the ranks and their number.
-fn dense_along(n: usize, differs: impl Fn(usize) -> bool) -> Dense {
-    let distinct = usize::from(n > 0) + (1..n).filter(|&k| differs(k)).count();
+fn dense_along(n: usize, differs: impl Fn(usize) -> bool + Sync, workers: usize) -> Dense {
+    let distinct = usize::from(n > 0) + threads::count(1..n.max(1), workers, &differs);
     // Without ties the rank is the position: no vector needed.
     let ranks = if distinct < n {
         let mut r = 0u32;
@@ -210,6 +214,7 @@ impl Layout {
 
     fn build(mut pairs: Vec<(u64, u64)>, index: bool) -> Result<(Self, Vec<u32>)> {
         let n = pairs.len();
+        let workers = threads::workers_for(n);
         if n > u32::MAX as usize {
             return Err(Error::TooManyItems {
                 max: u32::MAX as usize,
@@ -230,8 +235,8 @@ impl Layout {
                 let yx_pos = stable_by(&all, |p| sx[index_yx[p as usize] as usize], max);
                 let y_at = |p: usize| sy[index_yx[p] as usize];
                 let x_at = |k: usize| sx[index_yx[yx_pos[k] as usize] as usize];
-                let ry = dense_along(n, |p| y_at(p) != y_at(p - 1));
-                let rx = dense_along(n, |k| x_at(k) != x_at(k - 1));
+                let ry = dense_along(n, |p| y_at(p) != y_at(p - 1), workers);
+                let rx = dense_along(n, |k| x_at(k) != x_at(k - 1), workers);
                 (index_yx, yx_pos, ry, rx)
             }
             None if index => {
@@ -241,15 +246,26 @@ impl Layout {
                     .map(|(&(y, x), i)| (y, x, i))
                     .collect();
                 drop(pairs);
-                sort_lexicographic(&mut yx, |t| t.0);
-                let ry = dense_along(n, |p| yx[p].0 != yx[p - 1].0);
-                let (yx_pos, rx) = x_positions(|p| yx[p].1, n);
+                // Distinct triples (each holds its index): one sorted order,
+                // however it is computed.
+                if n >= PARALLEL_FROM {
+                    yx = threads::sort(yx, workers);
+                } else {
+                    sort_lexicographic(&mut yx, |t| t.0);
+                }
+                let ry = dense_along(n, |p| yx[p].0 != yx[p - 1].0, workers);
+                let (yx_pos, rx) = x_positions(|p| yx[p].1, n, workers);
                 (yx.into_iter().map(|t| t.2).collect(), yx_pos, ry, rx)
             }
             None => {
-                sort_lexicographic(&mut pairs, |t| t.0);
-                let ry = dense_along(n, |p| pairs[p].0 != pairs[p - 1].0);
-                let (yx_pos, rx) = x_positions(|p| pairs[p].1, n);
+                // Equal pairs are indistinguishable: one sorted order.
+                if n >= PARALLEL_FROM {
+                    pairs = threads::sort(pairs, workers);
+                } else {
+                    sort_lexicographic(&mut pairs, |t| t.0);
+                }
+                let ry = dense_along(n, |p| pairs[p].0 != pairs[p - 1].0, workers);
+                let (yx_pos, rx) = x_positions(|p| pairs[p].1, n, workers);
                 (Vec::new(), yx_pos, ry, rx)
             }
         };
@@ -296,32 +312,147 @@ impl Layout {
     /// inside a 64-position word) and a Fenwick tree over the words, small
     /// enough (n/16 bytes) to stay in cache, where one tree over all n
     /// positions would miss it. O(n log n), integer arithmetic.
-    pub(crate) fn for_each_discordant_count(&self, mut f: impl FnMut(usize, u32, u32)) {
+    pub(crate) fn for_each_discordant_count(&self, f: impl FnMut(usize, u32, u32)) {
         let words = self.n / 64 + 1;
         let mut tree = vec![0u32; words + 1];
         let mut seen = vec![0u64; words];
-        for (k, &p) in (0u32..).zip(&self.yx_pos) {
-            let (w, bit) = (p as usize / 64, p % 64);
-            // Earlier items in lower words: Fenwick prefix over 1 ..= w.
-            let mut smaller = 0u32;
-            let mut i = w;
-            while i > 0 {
-                smaller += tree[i];
-                i &= i - 1;
+        sweep(&self.yx_pos, 0, &mut tree, &mut seen, f);
+    }
+
+    /// The counts d_k of [`Layout::for_each_discordant_count`] along the
+    /// (x, y) order, on up to `workers` threads.
+    ///
+    /// Below [`PARALLEL_FROM`] items, or with one worker, this is the
+    /// sequential sweep. Otherwise the (x, y) order is cut into
+    /// [`COUNT_CHUNKS`] chunks of a size fixed by n (never by `workers`): a
+    /// bitmap of each chunk's positions (in parallel), the union of the
+    /// earlier chunks' bitmaps before each chunk (in order) and a Fenwick
+    /// tree built from it in O(n/64) let every chunk resume the sweep where
+    /// the chunk before would have left it. The counts are the same integers
+    /// on any number of threads. Memory: n counts, and two bitmaps of n bits
+    /// and a tree of n/16 bytes per chunk, all allocated on the caller's
+    /// thread (so that they are reused from call to call).
+    pub(crate) fn discordant_counts(&self, workers: usize) -> Vec<u32> {
+        let n = self.n;
+        let mut d = vec![0u32; n];
+        if workers <= 1 || n < PARALLEL_FROM {
+            self.for_each_discordant_count(|k, _, c| d[k] = c);
+            return d;
+        }
+        let words = n / 64 + 1;
+        let chunk = n.div_ceil(COUNT_CHUNKS);
+        let chunks = n.div_ceil(chunk);
+        // Each chunk's positions, then the positions before each chunk.
+        let mut maps = vec![0u64; chunks * words];
+        let jobs: Vec<_> = self
+            .yx_pos
+            .chunks(chunk)
+            .zip(maps.chunks_mut(words))
+            .collect();
+        map(jobs, workers, |(ps, seen)| {
+            for &p in ps {
+                seen[p as usize / 64] |= 1u64 << (p % 64);
             }
-            // Earlier items in this word below p.
-            if let Some(word) = seen.get_mut(w) {
-                smaller += (*word & ((1u64 << bit) - 1)).count_ones();
-                *word |= 1u64 << bit;
+        });
+        let mut before = vec![0u64; words];
+        for m in maps.chunks_mut(words) {
+            for (a, b) in before.iter_mut().zip(m.iter_mut()) {
+                let mine = *b;
+                *b = *a;
+                *a |= mine;
             }
-            // k + p may exceed u32 (not d_k < n): count in u64.
-            let d = u64::from(k) + u64::from(p) - 2 * u64::from(smaller);
-            f(k as usize, p, d as u32);
-            let mut i = w + 1;
-            while i <= words {
-                tree[i] += 1;
-                i += i & i.wrapping_neg();
+        }
+        drop(before);
+        let mut trees = vec![0u32; chunks * (words + 1)];
+        let jobs: Vec<_> = (0..)
+            .step_by(chunk)
+            .zip(self.yx_pos.chunks(chunk))
+            .zip(maps.chunks_mut(words))
+            .zip(trees.chunks_mut(words + 1))
+            .zip(d.chunks_mut(chunk))
+            .collect();
+        map(jobs, workers, |((((start, ps), seen), tree), d)| {
+            // The Fenwick tree over the words of `seen`, built in O(words).
+            for i in 1..=words {
+                tree[i] += seen[i - 1].count_ones();
+                let j = i + (i & i.wrapping_neg());
+                if j <= words {
+                    tree[j] += tree[i];
+                }
             }
+            sweep(ps, start, tree, seen, |k, _, c| d[k - start] = c);
+        });
+        d
+    }
+
+    /// Calls `f(size)` for each run of equal x along the (x, y) order (runs of
+    /// one included when x has ties; none when it has not).
+    pub(crate) fn for_each_x_group(&self, f: impl FnMut(u64)) {
+        runs(&self.rx_xy, None, f);
+    }
+
+    /// Calls `f(size)` for each run of equal y along the (y, x) order (none
+    /// when y has no ties).
+    pub(crate) fn for_each_y_group(&self, f: impl FnMut(u64)) {
+        runs(&self.ry_yx, None, f);
+    }
+
+    /// Calls `f(size)` for each run of equal (x, y) along the (x, y) order
+    /// (none when x has no ties).
+    pub(crate) fn for_each_xy_group(&self, f: impl FnMut(u64)) {
+        runs(&self.rx_xy, Some(&self.ry_xy), f);
+    }
+}
+
+/// Chunks of the parallel counting pass at most ([`Layout::discordant_counts`]):
+/// each holds a bitmap of n bits while the counts are made.
+pub(crate) const COUNT_CHUNKS: usize = 16;
+
+/// Calls `f(size)` for each run of equal `a` (and equal `b`, when given).
+fn runs(a: &[u32], b: Option<&[u32]>, mut f: impl FnMut(u64)) {
+    let same = |i: usize, j: usize| a[i] == a[j] && b.is_none_or(|b| b[i] == b[j]);
+    let mut start = 0;
+    for i in 1..=a.len() {
+        if i == a.len() || !same(i, start) {
+            f((i - start) as u64);
+            start = i;
+        }
+    }
+}
+
+/// The counting sweep of [`Layout::for_each_discordant_count`] over the
+/// positions `ps` of (x, y) positions `first …`, from the state `tree`
+/// (Fenwick tree over the words of `seen`) and `seen` (the positions of the
+/// items before `first`).
+fn sweep(
+    ps: &[u32],
+    first: usize,
+    tree: &mut [u32],
+    seen: &mut [u64],
+    mut f: impl FnMut(usize, u32, u32),
+) {
+    let words = seen.len();
+    for (k, &p) in (first as u64..).zip(ps) {
+        let (w, bit) = (p as usize / 64, p % 64);
+        // Earlier items in lower words: Fenwick prefix over 1 ..= w.
+        let mut smaller = 0u32;
+        let mut i = w;
+        while i > 0 {
+            smaller += tree[i];
+            i &= i - 1;
+        }
+        // Earlier items in this word below p.
+        if let Some(word) = seen.get_mut(w) {
+            smaller += (*word & ((1u64 << bit) - 1)).count_ones();
+            *word |= 1u64 << bit;
+        }
+        // k + p may exceed u32 (not d_k < n): count in u64.
+        let d = k + u64::from(p) - 2 * u64::from(smaller);
+        f(k as usize, p, d as u32);
+        let mut i = w + 1;
+        while i <= words {
+            tree[i] += 1;
+            i += i & i.wrapping_neg();
         }
     }
 }
@@ -391,6 +522,53 @@ mod tests {
             layout.for_each_discordant_count(|k, _, d| got[index[k] as usize] = d);
             assert_eq!(got, want, "n = {n}, levels = {levels}");
         }
+    }
+
+    #[test]
+    fn chunked_sweeps_count_as_the_single_sweep() {
+        // Above the threshold, with and without ties, on the sorting and
+        // the counting path: every chunk resumes where the previous left off.
+        for (n, levels) in [
+            (PARALLEL_FROM + 12_345, 0u32),
+            (PARALLEL_FROM + 1, 40),
+            (70_001, 0),
+        ] {
+            let mut g = ChaCha8Rng::seed_from_u64(u64::from(levels) + n as u64);
+            let mut draw = || {
+                let u: f64 = g.random();
+                if levels == 0 {
+                    u - 0.5
+                } else {
+                    (u * f64::from(levels)).floor()
+                }
+            };
+            let x: Vec<f64> = (0..n).map(|_| draw()).collect();
+            let y: Vec<f64> = (0..n).map(|_| draw()).collect();
+            let layout = Layout::new(pairs(&x, &y)).unwrap();
+            let mut want = Vec::new();
+            layout.for_each_discordant_count(|k, _, d| {
+                assert_eq!(k, want.len());
+                want.push(d);
+            });
+            for workers in [1, 2, 3, 7] {
+                let got = layout.discordant_counts(workers);
+                assert_eq!(got, want, "n = {n}, {workers} workers");
+            }
+        }
+    }
+
+    #[test]
+    fn runs_are_the_tie_groups() {
+        let x = [1.0, 2.0, 2.0, 3.0, 3.0, 3.0];
+        let y = [5.0, 1.0, 1.0, 2.0, 3.0, 3.0];
+        let layout = Layout::new(pairs(&x, &y)).unwrap();
+        let (mut gx, mut gy, mut gxy) = (Vec::new(), Vec::new(), Vec::new());
+        layout.for_each_x_group(|t| gx.push(t));
+        layout.for_each_y_group(|t| gy.push(t));
+        layout.for_each_xy_group(|t| gxy.push(t));
+        assert_eq!(gx, [1, 2, 3]);
+        assert_eq!(gy, [2, 1, 2, 1]);
+        assert_eq!(gxy, [1, 2, 1, 2]);
     }
 
     #[test]

@@ -34,6 +34,7 @@ use super::fixed::{ExponentSums, Fixed, SquareSums, ratio_of_parts, significand,
 use super::kernel::{Along, Layout};
 use super::{Combine, WeightedTauStats};
 use crate::error::{Error, Result};
+use crate::threads::{self, PARALLEL_FROM};
 use std::borrow::Cow;
 
 /// τ and the sums of one importance (one weight vector).
@@ -144,11 +145,18 @@ fn evaluate_in<const N: usize, const M: usize>(
     // The total pair weight depends on the weights only, not on their
     // order: once per distinct slice.
     let mut totals: Vec<(*const f64, Fixed<M>)> = Vec::new();
+    let workers = threads::workers_for(layout.n);
     let discordant: Vec<Fixed<M>> = match combine {
+        Combine::Additive if workers > 1 => {
+            additive_discordant_parallel::<M>(layout, weights, fx, &mut totals, workers)
+        }
         Combine::Additive => additive_discordant::<M>(layout, weights, fx, &mut totals),
         Combine::Multiplicative => weights
             .iter()
-            .map(|w| multiplicative_discordant::<N, M>(&layout.yx_pos, &on_xy(layout, *w), fx.lsb))
+            .map(|w| {
+                let w_xy = on_xy(layout, *w);
+                multiplicative_discordant::<N, M>(&layout.yx_pos, &w_xy, fx.lsb, workers)
+            })
             .collect(),
     };
     let scale = match combine {
@@ -407,6 +415,71 @@ fn additive_discordant<const M: usize>(
     discordant
 }
 
+/// Items per chunk of [`additive_discordant_parallel`]'s weighted sums.
+const SUM_CHUNK: usize = 1 << 16;
+
+/// [`additive_discordant`] on up to `workers` threads: the counts d_k from
+/// the chunked sweep of [`Layout::discordant_counts`], copied to the (y, x)
+/// order when a weight vector runs along it (a scatter: random writes cost
+/// less than random reads of the weights would), then the weighted sums in
+/// chunks of [`SUM_CHUNK`] positions, each exact, added in chunk order. The
+/// same exact integers as the one-thread pass.
+fn additive_discordant_parallel<const M: usize>(
+    layout: &Layout,
+    weights: &[Along<'_>],
+    fx: Scale,
+    totals: &mut Vec<(*const f64, Fixed<M>)>,
+    workers: usize,
+) -> Vec<Fixed<M>> {
+    let n = layout.n;
+    let d_xy = layout.discordant_counts(workers);
+    let mut d_yx = Vec::new();
+    if weights.iter().any(|w| matches!(w, Along::Yx(_))) {
+        d_yx = vec![0u32; n];
+        for (&p, &d) in layout.yx_pos.iter().zip(&d_xy) {
+            d_yx[p as usize] = d;
+        }
+    }
+    let ranges: Vec<core::ops::Range<usize>> = (0..n)
+        .step_by(SUM_CHUNK)
+        .map(|s| s..(s + SUM_CHUNK).min(n))
+        .collect();
+    // Per chunk: Σ W of each weight vector, then Σ W·d of each.
+    let parts = threads::map(ranges, workers, |r| {
+        let mut out = Vec::with_capacity(2 * weights.len());
+        for w in weights {
+            let (mut sum, mut dis) = (ExponentSums::new(fx.exps), ExponentSums::new(fx.exps));
+            let mut add = |k: usize, x: f64, d: u32| {
+                let s = significand(x);
+                sum.add_significand(k, s, 1);
+                dis.add_significand(k, s, u64::from(d));
+            };
+            let (v, d) = match *w {
+                Along::Xy(v) => (v, &d_xy),
+                Along::Yx(v) => (v, &d_yx),
+            };
+            r.clone().for_each(|k| add(k, v[k], d[k]));
+            out.push(sum.finish::<M>(fx.lsb));
+            out.push(dis.finish::<M>(fx.lsb));
+        }
+        out
+    });
+    let mut sums = vec![Fixed::<M>::ZERO; 2 * weights.len()];
+    for part in &parts {
+        for (a, b) in sums.iter_mut().zip(part) {
+            a.add(b);
+        }
+    }
+    let others = (n - 1) as u64;
+    for (i, w) in weights.iter().enumerate() {
+        let ptr = w.values().as_ptr();
+        if !totals.iter().any(|(p, _)| *p == ptr) {
+            totals.push((ptr, sums[2 * i].mul_u64(others)));
+        }
+    }
+    (0..weights.len()).map(|i| sums[2 * i + 1]).collect()
+}
+
 /// A Fenwick tree of exact sums over positions 0 … len − 1 (a slice of len
 /// nodes), indexed from the top so that "the weight above p" is a prefix:
 /// position q has index len − q, so position 0 has none (it is above
@@ -444,10 +517,14 @@ const ONE_TREE_BITS: u32 = 12;
 
 /// Σ_k W_k·(Σ of W_j over j < k with p_j > p_k), for the permutation `p`
 /// of 0 … n − 1: the multiplicative discordant weight, exactly.
+///
+/// With `workers` > 1 the per-block sweeps of the second stage run in
+/// parallel (each block's sum is exact; they are added in block order).
 fn multiplicative_discordant<const N: usize, const M: usize>(
     p: &[u32],
     w: &[f64],
     lsb: i32,
+    workers: usize,
 ) -> Fixed<M> {
     let n = p.len();
     let bits = u32::BITS - (n.max(2) as u32 - 1).leading_zeros();
@@ -487,14 +564,29 @@ fn multiplicative_discordant<const N: usize, const M: usize>(
         next[c] = slot + 1;
     }
     // Earlier items in the same block, above in the low bits.
-    for (lows, ws) in low_bits.chunks(1 << low).zip(filed.chunks(1 << low)) {
+    let block_sum = |nodes: &mut [Fixed<N>], lows: &[u16], ws: &[f64]| {
         let fine = &mut nodes[..lows.len()];
         fine.fill(Fixed::ZERO);
         let mut tree = Above(fine);
+        let mut d = Fixed::<M>::ZERO;
         for (&f, &v) in lows.iter().zip(ws) {
             let w = fixed(v);
             d.add(&w.mul(&tree.above(usize::from(f))));
             tree.insert(usize::from(f), &w);
+        }
+        d
+    };
+    let blocks = low_bits.chunks(1 << low).zip(filed.chunks(1 << low));
+    if workers > 1 && n >= PARALLEL_FROM {
+        let jobs: Vec<_> = blocks.collect();
+        let parts = threads::map(jobs, workers, |(lows, ws)| {
+            let mut nodes = vec![Fixed::<N>::ZERO; lows.len()];
+            block_sum(&mut nodes, lows, ws)
+        });
+        parts.iter().for_each(|part| d.add(part));
+    } else {
+        for (lows, ws) in blocks {
+            d.add(&block_sum(&mut nodes, lows, ws));
         }
     }
     d
