@@ -107,6 +107,7 @@ mod judgements;
 mod measure;
 mod metrics;
 mod rbo;
+mod scan;
 mod trec;
 
 pub use csv::{

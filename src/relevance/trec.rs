@@ -24,87 +24,13 @@
 
 use super::error::{Location, RelevanceError, Result};
 use super::flat::{Qrels, QrelsBuilder, RunBuilder, TrecRun};
-use super::intern::{Ids, StringTable};
-use std::io::BufRead;
+use super::intern::{Documents, Ids, StringTable, hash};
+use super::scan::{parse_f64, parse_i32, skip, split, text};
+use std::io::{BufRead, ErrorKind};
+use std::ops::Range;
 
-/// Physical lines of a byte stream, numbered from 1.
-struct Lines<R> {
-    reader: R,
-    buf: Vec<u8>,
-    line: usize,
-}
-
-impl<R: BufRead> Lines<R> {
-    fn new(reader: R) -> Self {
-        Self {
-            reader,
-            buf: Vec::with_capacity(256),
-            line: 0,
-        }
-    }
-
-    /// Reads the next line into `self.buf` (line break kept); `false` at
-    /// the end of the input.
-    fn advance(&mut self) -> Result<bool> {
-        self.buf.clear();
-        let n = self
-            .reader
-            .read_until(b'\n', &mut self.buf)
-            .map_err(|e| RelevanceError::Io {
-                line: self.line + 1,
-                kind: e.kind(),
-            })?;
-        if n == 0 {
-            return Ok(false);
-        }
-        self.line += 1;
-        if self.line == 1 && self.buf.starts_with(b"\xEF\xBB\xBF") {
-            self.buf.drain(..3);
-        }
-        Ok(true)
-    }
-}
-
-/// `isspace` of the C locale.
-#[inline]
-fn is_space(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\x0b' | b'\x0c')
-}
-
-/// Splits `line` into white-space separated fields, storing the first `N`
-/// in `out`; returns the number of fields (which may exceed `N`).
-#[inline]
-fn split<'a, const N: usize>(line: &'a [u8], out: &mut [&'a [u8]; N]) -> usize {
-    let mut count = 0;
-    let mut i = 0;
-    let n = line.len();
-    while i < n {
-        while i < n && line.get(i).copied().is_some_and(is_space) {
-            i += 1;
-        }
-        if i >= n {
-            break;
-        }
-        let start = i;
-        while i < n && !line.get(i).copied().is_some_and(is_space) {
-            i += 1;
-        }
-        if let (Some(slot), Some(field)) = (out.get_mut(count), line.get(start..i)) {
-            *slot = field;
-        }
-        count += 1;
-    }
-    count
-}
-
-/// Whether a line is blank or a comment.
-#[inline]
-fn skip(line: &[u8]) -> bool {
-    line.first() == Some(&b'#') || line.iter().all(|&b| is_space(b))
-}
-
-fn text(field: &[u8], line: usize) -> Result<&str> {
-    std::str::from_utf8(field).map_err(|_| RelevanceError::NotUtf8 { line })
+fn not_utf8(field: &[u8], line: usize) -> Result<&str> {
+    text(field).ok_or(RelevanceError::NotUtf8 { line })
 }
 
 fn bad_number(line: usize, column: &str, expected: &'static str, value: &[u8]) -> RelevanceError {
@@ -132,12 +58,554 @@ impl QueryCache {
         {
             return Ok(id);
         }
-        let id = table.intern(text(field, line)?)?;
+        let id = table.intern(not_utf8(field, line)?)?;
         self.bytes.clear();
         self.bytes.extend_from_slice(field);
         self.id = Some(id);
         Ok(id)
     }
+}
+
+// ---------------------------------------------------------------------
+// The reading machinery.
+//
+// The input is read in blocks of whole lines. Each block is cut into
+// chunks of about `CHUNK` bytes at line ends; a chunk is *parsed* on its own
+// (fields split, numbers parsed, ids checked as UTF-8 and hashed: no shared
+// state) into records, and the records are then *interned* and stored in
+// file order on the caller's thread. So ids are numbered, entries stored
+// and the first error found exactly as a line-by-line reading does,
+// whatever the number of threads: with two or more, the next block is
+// parsed on other threads while the caller interns the current one.
+// ---------------------------------------------------------------------
+
+/// Bytes per chunk: the unit of parsing (records of a chunk stay in cache
+/// between parsing and interning on one thread).
+const CHUNK: usize = 1 << 16;
+
+/// Largest block read at once (the first blocks are smaller, so that small
+/// inputs allocate little).
+const BLOCK: usize = 1 << 22;
+
+/// A record of a line: its ids (byte ranges of the block), the document
+/// id's hash, its value and its line (within the chunk, from 1).
+struct Record<V> {
+    query: Range<usize>,
+    doc: Range<usize>,
+    hash: u64,
+    value: V,
+    line: usize,
+}
+
+/// Why a line cannot be read, found while parsing (the line within the
+/// chunk, from 1).
+enum Fault {
+    FieldCount { line: usize, found: usize },
+    Blank { line: usize },
+    BadNumber { line: usize, value: Range<usize> },
+    /// The query id is not UTF-8.
+    Query { line: usize },
+    /// The document id is not UTF-8 (the query id is, and is interned
+    /// first, as a line-by-line reading does).
+    Doc { line: usize, query: Range<usize> },
+}
+
+/// The run's tag in a chunk: the last line's, and the first line of the
+/// chunk's last stretch of lines with that tag (whether it starts at the
+/// chunk's first record).
+struct ChunkTag {
+    tag: Range<usize>,
+    line: usize,
+    from_start: bool,
+}
+
+/// A parsed chunk: its records up to the first fault, and its number of
+/// lines.
+struct Parsed<V> {
+    records: Vec<Record<V>>,
+    fault: Option<Fault>,
+    lines: usize,
+    tag: Option<ChunkTag>,
+}
+
+impl<V> Default for Parsed<V> {
+    fn default() -> Self {
+        Self {
+            records: Vec::new(),
+            fault: None,
+            lines: 0,
+            tag: None,
+        }
+    }
+}
+
+impl<V> Parsed<V> {
+    fn clear(&mut self) {
+        self.records.clear();
+        self.fault = None;
+        self.lines = 0;
+        self.tag = None;
+    }
+}
+
+/// The lines of `bytes` (a chunk of whole lines; the last may lack its
+/// line break), without their line breaks, and their offsets.
+fn lines_of(bytes: &[u8]) -> impl Iterator<Item = (usize, &[u8])> + '_ {
+    let mut start = 0;
+    std::iter::from_fn(move || {
+        let rest = bytes.get(start..)?;
+        if rest.is_empty() {
+            return None;
+        }
+        let len = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
+        let at = start;
+        start += len + 1;
+        rest.get(..len).map(|l| (at, l))
+    })
+}
+
+/// The byte range of `field`, a sub-slice of `line`, which starts at
+/// `offset` of the block.
+#[inline]
+fn span(line: &[u8], field: &[u8], offset: usize) -> Range<usize> {
+    let start = offset + (field.as_ptr() as usize - line.as_ptr() as usize);
+    start..start + field.len()
+}
+
+/// Parses a chunk of a qrels file starting at `offset` of the block.
+fn parse_qrels(bytes: &[u8], offset: usize, syntax: TrecSyntax, out: &mut Parsed<i32>) {
+    out.clear();
+    for (at, raw) in lines_of(bytes) {
+        out.lines += 1;
+        let line = out.lines;
+        let base = offset + at;
+        if skip(raw) {
+            if syntax == TrecSyntax::TrecEval && raw.first() != Some(&b'#') {
+                out.fault = Some(Fault::Blank { line });
+                return;
+            }
+            continue;
+        }
+        let mut fields: [&[u8]; 4] = [&[]; 4];
+        let found = split(raw, &mut fields);
+        if found != 4 {
+            out.fault = Some(Fault::FieldCount { line, found });
+            return;
+        }
+        let [qf, _, df, rf] = fields;
+        let Some(grade) = parse_i32(rf) else {
+            out.fault = Some(Fault::BadNumber {
+                line,
+                value: span(raw, rf, base),
+            });
+            return;
+        };
+        if let Some(fault) = check_ids(raw, qf, df, base, line) {
+            out.fault = Some(fault);
+            return;
+        }
+        out.records.push(Record {
+            query: span(raw, qf, base),
+            doc: span(raw, df, base),
+            hash: hash(df),
+            value: grade,
+            line,
+        });
+    }
+}
+
+/// The fault of a line whose query or document id is not UTF-8.
+#[inline]
+fn check_ids(raw: &[u8], qf: &[u8], df: &[u8], base: usize, line: usize) -> Option<Fault> {
+    if qf.is_ascii() && df.is_ascii() {
+        return None;
+    }
+    if text(qf).is_none() {
+        return Some(Fault::Query { line });
+    }
+    if text(df).is_none() {
+        return Some(Fault::Doc {
+            line,
+            query: span(raw, qf, base),
+        });
+    }
+    None
+}
+
+/// Parses a chunk of a run starting at `offset` of the block.
+fn parse_run(bytes: &[u8], offset: usize, syntax: TrecSyntax, out: &mut Parsed<f64>) {
+    out.clear();
+    let trec_eval = syntax == TrecSyntax::TrecEval;
+    let mut tag: Option<ChunkTag> = None;
+    let mut tag_bytes: &[u8] = &[];
+    for (at, raw) in lines_of(bytes) {
+        out.lines += 1;
+        let line = out.lines;
+        let base = offset + at;
+        if skip(raw) {
+            continue;
+        }
+        let mut fields: [&[u8]; 6] = [&[]; 6];
+        let found = split(raw, &mut fields);
+        if trec_eval && fields.first().and_then(|f| f.first()) == Some(&b'#') {
+            continue;
+        }
+        if found != 6 && !(trec_eval && found > 6) {
+            out.fault = Some(Fault::FieldCount { line, found });
+            return;
+        }
+        let [qf, _, df, _, sf, tf] = fields;
+        let Some(score) = parse_f64(sf).filter(|s| s.is_finite()) else {
+            out.fault = Some(Fault::BadNumber {
+                line,
+                value: span(raw, sf, base),
+            });
+            return;
+        };
+        match &mut tag {
+            Some(t) if tag_bytes == tf => t.tag = span(raw, tf, base),
+            _ => {
+                tag = Some(ChunkTag {
+                    tag: span(raw, tf, base),
+                    line,
+                    from_start: out.records.is_empty(),
+                });
+                tag_bytes = tf;
+            }
+        }
+        if let Some(fault) = check_ids(raw, qf, df, base, line) {
+            out.fault = Some(fault);
+            return;
+        }
+        out.records.push(Record {
+            query: span(raw, qf, base),
+            doc: span(raw, df, base),
+            hash: hash(df),
+            value: score,
+            line,
+        });
+    }
+    out.tag = tag;
+}
+
+/// Where records are stored: a qrels or run builder.
+trait Sink<V> {
+    fn tables(&mut self) -> (&mut StringTable, &mut Documents);
+    fn push(&mut self, q: u32, d: u32, value: V, line: usize) -> Result<()>;
+}
+
+impl Sink<i32> for QrelsBuilder<'_> {
+    #[inline]
+    fn tables(&mut self) -> (&mut StringTable, &mut Documents) {
+        QrelsBuilder::tables(self)
+    }
+    #[inline]
+    fn push(&mut self, q: u32, d: u32, value: i32, line: usize) -> Result<()> {
+        self.push_ids(q, d, value, line)
+    }
+}
+
+impl Sink<f64> for RunBuilder<'_> {
+    #[inline]
+    fn tables(&mut self) -> (&mut StringTable, &mut Documents) {
+        RunBuilder::tables(self)
+    }
+    #[inline]
+    fn push(&mut self, q: u32, d: u32, value: f64, line: usize) -> Result<()> {
+        self.push_ids(q, d, value, line)
+    }
+}
+
+/// Where a reading stands: the lines of the chunks stored so far, and the
+/// query cache.
+struct Cursor {
+    line: usize,
+    cache: QueryCache,
+}
+
+impl Cursor {
+    fn new() -> Self {
+        Self {
+            line: 0,
+            cache: QueryCache::default(),
+        }
+    }
+
+    /// Interns and stores the records of a chunk (in `block`), then reports
+    /// its fault as the line-by-line reading does, or moves past its lines.
+    fn store<V: Copy, S: Sink<V>>(
+        &mut self,
+        block: &[u8],
+        parsed: &Parsed<V>,
+        format: &'static str,
+        sink: &mut S,
+    ) -> Result<()> {
+        let field = |r: &Range<usize>| block.get(r.clone()).unwrap_or(&[]);
+        for r in &parsed.records {
+            let line = self.line + r.line;
+            let (qt, dt) = sink.tables();
+            let q = self.cache.intern(qt, field(&r.query), line)?;
+            // Checked as UTF-8 by the parser.
+            let d = dt.intern_hashed(q, field(&r.doc), r.hash)?;
+            sink.push(q, d, r.value, line)?;
+        }
+        if let Some(fault) = &parsed.fault {
+            let (qt, _) = sink.tables();
+            return Err(self.fault(block, fault, format, qt));
+        }
+        self.line += parsed.lines;
+        Ok(())
+    }
+
+    #[cold]
+    fn fault(
+        &mut self,
+        block: &[u8],
+        fault: &Fault,
+        format: &'static str,
+        queries: &mut StringTable,
+    ) -> RelevanceError {
+        let field = |r: &Range<usize>| block.get(r.clone()).unwrap_or(&[]);
+        match *fault {
+            Fault::FieldCount { line, found } => RelevanceError::FieldCount {
+                line: self.line + line,
+                format,
+                expected: if format == RUN_FORMAT { 6 } else { 4 },
+                found,
+            },
+            Fault::Blank { line } => RelevanceError::BlankLine {
+                line: self.line + line,
+                column: 1,
+                format,
+            },
+            Fault::BadNumber { line, ref value } => {
+                let (column, expected) = if format == RUN_FORMAT {
+                    ("score", "a finite score")
+                } else {
+                    ("rel", "an integer grade")
+                };
+                bad_number(self.line + line, column, expected, field(value))
+            }
+            Fault::Query { line } => RelevanceError::NotUtf8 {
+                line: self.line + line,
+            },
+            Fault::Doc { line, ref query } => {
+                let line = self.line + line;
+                match self.cache.intern(queries, field(query), line) {
+                    Err(e) => e,
+                    Ok(_) => RelevanceError::NotUtf8 { line },
+                }
+            }
+        }
+    }
+}
+
+/// A block of the input: `bytes[..complete]` whole lines (the last one
+/// maybe without its line break at the end of the input), then up to `len`
+/// the start of the next line. `bytes` beyond `len` is spare room, kept
+/// between blocks so that it is allocated and zeroed once.
+#[derive(Default)]
+struct Block {
+    bytes: Vec<u8>,
+    len: usize,
+    complete: usize,
+}
+
+impl Block {
+    fn lines(&self) -> &[u8] {
+        self.bytes.get(..self.complete).unwrap_or_default()
+    }
+
+    fn rest(&self) -> &[u8] {
+        self.bytes.get(self.complete..self.len).unwrap_or_default()
+    }
+}
+
+/// Reads the input in blocks of whole lines.
+struct Blocks<R> {
+    reader: R,
+    /// The size of the next block.
+    size: usize,
+    first: bool,
+    done: bool,
+    /// The I/O error that ended the input, reported after its whole lines.
+    error: Option<ErrorKind>,
+}
+
+impl<R: BufRead> Blocks<R> {
+    fn new(reader: R) -> Self {
+        Self {
+            reader,
+            size: CHUNK,
+            first: true,
+            done: false,
+            error: None,
+        }
+    }
+
+    /// Fills `block` with `carry` (the start of a line, left over from the
+    /// previous block) and the next bytes of the input: at least one whole
+    /// line unless the input ends.
+    fn fill(&mut self, block: &mut Block, carry: &[u8]) {
+        if block.bytes.len() < carry.len() {
+            block.bytes.resize(carry.len(), 0);
+        }
+        if let Some(dst) = block.bytes.get_mut(..carry.len()) {
+            dst.copy_from_slice(carry);
+        }
+        block.len = carry.len();
+        // No line break in `carry`.
+        let mut searched = carry.len();
+        while !self.done {
+            let filled = block.len;
+            if filled >= self.size {
+                if block
+                    .bytes
+                    .get(searched..filled)
+                    .is_some_and(|b| memchr::memchr(b'\n', b).is_some())
+                {
+                    break;
+                }
+                searched = filled;
+            }
+            let want = self.size.max(filled + CHUNK);
+            if block.bytes.len() < want {
+                block.bytes.resize(want, 0);
+            }
+            match self.reader.read(block.bytes.get_mut(filled..want).unwrap_or_default()) {
+                Ok(0) => self.done = true,
+                Ok(n) => block.len = filled + n,
+                Err(e) if e.kind() == ErrorKind::Interrupted => {}
+                Err(e) => {
+                    self.done = true;
+                    self.error = Some(e.kind());
+                }
+            }
+        }
+        let data = block.bytes.get(..block.len).unwrap_or_default();
+        let mut start = 0;
+        if self.first {
+            self.first = false;
+            if data.starts_with(b"\xEF\xBB\xBF") {
+                start = 3;
+            }
+        }
+        if start > 0 {
+            block.bytes.copy_within(start..block.len, 0);
+            block.len -= start;
+        }
+        let data = block.bytes.get(..block.len).unwrap_or_default();
+        // At the end of the input the last line may lack its line break;
+        // after an I/O error a line without one is not whole.
+        block.complete = if self.done && self.error.is_none() {
+            data.len()
+        } else {
+            memchr::memrchr(b'\n', data).map_or(0, |p| p + 1)
+        };
+        if !self.done {
+            self.size = (self.size * 2).min(BLOCK);
+        }
+    }
+}
+
+/// Reads `reader` with `parse` (which fills a [`Parsed`] from a chunk and
+/// its offset in the block) and `store`, on up to the crate's number of
+/// threads ([`crate::current_threads`]).
+fn read_blocks<R: BufRead, V: Copy + Send>(
+    reader: R,
+    parse: impl Fn(&[u8], usize, &mut Parsed<V>) + Sync,
+    mut store: impl FnMut(&[u8], &Parsed<V>) -> Result<()>,
+) -> Result<()> {
+    let workers = crate::current_threads().count().max(1);
+    let mut blocks = Blocks::new(reader);
+    let mut lines = 0;
+    let (mut current, mut next) = (Block::default(), Block::default());
+    blocks.fill(&mut current, &[]);
+    // Parses the chunks of a block, reusing `pool`'s records.
+    let parse_block = |block: &Block, pool: Vec<Parsed<V>>, workers: usize| -> Vec<Parsed<V>> {
+        let bytes = block.lines();
+        let mut pool = pool.into_iter();
+        let items: Vec<(Range<usize>, Parsed<V>)> = chunks(bytes)
+            .into_iter()
+            .map(|r| (r, pool.next().unwrap_or_default()))
+            .collect();
+        crate::threads::map(items, workers, |(r, mut p)| {
+            parse(bytes.get(r.clone()).unwrap_or_default(), r.start, &mut p);
+            p
+        })
+    };
+    let mut store_all = |block: &Block, parsed: &[Parsed<V>]| -> Result<()> {
+        for p in parsed {
+            store(&block.bytes, p)?;
+            lines += p.lines;
+        }
+        Ok(())
+    };
+    if workers == 1 {
+        let mut parsed = Parsed::default();
+        loop {
+            let bytes = current.lines();
+            for r in chunks(bytes) {
+                parse(bytes.get(r.clone()).unwrap_or_default(), r.start, &mut parsed);
+                store_all(&current, std::slice::from_ref(&parsed))?;
+            }
+            if blocks.done {
+                break;
+            }
+            blocks.fill(&mut next, current.rest());
+            std::mem::swap(&mut current, &mut next);
+        }
+    } else {
+        let mut parsed = parse_block(&current, Vec::new(), workers);
+        let mut spare = Vec::new();
+        loop {
+            if blocks.done {
+                store_all(&current, &parsed)?;
+                break;
+            }
+            blocks.fill(&mut next, current.rest());
+            // The next block parsed on the other threads while this one is
+            // stored on the caller's.
+            let ahead = (workers - 1).max(1);
+            let pool = std::mem::take(&mut spare);
+            let (parsed_next, stored) = crate::threads::join(
+                true,
+                || parse_block(&next, pool, ahead),
+                || store_all(&current, &parsed),
+            );
+            stored?;
+            spare = std::mem::replace(&mut parsed, parsed_next);
+            std::mem::swap(&mut current, &mut next);
+        }
+    }
+    if let Some(kind) = blocks.error {
+        return Err(RelevanceError::Io {
+            line: lines + 1,
+            kind,
+        });
+    }
+    Ok(())
+}
+
+/// `bytes` (whole lines) cut at line ends into ranges of about [`CHUNK`]
+/// bytes.
+fn chunks(bytes: &[u8]) -> Vec<Range<usize>> {
+    let mut out = Vec::with_capacity(bytes.len() / CHUNK + 1);
+    let mut start = 0;
+    while start < bytes.len() {
+        let probe = start + CHUNK;
+        let end = if probe >= bytes.len() {
+            bytes.len()
+        } else {
+            bytes
+                .get(probe..)
+                .and_then(|b| memchr::memchr(b'\n', b))
+                .map_or(bytes.len(), |p| probe + p + 1)
+        };
+        out.push(start..end);
+        start = end;
+    }
+    out
 }
 
 const QRELS_FORMAT: &str = "qid iter docno rel";
@@ -259,42 +727,13 @@ pub fn read_trec_qrels_with<R: BufRead>(
     ids: &mut Ids,
     syntax: TrecSyntax,
 ) -> Result<Qrels> {
-    let mut lines = Lines::new(reader);
     let mut builder: QrelsBuilder<'_> = Qrels::line_builder(ids);
-    let mut cache = QueryCache::default();
-    while lines.advance()? {
-        let line = lines.line;
-        let raw = lines.buf.as_slice();
-        if skip(raw) {
-            if syntax == TrecSyntax::TrecEval && raw.first() != Some(&b'#') {
-                return Err(RelevanceError::BlankLine {
-                    line,
-                    column: 1,
-                    format: QRELS_FORMAT,
-                });
-            }
-            continue;
-        }
-        let mut fields: [&[u8]; 4] = [&[]; 4];
-        let found = split(raw, &mut fields);
-        if found != 4 {
-            return Err(RelevanceError::FieldCount {
-                line,
-                format: QRELS_FORMAT,
-                expected: 4,
-                found,
-            });
-        }
-        let [qf, _, df, rf] = fields;
-        let grade = std::str::from_utf8(rf)
-            .ok()
-            .and_then(|t| t.parse::<i32>().ok())
-            .ok_or_else(|| bad_number(line, "rel", "an integer grade", rf))?;
-        let (qt, dt) = builder.tables();
-        let q = cache.intern(qt, qf, line)?;
-        let d = dt.intern(q, text(df, line)?)?;
-        builder.push_ids(q, d, grade, line)?;
-    }
+    let mut cursor = Cursor::new();
+    read_blocks(
+        reader,
+        |bytes, offset, out| parse_qrels(bytes, offset, syntax, out),
+        |block, parsed| cursor.store(block, parsed, QRELS_FORMAT, &mut builder),
+    )?;
     builder.finish()
 }
 
@@ -363,50 +802,31 @@ pub fn read_trec_run_with<R: BufRead>(
     ids: &mut Ids,
     syntax: TrecSyntax,
 ) -> Result<TrecRun> {
-    let mut lines = Lines::new(reader);
     let mut builder: RunBuilder<'_> = TrecRun::line_builder(ids);
-    let mut cache = QueryCache::default();
-    // The tag of the last line (trec_eval's runid) and its line.
+    let mut cursor = Cursor::new();
+    // The tag of the last line (trec_eval's runid) and the first line of
+    // the last stretch of lines with that tag.
     let mut tag: Vec<u8> = Vec::new();
     let mut tag_line = 0;
-    let trec_eval = syntax == TrecSyntax::TrecEval;
-    while lines.advance()? {
-        let line = lines.line;
-        let raw = lines.buf.as_slice();
-        if skip(raw) {
-            continue;
-        }
-        let mut fields: [&[u8]; 6] = [&[]; 6];
-        let found = split(raw, &mut fields);
-        if trec_eval && fields.first().and_then(|f| f.first()) == Some(&b'#') {
-            continue;
-        }
-        if found != 6 && !(trec_eval && found > 6) {
-            return Err(RelevanceError::FieldCount {
-                line,
-                format: RUN_FORMAT,
-                expected: 6,
-                found,
-            });
-        }
-        let [qf, _, df, _, sf, tf] = fields;
-        let score = std::str::from_utf8(sf)
-            .ok()
-            .and_then(|t| t.parse::<f64>().ok())
-            .filter(|s| s.is_finite())
-            .ok_or_else(|| bad_number(line, "score", "a finite score", sf))?;
-        if tag.as_slice() != tf {
-            tag.clear();
-            tag.extend_from_slice(tf);
-            tag_line = line;
-        }
-        let (qt, dt) = builder.tables();
-        let q = cache.intern(qt, qf, line)?;
-        let d = dt.intern(q, text(df, line)?)?;
-        builder.push_ids(q, d, score, line)?;
-    }
+    read_blocks(
+        reader,
+        |bytes, offset, out| parse_run(bytes, offset, syntax, out),
+        |block, parsed| {
+            let before = cursor.line;
+            cursor.store(block, parsed, RUN_FORMAT, &mut builder)?;
+            if let Some(t) = &parsed.tag {
+                let bytes = block.get(t.tag.clone()).unwrap_or_default();
+                if !t.from_start || tag.as_slice() != bytes {
+                    tag.clear();
+                    tag.extend_from_slice(bytes);
+                    tag_line = before + t.line;
+                }
+            }
+            Ok(())
+        },
+    )?;
     if tag_line > 0 {
-        builder.set_name(text(&tag, tag_line)?);
+        builder.set_name(not_utf8(&tag, tag_line)?);
     }
     builder.finish()
 }
