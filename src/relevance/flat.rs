@@ -240,7 +240,10 @@ fn sort_rows<V: Copy + Send, P: Send>(
     let (mut docs, mut values) = (g.doc.as_mut_slice(), g.value.as_mut_slice());
     let mut size = PIECE;
     for w in g.offsets.windows(2) {
-        let (lo, hi) = (w.first().copied().unwrap_or(0), w.get(1).copied().unwrap_or(0));
+        let (lo, hi) = (
+            w.first().copied().unwrap_or(0),
+            w.get(1).copied().unwrap_or(0),
+        );
         let len = hi.saturating_sub(lo).min(docs.len());
         let (d, rest_d) = docs.split_at_mut(len);
         let (v, rest_v) = values.split_at_mut(len.min(values.len()));
@@ -436,8 +439,11 @@ impl QrelsBuilder<'_> {
         }
         let mut g = self.staged.group(qn)?;
         sort_rows(&mut g, |_, docs, grades, _: &mut Vec<()>| {
-            let mut pairs: Vec<(i32, u32)> =
-                grades.iter().zip(docs.iter()).map(|(&gr, &d)| (gr, d)).collect();
+            let mut pairs: Vec<(i32, u32)> = grades
+                .iter()
+                .zip(docs.iter())
+                .map(|(&gr, &d)| (gr, d))
+                .collect();
             pairs.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
             for ((gr, d), &(pg, pd)) in grades.iter_mut().zip(docs.iter_mut()).zip(&pairs) {
                 *gr = pg;

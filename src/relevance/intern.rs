@@ -2,6 +2,7 @@
 //! and runs are flat integer arrays and scoring never hashes a string.
 
 use super::error::{RelevanceError, Result};
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Largest number of distinct strings one table holds (ids are `u32`).
@@ -140,7 +141,10 @@ impl Names {
             return Some(low as usize);
         }
         let k = self.high.partition_point(|h| h.0 as usize <= i);
-        let high = k.checked_sub(1).and_then(|k| self.high.get(k)).map_or(0, |h| h.1);
+        let high = k
+            .checked_sub(1)
+            .and_then(|k| self.high.get(k))
+            .map_or(0, |h| h.1);
         usize::try_from(high | low).ok()
     }
 
@@ -238,10 +242,9 @@ impl StringTable {
     #[must_use]
     pub fn get(&self, s: &str) -> Option<u32> {
         let names = &self.names;
-        self.index
-            .find(hash(s.as_bytes()) >> 32, |id| {
-                same(names.bytes(id), s.as_bytes())
-            })
+        self.index.find(hash(s.as_bytes()) >> 32, |id| {
+            same(names.bytes(id), s.as_bytes())
+        })
     }
 
     /// The id of `s`, adding it if new.
@@ -252,15 +255,12 @@ impl StringTable {
     pub fn intern(&mut self, s: &str) -> Result<u32> {
         let names = &self.names;
         let n = names.len();
-        match self
-            .index
-            .find_or_insert(
-                hash(s.as_bytes()) >> 32,
-                n,
-                |id| same(names.bytes(id), s.as_bytes()),
-                |id| names.tag(id),
-            )?
-        {
+        match self.index.find_or_insert(
+            hash(s.as_bytes()) >> 32,
+            n,
+            |id| same(names.bytes(id), s.as_bytes()),
+            |id| names.tag(id),
+        )? {
             Some(id) => Ok(id),
             None => Ok(self.names.push(s.as_bytes())),
         }
@@ -415,10 +415,7 @@ fn same(a: Option<&[u8]>, b: &[u8]) -> bool {
             return false;
         }
     }
-    x.remainder()
-        .iter()
-        .zip(y.remainder())
-        .all(|(p, q)| p == q)
+    x.remainder().iter().zip(y.remainder()).all(|(p, q)| p == q)
 }
 
 /// 64 × 64 → 128-bit product folded to 64 bits.
@@ -428,14 +425,31 @@ fn fold_mul(a: u64, b: u64) -> u64 {
     (p as u64) ^ ((p >> 64) as u64)
 }
 
+/// The key of [`hash`]: random, drawn once per process from the standard
+/// library's randomly keyed hasher (the operating system's randomness).
+fn hash_key() -> u64 {
+    static KEY: OnceLock<u64> = OnceLock::new();
+    *KEY.get_or_init(|| {
+        use std::hash::BuildHasher;
+        std::collections::hash_map::RandomState::new().hash_one(0x243f_6a88_85a3_08d3_u64)
+    })
+}
+
 /// A fast non-cryptographic hash of a short byte string (ids are mostly
-/// under 32 bytes): one folded multiplication per 8 bytes.
+/// under 32 bytes): one folded multiplication per 8 bytes, as in foldhash
+/// and ahash's fallback.
+///
+/// Ids come from files, which anyone may have written: with a fixed key,
+/// strings chosen to collide would make every lookup of linear probing
+/// scan them all (quadratic reading, "hash flooding"). So the hash is keyed
+/// by a random number drawn once per process ([`hash_key`]): the ids, their
+/// order and every result stay the same from run to run (they never
+/// depend on the hash), only the slots of the index change.
 #[inline]
 pub(crate) fn hash(bytes: &[u8]) -> u64 {
-    const K0: u64 = 0x243f_6a88_85a3_08d3;
     const K1: u64 = 0x1319_8a2e_0370_7344;
     const K2: u64 = 0xa409_3822_299f_31d0;
-    let mut h = K0 ^ (bytes.len() as u64).wrapping_mul(K1);
+    let mut h = hash_key() ^ (bytes.len() as u64).wrapping_mul(K1);
     let mut chunks = bytes.chunks_exact(8);
     for c in &mut chunks {
         let mut w = [0_u8; 8];
@@ -444,11 +458,19 @@ pub(crate) fn hash(bytes: &[u8]) -> u64 {
     }
     let rest = chunks.remainder();
     if !rest.is_empty() {
-        let mut w = [0_u8; 8];
-        if let Some(dst) = w.get_mut(..rest.len()) {
-            dst.copy_from_slice(rest);
-        }
-        h = fold_mul(h ^ u64::from_le_bytes(w), K2);
+        // The rest, zero-padded: the last 8 bytes shifted, or byte by byte.
+        let word = match bytes.len().checked_sub(8).and_then(|s| bytes.get(s..)) {
+            Some(tail) => {
+                let mut w = [0_u8; 8];
+                w.copy_from_slice(tail);
+                u64::from_le_bytes(w) >> (8 * (8 - rest.len()))
+            }
+            None => rest
+                .iter()
+                .rev()
+                .fold(0_u64, |w, &b| (w << 8) | u64::from(b)),
+        };
+        h = fold_mul(h ^ word, K2);
     }
     fold_mul(h, K1)
 }
@@ -573,6 +595,25 @@ mod tests {
             assert_eq!(names.name(i as u32), Some(s.as_str()), "{i}");
         }
         assert_eq!(names.name(strings.len() as u32), None);
+    }
+
+    #[test]
+    fn hash_of_the_rest_is_zero_padded() {
+        // The two ways of reading the last bytes agree.
+        let long = b"abcdefghijk";
+        let key = hash_key();
+        let by_hand = |bytes: &[u8]| {
+            let mut h = key ^ (bytes.len() as u64).wrapping_mul(0x1319_8a2e_0370_7344);
+            for c in bytes.chunks(8) {
+                let mut w = [0_u8; 8];
+                w[..c.len()].copy_from_slice(c);
+                h = fold_mul(h ^ u64::from_le_bytes(w), 0xa409_3822_299f_31d0);
+            }
+            fold_mul(h, 0x1319_8a2e_0370_7344)
+        };
+        for n in 0..=long.len() {
+            assert_eq!(hash(&long[..n]), by_hand(&long[..n]), "{n}");
+        }
     }
 
     #[test]

@@ -72,7 +72,13 @@ pub(super) fn split<'a, const N: usize>(line: &'a [u8], out: &mut [&'a [u8]; N])
     for c in &mut words {
         let mut b = [0_u8; 8];
         b.copy_from_slice(c);
-        word(u64::from_le_bytes(b), base, &mut inside, &mut start, &mut count);
+        word(
+            u64::from_le_bytes(b),
+            base,
+            &mut inside,
+            &mut start,
+            &mut count,
+        );
         base += 8;
     }
     // The rest, padded with spaces (which end a last field at the end).
@@ -244,10 +250,38 @@ mod tests {
             assert_eq!(parse_i32(s.as_bytes()), s.parse::<i32>().ok(), "{s}");
         }
         for s in [
-            "0", "-0", "+0", "1.", ".5", "-.5", "3.1860", "0.1", "0.30000000000000004",
-            "9007199254740992", "9007199254740993", "1e5", "1E-5", "inf", "-Infinity", "NaN",
-            "nan", ".", "-", "+", "", "1..2", "1.2.3", "--1", "0x10", "1_0", "١", "12345678901234567890",
-            "0.0000000000000000000001", "0.00000000000000000000001", "1e400", "4.9e-324",
+            "0",
+            "-0",
+            "+0",
+            "1.",
+            ".5",
+            "-.5",
+            "3.1860",
+            "0.1",
+            "0.30000000000000004",
+            "9007199254740992",
+            "9007199254740993",
+            "1e5",
+            "1E-5",
+            "inf",
+            "-Infinity",
+            "NaN",
+            "nan",
+            ".",
+            "-",
+            "+",
+            "",
+            "1..2",
+            "1.2.3",
+            "--1",
+            "0x10",
+            "1_0",
+            "١",
+            "12345678901234567890",
+            "0.0000000000000000000001",
+            "0.00000000000000000000001",
+            "1e400",
+            "4.9e-324",
         ] {
             let got = parse_f64(s.as_bytes()).map(f64::to_bits);
             assert_eq!(got, s.parse::<f64>().ok().map(f64::to_bits), "{s}");

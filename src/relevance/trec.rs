@@ -81,11 +81,11 @@ impl QueryCache {
 
 /// Bytes per chunk: the unit of parsing (records of a chunk stay in cache
 /// between parsing and interning on one thread).
-const CHUNK: usize = 1 << 16;
+const CHUNK: usize = if cfg!(test) { 64 } else { 1 << 16 };
 
 /// Largest block read at once (the first blocks are smaller, so that small
 /// inputs allocate little).
-const BLOCK: usize = 1 << 22;
+const BLOCK: usize = if cfg!(test) { 512 } else { 1 << 22 };
 
 /// A record of a line: its ids (byte ranges of the block), the document
 /// id's hash, its value and its line (within the chunk, from 1).
@@ -100,14 +100,27 @@ struct Record<V> {
 /// Why a line cannot be read, found while parsing (the line within the
 /// chunk, from 1).
 enum Fault {
-    FieldCount { line: usize, found: usize },
-    Blank { line: usize },
-    BadNumber { line: usize, value: Range<usize> },
+    FieldCount {
+        line: usize,
+        found: usize,
+    },
+    Blank {
+        line: usize,
+    },
+    BadNumber {
+        line: usize,
+        value: Range<usize>,
+    },
     /// The query id is not UTF-8.
-    Query { line: usize },
+    Query {
+        line: usize,
+    },
     /// The document id is not UTF-8 (the query id is, and is interned
     /// first, as a line-by-line reading does).
-    Doc { line: usize, query: Range<usize> },
+    Doc {
+        line: usize,
+        query: Range<usize>,
+    },
 }
 
 /// The run's tag in a chunk: the last line's, and the first line of the
@@ -472,7 +485,10 @@ impl<R: BufRead> Blocks<R> {
             if block.bytes.len() < want {
                 block.bytes.resize(want, 0);
             }
-            match self.reader.read(block.bytes.get_mut(filled..want).unwrap_or_default()) {
+            match self
+                .reader
+                .read(block.bytes.get_mut(filled..want).unwrap_or_default())
+            {
                 Ok(0) => self.done = true,
                 Ok(n) => block.len = filled + n,
                 Err(e) if e.kind() == ErrorKind::Interrupted => {}
@@ -493,6 +509,14 @@ impl<R: BufRead> Blocks<R> {
         if start > 0 {
             block.bytes.copy_within(start..block.len, 0);
             block.len -= start;
+            if block.len == 0 && self.done && self.error.is_none() {
+                // A byte-order mark alone is a line, blank.
+                block.bytes.resize(block.bytes.len().max(1), 0);
+                if let Some(b) = block.bytes.first_mut() {
+                    *b = b'\n';
+                }
+                block.len = 1;
+            }
         }
         let data = block.bytes.get(..block.len).unwrap_or_default();
         // At the end of the input the last line may lack its line break;
@@ -546,7 +570,11 @@ fn read_blocks<R: BufRead, V: Copy + Send>(
         loop {
             let bytes = current.lines();
             for r in chunks(bytes) {
-                parse(bytes.get(r.clone()).unwrap_or_default(), r.start, &mut parsed);
+                parse(
+                    bytes.get(r.clone()).unwrap_or_default(),
+                    r.start,
+                    &mut parsed,
+                );
                 store_all(&current, std::slice::from_ref(&parsed))?;
             }
             if blocks.done {
@@ -833,15 +861,446 @@ pub fn read_trec_run_with<R: BufRead>(
 
 #[cfg(test)]
 mod tests {
+    //! The readers against the line-by-line readers they replace (kept here
+    //! as the oracle), with chunks of 64 bytes and blocks of at most 512 (so
+    //! that small inputs cross many), on 1, 2 and 3 threads, from readers
+    //! that hand out a few bytes at a time and may fail.
     use super::*;
+    use crate::{Threads, with_threads};
+    use proptest::prelude::*;
+    use std::io::Read;
+    use std::num::NonZeroUsize;
+
+    /// Physical lines of a byte stream, numbered from 1 (the old reader).
+    struct Lines<R> {
+        reader: R,
+        buf: Vec<u8>,
+        line: usize,
+    }
+
+    impl<R: BufRead> Lines<R> {
+        fn advance(&mut self) -> Result<bool> {
+            self.buf.clear();
+            let n =
+                self.reader
+                    .read_until(b'\n', &mut self.buf)
+                    .map_err(|e| RelevanceError::Io {
+                        line: self.line + 1,
+                        kind: e.kind(),
+                    })?;
+            if n == 0 {
+                return Ok(false);
+            }
+            self.line += 1;
+            if self.line == 1 && self.buf.starts_with(b"\xEF\xBB\xBF") {
+                self.buf.drain(..3);
+            }
+            Ok(true)
+        }
+    }
+
+    /// The first (query, document) given twice: (its line, the first line).
+    fn duplicate(seen: &[(Vec<u8>, Vec<u8>, usize)]) -> Option<(usize, usize, String, String)> {
+        for (i, (q, d, line)) in seen.iter().enumerate() {
+            if let Some(first) = seen[..i].iter().find(|x| &x.0 == q && &x.1 == d) {
+                let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+                return Some((*line, first.2, text(q), text(d)));
+            }
+        }
+        None
+    }
+
+    /// The old qrels reader, and the records it stored.
+    fn oracle_qrels<R: BufRead>(
+        reader: R,
+        ids: &mut Ids,
+        syntax: TrecSyntax,
+        seen: &mut Vec<(Vec<u8>, Vec<u8>, usize)>,
+    ) -> Result<Qrels> {
+        let mut lines = Lines {
+            reader,
+            buf: Vec::new(),
+            line: 0,
+        };
+        let mut builder = Qrels::line_builder(ids);
+        while lines.advance()? {
+            let line = lines.line;
+            let raw = lines.buf.as_slice();
+            if raw.first() == Some(&b'#') || raw.iter().all(|b| b" \t\n\r\x0b\x0c".contains(b)) {
+                if syntax == TrecSyntax::TrecEval && raw.first() != Some(&b'#') {
+                    return Err(RelevanceError::BlankLine {
+                        line,
+                        column: 1,
+                        format: QRELS_FORMAT,
+                    });
+                }
+                continue;
+            }
+            let fields: Vec<&[u8]> = raw
+                .split(|b| b" \t\n\r\x0b\x0c".contains(b))
+                .filter(|f| !f.is_empty())
+                .collect();
+            if fields.len() != 4 {
+                return Err(RelevanceError::FieldCount {
+                    line,
+                    format: QRELS_FORMAT,
+                    expected: 4,
+                    found: fields.len(),
+                });
+            }
+            let (qf, df, rf) = (fields[0], fields[2], fields[3]);
+            let grade = std::str::from_utf8(rf)
+                .ok()
+                .and_then(|t| t.parse::<i32>().ok())
+                .ok_or_else(|| bad_number(line, "rel", "an integer grade", rf))?;
+            let (qt, dt) = builder.tables();
+            let q = qt.intern(not_utf8(qf, line)?)?;
+            let d = dt.intern(q, not_utf8(df, line)?)?;
+            seen.push((qf.to_vec(), df.to_vec(), line));
+            builder.push_ids(q, d, grade, line)?;
+        }
+        builder.finish()
+    }
+
+    /// The old run reader, and the records it stored.
+    fn oracle_run<R: BufRead>(
+        reader: R,
+        ids: &mut Ids,
+        syntax: TrecSyntax,
+        seen: &mut Vec<(Vec<u8>, Vec<u8>, usize)>,
+    ) -> Result<TrecRun> {
+        let mut lines = Lines {
+            reader,
+            buf: Vec::new(),
+            line: 0,
+        };
+        let mut builder = TrecRun::line_builder(ids);
+        let mut tag: Vec<u8> = Vec::new();
+        let mut tag_line = 0;
+        let trec_eval = syntax == TrecSyntax::TrecEval;
+        while lines.advance()? {
+            let line = lines.line;
+            let raw = lines.buf.as_slice();
+            if raw.first() == Some(&b'#') || raw.iter().all(|b| b" \t\n\r\x0b\x0c".contains(b)) {
+                continue;
+            }
+            let fields: Vec<&[u8]> = raw
+                .split(|b| b" \t\n\r\x0b\x0c".contains(b))
+                .filter(|f| !f.is_empty())
+                .collect();
+            if trec_eval && fields[0].first() == Some(&b'#') {
+                continue;
+            }
+            let found = fields.len();
+            if found != 6 && !(trec_eval && found > 6) {
+                return Err(RelevanceError::FieldCount {
+                    line,
+                    format: RUN_FORMAT,
+                    expected: 6,
+                    found,
+                });
+            }
+            let (qf, df, sf, tf) = (fields[0], fields[2], fields[4], fields[5]);
+            let score = std::str::from_utf8(sf)
+                .ok()
+                .and_then(|t| t.parse::<f64>().ok())
+                .filter(|s| s.is_finite())
+                .ok_or_else(|| bad_number(line, "score", "a finite score", sf))?;
+            if tag.as_slice() != tf {
+                tag = tf.to_vec();
+                tag_line = line;
+            }
+            let (qt, dt) = builder.tables();
+            let q = qt.intern(not_utf8(qf, line)?)?;
+            let d = dt.intern(q, not_utf8(df, line)?)?;
+            seen.push((qf.to_vec(), df.to_vec(), line));
+            builder.push_ids(q, d, score, line)?;
+        }
+        if tag_line > 0 {
+            builder.set_name(not_utf8(&tag, tag_line)?);
+        }
+        builder.finish()
+    }
+
+    /// A reader handing out `data` in pieces of the given sizes (cycled),
+    /// failing at byte `fail` if given.
+    struct Pieces<'a> {
+        data: &'a [u8],
+        at: usize,
+        sizes: Vec<usize>,
+        next: usize,
+        fail: Option<usize>,
+    }
+
+    impl<'a> Pieces<'a> {
+        fn new(data: &'a [u8], sizes: &[usize], fail: Option<usize>) -> Self {
+            Self {
+                data,
+                at: 0,
+                sizes: sizes.iter().map(|&s| s.max(1)).collect(),
+                next: 0,
+                fail,
+            }
+        }
+
+        fn piece(&mut self) -> std::io::Result<&'a [u8]> {
+            if self.fail.is_some_and(|f| self.at >= f) {
+                return Err(std::io::Error::new(ErrorKind::InvalidData, "broken"));
+            }
+            let size = self.sizes[self.next % self.sizes.len()];
+            let end = (self.at + size)
+                .min(self.data.len())
+                .min(self.fail.unwrap_or(usize::MAX).max(self.at + 1));
+            Ok(&self.data[self.at.min(self.data.len())..end.max(self.at.min(self.data.len()))])
+        }
+    }
+
+    impl Read for Pieces<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let piece = self.piece()?;
+            let n = piece.len().min(buf.len());
+            buf[..n].copy_from_slice(&piece[..n]);
+            self.at += n;
+            self.next += 1;
+            Ok(n)
+        }
+    }
+
+    impl BufRead for Pieces<'_> {
+        fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+            self.piece()
+        }
+        fn consume(&mut self, n: usize) {
+            self.at += n;
+            self.next += 1;
+        }
+    }
+
+    /// Everything a reading gives, by names: the query and document tables
+    /// in id order, and each query's entries.
+    fn qrels_digest(r: &Result<Qrels>, ids: &Ids) -> String {
+        match r {
+            Err(e) => format!("error {e:?}"),
+            Ok(q) => {
+                let docs: Vec<_> = (0..ids.documents().len() as u32)
+                    .map(|d| (ids.documents().name(d), ids.documents().query(d)))
+                    .collect();
+                let rows: Vec<_> = q.queries().iter().map(|&x| (x, q.judgements(x))).collect();
+                format!(
+                    "{:?} {docs:?} {rows:?}",
+                    ids.queries().iter().collect::<Vec<_>>()
+                )
+            }
+        }
+    }
+
+    fn run_digest(r: &Result<TrecRun>, ids: &Ids) -> String {
+        match r {
+            Err(e) => format!("error {e:?}"),
+            Ok(run) => {
+                let docs: Vec<_> = (0..ids.documents().len() as u32)
+                    .map(|d| (ids.documents().name(d), ids.documents().query(d)))
+                    .collect();
+                let rows: Vec<_> = run
+                    .queries()
+                    .iter()
+                    .map(|&x| {
+                        let (d, s) = run.ranking(x).unwrap_or_default();
+                        (x, d, s.iter().map(|v| v.to_bits()).collect::<Vec<_>>())
+                    })
+                    .collect();
+                let patches: Vec<_> = (0..run.queries().len())
+                    .map(|r| run.float_patches(r).collect::<Vec<_>>())
+                    .collect();
+                format!(
+                    "{:?} {docs:?} {rows:?} {patches:?} {:?}",
+                    ids.queries().iter().collect::<Vec<_>>(),
+                    run.name()
+                )
+            }
+        }
+    }
+
+    /// Checks the oracle's duplicate against the brute force one.
+    fn check_duplicate<T>(r: &Result<T>, seen: &[(Vec<u8>, Vec<u8>, usize)]) {
+        let want = duplicate(seen);
+        match r {
+            Err(
+                RelevanceError::DuplicateQrel {
+                    at,
+                    first,
+                    query,
+                    document,
+                }
+                | RelevanceError::DuplicateScore {
+                    at,
+                    first,
+                    query,
+                    document,
+                },
+            ) => assert_eq!(
+                Some((at.clone(), first.clone(), query.clone(), document.clone())),
+                want.map(|(a, f, q, d)| (Location::Line(a), Location::Line(f), q, d))
+            ),
+            Ok(_) => assert_eq!(want, None),
+            Err(_) => {}
+        }
+    }
+
+    fn threads(n: usize) -> Threads {
+        Threads::Fixed(NonZeroUsize::new(n).unwrap_or(NonZeroUsize::MIN))
+    }
+
+    fn field(pieces: &[&'static str]) -> impl Strategy<Value = &'static str> + use<> {
+        proptest::sample::select(pieces.to_vec())
+    }
+
+    fn sep() -> impl Strategy<Value = &'static str> {
+        field(&[" ", " ", " ", "\t", "  ", " \x0b", "\x0c"])
+    }
+
+    fn qrels_line() -> impl Strategy<Value = String> {
+        prop_oneof![
+            12 => (field(&["q1", "q2", "q3", "é", "q\u{a0}"]), sep(), field(&["0", "Q0"]), sep(),
+                   field(&["d1", "d2", "d3", "d4", "d5", "DOC0000001x", "d1"]), sep(),
+                   field(&["0", "1", "2", "-1", "+3", "0", "1"]), field(&["", "", " ", "\r"]))
+                .prop_map(|(q, a, i, b, d, c, g, e)| format!("{q}{a}{i}{b}{d}{c}{g}{e}")),
+            1 => field(&["", " ", "\t\r", "# comment", " # indented", "q1 0 d1", "q1 0 d1 1 x",
+                         "q1 0 d1 1.5", "q1 0 d1 x", "q1 0 d1 99999999999", "\u{feff}q1 0 d9 1"])
+                .prop_map(str::to_owned),
+        ]
+    }
+
+    fn run_line() -> impl Strategy<Value = String> {
+        prop_oneof![
+            12 => (field(&["q1", "q2", "q3", "é"]), sep(), field(&["Q0"]), sep(),
+                   field(&["d1", "d2", "d3", "d4", "d5", "d6", "DOC0000001x"]), sep(),
+                   field(&["1", "2"]), sep(),
+                   field(&["0.5", "1", "-1.5e-3", "3.1860", "0.30000000000000004", "0.3", "-0",
+                           "1e-320", "2", "0.5", "16777217", "16777216"]),
+                   sep(), field(&["t", "t", "u", "b\u{1}", "b\u{1}"]), field(&["", "", " x", "\r"]))
+                .prop_map(|(q, a, z, b, d, c, r, e, s, f, t, g)| {
+                    format!("{q}{a}{z}{b}{d}{c}{r}{e}{s}{f}{t}{g}")
+                }),
+            1 => field(&["", " ", "# c", " # x y z a b", "#q Q0 d 1 1 t", "q1 Q0 d1 1 0.5",
+                         "q1 Q0 d1 1 NaN t", "q1 Q0 d1 1 inf t", "q1 Q0 d1 1 abc t"])
+                .prop_map(str::to_owned),
+        ]
+    }
+
+    /// A file of `lines`, with non-UTF-8 bytes spliced in where asked, a
+    /// byte-order mark, and maybe no final line break.
+    fn file(lines: &[String], bom: bool, last_break: bool, bad: &[(usize, usize)]) -> Vec<u8> {
+        let mut out = Vec::new();
+        if bom {
+            out.extend_from_slice(b"\xEF\xBB\xBF");
+        }
+        for (i, l) in lines.iter().enumerate() {
+            // U+0001 stands for a byte that is not UTF-8.
+            let mut bytes: Vec<u8> = l.bytes().map(|b| if b == 1 { 0xff } else { b }).collect();
+            for &(line, at) in bad {
+                if line == i {
+                    bytes.insert(at % (bytes.len() + 1), 0xff);
+                }
+            }
+            out.extend_from_slice(&bytes);
+            if i + 1 < lines.len() || last_break {
+                out.push(b'\n');
+            }
+        }
+        out
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        #[test]
+        fn qrels_read_as_the_line_by_line_reader_does(
+            lines in proptest::collection::vec(qrels_line(), 0..120),
+            bom in any::<bool>(),
+            last_break in any::<bool>(),
+            bad in proptest::collection::vec((0_usize..150, 0_usize..40), 0..3),
+            sizes in proptest::collection::vec(1_usize..300, 1..4),
+            fail in proptest::option::weighted(0.2, 0_usize..4000),
+            strict in any::<bool>(),
+        ) {
+            let syntax = if strict { TrecSyntax::TrecEval } else { TrecSyntax::Lenient };
+            let data = file(&lines, bom, last_break, &bad);
+            let mut ids = Ids::new();
+            let mut seen = Vec::new();
+            let want = oracle_qrels(Pieces::new(&data, &sizes, fail), &mut ids, syntax, &mut seen);
+            check_duplicate(&want, &seen);
+            let want = qrels_digest(&want, &ids);
+            for n in [1, 2, 3] {
+                let mut ids = Ids::new();
+                let got = with_threads(threads(n), || {
+                    read_trec_qrels_with(Pieces::new(&data, &sizes, fail), &mut ids, syntax)
+                });
+                prop_assert_eq!(&qrels_digest(&got, &ids), &want, "{} threads", n);
+            }
+        }
+
+        #[test]
+        fn runs_read_as_the_line_by_line_reader_does(
+            lines in proptest::collection::vec(run_line(), 0..120),
+            bom in any::<bool>(),
+            last_break in any::<bool>(),
+            bad in proptest::collection::vec((0_usize..150, 0_usize..40), 0..3),
+            sizes in proptest::collection::vec(1_usize..300, 1..4),
+            fail in proptest::option::weighted(0.2, 0_usize..6000),
+            strict in any::<bool>(),
+            qrels_first in any::<bool>(),
+        ) {
+            let syntax = if strict { TrecSyntax::TrecEval } else { TrecSyntax::Lenient };
+            let data = file(&lines, bom, last_break, &bad);
+            let qrels = "q2 0 d3 1\nq1 0 d6 0\nq1 0 d1 2\n";
+            let mut ids = Ids::new();
+            if qrels_first {
+                prop_assert!(read_trec_qrels(qrels.as_bytes(), &mut ids).is_ok());
+            }
+            let mut seen = Vec::new();
+            let want = oracle_run(Pieces::new(&data, &sizes, fail), &mut ids, syntax, &mut seen);
+            check_duplicate(&want, &seen);
+            let want = run_digest(&want, &ids);
+            for n in [1, 2, 3] {
+                let mut ids = Ids::new();
+                if qrels_first {
+                    prop_assert!(read_trec_qrels(qrels.as_bytes(), &mut ids).is_ok());
+                }
+                let got = with_threads(threads(n), || {
+                    read_trec_run_with(Pieces::new(&data, &sizes, fail), &mut ids, syntax)
+                });
+                prop_assert_eq!(&run_digest(&got, &ids), &want, "{} threads", n);
+            }
+        }
+    }
 
     #[test]
-    fn splits_on_c_white_space() {
-        let mut out: [&[u8]; 4] = [&[]; 4];
-        assert_eq!(split(b" a\tbb \x0b c\r\n", &mut out), 3);
-        assert_eq!(out[..3], [&b"a"[..], b"bb", b"c"]);
-        assert_eq!(split(b"1 2 3 4 5 6", &mut out), 6);
-        assert_eq!(split(b"   \r\n", &mut out), 0);
-        assert!(skip(b"  \t\r\n") && skip(b"# c") && !skip(b" # c"));
+    fn io_errors_name_the_line_being_read() {
+        let data = b"q 0 d 1\nq 0 e 1\nq 0 f";
+        for (fail, line) in [(0, 1), (5, 1), (8, 2), (12, 2), (16, 3), (19, 3)] {
+            for n in [1, 2] {
+                let got = with_threads(threads(n), || {
+                    read_trec_qrels(Pieces::new(data, &[3], Some(fail)), &mut Ids::new())
+                });
+                assert_eq!(
+                    got.map(|q| q.len()),
+                    Err(RelevanceError::Io {
+                        line,
+                        kind: ErrorKind::InvalidData
+                    }),
+                    "{fail}"
+                );
+            }
+        }
+        // An earlier bad line is reported first.
+        let got = read_trec_qrels(
+            Pieces::new(b"q 0 d\nq 0 e 1\n", &[4], Some(9)),
+            &mut Ids::new(),
+        );
+        assert!(matches!(
+            got,
+            Err(RelevanceError::FieldCount { line: 1, .. })
+        ));
     }
 }
