@@ -95,15 +95,15 @@ def main():
         t_s, c_s, _ = scipy_runs[key]
         t_r = rust[key + "_s"]
         cpu_r = rust_cpu(exe, n, seed, only)
-        line = f"{name:24}{t_s:12.6f}{t_r:12.6f}{t_s / t_r:9.1f}x{c_s:12.6f}{cpu_r:12.6f}"
+        line = f"{name:24}{t_s:12.4g}{t_r:12.4g}{t_s / t_r:9.1f}x{c_s:12.4g}{cpu_r:12.4g}"
         if base:
             t_b = base[key + "_s"]
-            line += f"{t_b:12.6f}{rust_cpu(baseline, n, seed, only):12.6f}{t_b / t_r:7.2f}x"
+            line += f"{t_b:12.4g}{rust_cpu(baseline, n, seed, only):12.4g}{t_b / t_r:7.2f}x"
         if n >= 10**6 and t_s / t_r < bar:
             line += f"   below the bar of {bar:.0f}x"
             failed.append(name)
         print(line)
-    print(f"{'rust: one sort of (x, y)':24}{'':12}{rust['sort_pairs_s']:12.6f}"
+    print(f"{'rust: one sort of (x, y)':24}{'':12}{rust['sort_pairs_s']:12.4g}"
           f"   weightedtau = {rust['weightedtau_s'] / rust['sort_pairs_s']:.2f} sorts")
     # The values: SciPy to 1e-12 (p-values to 1e-9 relative: SciPy's tails
     # are less accurate), the baseline to the last bit.

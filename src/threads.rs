@@ -7,7 +7,7 @@
 //!   ([`weighted_tau`](crate::weighted_tau), [`weighted_kendall`](crate::weighted_kendall)),
 //!   τ_w ([`tau_w`](crate::tau_w)), τ-b ([`kendall_tau_b`](crate::kendall_tau_b)),
 //!   Spearman's ρ ([`spearman`](crate::spearman)) and ρ_w ([`rho_w`](crate::rho_w)):
-//!   their sorts, merges and counting passes are split over the threads from
+//!   their sorts, counting sweeps and sums are split over the threads from
 //!   [`PARALLEL_FROM`] items on (below it they run on the caller's thread,
 //!   so small inputs pay nothing);
 //! * the replicates of the `uncertainty` module (permutations, resamples,
@@ -36,15 +36,17 @@
 //! Results never depend on the number of threads: bit for bit the same on 1,
 //! 2 or 64. The work is cut into pieces whose boundaries depend on the input
 //! only (never on the thread count): the buckets of a sort come from a fixed
-//! sample of the input, the blocks of a counting pass and the parts of a
-//! merge have fixed sizes. Each piece's result is exact (a sorted run, an
-//! integer count, an exact fixed-point sum) or combined with the others in
-//! index order, so which thread computed which piece cannot show.
+//! sample of the input, the chunks of a counting sweep and of a sum have
+//! sizes fixed by n. Each piece's result is exact (a sorted run, an integer
+//! count, an exact fixed-point sum) and combined with the others in index
+//! order, so which thread computed which piece cannot show. (Floating-point
+//! sums whose value depends on their order, such as Spearman's compensated
+//! sums, are formed on one thread, in one order.)
 //!
 //! # Why scoped threads and not rayon
 //! The parallel steps are a few coarse fork–joins per call (a sort's
-//! classification, scatter and bucket sorts; the levels of a merge; a
-//! counting pass cut in blocks), each worth milliseconds at the sizes where
+//! classification, scatter and bucket sorts; a counting sweep cut in
+//! chunks; the chunks of a sum), each worth milliseconds at the sizes where
 //! they run. [`std::thread::scope`] starts and joins a thread in 30–60 µs
 //! (measured on the 2-core machine of the benchmarks), negligible there,
 //! and so a work-stealing pool would not make these steps faster on few
