@@ -191,6 +191,14 @@ impl Names {
 /// addressing, linear probing) maps a string to its id. Interning a string
 /// that is already present allocates nothing.
 ///
+/// The hash is a fast non-cryptographic one (a folded 64 × 64-bit
+/// multiplication per 8 bytes, in the manner of foldhash and aHash), keyed
+/// by a random number drawn once per process: strings are often read from
+/// files that someone else wrote, and with a fixed key strings crafted to
+/// collide would make every insertion scan them all (quadratic time, "hash
+/// flooding"). The key only decides where strings sit in the index: ids,
+/// their order and [`StringTable::iter`] never depend on it.
+///
 /// # Complexity
 /// [`StringTable::intern`] and [`StringTable::get`] take O(length) expected
 /// time; memory is the bytes of the distinct strings plus about 24 bytes per

@@ -711,8 +711,11 @@ pub enum TrecSyntax {
 /// past `u32::MAX` lines or ids.
 ///
 /// # Complexity
-/// O(bytes) expected time plus a sort of each query's judgements; memory
-/// about 12 bytes a judgement (plus 8 while reading) and the distinct ids.
+/// O(bytes) expected time plus a sort of each query's judgements, parsing
+/// on up to [`crate::current_threads`] threads with the same result on any
+/// number (see [reading speed and threads](crate::relevance#reading-speed-and-threads));
+/// memory about 12 bytes a judgement (plus 8 while reading), the distinct
+/// ids and two blocks of input.
 ///
 /// # Examples
 /// ```
@@ -787,8 +790,11 @@ pub fn read_trec_qrels_with<R: BufRead>(
 /// lines or ids.
 ///
 /// # Complexity
-/// O(bytes) expected time plus a sort of each query's documents; memory
-/// about 12 bytes a line (plus 12 while reading) and the distinct ids.
+/// O(bytes) expected time plus a sort of each query's documents, parsing
+/// on up to [`crate::current_threads`] threads with the same result on any
+/// number (see [reading speed and threads](crate::relevance#reading-speed-and-threads));
+/// memory about 12 bytes a line (plus 12 while reading), the distinct ids
+/// and two blocks of input.
 ///
 /// # Examples
 /// ```
