@@ -120,16 +120,19 @@ fn trec(c: &mut Criterion) {
     // The same on a fixed number of threads (the default is every core).
     for n in [1, 2] {
         let threads = Threads::Fixed(NonZeroUsize::new(n).unwrap_or(NonZeroUsize::MIN));
-        group.bench_function(format!("load 1e6 qrels + 1e6 run lines, {n} thread(s)"), |b| {
-            b.iter(|| {
-                with_threads(threads, || {
-                    let mut ids = Ids::new();
-                    let q = read_trec_qrels(black_box(qrels_text.as_bytes()), &mut ids);
-                    let r = read_trec_run(black_box(run_text.as_bytes()), &mut ids);
-                    black_box((q.map(|q| q.len()), r.map(|r| r.len())))
-                })
-            });
-        });
+        group.bench_function(
+            format!("load 1e6 qrels + 1e6 run lines, {n} thread(s)"),
+            |b| {
+                b.iter(|| {
+                    with_threads(threads, || {
+                        let mut ids = Ids::new();
+                        let q = read_trec_qrels(black_box(qrels_text.as_bytes()), &mut ids);
+                        let r = read_trec_run(black_box(run_text.as_bytes()), &mut ids);
+                        black_box((q.map(|q| q.len()), r.map(|r| r.len())))
+                    })
+                });
+            },
+        );
     }
     group.bench_function("load 1e6 qrels + 1e6 run lines, trec_eval syntax", |b| {
         b.iter(|| {
