@@ -226,6 +226,10 @@ fn inconsistent() -> RelevanceError {
     }
 }
 
+/// A row of a [`Grouped`] to sort: the index of its first entry, its
+/// documents and its values.
+type Row<'a, V> = (usize, &'a mut [u32], &'a mut [V]);
+
 /// Sorts the rows of `g` (each by `sort`, which may record things for its
 /// row) on up to the crate's number of threads, in pieces of whole rows
 /// whose boundaries depend on the sizes only; returns what `sort` recorded,
@@ -236,7 +240,7 @@ fn sort_rows<V: Copy + Send, P: Send>(
 ) -> Vec<P> {
     const PIECE: usize = 1 << 15;
     let workers = crate::threads::workers_for(g.doc.len());
-    let mut pieces: Vec<(usize, Vec<(usize, &mut [u32], &mut [V])>)> = Vec::new();
+    let mut pieces: Vec<Vec<Row<'_, V>>> = Vec::new();
     let (mut docs, mut values) = (g.doc.as_mut_slice(), g.value.as_mut_slice());
     let mut size = PIECE;
     for w in g.offsets.windows(2) {
@@ -250,15 +254,15 @@ fn sort_rows<V: Copy + Send, P: Send>(
         docs = rest_d;
         values = rest_v;
         if size >= PIECE {
-            pieces.push((lo, Vec::new()));
+            pieces.push(Vec::new());
             size = 0;
         }
         size += len;
         if let Some(p) = pieces.last_mut() {
-            p.1.push((lo, d, v));
+            p.push((lo, d, v));
         }
     }
-    let parts = crate::threads::map(pieces, workers, |(_, rows)| {
+    let parts = crate::threads::map(pieces, workers, |rows| {
         let mut out = Vec::new();
         for (lo, d, v) in rows {
             sort(lo, d, v, &mut out);

@@ -60,7 +60,7 @@ pub(super) fn split<'a, const N: usize>(line: &'a [u8], out: &mut [&'a [u8]; N])
         let mut edges = field ^ ((field << 8) | *inside);
         while edges != 0 {
             let at = base + (edges.trailing_zeros() / 8) as usize;
-            if (field >> (at - base) * 8) & 0x80 != 0 {
+            if (field >> ((at - base) * 8)) & 0x80 != 0 {
                 *start = at;
             } else {
                 emit(*start, at, count);

@@ -1145,7 +1145,7 @@ mod tests {
                     document,
                 },
             ) => assert_eq!(
-                Some((at.clone(), first.clone(), query.clone(), document.clone())),
+                Some((*at, *first, query.clone(), document.clone())),
                 want.map(|(a, f, q, d)| (Location::Line(a), Location::Line(f), q, d))
             ),
             Ok(_) => assert_eq!(want, None),
