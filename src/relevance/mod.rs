@@ -82,17 +82,18 @@
 //! at a time, integers and decimal scores parsed without allocating (a
 //! score is the same `f64`, bit for bit, as [`str::parse::<f64>`] gives;
 //! forms the fast path does not cover go to it), ids checked as UTF-8 and
-//! hashed. The parsed lines
-//! are then interned and stored in file order on the calling thread,
-//! while, with two or more threads ([`crate::current_threads`]: set with
-//! [`crate::with_threads`] or the environment variable `ACM_THREADS`), the
-//! next block is parsed on the others. Blocks and chunks are cut the same
-//! way whatever the number of threads, and ids are numbered, entries stored
-//! and the first bad line found exactly as a line-by-line reading does: the
-//! result (ids, their order, every score) and the error (its line and
-//! column) are the same, bit for bit, on any number of threads. Memory
-//! beyond the result is two blocks and their parsed lines, so a file need
-//! not fit in memory twice.
+//! hashed. The parsed lines are then interned and stored in file order,
+//! one block at a time; with two or more threads
+//! ([`crate::current_threads`]: set with [`crate::with_threads`] or the
+//! environment variable `ACM_THREADS`) a block is stored on one thread
+//! while the caller's reads and parses the next (the reader stays on the
+//! caller's thread: it need not be `Send`). Blocks and chunks are cut the
+//! same way whatever the number of threads, and ids are numbered, entries
+//! stored and the first bad line found exactly as a line-by-line reading
+//! does: the result (ids, their order, every score) and the error (its
+//! line and column) are the same, bit for bit, on any number of threads.
+//! Memory beyond the result is two blocks and their parsed lines, so a
+//! file need not fit in memory twice.
 //!
 //! Interning hashes ids with a fast keyed hash (one 64-bit multiplication
 //! per 8 bytes). Ids come from files anyone may have written, and strings

@@ -75,8 +75,8 @@ impl QueryCache {
 // state) into records, and the records are then *interned* and stored in
 // file order on the caller's thread. So ids are numbered, entries stored
 // and the first error found exactly as a line-by-line reading does,
-// whatever the number of threads: with two or more, the next block is
-// parsed on other threads while the caller interns the current one.
+// whatever the number of threads: with two or more, the current block is
+// interned on another thread while the caller reads and parses the next.
 // ---------------------------------------------------------------------
 
 /// Bytes per chunk: the unit of parsing (records of a chunk stay in cache
@@ -535,10 +535,10 @@ impl<R: BufRead> Blocks<R> {
 /// Reads `reader` with `parse` (which fills a [`Parsed`] from a chunk and
 /// its offset in the block) and `store`, on up to the crate's number of
 /// threads ([`crate::current_threads`]).
-fn read_blocks<R: BufRead, V: Copy + Send>(
+fn read_blocks<R: BufRead, V: Copy + Send + Sync>(
     reader: R,
     parse: impl Fn(&[u8], usize, &mut Parsed<V>) + Sync,
-    mut store: impl FnMut(&[u8], &Parsed<V>) -> Result<()>,
+    mut store: impl FnMut(&[u8], &Parsed<V>) -> Result<()> + Send,
 ) -> Result<()> {
     let workers = crate::current_threads().count().max(1);
     let mut blocks = Blocks::new(reader);
@@ -591,15 +591,19 @@ fn read_blocks<R: BufRead, V: Copy + Send>(
                 store_all(&current, &parsed)?;
                 break;
             }
-            blocks.fill(&mut next, current.rest());
-            // The next block parsed on the other threads while this one is
-            // stored on the caller's.
+            // This block stored on another thread while the caller reads
+            // and parses the next one (on the other threads, if more): the
+            // reader stays on the caller's thread (it need not be `Send`),
+            // and its copying overlaps the storing.
             let ahead = (workers - 1).max(1);
             let pool = std::mem::take(&mut spare);
-            let (parsed_next, stored) = crate::threads::join(
+            let (stored, parsed_next) = crate::threads::join(
                 true,
-                || parse_block(&next, pool, ahead),
                 || store_all(&current, &parsed),
+                || {
+                    blocks.fill(&mut next, current.rest());
+                    parse_block(&next, pool, ahead)
+                },
             );
             stored?;
             spare = std::mem::replace(&mut parsed, parsed_next);
