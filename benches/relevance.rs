@@ -10,6 +10,7 @@ use adaptive_comp_metrics::relevance::{
     evaluate_trec, rbo, rbo_tied, read_trec_qrels, read_trec_qrels_with, read_trec_run,
     read_trec_run_with,
 };
+use adaptive_comp_metrics::{Threads, with_threads};
 use adaptive_comp_metrics_benches::splitmix::SplitMix64;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use rand::seq::SliceRandom;
@@ -17,6 +18,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::fmt::Write as _;
 use std::hint::black_box;
+use std::num::NonZeroUsize;
 
 const DOCS: usize = 100;
 const QUERIES: usize = 100_000;
@@ -115,6 +117,23 @@ fn trec(c: &mut Criterion) {
             black_box((q.map(|q| q.len()), r.map(|r| r.len())))
         });
     });
+    // The same on a fixed number of threads (the default is every core).
+    for n in [1, 2] {
+        let threads = Threads::Fixed(NonZeroUsize::new(n).unwrap_or(NonZeroUsize::MIN));
+        group.bench_function(
+            format!("load 1e6 qrels + 1e6 run lines, {n} thread(s)"),
+            |b| {
+                b.iter(|| {
+                    with_threads(threads, || {
+                        let mut ids = Ids::new();
+                        let q = read_trec_qrels(black_box(qrels_text.as_bytes()), &mut ids);
+                        let r = read_trec_run(black_box(run_text.as_bytes()), &mut ids);
+                        black_box((q.map(|q| q.len()), r.map(|r| r.len())))
+                    })
+                });
+            },
+        );
+    }
     group.bench_function("load 1e6 qrels + 1e6 run lines, trec_eval syntax", |b| {
         b.iter(|| {
             let mut ids = Ids::new();

@@ -14,15 +14,19 @@ decimals, so ties occur; ids drawn from 10^6 document names), then times
     recip_rank, ndcg_cut_10, ndcg against evaluate_trec with the same
     measures (best of 5 on both sides; pytrec_eval's evaluator is built
     outside the timed region);
-  - end to end: the wall time of the whole `acm trec` process (best of 3),
-    against pytrec_eval's parse + evaluate and, when its path is given,
-    the trec_eval binary's whole run;
+  - reading speed: the two files' size over the crate's load time (MB/s);
+  - end to end: the wall time of the whole `acm trec` process printing
+    trec_eval's table (best of 3, without `--time`, which scores 5 times),
+    and its CPU time (user + system, of the same run), against
+    pytrec_eval's parse + evaluate and, when its path is given, the
+    trec_eval binary's whole run (wall and CPU time likewise);
   - peak memory (ru_maxrss) of a child process that only loads (crate) or
     parses (pytrec_eval), against the two files' size;
 and checks that both sides print the same means.
 """
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -77,6 +81,23 @@ def best_of(repeats, f):
     return best, out
 
 
+def timed_child(argv):
+    """Wall and CPU (user + system) seconds of one child process, its
+    standard output discarded."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    subprocess.run(argv, check=True, stdout=subprocess.DEVNULL)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu
+
+
+def best_child(repeats, argv):
+    """The fastest of `repeats` runs of a child: (wall, cpu) of that run."""
+    return min(timed_child(argv) for _ in range(repeats))
+
+
 def child_rss_kb(argv):
     """Peak RSS (KiB) of one child process, from /usr/bin/time -f %M (a
     child forked from this Python process would inherit its peak: Linux
@@ -95,19 +116,19 @@ def main():
         size = os.path.getsize(qrels_path) + os.path.getsize(run_path)
         # Crate: three runs (best load time); each scores 5 times (best).
         timing = None
-        wall = float("inf")
         for _ in range(3):
-            t0 = time.perf_counter()
             res = subprocess.run([exe, "trec", "--time", "--format", "json"]
                                  + trec_eval_args(MEASURES)
                                  + [qrels_path, run_path],
                                  check=True, capture_output=True, text=True)
-            wall = min(wall, time.perf_counter() - t0)
             t = json.loads([l for l in res.stderr.splitlines() if l.startswith("{")][0])
             if timing is None or t["load_s"] < timing["load_s"]:
                 timing = t
             timing["score_s"] = min(timing["score_s"], t["score_s"])
             rust_means = json.loads(res.stdout)["all"]
+        # End to end: what a user runs, trec_eval's table on standard output.
+        wall, cpu = best_child(3, [exe, "trec"] + trec_eval_args(MEASURES)
+                               + [qrels_path, run_path])
 
         def parse():
             with open(qrels_path) as f:
@@ -125,12 +146,8 @@ def main():
         rss_rust = child_rss_kb([exe, "trec", "-m", "num_ret", qrels_path, run_path])
         trec_eval_wall = None
         if len(sys.argv) > 5:
-            trec_eval_wall = float("inf")
-            for _ in range(3):
-                t0 = time.perf_counter()
-                subprocess.run([sys.argv[5]] + trec_eval_args(MEASURES)
-                               + [qrels_path, run_path], check=True, stdout=subprocess.DEVNULL)
-                trec_eval_wall = min(trec_eval_wall, time.perf_counter() - t0)
+            trec_eval_wall, trec_eval_cpu = best_child(
+                3, [sys.argv[5]] + trec_eval_args(MEASURES) + [qrels_path, run_path])
         code = ("import pytrec_eval,sys\n"
                 "q=pytrec_eval.parse_qrel(open(sys.argv[1]))\n"
                 "r=pytrec_eval.parse_run(open(sys.argv[2]))\n")
@@ -145,8 +162,11 @@ def main():
           f"{t_eval / timing['score_s']:9.1f}x")
     print(f"{'end to end (acm trec process)':34}{t_parse + t_eval:16.3f}{wall:12.3f}"
           f"{(t_parse + t_eval) / wall:9.1f}x")
+    print(f"reading {size / 1e6 / timing['load_s']:.0f} MB/s; acm trec end to end {wall:.3f} s wall, "
+          f"{cpu:.3f} s CPU")
     if trec_eval_wall is not None:
-        print(f"trec_eval {trec_eval_wall:.3f} s end to end: acm trec is {trec_eval_wall / wall:.1f}x faster")
+        print(f"trec_eval {trec_eval_wall:.3f} s end to end ({trec_eval_cpu:.3f} s CPU): "
+              f"acm trec is {trec_eval_wall / wall:.1f}x faster")
     if rss_rust and rss_py:
         print(f"peak RSS: crate {rss_rust / 1024:.0f} MiB ({rss_rust * 1024 / size:.2f}x the files), "
               f"pytrec_eval parse {rss_py / 1024:.0f} MiB ({rss_py * 1024 / size:.2f}x)")

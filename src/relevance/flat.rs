@@ -24,85 +24,146 @@ impl Origin {
     }
 }
 
+/// Where each entry came from (its line or record number), stored as the
+/// points where the number stops following the entry index: a file read
+/// without blank or comment lines needs one.
+#[derive(Debug, Default)]
+struct Positions {
+    /// `(entry index, number)` from which entry `i` has number
+    /// `number + (i − index)`, by increasing index.
+    breaks: Vec<(usize, usize)>,
+}
+
+impl Positions {
+    #[inline]
+    fn push(&mut self, index: usize, at: usize) {
+        if let Some(&(i, a)) = self.breaks.last()
+            && a + (index - i) == at
+        {
+            return;
+        }
+        self.breaks.push((index, at));
+    }
+
+    fn get(&self, index: usize) -> usize {
+        let k = self.breaks.partition_point(|b| b.0 <= index);
+        k.checked_sub(1)
+            .and_then(|k| self.breaks.get(k))
+            .map_or(0, |&(i, a)| a + (index - i))
+    }
+}
+
+/// The first document given twice: (index of the first entry, index of the
+/// repeat), by the position of the repeat.
+type Duplicate = (usize, usize);
+
 /// Entries in arrival order, grouped by query on [`Staged::group`].
 #[derive(Debug)]
 struct Staged<V> {
-    query: Vec<u32>,
+    /// Consecutive entries of one query: (query, index of the run's first entry).
+    runs: Vec<(u32, usize)>,
     doc: Vec<u32>,
     value: Vec<V>,
-    at: Vec<usize>,
+    at: Positions,
     origin: Origin,
     records: usize,
-    last_query: Option<u32>,
     /// Whether every query's entries are contiguous so far.
     grouped: bool,
     /// Query ids whose run of entries has ended (for `grouped`).
     closed: Vec<bool>,
+    /// One bit per document id given so far (ids are per query, so a set
+    /// bit is a (query, document) pair given twice).
+    seen: Vec<u64>,
+    duplicate: Option<Duplicate>,
 }
 
 /// Entries grouped by query: query ids in order of first appearance, CSR
-/// offsets, and per entry document, value and origin.
+/// offsets, and per entry document and value.
 struct Grouped<V> {
     queries: Vec<u32>,
     offsets: Vec<usize>,
     doc: Vec<u32>,
     value: Vec<V>,
-    at: Vec<usize>,
 }
 
 impl<V: Copy + Default> Staged<V> {
     fn new(origin: Origin) -> Self {
         Self {
-            query: Vec::new(),
+            runs: Vec::new(),
             doc: Vec::new(),
             value: Vec::new(),
-            at: Vec::new(),
+            at: Positions::default(),
             origin,
             records: 0,
-            last_query: None,
             grouped: true,
             closed: Vec::new(),
+            seen: Vec::new(),
+            duplicate: None,
         }
     }
 
+    #[inline]
     fn push(&mut self, q: u32, d: u32, v: V, at: usize) -> Result<()> {
-        if self.query.len() >= MAX_ENTRIES {
+        let index = self.doc.len();
+        if index >= MAX_ENTRIES {
             return Err(RelevanceError::TooLarge {
                 quantity: "entries",
-                requested: self.query.len() as u64 + 1,
+                requested: index as u64 + 1,
                 limit: MAX_ENTRIES as u64,
             });
         }
-        if self.last_query != Some(q) {
-            if let Some(last) = self.last_query {
-                let l = last as usize;
-                if self.closed.len() <= l {
-                    self.closed.resize(l + 1, false);
-                }
-                if let Some(c) = self.closed.get_mut(l) {
-                    *c = true;
-                }
-            }
-            if self.closed.get(q as usize).copied().unwrap_or(false) {
-                self.grouped = false;
-            }
-            self.last_query = Some(q);
+        let last = self.runs.last().map(|r| r.0);
+        if last != Some(q) {
+            self.new_run(last, q, index);
         }
-        self.query.push(q);
+        let (word, bit) = (d as usize / 64, 1_u64 << (d % 64));
+        if self.seen.len() <= word {
+            self.seen.resize(word + 1, 0);
+        }
+        if let Some(w) = self.seen.get_mut(word) {
+            if *w & bit != 0 && self.duplicate.is_none() {
+                let first = self.doc.iter().position(|&x| x == d).unwrap_or(0);
+                self.duplicate = Some((first, index));
+            }
+            *w |= bit;
+        }
         self.doc.push(d);
         self.value.push(v);
-        self.at.push(at);
+        self.at.push(index, at);
         Ok(())
+    }
+
+    #[cold]
+    fn new_run(&mut self, last: Option<u32>, q: u32, index: usize) {
+        if let Some(last) = last {
+            let l = last as usize;
+            if self.closed.len() <= l {
+                self.closed.resize(l + 1, false);
+            }
+            if let Some(c) = self.closed.get_mut(l) {
+                *c = true;
+            }
+        }
+        if self.closed.get(q as usize).copied().unwrap_or(false) {
+            self.grouped = false;
+        }
+        self.runs.push((q, index));
+    }
+
+    /// The line or record of entry `index`.
+    fn location(&self, index: usize) -> Location {
+        self.origin.at(self.at.get(index))
     }
 
     /// Groups the entries by query (a stable counting sort unless they are
     /// already grouped), keeping arrival order within a query.
     fn group(self, query_count: usize) -> Result<Grouped<V>> {
-        let n = self.query.len();
+        let n = self.doc.len();
+        let run_end = |k: usize| self.runs.get(k + 1).map_or(n, |r| r.1);
         let mut first: Vec<u32> = vec![u32::MAX; query_count];
         let mut queries = Vec::new();
         let mut counts: Vec<usize> = Vec::new();
-        for &q in &self.query {
+        for (k, &(q, start)) in self.runs.iter().enumerate() {
             let Some(slot) = first.get_mut(q as usize) else {
                 return Err(inconsistent());
             };
@@ -112,7 +173,7 @@ impl<V: Copy + Default> Staged<V> {
                 counts.push(0);
             }
             if let Some(c) = counts.get_mut(*slot as usize) {
-                *c += 1;
+                *c += run_end(k) - start;
             }
         }
         let mut offsets = Vec::with_capacity(queries.len() + 1);
@@ -128,36 +189,32 @@ impl<V: Copy + Default> Staged<V> {
                 offsets,
                 doc: self.doc,
                 value: self.value,
-                at: self.at,
             });
         }
         let mut next: Vec<usize> = offsets.clone();
-        let (mut doc, mut value, mut at) = (vec![0_u32; n], vec![V::default(); n], vec![0; n]);
-        for i in 0..n {
-            let row = self
-                .query
-                .get(i)
-                .and_then(|&q| first.get(q as usize))
-                .copied()
-                .ok_or_else(inconsistent)?;
+        let (mut doc, mut value) = (vec![0_u32; n], vec![V::default(); n]);
+        for (k, &(q, start)) in self.runs.iter().enumerate() {
+            let row = first.get(q as usize).copied().ok_or_else(inconsistent)?;
             let Some(pos) = next.get_mut(row as usize) else {
                 return Err(inconsistent());
             };
-            if let (Some(d), Some(v), Some(a)) =
-                (doc.get_mut(*pos), value.get_mut(*pos), at.get_mut(*pos))
-            {
-                *d = self.doc.get(i).copied().unwrap_or(0);
-                *v = self.value.get(i).copied().unwrap_or_default();
-                *a = self.at.get(i).copied().unwrap_or(0);
+            let len = run_end(k) - start;
+            if let (Some(d), Some(v), Some(sd), Some(sv)) = (
+                doc.get_mut(*pos..*pos + len),
+                value.get_mut(*pos..*pos + len),
+                self.doc.get(start..start + len),
+                self.value.get(start..start + len),
+            ) {
+                d.copy_from_slice(sd);
+                v.copy_from_slice(sv);
             }
-            *pos += 1;
+            *pos += len;
         }
         Ok(Grouped {
             queries,
             offsets,
             doc,
             value,
-            at,
         })
     }
 }
@@ -169,36 +226,62 @@ fn inconsistent() -> RelevanceError {
     }
 }
 
-/// The earliest repeated document of any query (by the position of the
-/// repeat): `(row, index of the first, index of the repeat)`.
-fn first_duplicate(g: &Grouped<impl Copy>, doc_count: usize) -> Option<(usize, usize, usize)> {
-    let mut mark: Vec<u32> = vec![u32::MAX; doc_count];
-    let mut best: Option<(usize, usize, usize)> = None;
-    for row in 0..g.queries.len() {
-        let (Some(&lo), Some(&hi)) = (g.offsets.get(row), g.offsets.get(row + 1)) else {
-            continue;
-        };
-        for i in lo..hi {
-            let d = g.doc.get(i).copied().unwrap_or(0) as usize;
-            let Some(m) = mark.get_mut(d) else { continue };
-            if *m == row as u32 {
-                let first = (lo..i)
-                    .find(|&j| g.doc.get(j) == g.doc.get(i))
-                    .unwrap_or(lo);
-                let later = |x: (usize, usize, usize)| g.at.get(x.2) > g.at.get(i);
-                if best.is_none_or(later) {
-                    best = Some((row, first, i));
-                }
-                break;
-            }
-            *m = row as u32;
+/// A row of a [`Grouped`] to sort: the index of its first entry, its
+/// documents and its values.
+type Row<'a, V> = (usize, &'a mut [u32], &'a mut [V]);
+
+/// Sorts the rows of `g` (each by `sort`, which may record things for its
+/// row) on up to the crate's number of threads, in pieces of whole rows
+/// whose boundaries depend on the sizes only; returns what `sort` recorded,
+/// row by row in order.
+fn sort_rows<V: Copy + Send, P: Send>(
+    g: &mut Grouped<V>,
+    sort: impl Fn(usize, &mut [u32], &mut [V], &mut Vec<P>) + Sync,
+) -> Vec<P> {
+    const PIECE: usize = 1 << 15;
+    let workers = crate::threads::workers_for(g.doc.len());
+    let mut pieces: Vec<Vec<Row<'_, V>>> = Vec::new();
+    let (mut docs, mut values) = (g.doc.as_mut_slice(), g.value.as_mut_slice());
+    let mut size = PIECE;
+    for w in g.offsets.windows(2) {
+        let (lo, hi) = (
+            w.first().copied().unwrap_or(0),
+            w.get(1).copied().unwrap_or(0),
+        );
+        let len = hi.saturating_sub(lo).min(docs.len());
+        let (d, rest_d) = docs.split_at_mut(len);
+        let (v, rest_v) = values.split_at_mut(len.min(values.len()));
+        docs = rest_d;
+        values = rest_v;
+        if size >= PIECE {
+            pieces.push(Vec::new());
+            size = 0;
+        }
+        size += len;
+        if let Some(p) = pieces.last_mut() {
+            p.push((lo, d, v));
         }
     }
-    best
+    let parts = crate::threads::map(pieces, workers, |rows| {
+        let mut out = Vec::new();
+        for (lo, d, v) in rows {
+            sort(lo, d, v, &mut out);
+        }
+        out
+    });
+    parts.into_iter().flatten().collect()
 }
 
 fn doc_name(t: &Documents, id: Option<&u32>) -> String {
     id.and_then(|&i| t.name(i)).unwrap_or("").to_owned()
+}
+
+/// The name of the query document id `doc` belongs to.
+fn query_name(ids: &Ids, doc: Option<u32>) -> String {
+    doc.and_then(|d| ids.documents().query(d))
+        .and_then(|q| ids.queries().name(q))
+        .unwrap_or("")
+        .to_owned()
 }
 
 fn rows_of(queries: &[u32], query_count: usize) -> Vec<u32> {
@@ -347,37 +430,30 @@ impl QrelsBuilder<'_> {
     /// # Complexity
     /// O(n + Σ n_q log n_q) time, O(n + ids) memory.
     pub fn finish(self) -> Result<Qrels> {
-        let origin = self.staged.origin;
-        let (qn, dn) = (self.ids.queries().len(), self.ids.documents().len());
-        let mut g = self.staged.group(qn)?;
-        if let Some((row, first, again)) = first_duplicate(&g, dn) {
-            let name = |t: &StringTable, id: Option<&u32>| {
-                id.and_then(|&i| t.name(i)).unwrap_or("").to_owned()
-            };
+        let qn = self.ids.queries().len();
+        if let Some((first, again)) = self.staged.duplicate {
+            let docs = self.ids.documents();
+            let d = self.staged.doc.get(again).copied();
             return Err(RelevanceError::DuplicateQrel {
-                at: origin.at(g.at.get(again).copied().unwrap_or(0)),
-                first: origin.at(g.at.get(first).copied().unwrap_or(0)),
-                query: name(self.ids.queries(), g.queries.get(row)),
-                document: doc_name(self.ids.documents(), g.doc.get(again)),
+                at: self.staged.location(again),
+                first: self.staged.location(first),
+                query: query_name(self.ids, d),
+                document: doc_name(docs, d.as_ref()),
             });
         }
-        let mut pairs: Vec<(i32, u32)> = Vec::new();
-        for row in 0..g.queries.len() {
-            let (Some(&lo), Some(&hi)) = (g.offsets.get(row), g.offsets.get(row + 1)) else {
-                continue;
-            };
-            let (Some(docs), Some(grades)) = (g.doc.get_mut(lo..hi), g.value.get_mut(lo..hi))
-            else {
-                continue;
-            };
-            pairs.clear();
-            pairs.extend(grades.iter().zip(docs.iter()).map(|(&gr, &d)| (gr, d)));
+        let mut g = self.staged.group(qn)?;
+        sort_rows(&mut g, |_, docs, grades, _: &mut Vec<()>| {
+            let mut pairs: Vec<(i32, u32)> = grades
+                .iter()
+                .zip(docs.iter())
+                .map(|(&gr, &d)| (gr, d))
+                .collect();
             pairs.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
             for ((gr, d), &(pg, pd)) in grades.iter_mut().zip(docs.iter_mut()).zip(&pairs) {
                 *gr = pg;
                 *d = pd;
             }
-        }
+        });
         let row_of = rows_of(&g.queries, qn);
         Ok(Qrels {
             tag: self.ids.tag(),
@@ -573,42 +649,28 @@ impl RunBuilder<'_> {
     /// # Complexity
     /// O(n + Σ n_q log n_q) time, O(n + ids) memory.
     pub fn finish(self) -> Result<TrecRun> {
-        let origin = self.staged.origin;
-        let (qn, dn) = (self.ids.queries().len(), self.ids.documents().len());
-        let mut g = self.staged.group(qn)?;
+        let qn = self.ids.queries().len();
         let names = self.ids.documents();
-        if let Some((row, first, again)) = first_duplicate(&g, dn) {
-            let name = |t: &StringTable, id: Option<&u32>| {
-                id.and_then(|&i| t.name(i)).unwrap_or("").to_owned()
-            };
+        if let Some((first, again)) = self.staged.duplicate {
+            let d = self.staged.doc.get(again).copied();
             return Err(RelevanceError::DuplicateScore {
-                at: origin.at(g.at.get(again).copied().unwrap_or(0)),
-                first: origin.at(g.at.get(first).copied().unwrap_or(0)),
-                query: name(self.ids.queries(), g.queries.get(row)),
-                document: doc_name(names, g.doc.get(again)),
+                at: self.staged.location(again),
+                first: self.staged.location(first),
+                query: query_name(self.ids, d),
+                document: doc_name(names, d.as_ref()),
             });
         }
-        let mut pairs: Vec<(u64, u32)> = Vec::new();
-        let mut float_patches = Vec::new();
-        for row in 0..g.queries.len() {
-            let (Some(&lo), Some(&hi)) = (g.offsets.get(row), g.offsets.get(row + 1)) else {
-                continue;
-            };
-            let (Some(docs), Some(scores)) = (g.doc.get_mut(lo..hi), g.value.get_mut(lo..hi))
-            else {
-                continue;
-            };
-            pairs.clear();
-            pairs.extend(
-                scores
-                    .iter()
-                    .zip(docs.iter())
-                    .map(|(&s, &d)| (descending_key(s), d)),
-            );
+        let mut g = self.staged.group(qn)?;
+        let float_patches = sort_rows(&mut g, |lo, docs, scores, patches| {
+            let mut pairs: Vec<(u64, u32)> = scores
+                .iter()
+                .zip(docs.iter())
+                .map(|(&s, &d)| (descending_key(s), d))
+                .collect();
             pairs.sort_unstable_by(|a, b| {
                 a.0.cmp(&b.0).then_with(|| {
                     // Equal scores: decreasing document id as text.
-                    let (x, y) = (names.name(a.1), names.name(b.1));
+                    let (x, y) = (names.name_bytes(a.1), names.name_bytes(b.1));
                     y.cmp(&x)
                 })
             });
@@ -616,8 +678,8 @@ impl RunBuilder<'_> {
                 *s = from_descending_key(key);
                 *d = pd;
             }
-            float_ties(scores, docs, lo, names, &mut float_patches);
-        }
+            float_ties(scores, docs, lo, names, patches);
+        });
         let row_of = rows_of(&g.queries, qn);
         Ok(TrecRun {
             tag: self.ids.tag(),
@@ -659,7 +721,7 @@ fn float_ties(
         }
         if differ && let Some(run) = docs.get(i..j) {
             let mut order = run.to_vec();
-            order.sort_by(|&a, &b| names.name(b).cmp(&names.name(a)));
+            order.sort_by(|&a, &b| names.name_bytes(b).cmp(&names.name_bytes(a)));
             patches.push((offset + i, order));
         }
         i = j;

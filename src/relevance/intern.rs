@@ -2,17 +2,21 @@
 //! and runs are flat integer arrays and scoring never hashes a string.
 
 use super::error::{RelevanceError, Result};
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Largest number of distinct strings one table holds (ids are `u32`).
 const MAX_IDS: usize = u32::MAX as usize - 1;
 
 /// An open-addressing hash index (linear probing) of ids whose strings are
-/// stored elsewhere. Slots: 0 = empty, else `(tag << 32) | (id + 1)` with
-/// `tag` the top 32 bits of the string's hash, which also give the home slot.
+/// stored elsewhere. Slots: 0 = empty, else `id + 1`; the home slot of a
+/// string is given by the top bits of its hash (`tag`, the hash's top 32
+/// bits). A slot holds no hash bits, so that the index costs 4 bytes a slot
+/// (8 to 16 an id at the load of 1/4 to 1/2 it keeps): each probe compares
+/// the string itself, and growing hashes the strings again.
 #[derive(Debug, Clone, Default)]
 struct Index {
-    slots: Vec<u64>,
+    slots: Vec<u32>,
     /// Number of ids indexed.
     len: usize,
 }
@@ -31,27 +35,25 @@ impl Index {
             if slot == 0 {
                 return None;
             }
-            if slot >> 32 == tag {
-                let id = (slot as u32).wrapping_sub(1);
-                if eq(id) {
-                    return Some(id);
-                }
+            if eq(slot - 1) {
+                return Some(slot - 1);
             }
             pos = (pos + 1) & mask;
         }
     }
 
     /// The id whose string satisfies `eq`, or `new_id` inserted (then
-    /// `Ok(None)`).
+    /// `Ok(None)`); `tag_of` gives the tag of an indexed id (to grow).
     #[inline]
     fn find_or_insert(
         &mut self,
         tag: u64,
         new_id: usize,
         eq: impl Fn(u32) -> bool,
+        tag_of: impl Fn(u32) -> u64,
     ) -> Result<Option<u32>> {
         if self.slots.len() < 2 * (self.len + 1) {
-            self.grow()?;
+            self.grow_for(self.len, tag_of)?;
         }
         let mask = self.slots.len() - 1;
         let mut pos = tag as usize & mask;
@@ -63,30 +65,26 @@ impl Index {
                 if new_id >= MAX_IDS {
                     return Err(too_many());
                 }
-                *slot = (tag << 32) | (new_id as u64 + 1);
+                *slot = new_id as u32 + 1;
                 self.len += 1;
                 return Ok(None);
             }
-            if *slot >> 32 == tag {
-                let id = (*slot as u32).wrapping_sub(1);
-                if eq(id) {
-                    return Ok(Some(id));
-                }
+            if eq(*slot - 1) {
+                return Ok(Some(*slot - 1));
             }
             pos = (pos + 1) & mask;
         }
     }
 
-    /// Doubles the index (at least 8 slots), keeping the load at most 1/2
-    /// while it can grow, and re-inserts every id by its tag.
-    fn grow(&mut self) -> Result<()> {
-        let count = self.len;
+    /// Grows the index (at least 8 slots, a power of two) to hold at least
+    /// `count + 1` ids at load 1/2, and re-inserts every id by its tag.
+    fn grow_for(&mut self, count: usize, tag_of: impl Fn(u32) -> u64) -> Result<()> {
         let want = (2 * (count + 1)).next_power_of_two().max(8);
         // Slots are addressed by a 32-bit tag: at most 2³² of them.
         let capacity = want.min(1 << 32);
         if capacity <= self.slots.len() {
             // Full size: free slots remain while ids < MAX_IDS < 2³².
-            return if count < MAX_IDS {
+            return if self.len < MAX_IDS {
                 Ok(())
             } else {
                 Err(too_many())
@@ -99,10 +97,10 @@ impl Index {
                 quantity: "string table slots",
                 requested: capacity as u64,
             })?;
-        slots.resize(capacity, 0_u64);
+        slots.resize(capacity, 0_u32);
         let mask = capacity - 1;
         for &slot in self.slots.iter().filter(|&&s| s != 0) {
-            let mut pos = (slot >> 32) as usize & mask;
+            let mut pos = tag_of(slot - 1) as usize & mask;
             while slots.get(pos).is_some_and(|&s| s != 0) {
                 pos = (pos + 1) & mask;
             }
@@ -115,27 +113,73 @@ impl Index {
     }
 }
 
-/// Strings stored back to back, numbered in order of addition.
+/// Bits of a string's end stored in [`Names::ends`] (8 in the unit tests,
+/// so that they cross the boundaries).
+const END_BITS: u32 = if cfg!(test) { 8 } else { 32 };
+
+/// Strings stored back to back, numbered in order of addition. Every
+/// string pushed is UTF-8 (the callers check it), so [`Names::name`] is
+/// `Some` for every id; the check on reading keeps that without `unsafe`.
+///
+/// String ends take 4 bytes each: `ends[i]` holds the low [`END_BITS`]
+/// bits of the end of string i in `bytes`, and `high` the ids from which
+/// the high bits change (empty below 4 GiB of strings).
 #[derive(Debug, Clone, Default)]
 struct Names {
-    bytes: String,
-    /// `ends[i]` is the end of string i in `bytes` (its start is `ends[i − 1]`).
-    ends: Vec<usize>,
+    bytes: Vec<u8>,
+    ends: Vec<u32>,
+    /// `(first id, high bits of the ends)`, by increasing id.
+    high: Vec<(u32, u64)>,
 }
 
 impl Names {
+    /// The end of string `i` in `bytes`.
     #[inline]
-    fn name(&self, id: u32) -> Option<&str> {
+    fn end(&self, i: usize) -> Option<usize> {
+        let low = u64::from(*self.ends.get(i)?);
+        if self.high.is_empty() {
+            return Some(low as usize);
+        }
+        let k = self.high.partition_point(|h| h.0 as usize <= i);
+        let high = k
+            .checked_sub(1)
+            .and_then(|k| self.high.get(k))
+            .map_or(0, |h| h.1);
+        usize::try_from(high | low).ok()
+    }
+
+    #[inline]
+    fn bytes(&self, id: u32) -> Option<&[u8]> {
         let i = id as usize;
-        let end = *self.ends.get(i)?;
-        let start = if i == 0 { 0 } else { *self.ends.get(i - 1)? };
+        let end = self.end(i)?;
+        let start = if i == 0 { 0 } else { self.end(i - 1)? };
         self.bytes.get(start..end)
     }
 
     #[inline]
-    fn push(&mut self, s: &str) -> u32 {
-        self.bytes.push_str(s);
-        self.ends.push(self.bytes.len());
+    fn name(&self, id: u32) -> Option<&str> {
+        std::str::from_utf8(self.bytes(id)?).ok()
+    }
+
+    /// The hash tag of string `id`.
+    fn tag(&self, id: u32) -> u64 {
+        hash(self.bytes(id).unwrap_or_default()) >> 32
+    }
+
+    fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Adds `s`, UTF-8 text.
+    #[inline]
+    fn push(&mut self, s: &[u8]) -> u32 {
+        self.bytes.extend_from_slice(s);
+        let end = self.bytes.len() as u64;
+        let high = end >> END_BITS << END_BITS;
+        if high != self.high.last().map_or(0, |h| h.1) {
+            self.high.push((self.ends.len() as u32, high));
+        }
+        self.ends.push((end - high) as u32);
         (self.ends.len() - 1) as u32
     }
 }
@@ -146,6 +190,14 @@ impl Names {
 /// The strings are stored back to back in one buffer; a hash index (open
 /// addressing, linear probing) maps a string to its id. Interning a string
 /// that is already present allocates nothing.
+///
+/// The hash is a fast non-cryptographic one (a folded 64 × 64-bit
+/// multiplication per 8 bytes, in the manner of foldhash and aHash), keyed
+/// by a random number drawn once per process: strings are often read from
+/// files that someone else wrote, and with a fixed key strings crafted to
+/// collide would make every insertion scan them all (quadratic time, "hash
+/// flooding"). The key only decides where strings sit in the index: ids,
+/// their order and [`StringTable::iter`] never depend on it.
 ///
 /// # Complexity
 /// [`StringTable::intern`] and [`StringTable::get`] take O(length) expected
@@ -179,13 +231,13 @@ impl StringTable {
     /// Number of distinct strings.
     #[must_use]
     pub fn len(&self) -> usize {
-        self.names.ends.len()
+        self.names.len()
     }
 
     /// Whether the table holds no string.
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.names.ends.is_empty()
+        self.names.len() == 0
     }
 
     /// The string with id `id`.
@@ -198,8 +250,9 @@ impl StringTable {
     #[must_use]
     pub fn get(&self, s: &str) -> Option<u32> {
         let names = &self.names;
-        self.index
-            .find(hash(s.as_bytes()) >> 32, |id| names.name(id) == Some(s))
+        self.index.find(hash(s.as_bytes()) >> 32, |id| {
+            same(names.bytes(id), s.as_bytes())
+        })
     }
 
     /// The id of `s`, adding it if new.
@@ -209,13 +262,15 @@ impl StringTable {
     /// strings; [`RelevanceError::OutOfMemory`] if its index cannot grow.
     pub fn intern(&mut self, s: &str) -> Result<u32> {
         let names = &self.names;
-        let n = names.ends.len();
-        match self
-            .index
-            .find_or_insert(hash(s.as_bytes()) >> 32, n, |id| names.name(id) == Some(s))?
-        {
+        let n = names.len();
+        match self.index.find_or_insert(
+            hash(s.as_bytes()) >> 32,
+            n,
+            |id| same(names.bytes(id), s.as_bytes()),
+            |id| names.tag(id),
+        )? {
             Some(id) => Ok(id),
-            None => Ok(self.names.push(s)),
+            None => Ok(self.names.push(s.as_bytes())),
         }
     }
 
@@ -252,19 +307,23 @@ pub struct Documents {
     names: Names,
     query: Vec<u32>,
     per_query: Vec<Index>,
+    /// The query whose index was started last: a new query's index starts
+    /// at its size (files are grouped by query, and queries often have
+    /// similar numbers of documents), which saves most of the growing.
+    last_started: Option<u32>,
 }
 
 impl Documents {
     /// Number of document ids (distinct (query, document) pairs).
     #[must_use]
     pub fn len(&self) -> usize {
-        self.names.ends.len()
+        self.names.len()
     }
 
     /// Whether there is no document.
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.names.ends.is_empty()
+        self.names.len() == 0
     }
 
     /// The name of document id `id`.
@@ -286,24 +345,50 @@ impl Documents {
         self.per_query
             .get(query as usize)?
             .find(hash(name.as_bytes()) >> 32, |id| {
-                names.name(id) == Some(name)
+                names.bytes(id) == Some(name.as_bytes())
             })
     }
 
     /// The id of document `name` of query `query`, adding it if new.
     pub(crate) fn intern(&mut self, query: u32, name: &str) -> Result<u32> {
+        self.intern_hashed(query, name.as_bytes(), hash(name.as_bytes()))
+    }
+
+    /// The name of document id `id` as bytes.
+    pub(crate) fn name_bytes(&self, id: u32) -> Option<&[u8]> {
+        self.names.bytes(id)
+    }
+
+    /// [`Documents::intern`] of `name`, UTF-8 text (checked by the
+    /// caller), with `hash(name)` computed by the caller.
+    #[inline]
+    pub(crate) fn intern_hashed(&mut self, query: u32, name: &[u8], hashed: u64) -> Result<u32> {
         let q = query as usize;
         if self.per_query.len() <= q {
             self.per_query.resize_with(q + 1, Index::default);
+        }
+        if self.per_query.get(q).is_some_and(|i| i.slots.is_empty()) {
+            let hint = self
+                .last_started
+                .and_then(|l| self.per_query.get(l as usize))
+                .map_or(0, |i| i.len);
+            self.last_started = Some(query);
+            let names = &self.names;
+            if let Some(index) = self.per_query.get_mut(q) {
+                index.grow_for(hint, |id| names.tag(id))?;
+            }
         }
         let Some(index) = self.per_query.get_mut(q) else {
             return Err(too_many());
         };
         let names = &self.names;
-        let n = names.ends.len();
-        match index.find_or_insert(hash(name.as_bytes()) >> 32, n, |id| {
-            names.name(id) == Some(name)
-        })? {
+        let n = names.len();
+        match index.find_or_insert(
+            hashed >> 32,
+            n,
+            |id| same(names.bytes(id), name),
+            |id| names.tag(id),
+        )? {
             Some(id) => Ok(id),
             None => {
                 self.query.push(query);
@@ -321,6 +406,26 @@ fn too_many() -> RelevanceError {
     }
 }
 
+/// Whether `a` is `b`: byte strings compared 8 bytes at a time inline (ids
+/// are short; a call to `memcmp` costs more than the comparison).
+#[inline]
+fn same(a: Option<&[u8]>, b: &[u8]) -> bool {
+    let Some(a) = a else { return false };
+    if a.len() != b.len() {
+        return false;
+    }
+    let (mut x, mut y) = (a.chunks_exact(8), b.chunks_exact(8));
+    for (p, q) in (&mut x).zip(&mut y) {
+        let (mut u, mut v) = ([0_u8; 8], [0_u8; 8]);
+        u.copy_from_slice(p);
+        v.copy_from_slice(q);
+        if u64::from_le_bytes(u) != u64::from_le_bytes(v) {
+            return false;
+        }
+    }
+    x.remainder().iter().zip(y.remainder()).all(|(p, q)| p == q)
+}
+
 /// 64 × 64 → 128-bit product folded to 64 bits.
 #[inline]
 fn fold_mul(a: u64, b: u64) -> u64 {
@@ -328,14 +433,31 @@ fn fold_mul(a: u64, b: u64) -> u64 {
     (p as u64) ^ ((p >> 64) as u64)
 }
 
+/// The key of [`hash`]: random, drawn once per process from the standard
+/// library's randomly keyed hasher (the operating system's randomness).
+fn hash_key() -> u64 {
+    static KEY: OnceLock<u64> = OnceLock::new();
+    *KEY.get_or_init(|| {
+        use std::hash::BuildHasher;
+        std::collections::hash_map::RandomState::new().hash_one(0x243f_6a88_85a3_08d3_u64)
+    })
+}
+
 /// A fast non-cryptographic hash of a short byte string (ids are mostly
-/// under 32 bytes): one folded multiplication per 8 bytes.
+/// under 32 bytes): one folded multiplication per 8 bytes, as in foldhash
+/// and ahash's fallback.
+///
+/// Ids come from files, which anyone may have written: with a fixed key,
+/// strings chosen to collide would make every lookup of linear probing
+/// scan them all (quadratic reading, "hash flooding"). So the hash is keyed
+/// by a random number drawn once per process ([`hash_key`]): the ids, their
+/// order and every result stay the same from run to run (they never
+/// depend on the hash), only the slots of the index change.
 #[inline]
-fn hash(bytes: &[u8]) -> u64 {
-    const K0: u64 = 0x243f_6a88_85a3_08d3;
+pub(crate) fn hash(bytes: &[u8]) -> u64 {
     const K1: u64 = 0x1319_8a2e_0370_7344;
     const K2: u64 = 0xa409_3822_299f_31d0;
-    let mut h = K0 ^ (bytes.len() as u64).wrapping_mul(K1);
+    let mut h = hash_key() ^ (bytes.len() as u64).wrapping_mul(K1);
     let mut chunks = bytes.chunks_exact(8);
     for c in &mut chunks {
         let mut w = [0_u8; 8];
@@ -344,11 +466,19 @@ fn hash(bytes: &[u8]) -> u64 {
     }
     let rest = chunks.remainder();
     if !rest.is_empty() {
-        let mut w = [0_u8; 8];
-        if let Some(dst) = w.get_mut(..rest.len()) {
-            dst.copy_from_slice(rest);
-        }
-        h = fold_mul(h ^ u64::from_le_bytes(w), K2);
+        // The rest, zero-padded: the last 8 bytes shifted, or byte by byte.
+        let word = match bytes.len().checked_sub(8).and_then(|s| bytes.get(s..)) {
+            Some(tail) => {
+                let mut w = [0_u8; 8];
+                w.copy_from_slice(tail);
+                u64::from_le_bytes(w) >> (8 * (8 - rest.len()))
+            }
+            None => rest
+                .iter()
+                .rev()
+                .fold(0_u64, |w, &b| (w << 8) | u64::from(b)),
+        };
+        h = fold_mul(h ^ word, K2);
     }
     fold_mul(h, K1)
 }
@@ -454,6 +584,44 @@ mod tests {
         assert_eq!(t.name(10_001), None);
         assert_eq!(t.iter().count(), 10_001);
         Ok(())
+    }
+
+    #[test]
+    fn string_ends_past_their_stored_bits() {
+        // END_BITS is 8 here: the ends cross 256-byte boundaries, also
+        // with strings longer than 256 bytes and empty ones.
+        let mut names = Names::default();
+        let strings: Vec<String> = (0..600)
+            .map(|i| "x".repeat((i * 37) % 300) + &i.to_string())
+            .chain([String::new(), "y".repeat(1000), String::new()])
+            .collect();
+        for (i, s) in strings.iter().enumerate() {
+            assert_eq!(names.push(s.as_bytes()) as usize, i);
+        }
+        assert!(names.high.len() > 100);
+        for (i, s) in strings.iter().enumerate() {
+            assert_eq!(names.name(i as u32), Some(s.as_str()), "{i}");
+        }
+        assert_eq!(names.name(strings.len() as u32), None);
+    }
+
+    #[test]
+    fn hash_of_the_rest_is_zero_padded() {
+        // The two ways of reading the last bytes agree.
+        let long = b"abcdefghijk";
+        let key = hash_key();
+        let by_hand = |bytes: &[u8]| {
+            let mut h = key ^ (bytes.len() as u64).wrapping_mul(0x1319_8a2e_0370_7344);
+            for c in bytes.chunks(8) {
+                let mut w = [0_u8; 8];
+                w[..c.len()].copy_from_slice(c);
+                h = fold_mul(h ^ u64::from_le_bytes(w), 0xa409_3822_299f_31d0);
+            }
+            fold_mul(h, 0x1319_8a2e_0370_7344)
+        };
+        for n in 0..=long.len() {
+            assert_eq!(hash(&long[..n]), by_hand(&long[..n]), "{n}");
+        }
     }
 
     #[test]

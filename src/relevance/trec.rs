@@ -24,87 +24,13 @@
 
 use super::error::{Location, RelevanceError, Result};
 use super::flat::{Qrels, QrelsBuilder, RunBuilder, TrecRun};
-use super::intern::{Ids, StringTable};
-use std::io::BufRead;
+use super::intern::{Documents, Ids, StringTable, hash};
+use super::scan::{parse_f64, parse_i32, skip, split, text};
+use std::io::{BufRead, ErrorKind};
+use std::ops::Range;
 
-/// Physical lines of a byte stream, numbered from 1.
-struct Lines<R> {
-    reader: R,
-    buf: Vec<u8>,
-    line: usize,
-}
-
-impl<R: BufRead> Lines<R> {
-    fn new(reader: R) -> Self {
-        Self {
-            reader,
-            buf: Vec::with_capacity(256),
-            line: 0,
-        }
-    }
-
-    /// Reads the next line into `self.buf` (line break kept); `false` at
-    /// the end of the input.
-    fn advance(&mut self) -> Result<bool> {
-        self.buf.clear();
-        let n = self
-            .reader
-            .read_until(b'\n', &mut self.buf)
-            .map_err(|e| RelevanceError::Io {
-                line: self.line + 1,
-                kind: e.kind(),
-            })?;
-        if n == 0 {
-            return Ok(false);
-        }
-        self.line += 1;
-        if self.line == 1 && self.buf.starts_with(b"\xEF\xBB\xBF") {
-            self.buf.drain(..3);
-        }
-        Ok(true)
-    }
-}
-
-/// `isspace` of the C locale.
-#[inline]
-fn is_space(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\x0b' | b'\x0c')
-}
-
-/// Splits `line` into white-space separated fields, storing the first `N`
-/// in `out`; returns the number of fields (which may exceed `N`).
-#[inline]
-fn split<'a, const N: usize>(line: &'a [u8], out: &mut [&'a [u8]; N]) -> usize {
-    let mut count = 0;
-    let mut i = 0;
-    let n = line.len();
-    while i < n {
-        while i < n && line.get(i).copied().is_some_and(is_space) {
-            i += 1;
-        }
-        if i >= n {
-            break;
-        }
-        let start = i;
-        while i < n && !line.get(i).copied().is_some_and(is_space) {
-            i += 1;
-        }
-        if let (Some(slot), Some(field)) = (out.get_mut(count), line.get(start..i)) {
-            *slot = field;
-        }
-        count += 1;
-    }
-    count
-}
-
-/// Whether a line is blank or a comment.
-#[inline]
-fn skip(line: &[u8]) -> bool {
-    line.first() == Some(&b'#') || line.iter().all(|&b| is_space(b))
-}
-
-fn text(field: &[u8], line: usize) -> Result<&str> {
-    std::str::from_utf8(field).map_err(|_| RelevanceError::NotUtf8 { line })
+fn not_utf8(field: &[u8], line: usize) -> Result<&str> {
+    text(field).ok_or(RelevanceError::NotUtf8 { line })
 }
 
 fn bad_number(line: usize, column: &str, expected: &'static str, value: &[u8]) -> RelevanceError {
@@ -132,12 +58,586 @@ impl QueryCache {
         {
             return Ok(id);
         }
-        let id = table.intern(text(field, line)?)?;
+        let id = table.intern(not_utf8(field, line)?)?;
         self.bytes.clear();
         self.bytes.extend_from_slice(field);
         self.id = Some(id);
         Ok(id)
     }
+}
+
+// ---------------------------------------------------------------------
+// The reading machinery.
+//
+// The input is read in blocks of whole lines. Each block is cut into
+// chunks of about `CHUNK` bytes at line ends; a chunk is *parsed* on its own
+// (fields split, numbers parsed, ids checked as UTF-8 and hashed: no shared
+// state) into records, and the records are then *interned* and stored in
+// file order on the caller's thread. So ids are numbered, entries stored
+// and the first error found exactly as a line-by-line reading does,
+// whatever the number of threads: with two or more, the current block is
+// interned on another thread while the caller reads and parses the next.
+// ---------------------------------------------------------------------
+
+/// Bytes per chunk: the unit of parsing (records of a chunk stay in cache
+/// between parsing and interning on one thread).
+const CHUNK: usize = if cfg!(test) { 64 } else { 1 << 16 };
+
+/// Largest block read at once (the first blocks are smaller, so that small
+/// inputs allocate little).
+const BLOCK: usize = if cfg!(test) { 512 } else { 1 << 22 };
+
+/// A record of a line: its ids (byte ranges of the block), the document
+/// id's hash, its value and its line (within the chunk, from 1).
+struct Record<V> {
+    query: Range<usize>,
+    doc: Range<usize>,
+    hash: u64,
+    value: V,
+    line: usize,
+}
+
+/// Why a line cannot be read, found while parsing (the line within the
+/// chunk, from 1).
+enum Fault {
+    FieldCount {
+        line: usize,
+        found: usize,
+    },
+    Blank {
+        line: usize,
+    },
+    BadNumber {
+        line: usize,
+        value: Range<usize>,
+    },
+    /// The query id is not UTF-8.
+    Query {
+        line: usize,
+    },
+    /// The document id is not UTF-8 (the query id is, and is interned
+    /// first, as a line-by-line reading does).
+    Doc {
+        line: usize,
+        query: Range<usize>,
+    },
+}
+
+/// The run's tag in a chunk: the last line's, and the first line of the
+/// chunk's last stretch of lines with that tag (whether it starts at the
+/// chunk's first record).
+struct ChunkTag {
+    tag: Range<usize>,
+    line: usize,
+    from_start: bool,
+}
+
+/// A parsed chunk: its records up to the first fault, and its number of
+/// lines.
+struct Parsed<V> {
+    records: Vec<Record<V>>,
+    fault: Option<Fault>,
+    lines: usize,
+    tag: Option<ChunkTag>,
+}
+
+impl<V> Default for Parsed<V> {
+    fn default() -> Self {
+        Self {
+            records: Vec::new(),
+            fault: None,
+            lines: 0,
+            tag: None,
+        }
+    }
+}
+
+impl<V> Parsed<V> {
+    fn clear(&mut self) {
+        self.records.clear();
+        self.fault = None;
+        self.lines = 0;
+        self.tag = None;
+    }
+}
+
+/// The lines of `bytes` (a chunk of whole lines; the last may lack its
+/// line break), without their line breaks, and their offsets.
+fn lines_of(bytes: &[u8]) -> impl Iterator<Item = (usize, &[u8])> + '_ {
+    let mut start = 0;
+    std::iter::from_fn(move || {
+        let rest = bytes.get(start..)?;
+        if rest.is_empty() {
+            return None;
+        }
+        let len = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
+        let at = start;
+        start += len + 1;
+        rest.get(..len).map(|l| (at, l))
+    })
+}
+
+/// The byte range of `field`, a sub-slice of `line`, which starts at
+/// `offset` of the block.
+#[inline]
+fn span(line: &[u8], field: &[u8], offset: usize) -> Range<usize> {
+    let start = offset + (field.as_ptr() as usize - line.as_ptr() as usize);
+    start..start + field.len()
+}
+
+/// Parses a chunk of a qrels file starting at `offset` of the block.
+fn parse_qrels(bytes: &[u8], offset: usize, syntax: TrecSyntax, out: &mut Parsed<i32>) {
+    out.clear();
+    for (at, raw) in lines_of(bytes) {
+        out.lines += 1;
+        let line = out.lines;
+        let base = offset + at;
+        if skip(raw) {
+            if syntax == TrecSyntax::TrecEval && raw.first() != Some(&b'#') {
+                out.fault = Some(Fault::Blank { line });
+                return;
+            }
+            continue;
+        }
+        let mut fields: [&[u8]; 4] = [&[]; 4];
+        let found = split(raw, &mut fields);
+        if found != 4 {
+            out.fault = Some(Fault::FieldCount { line, found });
+            return;
+        }
+        let [qf, _, df, rf] = fields;
+        let Some(grade) = parse_i32(rf) else {
+            out.fault = Some(Fault::BadNumber {
+                line,
+                value: span(raw, rf, base),
+            });
+            return;
+        };
+        if let Some(fault) = check_ids(raw, qf, df, base, line) {
+            out.fault = Some(fault);
+            return;
+        }
+        out.records.push(Record {
+            query: span(raw, qf, base),
+            doc: span(raw, df, base),
+            hash: hash(df),
+            value: grade,
+            line,
+        });
+    }
+}
+
+/// The fault of a line whose query or document id is not UTF-8.
+#[inline]
+fn check_ids(raw: &[u8], qf: &[u8], df: &[u8], base: usize, line: usize) -> Option<Fault> {
+    if qf.is_ascii() && df.is_ascii() {
+        return None;
+    }
+    if text(qf).is_none() {
+        return Some(Fault::Query { line });
+    }
+    if text(df).is_none() {
+        return Some(Fault::Doc {
+            line,
+            query: span(raw, qf, base),
+        });
+    }
+    None
+}
+
+/// Parses a chunk of a run starting at `offset` of the block.
+fn parse_run(bytes: &[u8], offset: usize, syntax: TrecSyntax, out: &mut Parsed<f64>) {
+    out.clear();
+    let trec_eval = syntax == TrecSyntax::TrecEval;
+    let mut tag: Option<ChunkTag> = None;
+    let mut tag_bytes: &[u8] = &[];
+    for (at, raw) in lines_of(bytes) {
+        out.lines += 1;
+        let line = out.lines;
+        let base = offset + at;
+        if skip(raw) {
+            continue;
+        }
+        let mut fields: [&[u8]; 6] = [&[]; 6];
+        let found = split(raw, &mut fields);
+        if trec_eval && fields.first().and_then(|f| f.first()) == Some(&b'#') {
+            continue;
+        }
+        if found != 6 && !(trec_eval && found > 6) {
+            out.fault = Some(Fault::FieldCount { line, found });
+            return;
+        }
+        let [qf, _, df, _, sf, tf] = fields;
+        let Some(score) = parse_f64(sf).filter(|s| s.is_finite()) else {
+            out.fault = Some(Fault::BadNumber {
+                line,
+                value: span(raw, sf, base),
+            });
+            return;
+        };
+        match &mut tag {
+            Some(t) if tag_bytes == tf => t.tag = span(raw, tf, base),
+            _ => {
+                tag = Some(ChunkTag {
+                    tag: span(raw, tf, base),
+                    line,
+                    from_start: out.records.is_empty(),
+                });
+                tag_bytes = tf;
+            }
+        }
+        if let Some(fault) = check_ids(raw, qf, df, base, line) {
+            out.fault = Some(fault);
+            return;
+        }
+        out.records.push(Record {
+            query: span(raw, qf, base),
+            doc: span(raw, df, base),
+            hash: hash(df),
+            value: score,
+            line,
+        });
+    }
+    out.tag = tag;
+}
+
+/// Where records are stored: a qrels or run builder.
+trait Sink<V> {
+    fn tables(&mut self) -> (&mut StringTable, &mut Documents);
+    fn push(&mut self, q: u32, d: u32, value: V, line: usize) -> Result<()>;
+}
+
+impl Sink<i32> for QrelsBuilder<'_> {
+    #[inline]
+    fn tables(&mut self) -> (&mut StringTable, &mut Documents) {
+        QrelsBuilder::tables(self)
+    }
+    #[inline]
+    fn push(&mut self, q: u32, d: u32, value: i32, line: usize) -> Result<()> {
+        self.push_ids(q, d, value, line)
+    }
+}
+
+impl Sink<f64> for RunBuilder<'_> {
+    #[inline]
+    fn tables(&mut self) -> (&mut StringTable, &mut Documents) {
+        RunBuilder::tables(self)
+    }
+    #[inline]
+    fn push(&mut self, q: u32, d: u32, value: f64, line: usize) -> Result<()> {
+        self.push_ids(q, d, value, line)
+    }
+}
+
+/// Where a reading stands: the lines of the chunks stored so far, and the
+/// query cache.
+struct Cursor {
+    line: usize,
+    cache: QueryCache,
+}
+
+impl Cursor {
+    fn new() -> Self {
+        Self {
+            line: 0,
+            cache: QueryCache::default(),
+        }
+    }
+
+    /// Interns and stores the records of a chunk (in `block`), then reports
+    /// its fault as the line-by-line reading does, or moves past its lines.
+    fn store<V: Copy, S: Sink<V>>(
+        &mut self,
+        block: &[u8],
+        parsed: &Parsed<V>,
+        format: &'static str,
+        sink: &mut S,
+    ) -> Result<()> {
+        let field = |r: &Range<usize>| block.get(r.clone()).unwrap_or(&[]);
+        for r in &parsed.records {
+            let line = self.line + r.line;
+            let (qt, dt) = sink.tables();
+            let q = self.cache.intern(qt, field(&r.query), line)?;
+            // Checked as UTF-8 by the parser.
+            let d = dt.intern_hashed(q, field(&r.doc), r.hash)?;
+            sink.push(q, d, r.value, line)?;
+        }
+        if let Some(fault) = &parsed.fault {
+            let (qt, _) = sink.tables();
+            return Err(self.fault(block, fault, format, qt));
+        }
+        self.line += parsed.lines;
+        Ok(())
+    }
+
+    #[cold]
+    fn fault(
+        &mut self,
+        block: &[u8],
+        fault: &Fault,
+        format: &'static str,
+        queries: &mut StringTable,
+    ) -> RelevanceError {
+        let field = |r: &Range<usize>| block.get(r.clone()).unwrap_or(&[]);
+        match *fault {
+            Fault::FieldCount { line, found } => RelevanceError::FieldCount {
+                line: self.line + line,
+                format,
+                expected: if format == RUN_FORMAT { 6 } else { 4 },
+                found,
+            },
+            Fault::Blank { line } => RelevanceError::BlankLine {
+                line: self.line + line,
+                column: 1,
+                format,
+            },
+            Fault::BadNumber { line, ref value } => {
+                let (column, expected) = if format == RUN_FORMAT {
+                    ("score", "a finite score")
+                } else {
+                    ("rel", "an integer grade")
+                };
+                bad_number(self.line + line, column, expected, field(value))
+            }
+            Fault::Query { line } => RelevanceError::NotUtf8 {
+                line: self.line + line,
+            },
+            Fault::Doc { line, ref query } => {
+                let line = self.line + line;
+                match self.cache.intern(queries, field(query), line) {
+                    Err(e) => e,
+                    Ok(_) => RelevanceError::NotUtf8 { line },
+                }
+            }
+        }
+    }
+}
+
+/// A block of the input: `bytes[..complete]` whole lines (the last one
+/// maybe without its line break at the end of the input), then up to `len`
+/// the start of the next line. `bytes` beyond `len` is spare room, kept
+/// between blocks so that it is allocated and zeroed once.
+#[derive(Default)]
+struct Block {
+    bytes: Vec<u8>,
+    len: usize,
+    complete: usize,
+}
+
+impl Block {
+    fn lines(&self) -> &[u8] {
+        self.bytes.get(..self.complete).unwrap_or_default()
+    }
+
+    fn rest(&self) -> &[u8] {
+        self.bytes.get(self.complete..self.len).unwrap_or_default()
+    }
+}
+
+/// Reads the input in blocks of whole lines.
+struct Blocks<R> {
+    reader: R,
+    /// The size of the next block.
+    size: usize,
+    first: bool,
+    done: bool,
+    /// The I/O error that ended the input, reported after its whole lines.
+    error: Option<ErrorKind>,
+}
+
+impl<R: BufRead> Blocks<R> {
+    fn new(reader: R) -> Self {
+        Self {
+            reader,
+            size: CHUNK,
+            first: true,
+            done: false,
+            error: None,
+        }
+    }
+
+    /// Fills `block` with `carry` (the start of a line, left over from the
+    /// previous block) and the next bytes of the input: at least one whole
+    /// line unless the input ends.
+    fn fill(&mut self, block: &mut Block, carry: &[u8]) {
+        if block.bytes.len() < carry.len() {
+            block.bytes.resize(carry.len(), 0);
+        }
+        if let Some(dst) = block.bytes.get_mut(..carry.len()) {
+            dst.copy_from_slice(carry);
+        }
+        block.len = carry.len();
+        // No line break in `carry`.
+        let mut searched = carry.len();
+        while !self.done {
+            let filled = block.len;
+            if filled >= self.size {
+                if block
+                    .bytes
+                    .get(searched..filled)
+                    .is_some_and(|b| memchr::memchr(b'\n', b).is_some())
+                {
+                    break;
+                }
+                searched = filled;
+            }
+            let want = self.size.max(filled + CHUNK);
+            if block.bytes.len() < want {
+                block.bytes.resize(want, 0);
+            }
+            match self
+                .reader
+                .read(block.bytes.get_mut(filled..want).unwrap_or_default())
+            {
+                Ok(0) => self.done = true,
+                Ok(n) => block.len = filled + n,
+                Err(e) if e.kind() == ErrorKind::Interrupted => {}
+                Err(e) => {
+                    self.done = true;
+                    self.error = Some(e.kind());
+                }
+            }
+        }
+        let data = block.bytes.get(..block.len).unwrap_or_default();
+        let mut start = 0;
+        if self.first {
+            self.first = false;
+            if data.starts_with(b"\xEF\xBB\xBF") {
+                start = 3;
+            }
+        }
+        if start > 0 {
+            block.bytes.copy_within(start..block.len, 0);
+            block.len -= start;
+            if block.len == 0 && self.done && self.error.is_none() {
+                // A byte-order mark alone is a line, blank.
+                block.bytes.resize(block.bytes.len().max(1), 0);
+                if let Some(b) = block.bytes.first_mut() {
+                    *b = b'\n';
+                }
+                block.len = 1;
+            }
+        }
+        let data = block.bytes.get(..block.len).unwrap_or_default();
+        // At the end of the input the last line may lack its line break;
+        // after an I/O error a line without one is not whole.
+        block.complete = if self.done && self.error.is_none() {
+            data.len()
+        } else {
+            memchr::memrchr(b'\n', data).map_or(0, |p| p + 1)
+        };
+        if !self.done {
+            self.size = (self.size * 2).min(BLOCK);
+        }
+    }
+}
+
+/// Reads `reader` with `parse` (which fills a [`Parsed`] from a chunk and
+/// its offset in the block) and `store`, on up to the crate's number of
+/// threads ([`crate::current_threads`]).
+fn read_blocks<R: BufRead, V: Copy + Send + Sync>(
+    reader: R,
+    parse: impl Fn(&[u8], usize, &mut Parsed<V>) + Sync,
+    mut store: impl FnMut(&[u8], &Parsed<V>) -> Result<()> + Send,
+) -> Result<()> {
+    let workers = crate::current_threads().count().max(1);
+    let mut blocks = Blocks::new(reader);
+    let mut lines = 0;
+    let (mut current, mut next) = (Block::default(), Block::default());
+    blocks.fill(&mut current, &[]);
+    // Parses the chunks of a block, reusing `pool`'s records.
+    let parse_block = |block: &Block, pool: Vec<Parsed<V>>, workers: usize| -> Vec<Parsed<V>> {
+        let bytes = block.lines();
+        let mut pool = pool.into_iter();
+        let items: Vec<(Range<usize>, Parsed<V>)> = chunks(bytes)
+            .into_iter()
+            .map(|r| (r, pool.next().unwrap_or_default()))
+            .collect();
+        crate::threads::map(items, workers, |(r, mut p)| {
+            parse(bytes.get(r.clone()).unwrap_or_default(), r.start, &mut p);
+            p
+        })
+    };
+    let mut store_all = |block: &Block, parsed: &[Parsed<V>]| -> Result<()> {
+        for p in parsed {
+            store(&block.bytes, p)?;
+            lines += p.lines;
+        }
+        Ok(())
+    };
+    if workers == 1 {
+        let mut parsed = Parsed::default();
+        loop {
+            let bytes = current.lines();
+            for r in chunks(bytes) {
+                parse(
+                    bytes.get(r.clone()).unwrap_or_default(),
+                    r.start,
+                    &mut parsed,
+                );
+                store_all(&current, std::slice::from_ref(&parsed))?;
+            }
+            if blocks.done {
+                break;
+            }
+            blocks.fill(&mut next, current.rest());
+            std::mem::swap(&mut current, &mut next);
+        }
+    } else {
+        let mut parsed = parse_block(&current, Vec::new(), workers);
+        let mut spare = Vec::new();
+        loop {
+            if blocks.done {
+                store_all(&current, &parsed)?;
+                break;
+            }
+            // This block stored on another thread while the caller reads
+            // and parses the next one (on the other threads, if more): the
+            // reader stays on the caller's thread (it need not be `Send`),
+            // and its copying overlaps the storing.
+            let ahead = (workers - 1).max(1);
+            let pool = std::mem::take(&mut spare);
+            let (stored, parsed_next) = crate::threads::join(
+                true,
+                || store_all(&current, &parsed),
+                || {
+                    blocks.fill(&mut next, current.rest());
+                    parse_block(&next, pool, ahead)
+                },
+            );
+            stored?;
+            spare = std::mem::replace(&mut parsed, parsed_next);
+            std::mem::swap(&mut current, &mut next);
+        }
+    }
+    if let Some(kind) = blocks.error {
+        return Err(RelevanceError::Io {
+            line: lines + 1,
+            kind,
+        });
+    }
+    Ok(())
+}
+
+/// `bytes` (whole lines) cut at line ends into ranges of about [`CHUNK`]
+/// bytes.
+fn chunks(bytes: &[u8]) -> Vec<Range<usize>> {
+    let mut out = Vec::with_capacity(bytes.len() / CHUNK + 1);
+    let mut start = 0;
+    while start < bytes.len() {
+        let probe = start + CHUNK;
+        let end = if probe >= bytes.len() {
+            bytes.len()
+        } else {
+            bytes
+                .get(probe..)
+                .and_then(|b| memchr::memchr(b'\n', b))
+                .map_or(bytes.len(), |p| probe + p + 1)
+        };
+        out.push(start..end);
+        start = end;
+    }
+    out
 }
 
 const QRELS_FORMAT: &str = "qid iter docno rel";
@@ -215,8 +715,11 @@ pub enum TrecSyntax {
 /// past `u32::MAX` lines or ids.
 ///
 /// # Complexity
-/// O(bytes) expected time plus a sort of each query's judgements; memory
-/// about 12 bytes a judgement (plus 8 while reading) and the distinct ids.
+/// O(bytes) expected time plus a sort of each query's judgements, parsing
+/// on up to [`crate::current_threads`] threads with the same result on any
+/// number (see [reading speed and threads](crate::relevance#reading-speed-and-threads));
+/// memory about 12 bytes a judgement (plus 8 while reading), the distinct
+/// ids and two blocks of input.
 ///
 /// # Examples
 /// ```
@@ -259,42 +762,13 @@ pub fn read_trec_qrels_with<R: BufRead>(
     ids: &mut Ids,
     syntax: TrecSyntax,
 ) -> Result<Qrels> {
-    let mut lines = Lines::new(reader);
     let mut builder: QrelsBuilder<'_> = Qrels::line_builder(ids);
-    let mut cache = QueryCache::default();
-    while lines.advance()? {
-        let line = lines.line;
-        let raw = lines.buf.as_slice();
-        if skip(raw) {
-            if syntax == TrecSyntax::TrecEval && raw.first() != Some(&b'#') {
-                return Err(RelevanceError::BlankLine {
-                    line,
-                    column: 1,
-                    format: QRELS_FORMAT,
-                });
-            }
-            continue;
-        }
-        let mut fields: [&[u8]; 4] = [&[]; 4];
-        let found = split(raw, &mut fields);
-        if found != 4 {
-            return Err(RelevanceError::FieldCount {
-                line,
-                format: QRELS_FORMAT,
-                expected: 4,
-                found,
-            });
-        }
-        let [qf, _, df, rf] = fields;
-        let grade = std::str::from_utf8(rf)
-            .ok()
-            .and_then(|t| t.parse::<i32>().ok())
-            .ok_or_else(|| bad_number(line, "rel", "an integer grade", rf))?;
-        let (qt, dt) = builder.tables();
-        let q = cache.intern(qt, qf, line)?;
-        let d = dt.intern(q, text(df, line)?)?;
-        builder.push_ids(q, d, grade, line)?;
-    }
+    let mut cursor = Cursor::new();
+    read_blocks(
+        reader,
+        |bytes, offset, out| parse_qrels(bytes, offset, syntax, out),
+        |block, parsed| cursor.store(block, parsed, QRELS_FORMAT, &mut builder),
+    )?;
     builder.finish()
 }
 
@@ -320,8 +794,11 @@ pub fn read_trec_qrels_with<R: BufRead>(
 /// lines or ids.
 ///
 /// # Complexity
-/// O(bytes) expected time plus a sort of each query's documents; memory
-/// about 12 bytes a line (plus 12 while reading) and the distinct ids.
+/// O(bytes) expected time plus a sort of each query's documents, parsing
+/// on up to [`crate::current_threads`] threads with the same result on any
+/// number (see [reading speed and threads](crate::relevance#reading-speed-and-threads));
+/// memory about 12 bytes a line (plus 12 while reading), the distinct ids
+/// and two blocks of input.
 ///
 /// # Examples
 /// ```
@@ -363,65 +840,477 @@ pub fn read_trec_run_with<R: BufRead>(
     ids: &mut Ids,
     syntax: TrecSyntax,
 ) -> Result<TrecRun> {
-    let mut lines = Lines::new(reader);
     let mut builder: RunBuilder<'_> = TrecRun::line_builder(ids);
-    let mut cache = QueryCache::default();
-    // The tag of the last line (trec_eval's runid) and its line.
+    let mut cursor = Cursor::new();
+    // The tag of the last line (trec_eval's runid) and the first line of
+    // the last stretch of lines with that tag.
     let mut tag: Vec<u8> = Vec::new();
     let mut tag_line = 0;
-    let trec_eval = syntax == TrecSyntax::TrecEval;
-    while lines.advance()? {
-        let line = lines.line;
-        let raw = lines.buf.as_slice();
-        if skip(raw) {
-            continue;
-        }
-        let mut fields: [&[u8]; 6] = [&[]; 6];
-        let found = split(raw, &mut fields);
-        if trec_eval && fields.first().and_then(|f| f.first()) == Some(&b'#') {
-            continue;
-        }
-        if found != 6 && !(trec_eval && found > 6) {
-            return Err(RelevanceError::FieldCount {
-                line,
-                format: RUN_FORMAT,
-                expected: 6,
-                found,
-            });
-        }
-        let [qf, _, df, _, sf, tf] = fields;
-        let score = std::str::from_utf8(sf)
-            .ok()
-            .and_then(|t| t.parse::<f64>().ok())
-            .filter(|s| s.is_finite())
-            .ok_or_else(|| bad_number(line, "score", "a finite score", sf))?;
-        if tag.as_slice() != tf {
-            tag.clear();
-            tag.extend_from_slice(tf);
-            tag_line = line;
-        }
-        let (qt, dt) = builder.tables();
-        let q = cache.intern(qt, qf, line)?;
-        let d = dt.intern(q, text(df, line)?)?;
-        builder.push_ids(q, d, score, line)?;
-    }
+    read_blocks(
+        reader,
+        |bytes, offset, out| parse_run(bytes, offset, syntax, out),
+        |block, parsed| {
+            let before = cursor.line;
+            cursor.store(block, parsed, RUN_FORMAT, &mut builder)?;
+            if let Some(t) = &parsed.tag {
+                let bytes = block.get(t.tag.clone()).unwrap_or_default();
+                if !t.from_start || tag.as_slice() != bytes {
+                    tag.clear();
+                    tag.extend_from_slice(bytes);
+                    tag_line = before + t.line;
+                }
+            }
+            Ok(())
+        },
+    )?;
     if tag_line > 0 {
-        builder.set_name(text(&tag, tag_line)?);
+        builder.set_name(not_utf8(&tag, tag_line)?);
     }
     builder.finish()
 }
 
 #[cfg(test)]
 mod tests {
+    //! The readers against the line-by-line readers they replace (kept here
+    //! as the oracle), with chunks of 64 bytes and blocks of at most 512 (so
+    //! that small inputs cross many), on 1, 2 and 3 threads, from readers
+    //! that hand out a few bytes at a time and may fail.
     use super::*;
+    use crate::{Threads, with_threads};
+    use proptest::prelude::*;
+    use std::io::Read;
+    use std::num::NonZeroUsize;
+
+    /// Physical lines of a byte stream, numbered from 1 (the old reader).
+    struct Lines<R> {
+        reader: R,
+        buf: Vec<u8>,
+        line: usize,
+    }
+
+    impl<R: BufRead> Lines<R> {
+        fn advance(&mut self) -> Result<bool> {
+            self.buf.clear();
+            let n =
+                self.reader
+                    .read_until(b'\n', &mut self.buf)
+                    .map_err(|e| RelevanceError::Io {
+                        line: self.line + 1,
+                        kind: e.kind(),
+                    })?;
+            if n == 0 {
+                return Ok(false);
+            }
+            self.line += 1;
+            if self.line == 1 && self.buf.starts_with(b"\xEF\xBB\xBF") {
+                self.buf.drain(..3);
+            }
+            Ok(true)
+        }
+    }
+
+    /// The first (query, document) given twice: (its line, the first line).
+    fn duplicate(seen: &[(Vec<u8>, Vec<u8>, usize)]) -> Option<(usize, usize, String, String)> {
+        for (i, (q, d, line)) in seen.iter().enumerate() {
+            if let Some(first) = seen[..i].iter().find(|x| &x.0 == q && &x.1 == d) {
+                let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+                return Some((*line, first.2, text(q), text(d)));
+            }
+        }
+        None
+    }
+
+    /// The old qrels reader, and the records it stored.
+    fn oracle_qrels<R: BufRead>(
+        reader: R,
+        ids: &mut Ids,
+        syntax: TrecSyntax,
+        seen: &mut Vec<(Vec<u8>, Vec<u8>, usize)>,
+    ) -> Result<Qrels> {
+        let mut lines = Lines {
+            reader,
+            buf: Vec::new(),
+            line: 0,
+        };
+        let mut builder = Qrels::line_builder(ids);
+        while lines.advance()? {
+            let line = lines.line;
+            let raw = lines.buf.as_slice();
+            if raw.first() == Some(&b'#') || raw.iter().all(|b| b" \t\n\r\x0b\x0c".contains(b)) {
+                if syntax == TrecSyntax::TrecEval && raw.first() != Some(&b'#') {
+                    return Err(RelevanceError::BlankLine {
+                        line,
+                        column: 1,
+                        format: QRELS_FORMAT,
+                    });
+                }
+                continue;
+            }
+            let fields: Vec<&[u8]> = raw
+                .split(|b| b" \t\n\r\x0b\x0c".contains(b))
+                .filter(|f| !f.is_empty())
+                .collect();
+            if fields.len() != 4 {
+                return Err(RelevanceError::FieldCount {
+                    line,
+                    format: QRELS_FORMAT,
+                    expected: 4,
+                    found: fields.len(),
+                });
+            }
+            let (qf, df, rf) = (fields[0], fields[2], fields[3]);
+            let grade = std::str::from_utf8(rf)
+                .ok()
+                .and_then(|t| t.parse::<i32>().ok())
+                .ok_or_else(|| bad_number(line, "rel", "an integer grade", rf))?;
+            let (qt, dt) = builder.tables();
+            let q = qt.intern(not_utf8(qf, line)?)?;
+            let d = dt.intern(q, not_utf8(df, line)?)?;
+            seen.push((qf.to_vec(), df.to_vec(), line));
+            builder.push_ids(q, d, grade, line)?;
+        }
+        builder.finish()
+    }
+
+    /// The old run reader, and the records it stored.
+    fn oracle_run<R: BufRead>(
+        reader: R,
+        ids: &mut Ids,
+        syntax: TrecSyntax,
+        seen: &mut Vec<(Vec<u8>, Vec<u8>, usize)>,
+    ) -> Result<TrecRun> {
+        let mut lines = Lines {
+            reader,
+            buf: Vec::new(),
+            line: 0,
+        };
+        let mut builder = TrecRun::line_builder(ids);
+        let mut tag: Vec<u8> = Vec::new();
+        let mut tag_line = 0;
+        let trec_eval = syntax == TrecSyntax::TrecEval;
+        while lines.advance()? {
+            let line = lines.line;
+            let raw = lines.buf.as_slice();
+            if raw.first() == Some(&b'#') || raw.iter().all(|b| b" \t\n\r\x0b\x0c".contains(b)) {
+                continue;
+            }
+            let fields: Vec<&[u8]> = raw
+                .split(|b| b" \t\n\r\x0b\x0c".contains(b))
+                .filter(|f| !f.is_empty())
+                .collect();
+            if trec_eval && fields[0].first() == Some(&b'#') {
+                continue;
+            }
+            let found = fields.len();
+            if found != 6 && !(trec_eval && found > 6) {
+                return Err(RelevanceError::FieldCount {
+                    line,
+                    format: RUN_FORMAT,
+                    expected: 6,
+                    found,
+                });
+            }
+            let (qf, df, sf, tf) = (fields[0], fields[2], fields[4], fields[5]);
+            let score = std::str::from_utf8(sf)
+                .ok()
+                .and_then(|t| t.parse::<f64>().ok())
+                .filter(|s| s.is_finite())
+                .ok_or_else(|| bad_number(line, "score", "a finite score", sf))?;
+            if tag.as_slice() != tf {
+                tag = tf.to_vec();
+                tag_line = line;
+            }
+            let (qt, dt) = builder.tables();
+            let q = qt.intern(not_utf8(qf, line)?)?;
+            let d = dt.intern(q, not_utf8(df, line)?)?;
+            seen.push((qf.to_vec(), df.to_vec(), line));
+            builder.push_ids(q, d, score, line)?;
+        }
+        if tag_line > 0 {
+            builder.set_name(not_utf8(&tag, tag_line)?);
+        }
+        builder.finish()
+    }
+
+    /// A reader handing out `data` in pieces of the given sizes (cycled),
+    /// failing at byte `fail` if given.
+    struct Pieces<'a> {
+        data: &'a [u8],
+        at: usize,
+        sizes: Vec<usize>,
+        next: usize,
+        fail: Option<usize>,
+    }
+
+    impl<'a> Pieces<'a> {
+        fn new(data: &'a [u8], sizes: &[usize], fail: Option<usize>) -> Self {
+            Self {
+                data,
+                at: 0,
+                sizes: sizes.iter().map(|&s| s.max(1)).collect(),
+                next: 0,
+                fail,
+            }
+        }
+
+        fn piece(&mut self) -> std::io::Result<&'a [u8]> {
+            if self.fail.is_some_and(|f| self.at >= f) {
+                return Err(std::io::Error::new(ErrorKind::InvalidData, "broken"));
+            }
+            let size = self.sizes[self.next % self.sizes.len()];
+            let end = (self.at + size)
+                .min(self.data.len())
+                .min(self.fail.unwrap_or(usize::MAX).max(self.at + 1));
+            Ok(&self.data[self.at.min(self.data.len())..end.max(self.at.min(self.data.len()))])
+        }
+    }
+
+    impl Read for Pieces<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let piece = self.piece()?;
+            let n = piece.len().min(buf.len());
+            buf[..n].copy_from_slice(&piece[..n]);
+            self.at += n;
+            self.next += 1;
+            Ok(n)
+        }
+    }
+
+    impl BufRead for Pieces<'_> {
+        fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+            self.piece()
+        }
+        fn consume(&mut self, n: usize) {
+            self.at += n;
+            self.next += 1;
+        }
+    }
+
+    /// Everything a reading gives, by names: the query and document tables
+    /// in id order, and each query's entries.
+    fn qrels_digest(r: &Result<Qrels>, ids: &Ids) -> String {
+        match r {
+            Err(e) => format!("error {e:?}"),
+            Ok(q) => {
+                let docs: Vec<_> = (0..ids.documents().len() as u32)
+                    .map(|d| (ids.documents().name(d), ids.documents().query(d)))
+                    .collect();
+                let rows: Vec<_> = q.queries().iter().map(|&x| (x, q.judgements(x))).collect();
+                format!(
+                    "{:?} {docs:?} {rows:?}",
+                    ids.queries().iter().collect::<Vec<_>>()
+                )
+            }
+        }
+    }
+
+    fn run_digest(r: &Result<TrecRun>, ids: &Ids) -> String {
+        match r {
+            Err(e) => format!("error {e:?}"),
+            Ok(run) => {
+                let docs: Vec<_> = (0..ids.documents().len() as u32)
+                    .map(|d| (ids.documents().name(d), ids.documents().query(d)))
+                    .collect();
+                let rows: Vec<_> = run
+                    .queries()
+                    .iter()
+                    .map(|&x| {
+                        let (d, s) = run.ranking(x).unwrap_or_default();
+                        (x, d, s.iter().map(|v| v.to_bits()).collect::<Vec<_>>())
+                    })
+                    .collect();
+                let patches: Vec<_> = (0..run.queries().len())
+                    .map(|r| run.float_patches(r).collect::<Vec<_>>())
+                    .collect();
+                format!(
+                    "{:?} {docs:?} {rows:?} {patches:?} {:?}",
+                    ids.queries().iter().collect::<Vec<_>>(),
+                    run.name()
+                )
+            }
+        }
+    }
+
+    /// Checks the oracle's duplicate against the brute force one.
+    fn check_duplicate<T>(r: &Result<T>, seen: &[(Vec<u8>, Vec<u8>, usize)]) {
+        let want = duplicate(seen);
+        match r {
+            Err(
+                RelevanceError::DuplicateQrel {
+                    at,
+                    first,
+                    query,
+                    document,
+                }
+                | RelevanceError::DuplicateScore {
+                    at,
+                    first,
+                    query,
+                    document,
+                },
+            ) => assert_eq!(
+                Some((*at, *first, query.clone(), document.clone())),
+                want.map(|(a, f, q, d)| (Location::Line(a), Location::Line(f), q, d))
+            ),
+            Ok(_) => assert_eq!(want, None),
+            Err(_) => {}
+        }
+    }
+
+    fn threads(n: usize) -> Threads {
+        Threads::Fixed(NonZeroUsize::new(n).unwrap_or(NonZeroUsize::MIN))
+    }
+
+    fn field(pieces: &[&'static str]) -> impl Strategy<Value = &'static str> + use<> {
+        proptest::sample::select(pieces.to_vec())
+    }
+
+    fn sep() -> impl Strategy<Value = &'static str> {
+        field(&[" ", " ", " ", "\t", "  ", " \x0b", "\x0c"])
+    }
+
+    fn qrels_line() -> impl Strategy<Value = String> {
+        prop_oneof![
+            12 => (field(&["q1", "q2", "q3", "é", "q\u{a0}"]), sep(), field(&["0", "Q0"]), sep(),
+                   field(&["d1", "d2", "d3", "d4", "d5", "DOC0000001x", "d1"]), sep(),
+                   field(&["0", "1", "2", "-1", "+3", "0", "1"]), field(&["", "", " ", "\r"]))
+                .prop_map(|(q, a, i, b, d, c, g, e)| format!("{q}{a}{i}{b}{d}{c}{g}{e}")),
+            1 => field(&["", " ", "\t\r", "# comment", " # indented", "q1 0 d1", "q1 0 d1 1 x",
+                         "q1 0 d1 1.5", "q1 0 d1 x", "q1 0 d1 99999999999", "\u{feff}q1 0 d9 1"])
+                .prop_map(str::to_owned),
+        ]
+    }
+
+    fn run_line() -> impl Strategy<Value = String> {
+        prop_oneof![
+            12 => (field(&["q1", "q2", "q3", "é"]), sep(), field(&["Q0"]), sep(),
+                   field(&["d1", "d2", "d3", "d4", "d5", "d6", "DOC0000001x"]), sep(),
+                   field(&["1", "2"]), sep(),
+                   field(&["0.5", "1", "-1.5e-3", "3.1860", "0.30000000000000004", "0.3", "-0",
+                           "1e-320", "2", "0.5", "16777217", "16777216"]),
+                   sep(), field(&["t", "t", "u", "b\u{1}", "b\u{1}"]), field(&["", "", " x", "\r"]))
+                .prop_map(|(q, a, z, b, d, c, r, e, s, f, t, g)| {
+                    format!("{q}{a}{z}{b}{d}{c}{r}{e}{s}{f}{t}{g}")
+                }),
+            1 => field(&["", " ", "# c", " # x y z a b", "#q Q0 d 1 1 t", "q1 Q0 d1 1 0.5",
+                         "q1 Q0 d1 1 NaN t", "q1 Q0 d1 1 inf t", "q1 Q0 d1 1 abc t"])
+                .prop_map(str::to_owned),
+        ]
+    }
+
+    /// A file of `lines`, with non-UTF-8 bytes spliced in where asked, a
+    /// byte-order mark, and maybe no final line break.
+    fn file(lines: &[String], bom: bool, last_break: bool, bad: &[(usize, usize)]) -> Vec<u8> {
+        let mut out = Vec::new();
+        if bom {
+            out.extend_from_slice(b"\xEF\xBB\xBF");
+        }
+        for (i, l) in lines.iter().enumerate() {
+            // U+0001 stands for a byte that is not UTF-8.
+            let mut bytes: Vec<u8> = l.bytes().map(|b| if b == 1 { 0xff } else { b }).collect();
+            for &(line, at) in bad {
+                if line == i {
+                    bytes.insert(at % (bytes.len() + 1), 0xff);
+                }
+            }
+            out.extend_from_slice(&bytes);
+            if i + 1 < lines.len() || last_break {
+                out.push(b'\n');
+            }
+        }
+        out
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        #[test]
+        fn qrels_read_as_the_line_by_line_reader_does(
+            lines in proptest::collection::vec(qrels_line(), 0..120),
+            bom in any::<bool>(),
+            last_break in any::<bool>(),
+            bad in proptest::collection::vec((0_usize..150, 0_usize..40), 0..3),
+            sizes in proptest::collection::vec(1_usize..300, 1..4),
+            fail in proptest::option::weighted(0.2, 0_usize..4000),
+            strict in any::<bool>(),
+        ) {
+            let syntax = if strict { TrecSyntax::TrecEval } else { TrecSyntax::Lenient };
+            let data = file(&lines, bom, last_break, &bad);
+            let mut ids = Ids::new();
+            let mut seen = Vec::new();
+            let want = oracle_qrels(Pieces::new(&data, &sizes, fail), &mut ids, syntax, &mut seen);
+            check_duplicate(&want, &seen);
+            let want = qrels_digest(&want, &ids);
+            for n in [1, 2, 3] {
+                let mut ids = Ids::new();
+                let got = with_threads(threads(n), || {
+                    read_trec_qrels_with(Pieces::new(&data, &sizes, fail), &mut ids, syntax)
+                });
+                prop_assert_eq!(&qrels_digest(&got, &ids), &want, "{} threads", n);
+            }
+        }
+
+        #[test]
+        fn runs_read_as_the_line_by_line_reader_does(
+            lines in proptest::collection::vec(run_line(), 0..120),
+            bom in any::<bool>(),
+            last_break in any::<bool>(),
+            bad in proptest::collection::vec((0_usize..150, 0_usize..40), 0..3),
+            sizes in proptest::collection::vec(1_usize..300, 1..4),
+            fail in proptest::option::weighted(0.2, 0_usize..6000),
+            strict in any::<bool>(),
+            qrels_first in any::<bool>(),
+        ) {
+            let syntax = if strict { TrecSyntax::TrecEval } else { TrecSyntax::Lenient };
+            let data = file(&lines, bom, last_break, &bad);
+            let qrels = "q2 0 d3 1\nq1 0 d6 0\nq1 0 d1 2\n";
+            let mut ids = Ids::new();
+            if qrels_first {
+                prop_assert!(read_trec_qrels(qrels.as_bytes(), &mut ids).is_ok());
+            }
+            let mut seen = Vec::new();
+            let want = oracle_run(Pieces::new(&data, &sizes, fail), &mut ids, syntax, &mut seen);
+            check_duplicate(&want, &seen);
+            let want = run_digest(&want, &ids);
+            for n in [1, 2, 3] {
+                let mut ids = Ids::new();
+                if qrels_first {
+                    prop_assert!(read_trec_qrels(qrels.as_bytes(), &mut ids).is_ok());
+                }
+                let got = with_threads(threads(n), || {
+                    read_trec_run_with(Pieces::new(&data, &sizes, fail), &mut ids, syntax)
+                });
+                prop_assert_eq!(&run_digest(&got, &ids), &want, "{} threads", n);
+            }
+        }
+    }
 
     #[test]
-    fn splits_on_c_white_space() {
-        let mut out: [&[u8]; 4] = [&[]; 4];
-        assert_eq!(split(b" a\tbb \x0b c\r\n", &mut out), 3);
-        assert_eq!(out[..3], [&b"a"[..], b"bb", b"c"]);
-        assert_eq!(split(b"1 2 3 4 5 6", &mut out), 6);
-        assert_eq!(split(b"   \r\n", &mut out), 0);
-        assert!(skip(b"  \t\r\n") && skip(b"# c") && !skip(b" # c"));
+    fn io_errors_name_the_line_being_read() {
+        let data = b"q 0 d 1\nq 0 e 1\nq 0 f";
+        for (fail, line) in [(0, 1), (5, 1), (8, 2), (12, 2), (16, 3), (19, 3)] {
+            for n in [1, 2] {
+                let got = with_threads(threads(n), || {
+                    read_trec_qrels(Pieces::new(data, &[3], Some(fail)), &mut Ids::new())
+                });
+                assert_eq!(
+                    got.map(|q| q.len()),
+                    Err(RelevanceError::Io {
+                        line,
+                        kind: ErrorKind::InvalidData
+                    }),
+                    "{fail}"
+                );
+            }
+        }
+        // An earlier bad line is reported first.
+        let got = read_trec_qrels(
+            Pieces::new(b"q 0 d\nq 0 e 1\n", &[4], Some(9)),
+            &mut Ids::new(),
+        );
+        assert!(matches!(
+            got,
+            Err(RelevanceError::FieldCount { line: 1, .. })
+        ));
     }
 }

@@ -621,3 +621,148 @@ fn values_match_trec_evals_output() -> TestResult {
     assert!(checked > 2000, "{checked}");
     Ok(())
 }
+
+/// Generated files of a few megabytes (many blocks of the readers, each cut
+/// in chunks): a pseudo-random qrels and run, ids of varying length, blank
+/// lines, comments, CRLF, tabs, ties and scores of many digits.
+fn large_files() -> (String, String) {
+    let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let (mut qrels, mut run) = (String::new(), String::new());
+    for q in 0..600 {
+        let qid = format!("Q{q:04}{}", "x".repeat(q % 3));
+        for d in 0..60_u64 {
+            let r = next();
+            let end = if r % 50 == 0 { "\r\n" } else { "\n" };
+            qrels.push_str(&format!(
+                "{qid} 0 DOC{:06}{} {}{end}",
+                d * 7 + q as u64 % 5,
+                "y".repeat((r % 4) as usize),
+                r % 5
+            ));
+            if r % 97 == 0 {
+                qrels.push_str("\n# a comment line\n");
+            }
+        }
+        for d in 0..120_u64 {
+            let r = next();
+            let score = match r % 4 {
+                0 => format!("{:.4}", (r % 1000) as f64 / 100.0),
+                1 => format!("{}", (r >> 11) as f64 / (1_u64 << 53) as f64),
+                2 => format!("{:e}", (r % 100_000) as f64 * 1.5e-7),
+                _ => format!("{}", r % 7),
+            };
+            run.push_str(&format!(
+                "{qid}\tQ0 DOC{:06}{} {} {score} run{}\n",
+                d * 5 + q as u64 % 7,
+                "y".repeat((r % 4) as usize),
+                d + 1,
+                q / 300
+            ));
+        }
+    }
+    (qrels, run)
+}
+
+#[test]
+fn large_files_read_the_same_on_one_and_two_threads() -> TestResult {
+    use adaptive_comp_metrics::{Threads, with_threads};
+    use std::num::NonZeroUsize;
+    let (qrels_text, run_text) = large_files();
+    assert!(qrels_text.len() + run_text.len() > 3_000_000);
+    let read = |threads: Threads| -> Result<(Ids, Qrels, TrecRun, TrecReport), RelevanceError> {
+        with_threads(threads, || {
+            let mut ids = Ids::new();
+            let qrels = read_trec_qrels(qrels_text.as_bytes(), &mut ids)?;
+            let run = read_trec_run(run_text.as_bytes(), &mut ids)?;
+            let report = evaluate_trec(&qrels, &run, &ALL, &TrecOptions::default())?;
+            Ok((ids, qrels, run, report))
+        })
+    };
+    let (ids1, qrels1, run1, report1) = read(Threads::ONE)?;
+    let two = Threads::Fixed(NonZeroUsize::new(2).ok_or("2")?);
+    let (ids2, qrels2, run2, report2) = read(two)?;
+    assert_eq!(qrels1.len(), 36_000);
+    assert_eq!(run1.len(), 72_000);
+    let names = |ids: &Ids| -> (Vec<String>, Vec<(String, Option<u32>)>) {
+        (
+            ids.queries().iter().map(str::to_owned).collect(),
+            (0..ids.documents().len() as u32)
+                .map(|d| {
+                    (
+                        ids.documents().name(d).unwrap_or("?").to_owned(),
+                        ids.documents().query(d),
+                    )
+                })
+                .collect(),
+        )
+    };
+    assert_eq!(names(&ids1), names(&ids2));
+    assert_eq!(qrels1.queries(), qrels2.queries());
+    assert_eq!(run1.queries(), run2.queries());
+    assert_eq!(run1.name(), Some("run1"));
+    assert_eq!(run1.name(), run2.name());
+    for &q in qrels1.queries() {
+        assert_eq!(qrels1.judgements(q), qrels2.judgements(q));
+    }
+    for &q in run1.queries() {
+        let ((d1, s1), (d2, s2)) = (run1.ranking(q).ok_or("q")?, run2.ranking(q).ok_or("q")?);
+        assert_eq!(d1, d2);
+        let bits = |s: &[f64]| s.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(s1), bits(s2));
+    }
+    assert_eq!(report1.queries, report2.queries);
+    for ((_, a), (_, b)) in report1.rows().zip(report2.rows()) {
+        let bits = |v: &[Option<f64>]| v.iter().map(|x| x.map(f64::to_bits)).collect::<Vec<_>>();
+        assert_eq!(bits(a), bits(b));
+    }
+    // The values against the std parser's, line by line.
+    let mut want: HashMap<(String, String), f64> = HashMap::new();
+    for line in run_text.lines() {
+        let f: Vec<&str> = line.split_ascii_whitespace().collect();
+        want.insert(
+            (f[0].to_owned(), f[2].to_owned()),
+            f[4].parse::<f64>()? + 0.0,
+        );
+    }
+    for &q in run1.queries() {
+        let (docs, scores) = run1.ranking(q).ok_or("q")?;
+        for (&d, &s) in docs.iter().zip(scores) {
+            let key = (
+                ids1.queries().name(q).ok_or("q")?.to_owned(),
+                ids1.documents().name(d).ok_or("d")?.to_owned(),
+            );
+            assert_eq!(
+                want.get(&key).map(|x| x.to_bits()),
+                Some(s.to_bits()),
+                "{key:?}"
+            );
+        }
+    }
+    // An error deep in the file: the same, named by its line, on both.
+    let mut lines: Vec<&str> = run_text.lines().collect();
+    lines[51_234] = "Q0001 Q0 DOC1 1 0.5";
+    lines[61_000] = "Q0001 Q0 DOC1 1 x run";
+    let bad = lines.join("\n");
+    for threads in [Threads::ONE, two] {
+        let got = with_threads(threads, || read_trec_run(bad.as_bytes(), &mut Ids::new()));
+        assert!(
+            matches!(
+                got,
+                Err(RelevanceError::FieldCount {
+                    line: 51_235,
+                    found: 5,
+                    ..
+                })
+            ),
+            "{threads:?}: {:?}",
+            got.map(|r| r.len())
+        );
+    }
+    Ok(())
+}
