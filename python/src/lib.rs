@@ -3,7 +3,7 @@
 //!
 //! Every entry point validates its input through the library, raises
 //! `ValueError` (bad values, with the library's message) or `TypeError`
-//! (wrong types), and runs inside [`convert::guard`], so a Rust panic
+//! (wrong types), and runs inside `convert::guard`, so a Rust panic
 //! surfaces as a `RuntimeError`, never as PyO3's `PanicException` (a
 //! `BaseException`). The Python package (`adaptive_comp_metrics/`) gives
 //! these functions their SciPy-, pytrec_eval- and gensim-compatible

@@ -1,7 +1,7 @@
 //! The campaign's state file: one JSON document holding the items, the
 //! control items, the library's [`Campaign`] (ballots, tasks, answers,
 //! workers, exclusions) and the two generators' positions. Written only
-//! through [`super::files::write_atomic`].
+//! through `files::write_atomic`.
 
 use std::fs;
 
