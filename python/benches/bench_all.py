@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -60,15 +61,27 @@ def bench_weightedtau():
 
     n = 100_000 if QUICK else 1_000_000
     x, y = (np.asarray(v) for v in data(42, n, 0))
+    # Best of 10 each, back to back: at n = 10^6 one call takes 40 ms and
+    # the spread between calls (a few ms) is larger than the binding's cost.
+    # The package is timed before SciPy too: once SciPy's call has freed its
+    # large blocks, glibc's malloc raises its mmap threshold for the rest of
+    # the process, and every later call with large buffers (ours included)
+    # runs slower; that is the process's allocator, not the binding.
+    faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    t_fresh, v_acm = best_of(10, lambda: acm.weightedtau(x, y).statistic)
+    faults = (resource.getrusage(resource.RUSAGE_SELF).ru_minflt - faults) / 10
     t_scipy, v_scipy = best_of(1, lambda: stats.weightedtau(x, y).statistic)
-    t_acm, v_acm = best_of(5, lambda: acm.weightedtau(x, y).statistic)
-    rust = rust_weightedtau(n, 5)
+    t_acm, _ = best_of(10, lambda: acm.weightedtau(x, y).statistic)
+    rust = rust_weightedtau(n, 10)
     assert abs(v_acm - v_scipy) <= 1e-12 * max(1.0, abs(v_scipy)), (v_acm, v_scipy)
     assert v_acm == rust["weightedtau"], (v_acm, rust["weightedtau"])
     print(
-        f"weightedtau, n = {n}: scipy {t_scipy:.3f} s, acm {t_acm:.4f} s "
-        f"({t_scipy / t_acm:.0f}x); Rust call {rust['weightedtau_s']:.4f} s, binding overhead "
-        f"{100 * (t_acm - rust['weightedtau_s']) / rust['weightedtau_s']:+.1f} %"
+        f"weightedtau, n = {n}: scipy {t_scipy:.3f} s, acm {t_acm:.4f} s after SciPy's call "
+        f"({t_scipy / t_acm:.0f}x), {t_fresh:.4f} s before it ({t_scipy / t_fresh:.0f}x); "
+        f"Rust call {rust['weightedtau_s']:.4f} s, binding overhead "
+        f"{100 * (t_fresh - rust['weightedtau_s']) / rust['weightedtau_s']:+.1f} % "
+        f"({faults:.0f} page faults a call: the process's malloc, when it returns the "
+        "buffers to the system after each call, costs more than the binding)"
     )
     xs, ys = (np.asarray(v) for v in data(42, 10, 0))
     calls = 20_000
@@ -155,8 +168,15 @@ def bench_wordsim():
         rng = np.random.default_rng(2)
         pairs = os.path.join(d, "pairs.tsv")
         with open(pairs, "w") as f:
-            for _ in range(3000):
+            written = 0
+            while written < 3000:
                 a, b = rng.choice(min(rows, 250_000), 2, replace=False)
+                if a % 1000 == b % 1000:
+                    # The same vector under two words: the package's cosine
+                    # is exactly 1, gensim's float32 one 1 ± 1e-7, which
+                    # reorders such ties; keep the comparison to real pairs.
+                    continue
+                written += 1
                 f.write(f"word{a:07d}\tword{b:07d}\t{10 * rng.random():.2f}\n")
 
         def theirs():
