@@ -104,10 +104,15 @@ pub(crate) fn rank_with<F: Float>(
     ties: Ties,
     workers: usize,
 ) -> Vec<f64> {
-    let n = scores.len();
-    if n >= PARALLEL_FROM {
+    if scores.len() >= PARALLEL_FROM {
         return rank_keyed(scores, order, ties, workers);
     }
+    rank_compared(scores, order, ties)
+}
+
+/// [`rank_unchecked`] on the caller's thread by a comparison sort.
+fn rank_compared<F: Float>(scores: &[F], order: Order, ties: Ties) -> Vec<f64> {
+    let n = scores.len();
     // Sort (key, index) pairs contiguously: an index sort with an indirect
     // comparator is memory-latency bound at large n. Keys are negated for
     // "larger is better"; ties are broken by index, so ordinal ranks keep
@@ -316,24 +321,7 @@ mod tests {
                 Ties::Dense,
                 Ties::Ordinal,
             ] {
-                let sign = if order == Order::LargerIsBetter {
-                    -1.0
-                } else {
-                    1.0
-                };
-                let mut keyed: Vec<(f64, usize)> = scores
-                    .iter()
-                    .enumerate()
-                    .map(|(i, v)| (sign * v + 0.0, i))
-                    .collect();
-                keyed.sort_unstable_by(|p, q| p.0.total_cmp(&q.0).then(p.1.cmp(&q.1)));
-                let mut want = vec![0.0; n];
-                assign(
-                    &mut want,
-                    ties,
-                    |k| keyed[k].1,
-                    |a, b| keyed[a].0 == keyed[b].0,
-                );
+                let want = rank_compared(&scores, order, ties);
                 for workers in [1, 2, 3] {
                     let got = rank_with(&scores, order, ties, workers);
                     assert!(got == want, "{order:?} {ties:?} {workers} workers");

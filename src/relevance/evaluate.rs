@@ -735,16 +735,24 @@ fn recall_cutoff(p: u32, r: usize, version: TrecEvalVersion) -> usize {
 /// sum of precisions at the relevant documents, in the top k.
 #[inline]
 fn record(s: &mut Scratch, at: usize, hits: usize, dcg: f64, ap: f64) {
+    let hit = if hits > 0 { 1.0 } else { 0.0 };
+    record_expected(s, at, hits as f64, dcg, ap, hit);
+}
+
+/// [`record`] with (expected) relevant documents `hits` and the
+/// probability `hit` of at least one, as the tie-aware measures give them.
+#[inline]
+fn record_expected(s: &mut Scratch, at: usize, hits: f64, dcg: f64, ap: f64, hit: f64) {
     if let (Some(h), Some(v), Some(a), Some(x)) = (
         s.rel_at.get_mut(at),
         s.dcg_at.get_mut(at),
         s.ap_at.get_mut(at),
         s.hit_at.get_mut(at),
     ) {
-        *h = hits as f64;
+        *h = hits;
         *v = dcg;
         *a = ap;
-        *x = if hits > 0 { 1.0 } else { 0.0 };
+        *x = hit;
     }
 }
 
@@ -908,19 +916,15 @@ fn expected<G: Gain>(
                     if k != above + t {
                         break;
                     }
-                    let i = next;
                     let hit = if rel_above > 0 { 1.0 } else { 1.0 - none_part };
-                    if let (Some(h), Some(v), Some(a), Some(x)) = (
-                        s.rel_at.get_mut(i),
-                        s.dcg_at.get_mut(i),
-                        s.ap_at.get_mut(i),
-                        s.hit_at.get_mut(i),
-                    ) {
-                        *h = rel_above as f64 + rf * t as f64 / nf;
-                        *v = dcg.value() + mean_gain * disc_part;
-                        *a = ap.value() + ap_part;
-                        *x = hit;
-                    }
+                    record_expected(
+                        s,
+                        next,
+                        rel_above as f64 + rf * t as f64 / nf,
+                        dcg.value() + mean_gain * disc_part,
+                        ap.value() + ap_part,
+                        hit,
+                    );
                     next += 1;
                 }
                 if r > 0 {
@@ -970,17 +974,7 @@ fn expected<G: Gain>(
         nonrel_above += b;
     }
     while next < s.cuts.len() {
-        if let (Some(h), Some(v), Some(a), Some(x)) = (
-            s.rel_at.get_mut(next),
-            s.dcg_at.get_mut(next),
-            s.ap_at.get_mut(next),
-            s.hit_at.get_mut(next),
-        ) {
-            *h = rel_above as f64;
-            *v = dcg.value();
-            *a = ap.value();
-            *x = if rel_above > 0 { 1.0 } else { 0.0 };
-        }
+        record(s, next, rel_above, dcg.value(), ap.value());
         next += 1;
     }
     c.ap_sum = ap.value();

@@ -70,22 +70,6 @@ fn stable_by(items: &[u32], key: impl Fn(u32) -> u32, max: usize) -> Vec<u32> {
     out
 }
 
-/// Sorts tuples lexicographically: by their first field, then each run of
-/// equal first fields by the whole tuple. Comparing one field is cheaper
-/// than comparing tuples, and runs are rare unless there are ties.
-fn sort_lexicographic<T: Ord + Copy>(v: &mut [T], first: impl Fn(&T) -> u64) {
-    v.sort_unstable_by_key(&first);
-    let mut start = 0;
-    while start < v.len() {
-        let k = first(&v[start]);
-        let len = v[start..].iter().take_while(|t| first(t) == k).count();
-        if len > 1 {
-            v[start..start + len].sort_unstable();
-        }
-        start += len;
-    }
-}
-
 /// The (x, y) order from the (y, x) order: sorts the positions p = 0 … n − 1
 /// by (x key of p, p), which orders ties in x by y, and returns the
 /// positions along the (x, y) order and the dense ranks of x.
@@ -247,23 +231,15 @@ impl Layout {
                     .collect();
                 drop(pairs);
                 // Distinct triples (each holds its index): one sorted order,
-                // however it is computed.
-                if n >= PARALLEL_FROM {
-                    yx = threads::sort(yx, workers);
-                } else {
-                    sort_lexicographic(&mut yx, |t| t.0);
-                }
+                // however it is computed (on one thread below PARALLEL_FROM).
+                yx = threads::sort(yx, workers);
                 let ry = dense_along(n, |p| yx[p].0 != yx[p - 1].0, workers);
                 let (yx_pos, rx) = x_positions(|p| yx[p].1, n, workers);
                 (yx.into_iter().map(|t| t.2).collect(), yx_pos, ry, rx)
             }
             None => {
                 // Equal pairs are indistinguishable: one sorted order.
-                if n >= PARALLEL_FROM {
-                    pairs = threads::sort(pairs, workers);
-                } else {
-                    sort_lexicographic(&mut pairs, |t| t.0);
-                }
+                pairs = threads::sort(pairs, workers);
                 let ry = dense_along(n, |p| pairs[p].0 != pairs[p - 1].0, workers);
                 let (yx_pos, rx) = x_positions(|p| pairs[p].1, n, workers);
                 (Vec::new(), yx_pos, ry, rx)
