@@ -227,16 +227,21 @@ pub(crate) fn map<S: Send, T: Send>(
     parts.into_iter().map(|p| p.1).collect()
 }
 
-/// Items per piece of [`fill`] and [`count`].
+/// Items per piece of [`tabulate`] and [`count`].
 const PASS_CHUNK: usize = 1 << 16;
 
-/// `out[i] = f(i)` for every i, in pieces of [`PASS_CHUNK`] items on up to
-/// `workers` threads.
-pub(crate) fn fill<T: Send>(out: &mut [T], workers: usize, f: impl Fn(usize) -> T + Sync) {
-    if workers <= 1 || out.len() <= PASS_CHUNK {
-        out.iter_mut().enumerate().for_each(|(i, o)| *o = f(i));
-        return;
+/// The vector of `f(i)` for i in 0 … n − 1, in pieces of [`PASS_CHUNK`]
+/// items on up to `workers` threads. On one thread (or for a small n) it is
+/// collected in one pass, without zeroing it first.
+pub(crate) fn tabulate<T: Send + Copy + Default>(
+    n: usize,
+    workers: usize,
+    f: impl Fn(usize) -> T + Sync,
+) -> Vec<T> {
+    if workers <= 1 || n <= PASS_CHUNK {
+        return (0..n).map(f).collect();
     }
+    let mut out = vec![T::default(); n];
     let pieces: Vec<(usize, &mut [T])> = (0..)
         .step_by(PASS_CHUNK)
         .zip(out.chunks_mut(PASS_CHUNK))
@@ -246,6 +251,7 @@ pub(crate) fn fill<T: Send>(out: &mut [T], workers: usize, f: impl Fn(usize) -> 
             *o = f(i);
         }
     });
+    out
 }
 
 /// The number of i in `range` with `pred(i)`, in pieces of [`PASS_CHUNK`]

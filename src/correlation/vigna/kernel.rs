@@ -81,8 +81,7 @@ fn stable_by(items: &[u32], key: impl Fn(u32) -> u32, max: usize) -> Vec<u32> {
 fn x_positions(x_at: impl Fn(usize) -> u64 + Sync, n: usize, workers: usize) -> (Vec<u32>, Dense) {
     let bits = usize::BITS - n.saturating_sub(1).leading_zeros();
     let low = (1u64 << bits) - 1;
-    let mut words = vec![0u64; n];
-    threads::fill(&mut words, workers, |p| (x_at(p) & !low) | p as u64);
+    let words = threads::tabulate(n, workers, |p| (x_at(p) & !low) | p as u64);
     // Distinct words (each holds its position): one sorted order.
     let mut words = threads::sort(words, workers);
     let mut tied = 0;
@@ -107,8 +106,7 @@ fn x_positions(x_at: impl Fn(usize) -> u64 + Sync, n: usize, workers: usize) -> 
         }
         start += len;
     }
-    let mut yx_pos = vec![0u32; n];
-    threads::fill(&mut yx_pos, workers, |k| (words[k] & low) as u32);
+    let yx_pos = threads::tabulate(n, workers, |k| (words[k] & low) as u32);
     let rx = if tied == 0 {
         Dense {
             ranks: Vec::new(),
@@ -310,11 +308,13 @@ impl Layout {
     /// thread (so that they are reused from call to call).
     pub(crate) fn discordant_counts(&self, workers: usize) -> Vec<u32> {
         let n = self.n;
-        let mut d = vec![0u32; n];
         if workers <= 1 || n < PARALLEL_FROM {
-            self.for_each_discordant_count(|k, _, c| d[k] = c);
+            // The sweep goes along k = 0, 1, …: pushed in order.
+            let mut d = Vec::with_capacity(n);
+            self.for_each_discordant_count(|_, _, c| d.push(c));
             return d;
         }
+        let mut d = vec![0u32; n];
         let words = n / 64 + 1;
         let chunk = n.div_ceil(COUNT_CHUNKS);
         let chunks = n.div_ceil(chunk);
