@@ -12,7 +12,7 @@ const MAX_IDS: usize = u32::MAX as usize - 1;
 /// stored elsewhere. Slots: 0 = empty, else `id + 1`; the home slot of a
 /// string is given by the top bits of its hash (`tag`, the hash's top 32
 /// bits). A slot holds no hash bits, so that the index costs 4 bytes a slot
-/// (8 to 16 an id at the load of 1/4 to 1/2 it keeps): each probe compares
+/// (about 5 to 16 an id at the load of 1/4 to 3/4 it keeps): each probe compares
 /// the string itself, and growing hashes the strings again.
 #[derive(Debug, Clone, Default)]
 struct Index {
@@ -52,7 +52,10 @@ impl Index {
         eq: impl Fn(u32) -> bool,
         tag_of: impl Fn(u32) -> u64,
     ) -> Result<Option<u32>> {
-        if self.slots.len() < 2 * (self.len + 1) {
+        // At most 3/4 full: a query's index sized from its judgements
+        // (at load 1/4 to 1/2) then takes as many run documents again
+        // without growing.
+        if 3 * self.slots.len() < 4 * (self.len + 1) {
             self.grow_for(self.len, tag_of)?;
         }
         let mask = self.slots.len() - 1;
@@ -409,7 +412,7 @@ fn too_many() -> RelevanceError {
 /// Whether `a` is `b`: byte strings compared 8 bytes at a time inline (ids
 /// are short; a call to `memcmp` costs more than the comparison).
 #[inline]
-fn same(a: Option<&[u8]>, b: &[u8]) -> bool {
+pub(crate) fn same(a: Option<&[u8]>, b: &[u8]) -> bool {
     let Some(a) = a else { return false };
     if a.len() != b.len() {
         return false;

@@ -24,7 +24,7 @@
 
 use super::error::{Location, RelevanceError, Result};
 use super::flat::{Qrels, QrelsBuilder, RunBuilder, TrecRun};
-use super::intern::{Documents, Ids, StringTable, hash};
+use super::intern::{Documents, Ids, StringTable, hash, same};
 use super::scan::{parse_f64, parse_i32, skip, split, text};
 use std::io::{BufRead, ErrorKind};
 use std::ops::Range;
@@ -54,7 +54,7 @@ impl QueryCache {
     #[inline]
     fn intern(&mut self, table: &mut StringTable, field: &[u8], line: usize) -> Result<u32> {
         if let Some(id) = self.id
-            && self.bytes == field
+            && same(Some(&self.bytes), field)
         {
             return Ok(id);
         }
@@ -85,7 +85,7 @@ const CHUNK: usize = if cfg!(test) { 64 } else { 1 << 16 };
 
 /// Largest block read at once (the first blocks are smaller, so that small
 /// inputs allocate little).
-const BLOCK: usize = if cfg!(test) { 512 } else { 1 << 22 };
+const BLOCK: usize = if cfg!(test) { 512 } else { 1 << 20 };
 
 /// A record of a line: its ids (byte ranges of the block), the document
 /// id's hash, its value and its line (within the chunk, from 1).
