@@ -584,30 +584,50 @@ fn read_blocks<R: BufRead, V: Copy + Send + Sync>(
             std::mem::swap(&mut current, &mut next);
         }
     } else {
+        // Three blocks in flight: block k is stored on one thread (the
+        // first free one, usually not the caller's) while the caller reads
+        // block k + 2 (the reader stays on its thread: it need not be
+        // `Send`); then both parse the chunks of block k + 1, each taking
+        // the next chunk as soon as it is free.
         let mut parsed = parse_block(&current, Vec::new(), workers);
-        let mut spare = Vec::new();
+        let mut have_next = !blocks.done;
+        if have_next {
+            blocks.fill(&mut next, current.rest());
+        }
+        let mut third = Block::default();
+        let mut spare: Vec<Parsed<V>> = Vec::new();
         loop {
-            if blocks.done {
+            if !have_next {
                 store_all(&current, &parsed)?;
                 break;
             }
-            // This block stored on another thread while the caller reads
-            // and parses the next one (on the other threads, if more): the
-            // reader stays on the caller's thread (it need not be `Send`),
-            // and its copying overlaps the storing.
-            let ahead = (workers - 1).max(1);
-            let pool = std::mem::take(&mut spare);
-            let (stored, parsed_next) = crate::threads::join(
-                true,
+            let more = !blocks.done;
+            let bytes = next.lines();
+            let mut pool = std::mem::take(&mut spare).into_iter();
+            let items: Vec<(Range<usize>, Parsed<V>)> = chunks(bytes)
+                .into_iter()
+                .map(|r| (r, pool.next().unwrap_or_default()))
+                .collect();
+            let (stored, (), parsed_next) = crate::threads::join_then_map(
+                workers,
                 || store_all(&current, &parsed),
                 || {
-                    blocks.fill(&mut next, current.rest());
-                    parse_block(&next, pool, ahead)
+                    if more {
+                        blocks.fill(&mut third, next.rest());
+                    }
+                },
+                items,
+                |(r, mut p): (Range<usize>, Parsed<V>)| {
+                    parse(bytes.get(r.clone()).unwrap_or_default(), r.start, &mut p);
+                    p
                 },
             );
             stored?;
             spare = std::mem::replace(&mut parsed, parsed_next);
+            // current ← next ← third ← (the stored block, reused).
             std::mem::swap(&mut current, &mut next);
+            std::mem::swap(&mut next, &mut third);
+            have_next = more;
         }
     }
     if let Some(kind) = blocks.error {
@@ -719,7 +739,7 @@ pub enum TrecSyntax {
 /// on up to [`crate::current_threads`] threads with the same result on any
 /// number (see [reading speed and threads](crate::relevance#reading-speed-and-threads));
 /// memory about 12 bytes a judgement (plus 8 while reading), the distinct
-/// ids and two blocks of input.
+/// ids and up to three blocks of input (of at most 1 MiB, or one line).
 ///
 /// # Examples
 /// ```
@@ -798,7 +818,7 @@ pub fn read_trec_qrels_with<R: BufRead>(
 /// on up to [`crate::current_threads`] threads with the same result on any
 /// number (see [reading speed and threads](crate::relevance#reading-speed-and-threads));
 /// memory about 12 bytes a line (plus 12 while reading), the distinct ids
-/// and two blocks of input.
+/// and up to three blocks of input (of at most 1 MiB, or one line).
 ///
 /// # Examples
 /// ```
