@@ -388,10 +388,11 @@ pub fn evaluate_trec<G: Gain>(
             measure: m.to_string(),
         });
     }
+    // Grades are looked up by document id: ranked documents past the
+    // largest judged one are unjudged (the look-up misses).
     let doc_bound = qrels
         .docs
         .iter()
-        .chain(&run.docs)
         .map(|&d| d as usize + 1)
         .max()
         .unwrap_or(0);

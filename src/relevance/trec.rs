@@ -25,7 +25,7 @@
 use super::error::{Location, RelevanceError, Result};
 use super::flat::{Qrels, QrelsBuilder, RunBuilder, TrecRun};
 use super::intern::{Documents, Ids, StringTable, hash, same};
-use super::scan::{parse_f64, parse_i32, skip, split, text};
+use super::scan::{find_newline, parse_f64, parse_i32, skip, split, text};
 use std::io::{BufRead, ErrorKind};
 use std::ops::Range;
 
@@ -170,7 +170,7 @@ fn lines_of(bytes: &[u8]) -> impl Iterator<Item = (usize, &[u8])> + '_ {
         if rest.is_empty() {
             return None;
         }
-        let len = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
+        let len = find_newline(rest).unwrap_or(rest.len());
         let at = start;
         start += len + 1;
         rest.get(..len).map(|l| (at, l))
@@ -584,11 +584,11 @@ fn read_blocks<R: BufRead, V: Copy + Send + Sync>(
             std::mem::swap(&mut current, &mut next);
         }
     } else {
-        // Three blocks in flight: block k is stored on one thread (the
-        // first free one, usually not the caller's) while the caller reads
-        // block k + 2 (the reader stays on its thread: it need not be
-        // `Send`); then both parse the chunks of block k + 1, each taking
-        // the next chunk as soon as it is free.
+        // Three blocks in flight: the caller reads block k + 2 (the reader
+        // stays on its thread: it need not be `Send`) and stores block k
+        // (so that the growing tables are allocated by one thread, from
+        // one heap) while the other threads parse the chunks of block
+        // k + 1; the caller then takes its share of the chunks left.
         let mut parsed = parse_block(&current, Vec::new(), workers);
         let mut have_next = !blocks.done;
         if have_next {
@@ -608,13 +608,14 @@ fn read_blocks<R: BufRead, V: Copy + Send + Sync>(
                 .into_iter()
                 .map(|r| (r, pool.next().unwrap_or_default()))
                 .collect();
-            let (stored, (), parsed_next) = crate::threads::join_then_map(
+            let ((), stored, parsed_next) = crate::threads::join_then_map(
                 workers,
-                || store_all(&current, &parsed),
+                || {},
                 || {
                     if more {
                         blocks.fill(&mut third, next.rest());
                     }
+                    store_all(&current, &parsed)
                 },
                 items,
                 |(r, mut p): (Range<usize>, Parsed<V>)| {
