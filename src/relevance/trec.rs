@@ -94,7 +94,11 @@ struct Record<V> {
     doc: Range<usize>,
     hash: u64,
     value: V,
-    line: usize,
+    /// Lines of a chunk: at most one more than its bytes past [`CHUNK`].
+    line: u32,
+    /// Whether the query id is that of the chunk's record before (so the
+    /// storing thread need not compare it).
+    same_query: bool,
 }
 
 /// Why a line cannot be read, found while parsing (the line within the
@@ -188,6 +192,8 @@ fn span(line: &[u8], field: &[u8], offset: usize) -> Range<usize> {
 /// Parses a chunk of a qrels file starting at `offset` of the block.
 fn parse_qrels(bytes: &[u8], offset: usize, syntax: TrecSyntax, out: &mut Parsed<i32>) {
     out.clear();
+    // The query id of the last record.
+    let mut previous: &[u8] = &[];
     for (at, raw) in lines_of(bytes) {
         out.lines += 1;
         let line = out.lines;
@@ -217,12 +223,15 @@ fn parse_qrels(bytes: &[u8], offset: usize, syntax: TrecSyntax, out: &mut Parsed
             out.fault = Some(fault);
             return;
         }
+        let same_query = !out.records.is_empty() && same(Some(previous), qf);
+        previous = qf;
         out.records.push(Record {
             query: span(raw, qf, base),
             doc: span(raw, df, base),
             hash: hash(df),
             value: grade,
-            line,
+            line: line as u32,
+            same_query,
         });
     }
 }
@@ -248,6 +257,8 @@ fn check_ids(raw: &[u8], qf: &[u8], df: &[u8], base: usize, line: usize) -> Opti
 /// Parses a chunk of a run starting at `offset` of the block.
 fn parse_run(bytes: &[u8], offset: usize, syntax: TrecSyntax, out: &mut Parsed<f64>) {
     out.clear();
+    // The query id of the last record.
+    let mut previous: &[u8] = &[];
     let trec_eval = syntax == TrecSyntax::TrecEval;
     let mut tag: Option<ChunkTag> = None;
     let mut tag_bytes: &[u8] = &[];
@@ -290,12 +301,15 @@ fn parse_run(bytes: &[u8], offset: usize, syntax: TrecSyntax, out: &mut Parsed<f
             out.fault = Some(fault);
             return;
         }
+        let same_query = !out.records.is_empty() && same(Some(previous), qf);
+        previous = qf;
         out.records.push(Record {
             query: span(raw, qf, base),
             doc: span(raw, df, base),
             hash: hash(df),
             value: score,
-            line,
+            line: line as u32,
+            same_query,
         });
     }
     out.tag = tag;
@@ -355,9 +369,13 @@ impl Cursor {
     ) -> Result<()> {
         let field = |r: &Range<usize>| block.get(r.clone()).unwrap_or(&[]);
         for r in &parsed.records {
-            let line = self.line + r.line;
+            let line = self.line + r.line as usize;
             let (qt, dt) = sink.tables();
-            let q = self.cache.intern(qt, field(&r.query), line)?;
+            let q = match self.cache.id {
+                // The cache holds the query of the record before.
+                Some(id) if r.same_query => id,
+                _ => self.cache.intern(qt, field(&r.query), line)?,
+            };
             // Checked as UTF-8 by the parser.
             let d = dt.intern_hashed(q, field(&r.doc), r.hash)?;
             sink.push(q, d, r.value, line)?;
