@@ -218,8 +218,10 @@ impl TrecReport {
 
 /// Per-query scratch space, sized once per evaluation.
 struct Scratch {
-    /// Grade of each document id for the current query; `UNJUDGED` else.
+    /// Grade of each document id (from `base` on) for the current query;
+    /// `UNJUDGED` else.
     grade_of: Vec<i32>,
+    base: u32,
     /// log₂(i + 1) for ranks i = 1, 2, … (index i − 1).
     log2: Vec<f64>,
     /// Sorted distinct cut-offs of the measures.
@@ -245,6 +247,183 @@ struct Scratch {
 }
 
 const UNJUDGED: i32 = i32::MIN;
+
+impl Scratch {
+    /// The grade of document `d` for the current query (`UNJUDGED` if none).
+    #[inline]
+    fn grade(&self, d: u32) -> i32 {
+        self.grade_of
+            .get(d.wrapping_sub(self.base) as usize)
+            .copied()
+            .unwrap_or(UNJUDGED)
+    }
+}
+
+/// What a part of the rows gives: its scored queries, their values and its
+/// unranked queries.
+type Scored = (Vec<u32>, Vec<Option<f64>>, Vec<u32>);
+
+/// What every part of an evaluation shares.
+struct Plan<'a> {
+    qrels: &'a Qrels,
+    run: &'a TrecRun,
+    measures: &'a [Measure],
+    /// log₂(i + 1) for ranks i = 1, 2, … up to the longest row.
+    log2: Vec<f64>,
+    /// Sorted distinct cut-offs and recall levels of the measures.
+    cuts: Vec<usize>,
+    levels: Vec<u32>,
+}
+
+impl Plan<'_> {
+    /// Scratch space for the rows `rows` of the qrels: its grade table
+    /// covers their judged documents' ids (ranked documents outside it are
+    /// unjudged: the look-up misses).
+    fn scratch(&self, rows: &std::ops::Range<usize>) -> Result<Scratch> {
+        let qrels = self.qrels;
+        let lo = qrels.offsets.get(rows.start).copied().unwrap_or(0);
+        let hi = qrels.offsets.get(rows.end).copied().unwrap_or(lo);
+        let judged = qrels.docs.get(lo..hi).unwrap_or(&[]);
+        let base = judged.iter().copied().min().unwrap_or(0);
+        let bound = judged
+            .iter()
+            .map(|&d| (d - base) as usize + 1)
+            .max()
+            .unwrap_or(0);
+        let (cuts, levels) = (self.cuts.len(), self.levels.len());
+        Ok(Scratch {
+            base,
+            grade_of: alloc(bound, UNJUDGED, "per-document grades")?,
+            log2: self.log2.clone(),
+            rel_at: vec![0.0; cuts],
+            dcg_at: vec![0.0; cuts],
+            idcg_at: vec![0.0; cuts],
+            ap_at: vec![0.0; cuts],
+            hit_at: vec![0.0; cuts],
+            cuts: self.cuts.clone(),
+            gains: Vec::new(),
+            iprec: vec![0.0; levels],
+            levels: self.levels.clone(),
+            precision_at_rel: Vec::new(),
+            bpref: self.measures.contains(&Measure::Bpref),
+        })
+    }
+
+    /// Scores the rows `rows` of the qrels, in order, stopping at the first
+    /// error.
+    fn score_rows<G: Gain>(
+        &self,
+        options: &TrecOptions<G>,
+        rows: std::ops::Range<usize>,
+    ) -> Result<Scored> {
+        let (qrels, run, measures) = (self.qrels, self.run, self.measures);
+        let mut s = self.scratch(&rows)?;
+        // trec_eval 9's order (scores as f32) where it differs from the
+        // stored one.
+        let (mut docs9, mut scores9) = (Vec::new(), Vec::new());
+        let mut queries = Vec::with_capacity(rows.len());
+        let mut values = Vec::with_capacity(rows.len() * measures.len());
+        let mut unranked_queries = Vec::new();
+        for row in rows {
+            let Some(&q) = qrels.queries.get(row) else {
+                break;
+            };
+            let (docs, scores) = match run.row_of(q) {
+                Some(r) => {
+                    let (docs, scores) = run.row(r);
+                    if options.version == TrecEvalVersion::V9 {
+                        float_view(run, r, options.ties, &mut docs9, &mut scores9);
+                        (
+                            if docs9.is_empty() { docs } else { &docs9[..] },
+                            if scores9.is_empty() {
+                                scores
+                            } else {
+                                &scores9[..]
+                            },
+                        )
+                    } else {
+                        (docs, scores)
+                    }
+                }
+                None => {
+                    unranked_queries.push(q);
+                    if !options.complete {
+                        continue;
+                    }
+                    (&[][..], &[][..])
+                }
+            };
+            let (jd, jg) = qrels.row(row);
+            let core = score_query(&mut s, jd, jg, docs, scores, options)?;
+            queries.push(q);
+            for &measure in measures {
+                values.push(value(measure, &core, &s));
+            }
+        }
+        Ok((queries, values, unranked_queries))
+    }
+}
+
+/// The gains of the grades ≥ 0 of a qrels under a mapping, computed once:
+/// the mapping need not be `Sync` for the queries to be scored on several
+/// threads, and each gain is the value the mapping gives (even one that is
+/// not a valid gain: the scoring refuses it where it is used, as with the
+/// mapping itself).
+#[derive(Debug, Clone)]
+struct GainTable {
+    /// (grade, gain) by increasing grade.
+    gains: Vec<(i32, f64)>,
+    /// The gain of every grade from 0 to the largest, when it is below
+    /// [`GainTable::DENSE`] (`NaN` for the grades absent).
+    dense: Vec<f64>,
+}
+
+impl GainTable {
+    /// The gains of the grades ≥ 0 among `grades` (O(n) plus a look-up a
+    /// distinct grade of each run of equal grades).
+    fn new<G: Gain>(grades: &[i32], gain: &G) -> Self {
+        let mut gains: Vec<(i32, f64)> = Vec::new();
+        let mut last = None;
+        for &g in grades {
+            if last == Some(g) || g < 0 {
+                continue;
+            }
+            last = Some(g);
+            if let Err(at) = gains.binary_search_by_key(&g, |e| e.0) {
+                gains.insert(at, (g, gain.gain(f64::from(g))));
+            }
+        }
+        let top = gains.last().map_or(0, |e| e.0 as usize + 1);
+        let mut dense = Vec::new();
+        if top <= Self::DENSE {
+            dense.resize(top, f64::NAN);
+            for &(g, x) in &gains {
+                if let Some(slot) = dense.get_mut(g as usize) {
+                    *slot = x;
+                }
+            }
+        }
+        Self { gains, dense }
+    }
+
+    /// Largest number of grades looked up in a table rather than searched.
+    const DENSE: usize = 1 << 12;
+}
+
+impl Gain for GainTable {
+    #[inline]
+    fn gain(&self, grade: f64) -> f64 {
+        // Called with the grades of the qrels only (exact as f64).
+        let g = grade as i32;
+        if let Some(&x) = self.dense.get(g as usize) {
+            return x;
+        }
+        match self.gains.binary_search_by_key(&g, |e| e.0) {
+            Ok(at) => self.gains.get(at).map_or(f64::NAN, |e| e.1),
+            Err(_) => f64::NAN,
+        }
+    }
+}
 
 /// The quantities every measure is computed from.
 #[derive(Default)]
@@ -328,7 +507,13 @@ struct Core {
 /// O(J + N + D) time for J judgements, N ranked documents and D distinct
 /// document ids (plus the number of distinct cut-offs and recall levels
 /// per query); memory O(D + longest ranking + output), allocated once:
-/// nothing is allocated per query.
+/// nothing is allocated per query. From [`crate::threads::PARALLEL_FROM`]
+/// judgements and ranked documents on, the queries are scored on up to
+/// [`crate::current_threads`] threads, in contiguous parts of about equal
+/// size (each with its own scratch space, and the gains of the grades
+/// computed once beforehand, so the mapping need not be `Sync`): every
+/// value, and so the report, is the same, bit for bit, on any number of
+/// threads.
 ///
 /// # Examples
 /// ```
@@ -388,13 +573,6 @@ pub fn evaluate_trec<G: Gain>(
             measure: m.to_string(),
         });
     }
-    let doc_bound = qrels
-        .docs
-        .iter()
-        .chain(&run.docs)
-        .map(|&d| d as usize + 1)
-        .max()
-        .unwrap_or(0);
     let longest = (0..qrels.queries.len())
         .map(|r| qrels.row(r).0.len())
         .chain((0..run.queries.len()).map(|r| run.row(r).0.len()))
@@ -412,62 +590,65 @@ pub fn evaluate_trec<G: Gain>(
         .collect();
     levels.sort_unstable();
     levels.dedup();
-    let mut s = Scratch {
-        grade_of: alloc(doc_bound, UNJUDGED, "per-document grades")?,
+    let plan = Plan {
+        qrels,
+        run,
+        measures,
         log2: (1..=longest.max(1))
             .map(|i| ((i + 1) as f64).log2())
             .collect(),
-        rel_at: vec![0.0; cuts.len()],
-        dcg_at: vec![0.0; cuts.len()],
-        idcg_at: vec![0.0; cuts.len()],
-        ap_at: vec![0.0; cuts.len()],
-        hit_at: vec![0.0; cuts.len()],
         cuts,
-        gains: Vec::new(),
-        iprec: vec![0.0; levels.len()],
         levels,
-        precision_at_rel: Vec::new(),
-        bpref: measures.contains(&Measure::Bpref),
     };
-    // trec_eval 9's order (scores as f32) where it differs from the stored one.
-    let (mut docs9, mut scores9) = (Vec::new(), Vec::new());
-
+    // The rows cut into one part a thread, of about equal numbers of
+    // judgements and ranked documents: each query's values depend on it
+    // alone, so the parts only decide which thread computes what.
+    let weight = |row: usize| {
+        let ranked = qrels
+            .queries
+            .get(row)
+            .and_then(|&q| run.row_of(q))
+            .map_or(0, |r| run.row(r).0.len());
+        qrels.row(row).0.len() + ranked + 1
+    };
+    let total: usize = (0..qrels.queries.len()).map(weight).sum();
+    let workers = crate::threads::workers_for(total);
+    let parts: Vec<Result<Scored>> = if workers <= 1 {
+        vec![plan.score_rows(options, 0..qrels.queries.len())]
+    } else {
+        let mut parts = Vec::with_capacity(workers);
+        let (mut start, mut sum) = (0, 0);
+        for row in 0..qrels.queries.len() {
+            sum += weight(row);
+            if sum * workers >= total * (parts.len() + 1) {
+                parts.push(start..row + 1);
+                start = row + 1;
+            }
+        }
+        if start < qrels.queries.len() {
+            parts.push(start..qrels.queries.len());
+        }
+        // The gains of the grades computed here once, so that the threads
+        // need not share the mapping (which need not be `Sync`).
+        let options = &TrecOptions {
+            relevance_level: options.relevance_level,
+            ties: options.ties,
+            no_relevant: options.no_relevant,
+            complete: options.complete,
+            gain: GainTable::new(&qrels.grades, &options.gain),
+            version: options.version,
+        };
+        crate::threads::map(parts, workers, |rows| plan.score_rows(options, rows))
+    };
     let m = measures.len();
     let mut queries = Vec::with_capacity(qrels.queries.len());
     let mut values = Vec::with_capacity(qrels.queries.len() * m);
     let mut unranked_queries = Vec::new();
-    for (row, &q) in qrels.queries.iter().enumerate() {
-        let (docs, scores) = match run.row_of(q) {
-            Some(r) => {
-                let (docs, scores) = run.row(r);
-                if options.version == TrecEvalVersion::V9 {
-                    float_view(run, r, options.ties, &mut docs9, &mut scores9);
-                    (
-                        if docs9.is_empty() { docs } else { &docs9[..] },
-                        if scores9.is_empty() {
-                            scores
-                        } else {
-                            &scores9[..]
-                        },
-                    )
-                } else {
-                    (docs, scores)
-                }
-            }
-            None => {
-                unranked_queries.push(q);
-                if !options.complete {
-                    continue;
-                }
-                (&[][..], &[][..])
-            }
-        };
-        let (jd, jg) = qrels.row(row);
-        let core = score_query(&mut s, jd, jg, docs, scores, options)?;
-        queries.push(q);
-        for &measure in measures {
-            values.push(value(measure, &core, &s));
-        }
+    for part in parts {
+        let (q, v, u) = part?;
+        queries.extend(q);
+        values.extend(v);
+        unranked_queries.extend(u);
     }
     let unjudged_queries = run
         .queries
@@ -628,13 +809,13 @@ fn score_query<G: Gain>(
 ) -> Result<Core> {
     let level = options.relevance_level;
     for (&d, &g) in jd.iter().zip(jg) {
-        if let Some(slot) = s.grade_of.get_mut(d as usize) {
+        if let Some(slot) = s.grade_of.get_mut(d.wrapping_sub(s.base) as usize) {
             *slot = g;
         }
     }
     let result = score_marked(s, jg, docs, scores, options, level);
     for &d in jd {
-        if let Some(slot) = s.grade_of.get_mut(d as usize) {
+        if let Some(slot) = s.grade_of.get_mut(d.wrapping_sub(s.base) as usize) {
             *slot = UNJUDGED;
         }
     }
@@ -785,7 +966,7 @@ fn ranked<G: Gain>(
         if i == r {
             c.rel_at_r = hits as f64;
         }
-        let g = s.grade_of.get(d as usize).copied().unwrap_or(UNJUDGED);
+        let g = s.grade(d);
         if g >= level {
             hits += 1;
             c.ap_sum += hits as f64 / (i + 1) as f64;
@@ -883,7 +1064,7 @@ fn expected<G: Gain>(
         let (mut r, mut b) = (0_usize, 0_usize);
         let mut gain_sum = Neumaier::default();
         for &d in docs.get(above..above + len).unwrap_or(&[]) {
-            let g = s.grade_of.get(d as usize).copied().unwrap_or(UNJUDGED);
+            let g = s.grade(d);
             if g >= level {
                 r += 1;
             } else if g >= 0 {

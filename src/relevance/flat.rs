@@ -443,15 +443,16 @@ impl QrelsBuilder<'_> {
         }
         let mut g = self.staged.group(qn)?;
         sort_rows(&mut g, |_, docs, grades, _: &mut Vec<()>| {
-            let mut pairs: Vec<(i32, u32)> = grades
+            // One integer a judgement, whose increasing order is decreasing
+            // grade, then increasing document id.
+            let mut keys: Vec<u64> = grades
                 .iter()
                 .zip(docs.iter())
-                .map(|(&gr, &d)| (gr, d))
+                .map(|(&gr, &d)| judgement_key(gr, d))
                 .collect();
-            pairs.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-            for ((gr, d), &(pg, pd)) in grades.iter_mut().zip(docs.iter_mut()).zip(&pairs) {
-                *gr = pg;
-                *d = pd;
+            keys.sort_unstable();
+            for ((gr, d), &key) in grades.iter_mut().zip(docs.iter_mut()).zip(&keys) {
+                (*gr, *d) = from_judgement_key(key);
             }
         });
         let row_of = rows_of(&g.queries, qn);
@@ -667,13 +668,22 @@ impl RunBuilder<'_> {
                 .zip(docs.iter())
                 .map(|(&s, &d)| (descending_key(s), d))
                 .collect();
-            pairs.sort_unstable_by(|a, b| {
-                a.0.cmp(&b.0).then_with(|| {
-                    // Equal scores: decreasing document id as text.
-                    let (x, y) = (names.name_bytes(a.1), names.name_bytes(b.1));
-                    y.cmp(&x)
-                })
-            });
+            pairs.sort_unstable_by_key(|p| p.0);
+            // Equal scores (rare): decreasing document id as text. The
+            // documents of a query are distinct, so this order is total and
+            // the result that of one sort by (score, name).
+            let mut i = 0;
+            while let Some(&(key, _)) = pairs.get(i) {
+                let tie = pairs
+                    .get(i + 1..)
+                    .map_or(0, |rest| rest.iter().take_while(|p| p.0 == key).count());
+                if tie > 0
+                    && let Some(run) = pairs.get_mut(i..=i + tie)
+                {
+                    run.sort_unstable_by(|a, b| names.name_bytes(b.1).cmp(&names.name_bytes(a.1)));
+                }
+                i += tie + 1;
+            }
             for ((s, d), &(key, pd)) in scores.iter_mut().zip(docs.iter_mut()).zip(&pairs) {
                 *s = from_descending_key(key);
                 *d = pd;
@@ -728,6 +738,21 @@ fn float_ties(
     }
 }
 
+/// A u64 whose increasing order is that of decreasing grade, then
+/// increasing document id.
+#[inline]
+fn judgement_key(grade: i32, doc: u32) -> u64 {
+    let ascending = (grade as u32) ^ (1 << 31);
+    (u64::from(!ascending) << 32) | u64::from(doc)
+}
+
+/// The inverse of [`judgement_key`].
+#[inline]
+fn from_judgement_key(key: u64) -> (i32, u32) {
+    let ascending = !((key >> 32) as u32);
+    ((ascending ^ (1 << 31)) as i32, key as u32)
+}
+
 /// A u64 whose increasing order is the decreasing order of finite `x`
 /// (−0 and +0 share a key).
 #[inline]
@@ -764,6 +789,85 @@ mod tests {
             assert_eq!(y.to_bits(), (x + 0.0).to_bits(), "{x}");
         }
         assert!(descending_key(2.0) < descending_key(1.0));
+        for (g, d) in [
+            (0, 0),
+            (-1, 7),
+            (i32::MIN, u32::MAX),
+            (i32::MAX, 0),
+            (3, 12),
+        ] {
+            assert_eq!(from_judgement_key(judgement_key(g, d)), (g, d));
+        }
+        // Decreasing grade first, then increasing document.
+        assert!(judgement_key(2, 9) < judgement_key(1, 0));
+        assert!(judgement_key(0, 9) < judgement_key(-1, 0));
+        assert!(judgement_key(i32::MAX, 5) < judgement_key(i32::MIN, 0));
+        assert!(judgement_key(1, 3) < judgement_key(1, 4));
         assert!(descending_key(-1.0) > descending_key(-0.5));
+    }
+
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        /// The builders' orders against one comparison sort each: rankings
+        /// by decreasing score, ties by decreasing name (`-0` and `0`
+        /// equal); judgements by decreasing grade, then increasing id.
+        #[test]
+        fn rows_are_sorted_as_one_comparison_sort_does(
+            entries in proptest::collection::vec(
+                (0_usize..3, 0_usize..40, prop_oneof![
+                    Just(0.5), Just(-0.0), Just(0.0), Just(1.0), Just(1.0 + 1e-12), Just(-2.0)
+                ], -2_i32..4),
+                0..200,
+            ),
+        ) {
+            let mut ids = Ids::new();
+            let mut seen = std::collections::HashSet::new();
+            let entries: Vec<_> = entries.into_iter().filter(|e| seen.insert((e.0, e.1))).collect();
+            let name = |d: usize| format!("d{}", (d * 7919) % 40);
+            let mut rb = TrecRun::builder(&mut ids);
+            for &(q, d, score, _) in &entries {
+                let added = rb.add(&format!("q{}", q), &name(d), score);
+                prop_assert!(added.is_ok());
+            }
+            let run = rb.finish();
+            prop_assert!(run.is_ok());
+            let run = run.unwrap_or_else(|_| unreachable!());
+            let mut qb = Qrels::builder(&mut ids);
+            for &(q, d, _, grade) in &entries {
+                let added = qb.add(&format!("q{}", q), &name(d), grade);
+                prop_assert!(added.is_ok());
+            }
+            let qrels = qb.finish();
+            prop_assert!(qrels.is_ok());
+            let qrels = qrels.unwrap_or_else(|_| unreachable!());
+            for q in 0..3 {
+                let Some(qid) = ids.queries().get(&format!("q{q}")) else { continue };
+                let mut want: Vec<(f64, String)> = entries
+                    .iter()
+                    .filter(|e| e.0 == q)
+                    .map(|e| (e.2, name(e.1)))
+                    .collect();
+                want.sort_by(|a, b| b.0.partial_cmp(&a.0).unwrap_or(std::cmp::Ordering::Equal).then_with(|| b.1.cmp(&a.1)));
+                let (docs, scores) = run.ranking(qid).unwrap_or_default();
+                let got: Vec<(f64, String)> = docs
+                    .iter()
+                    .zip(scores)
+                    .map(|(&d, &s)| (s, ids.documents().name(d).unwrap_or("?").to_owned()))
+                    .collect();
+                prop_assert_eq!(&got, &want);
+                let mut want: Vec<(i32, u32)> = entries
+                    .iter()
+                    .filter(|e| e.0 == q)
+                    .filter_map(|e| Some((e.3, ids.documents().get(qid, &name(e.1))?)))
+                    .collect();
+                want.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+                let (docs, grades) = qrels.judgements(qid).unwrap_or_default();
+                let got: Vec<(i32, u32)> = grades.iter().copied().zip(docs.iter().copied()).collect();
+                prop_assert_eq!(got, want);
+            }
+        }
     }
 }

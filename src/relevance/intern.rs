@@ -12,7 +12,7 @@ const MAX_IDS: usize = u32::MAX as usize - 1;
 /// stored elsewhere. Slots: 0 = empty, else `id + 1`; the home slot of a
 /// string is given by the top bits of its hash (`tag`, the hash's top 32
 /// bits). A slot holds no hash bits, so that the index costs 4 bytes a slot
-/// (8 to 16 an id at the load of 1/4 to 1/2 it keeps): each probe compares
+/// (about 5 to 16 an id at the load of 1/4 to 3/4 it keeps): each probe compares
 /// the string itself, and growing hashes the strings again.
 #[derive(Debug, Clone, Default)]
 struct Index {
@@ -52,7 +52,10 @@ impl Index {
         eq: impl Fn(u32) -> bool,
         tag_of: impl Fn(u32) -> u64,
     ) -> Result<Option<u32>> {
-        if self.slots.len() < 2 * (self.len + 1) {
+        // At most 3/4 full: a query's index sized from its judgements
+        // (at load 1/4 to 1/2) then takes as many run documents again
+        // without growing.
+        if 3 * self.slots.len() < 4 * (self.len + 1) {
             self.grow_for(self.len, tag_of)?;
         }
         let mask = self.slots.len() - 1;
@@ -305,7 +308,10 @@ impl StringTable {
 #[derive(Debug, Clone, Default)]
 pub struct Documents {
     names: Names,
-    query: Vec<u32>,
+    /// The query of the ids: `(first id, query)` at each id whose query is
+    /// not that of the id before (files are grouped by query, so there are
+    /// few), by increasing id.
+    query: Vec<(u32, u32)>,
     per_query: Vec<Index>,
     /// The query whose index was started last: a new query's index starts
     /// at its size (files are grouped by query, and queries often have
@@ -332,10 +338,17 @@ impl Documents {
         self.names.name(id)
     }
 
-    /// The query id document id `id` belongs to.
+    /// The query id document id `id` belongs to (O(log) of the number of
+    /// times the query changes from one new document to the next).
     #[must_use]
     pub fn query(&self, id: u32) -> Option<u32> {
-        self.query.get(id as usize).copied()
+        if id as usize >= self.names.len() {
+            return None;
+        }
+        let k = self.query.partition_point(|r| r.0 <= id);
+        k.checked_sub(1)
+            .and_then(|k| self.query.get(k))
+            .map(|r| r.1)
     }
 
     /// The id of document `name` of query `query`, if present.
@@ -391,7 +404,9 @@ impl Documents {
         )? {
             Some(id) => Ok(id),
             None => {
-                self.query.push(query);
+                if self.query.last().is_none_or(|r| r.1 != query) {
+                    self.query.push((n as u32, query));
+                }
                 Ok(self.names.push(name))
             }
         }
@@ -409,7 +424,7 @@ fn too_many() -> RelevanceError {
 /// Whether `a` is `b`: byte strings compared 8 bytes at a time inline (ids
 /// are short; a call to `memcmp` costs more than the comparison).
 #[inline]
-fn same(a: Option<&[u8]>, b: &[u8]) -> bool {
+pub(crate) fn same(a: Option<&[u8]>, b: &[u8]) -> bool {
     let Some(a) = a else { return false };
     if a.len() != b.len() {
         return false;
@@ -629,6 +644,34 @@ mod tests {
         assert_ne!(hash(b"abcdefgh1"), hash(b"abcdefgh2"));
         assert_ne!(hash(b"a"), hash(b"a\0"));
         assert_ne!(hash(b""), hash(b"\0"));
+    }
+
+    #[test]
+    fn documents_know_their_query() -> Result<()> {
+        let mut d = Documents::default();
+        let order = [
+            (0, "a"),
+            (0, "b"),
+            (2, "a"),
+            (0, "c"),
+            (0, "a"),
+            (1, "z"),
+            (1, "y"),
+        ];
+        let mut want = Vec::new();
+        for (q, name) in order {
+            let id = d.intern(q, name)?;
+            if id as usize == want.len() {
+                want.push(q);
+            }
+        }
+        assert_eq!(want, [0, 0, 2, 0, 1, 1]);
+        for (id, &q) in want.iter().enumerate() {
+            assert_eq!(d.query(id as u32), Some(q), "{id}");
+        }
+        assert_eq!(d.query(want.len() as u32), None);
+        assert_eq!(Documents::default().query(0), None);
+        Ok(())
     }
 
     #[test]

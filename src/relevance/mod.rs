@@ -77,7 +77,7 @@
 //!
 //! The TREC readers ([`read_trec_qrels`], [`read_trec_run`] and their
 //! `_with` forms) take any [`BufRead`](std::io::BufRead) and read it in
-//! blocks of whole lines (up to 4 MiB), cut into chunks of about 64 KiB at
+//! blocks of whole lines (up to 1 MiB), cut into chunks of about 64 KiB at
 //! line ends. A chunk is parsed on its own: fields split a word (8 bytes)
 //! at a time, integers and decimal scores parsed without allocating (a
 //! score is the same `f64`, bit for bit, as [`str::parse::<f64>`] gives;
@@ -85,15 +85,17 @@
 //! hashed. The parsed lines are then interned and stored in file order,
 //! one block at a time; with two or more threads
 //! ([`crate::current_threads`]: set with [`crate::with_threads`] or the
-//! environment variable `ACM_THREADS`) a block is stored on one thread
-//! while the caller's reads and parses the next (the reader stays on the
-//! caller's thread: it need not be `Send`). Blocks and chunks are cut the
+//! environment variable `ACM_THREADS`) three blocks are in flight: block k
+//! is stored on one thread while the caller's reads block k + 2 (the
+//! reader stays on the caller's thread: it need not be `Send`), then every
+//! thread takes chunks of block k + 1 to parse as soon as it is free, so
+//! that neither storing nor parsing waits for the other. Blocks and chunks are cut the
 //! same way whatever the number of threads, and ids are numbered, entries
 //! stored and the first bad line found exactly as a line-by-line reading
 //! does: the result (ids, their order, every score) and the error (its
 //! line and column) are the same, bit for bit, on any number of threads.
-//! Memory beyond the result is two blocks and their parsed lines, so a
-//! file need not fit in memory twice.
+//! Memory beyond the result is three blocks and the parsed lines of two,
+//! so a file need not fit in memory twice.
 //!
 //! Interning hashes ids with a fast keyed hash (one 64-bit multiplication
 //! per 8 bytes). Ids come from files anyone may have written, and strings

@@ -104,6 +104,32 @@ pub(super) fn split<'a, const N: usize>(line: &'a [u8], out: &mut [&'a [u8]; N])
     count
 }
 
+/// The position of the first `\n` in `bytes`: the first 64 bytes eight at
+/// a time inline (TREC lines are short, and a call to `memchr` costs more
+/// than the search), then `memchr`.
+#[inline]
+pub(super) fn find_newline(bytes: &[u8]) -> Option<usize> {
+    const NEWLINES: u64 = ONES * b'\n' as u64;
+    let mut at = 0;
+    let mut words = bytes.chunks_exact(8);
+    for c in words.by_ref().take(8) {
+        let mut b = [0_u8; 8];
+        b.copy_from_slice(c);
+        let x = u64::from_le_bytes(b) ^ NEWLINES;
+        // The high bit of each zero byte of x, and maybe of bytes above the
+        // first one (borrows): the lowest set bit is exact.
+        let zero = x.wrapping_sub(ONES) & !x & HIGH;
+        if zero != 0 {
+            return Some(at + (zero.trailing_zeros() / 8) as usize);
+        }
+        at += 8;
+    }
+    bytes
+        .get(at..)
+        .and_then(|rest| memchr::memchr(b'\n', rest))
+        .map(|p| at + p)
+}
+
 /// Whether a line is blank (white space only) or a comment (first byte `#`).
 #[inline]
 pub(super) fn skip(line: &[u8]) -> bool {
@@ -209,6 +235,16 @@ fn fast_decimal(s: &[u8]) -> Option<f64> {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn newlines_past_the_inline_search() {
+        for n in [0, 7, 8, 63, 64, 65, 200] {
+            let mut line = vec![b'x'; n];
+            assert_eq!(find_newline(&line), None, "{n}");
+            line.extend_from_slice(b"\nq\n");
+            assert_eq!(find_newline(&line), Some(n), "{n}");
+        }
+    }
 
     #[test]
     fn splits_on_c_white_space() {
@@ -341,6 +377,18 @@ mod tests {
             );
             let got = parse_f64(s.as_bytes()).map(f64::to_bits);
             prop_assert_eq!(got, s.parse::<f64>().ok().map(f64::to_bits), "{:?}", s);
+        }
+
+        #[test]
+        fn newlines_are_found_as_memchr_finds_them(
+            bytes in proptest::collection::vec(
+                prop_oneof![4 => Just(b'a'), 1 => Just(b'\n'), 1 => Just(0x0b_u8), 1 => Just(0x8a_u8), 1 => any::<u8>()],
+                0..200,
+            ),
+            start in 0_usize..200,
+        ) {
+            let part = bytes.get(start.min(bytes.len())..).unwrap_or_default();
+            prop_assert_eq!(find_newline(part), memchr::memchr(b'\n', part));
         }
 
         #[test]

@@ -24,8 +24,8 @@
 
 use super::error::{Location, RelevanceError, Result};
 use super::flat::{Qrels, QrelsBuilder, RunBuilder, TrecRun};
-use super::intern::{Documents, Ids, StringTable, hash};
-use super::scan::{parse_f64, parse_i32, skip, split, text};
+use super::intern::{Documents, Ids, StringTable, hash, same};
+use super::scan::{find_newline, parse_f64, parse_i32, skip, split, text};
 use std::io::{BufRead, ErrorKind};
 use std::ops::Range;
 
@@ -54,7 +54,7 @@ impl QueryCache {
     #[inline]
     fn intern(&mut self, table: &mut StringTable, field: &[u8], line: usize) -> Result<u32> {
         if let Some(id) = self.id
-            && self.bytes == field
+            && same(Some(&self.bytes), field)
         {
             return Ok(id);
         }
@@ -85,7 +85,7 @@ const CHUNK: usize = if cfg!(test) { 64 } else { 1 << 16 };
 
 /// Largest block read at once (the first blocks are smaller, so that small
 /// inputs allocate little).
-const BLOCK: usize = if cfg!(test) { 512 } else { 1 << 22 };
+const BLOCK: usize = if cfg!(test) { 512 } else { 1 << 20 };
 
 /// A record of a line: its ids (byte ranges of the block), the document
 /// id's hash, its value and its line (within the chunk, from 1).
@@ -94,7 +94,11 @@ struct Record<V> {
     doc: Range<usize>,
     hash: u64,
     value: V,
-    line: usize,
+    /// Lines of a chunk: at most one more than its bytes past [`CHUNK`].
+    line: u32,
+    /// Whether the query id is that of the chunk's record before (so the
+    /// storing thread need not compare it).
+    same_query: bool,
 }
 
 /// Why a line cannot be read, found while parsing (the line within the
@@ -170,7 +174,7 @@ fn lines_of(bytes: &[u8]) -> impl Iterator<Item = (usize, &[u8])> + '_ {
         if rest.is_empty() {
             return None;
         }
-        let len = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
+        let len = find_newline(rest).unwrap_or(rest.len());
         let at = start;
         start += len + 1;
         rest.get(..len).map(|l| (at, l))
@@ -188,6 +192,8 @@ fn span(line: &[u8], field: &[u8], offset: usize) -> Range<usize> {
 /// Parses a chunk of a qrels file starting at `offset` of the block.
 fn parse_qrels(bytes: &[u8], offset: usize, syntax: TrecSyntax, out: &mut Parsed<i32>) {
     out.clear();
+    // The query id of the last record.
+    let mut previous: &[u8] = &[];
     for (at, raw) in lines_of(bytes) {
         out.lines += 1;
         let line = out.lines;
@@ -217,12 +223,15 @@ fn parse_qrels(bytes: &[u8], offset: usize, syntax: TrecSyntax, out: &mut Parsed
             out.fault = Some(fault);
             return;
         }
+        let same_query = !out.records.is_empty() && same(Some(previous), qf);
+        previous = qf;
         out.records.push(Record {
             query: span(raw, qf, base),
             doc: span(raw, df, base),
             hash: hash(df),
             value: grade,
-            line,
+            line: line as u32,
+            same_query,
         });
     }
 }
@@ -248,6 +257,8 @@ fn check_ids(raw: &[u8], qf: &[u8], df: &[u8], base: usize, line: usize) -> Opti
 /// Parses a chunk of a run starting at `offset` of the block.
 fn parse_run(bytes: &[u8], offset: usize, syntax: TrecSyntax, out: &mut Parsed<f64>) {
     out.clear();
+    // The query id of the last record.
+    let mut previous: &[u8] = &[];
     let trec_eval = syntax == TrecSyntax::TrecEval;
     let mut tag: Option<ChunkTag> = None;
     let mut tag_bytes: &[u8] = &[];
@@ -290,12 +301,15 @@ fn parse_run(bytes: &[u8], offset: usize, syntax: TrecSyntax, out: &mut Parsed<f
             out.fault = Some(fault);
             return;
         }
+        let same_query = !out.records.is_empty() && same(Some(previous), qf);
+        previous = qf;
         out.records.push(Record {
             query: span(raw, qf, base),
             doc: span(raw, df, base),
             hash: hash(df),
             value: score,
-            line,
+            line: line as u32,
+            same_query,
         });
     }
     out.tag = tag;
@@ -355,9 +369,13 @@ impl Cursor {
     ) -> Result<()> {
         let field = |r: &Range<usize>| block.get(r.clone()).unwrap_or(&[]);
         for r in &parsed.records {
-            let line = self.line + r.line;
+            let line = self.line + r.line as usize;
             let (qt, dt) = sink.tables();
-            let q = self.cache.intern(qt, field(&r.query), line)?;
+            let q = match self.cache.id {
+                // The cache holds the query of the record before.
+                Some(id) if r.same_query => id,
+                _ => self.cache.intern(qt, field(&r.query), line)?,
+            };
             // Checked as UTF-8 by the parser.
             let d = dt.intern_hashed(q, field(&r.doc), r.hash)?;
             sink.push(q, d, r.value, line)?;
@@ -584,30 +602,51 @@ fn read_blocks<R: BufRead, V: Copy + Send + Sync>(
             std::mem::swap(&mut current, &mut next);
         }
     } else {
+        // Three blocks in flight: the caller reads block k + 2 (the reader
+        // stays on its thread: it need not be `Send`) and stores block k
+        // (so that the growing tables are allocated by one thread, from
+        // one heap) while the other threads parse the chunks of block
+        // k + 1; the caller then takes its share of the chunks left.
         let mut parsed = parse_block(&current, Vec::new(), workers);
-        let mut spare = Vec::new();
+        let mut have_next = !blocks.done;
+        if have_next {
+            blocks.fill(&mut next, current.rest());
+        }
+        let mut third = Block::default();
+        let mut spare: Vec<Parsed<V>> = Vec::new();
         loop {
-            if blocks.done {
+            if !have_next {
                 store_all(&current, &parsed)?;
                 break;
             }
-            // This block stored on another thread while the caller reads
-            // and parses the next one (on the other threads, if more): the
-            // reader stays on the caller's thread (it need not be `Send`),
-            // and its copying overlaps the storing.
-            let ahead = (workers - 1).max(1);
-            let pool = std::mem::take(&mut spare);
-            let (stored, parsed_next) = crate::threads::join(
-                true,
-                || store_all(&current, &parsed),
+            let more = !blocks.done;
+            let bytes = next.lines();
+            let mut pool = std::mem::take(&mut spare).into_iter();
+            let items: Vec<(Range<usize>, Parsed<V>)> = chunks(bytes)
+                .into_iter()
+                .map(|r| (r, pool.next().unwrap_or_default()))
+                .collect();
+            let ((), stored, parsed_next) = crate::threads::join_then_map(
+                workers,
+                || {},
                 || {
-                    blocks.fill(&mut next, current.rest());
-                    parse_block(&next, pool, ahead)
+                    if more {
+                        blocks.fill(&mut third, next.rest());
+                    }
+                    store_all(&current, &parsed)
+                },
+                items,
+                |(r, mut p): (Range<usize>, Parsed<V>)| {
+                    parse(bytes.get(r.clone()).unwrap_or_default(), r.start, &mut p);
+                    p
                 },
             );
             stored?;
             spare = std::mem::replace(&mut parsed, parsed_next);
+            // current ← next ← third ← (the stored block, reused).
             std::mem::swap(&mut current, &mut next);
+            std::mem::swap(&mut next, &mut third);
+            have_next = more;
         }
     }
     if let Some(kind) = blocks.error {
@@ -719,7 +758,7 @@ pub enum TrecSyntax {
 /// on up to [`crate::current_threads`] threads with the same result on any
 /// number (see [reading speed and threads](crate::relevance#reading-speed-and-threads));
 /// memory about 12 bytes a judgement (plus 8 while reading), the distinct
-/// ids and two blocks of input.
+/// ids and up to three blocks of input (of at most 1 MiB, or one line).
 ///
 /// # Examples
 /// ```
@@ -798,7 +837,7 @@ pub fn read_trec_qrels_with<R: BufRead>(
 /// on up to [`crate::current_threads`] threads with the same result on any
 /// number (see [reading speed and threads](crate::relevance#reading-speed-and-threads));
 /// memory about 12 bytes a line (plus 12 while reading), the distinct ids
-/// and two blocks of input.
+/// and up to three blocks of input (of at most 1 MiB, or one line).
 ///
 /// # Examples
 /// ```

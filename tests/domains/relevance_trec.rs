@@ -766,3 +766,75 @@ fn large_files_read_the_same_on_one_and_two_threads() -> TestResult {
     }
     Ok(())
 }
+
+#[test]
+fn evaluation_is_the_same_on_one_and_two_threads_whatever_the_gain() -> TestResult {
+    use adaptive_comp_metrics::relevance::TrecEvalVersion;
+    use adaptive_comp_metrics::{Threads, with_threads};
+    use std::cell::Cell;
+    use std::num::NonZeroUsize;
+    let (qrels_text, run_text) = large_files();
+    let mut ids = Ids::new();
+    let qrels = read_trec_qrels(qrels_text.as_bytes(), &mut ids)?;
+    let run = read_trec_run(run_text.as_bytes(), &mut ids)?;
+    let two = Threads::Fixed(NonZeroUsize::new(2).ok_or("2")?);
+    let bits = |r: &TrecReport| -> Vec<Vec<Option<u64>>> {
+        r.rows()
+            .map(|(_, v)| v.iter().map(|x| x.map(f64::to_bits)).collect())
+            .collect()
+    };
+    let measures = [
+        Measure::AveragePrecision,
+        Measure::Ndcg,
+        Measure::NdcgCut(10),
+        Measure::Bpref,
+        Measure::Precision(5),
+    ];
+    for ties in [Ties::TrecEval, Ties::Expected] {
+        for version in [TrecEvalVersion::V10, TrecEvalVersion::V9] {
+            for complete in [false, true] {
+                // A gain that is not `Sync` (it counts its calls in a Cell).
+                let calls = Cell::new(0_u64);
+                let gain = |g: f64| {
+                    calls.set(calls.get() + 1);
+                    g * g + 0.5
+                };
+                let options = TrecOptions {
+                    ties,
+                    version,
+                    complete,
+                    relevance_level: 2,
+                    ..TrecOptions::default()
+                }
+                .with_gain(gain);
+                let one = with_threads(Threads::ONE, || {
+                    evaluate_trec(&qrels, &run, &measures, &options)
+                })?;
+                let both = with_threads(two, || evaluate_trec(&qrels, &run, &measures, &options))?;
+                assert!(calls.get() > 0);
+                assert_eq!(one.queries, both.queries);
+                assert_eq!(one.unranked_queries, both.unranked_queries);
+                assert_eq!(bits(&one), bits(&both), "{ties:?} {version:?} {complete}");
+                let sums = |r: &TrecReport| {
+                    r.summary
+                        .iter()
+                        .map(|m| m.value.map(f64::to_bits))
+                        .collect::<Vec<_>>()
+                };
+                assert_eq!(sums(&one), sums(&both));
+            }
+        }
+    }
+    // A gain that is not a gain for grade 3: the same error on both.
+    let bad = TrecOptions::default().with_gain(|g: f64| if g == 3.0 { f64::NAN } else { g });
+    let one = with_threads(Threads::ONE, || {
+        evaluate_trec(&qrels, &run, &measures, &bad)
+    });
+    let both = with_threads(two, || evaluate_trec(&qrels, &run, &measures, &bad));
+    assert!(
+        matches!(one, Err(RelevanceError::InvalidGain { .. })),
+        "{one:?}"
+    );
+    assert_eq!(one, both);
+    Ok(())
+}

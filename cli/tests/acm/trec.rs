@@ -3,7 +3,7 @@
 //! `tests/data/relevance/trec_eval_golden.py`) and against the values
 //! pytrec_eval (trec_eval's C code) gave on the committed files.
 
-use crate::common::{Scratch, data, fails, ok};
+use crate::common::{Scratch, acm, data, fails, ok};
 
 /// (level, measure, qid) → value, from `tests/data/relevance/trec_expected.tsv`.
 fn expected() -> Vec<(i32, String, String, f64)> {
@@ -334,4 +334,80 @@ fn files_are_read_as_trec_eval_reads_them() {
         err.starts_with(&format!("error: {run}:3: expected 6 fields")),
         "{err}"
     );
+}
+
+/// `acm trec` with `ACM_THREADS=threads`: (status, stdout, stderr).
+fn trec_on(threads: &str, args: &[&str]) -> (i32, String, String) {
+    let o = acm()
+        .env("ACM_THREADS", threads)
+        .arg("trec")
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn large_files_give_the_same_output_and_errors_on_one_and_two_threads() {
+    // 2000 queries × 100 judgements and 100 ranked documents (about 8 MB:
+    // many blocks of lines, and queries scored in parts on two threads).
+    let dir = Scratch::new("trec_threads");
+    let (mut qrels, mut run) = (String::new(), String::new());
+    let mut state = 0x2545_f491_4f6c_dd1d_u64;
+    for q in 0..2000 {
+        for d in 0..150_u64 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            if d >= 50 {
+                qrels.push_str(&format!("Q{q:05} 0 DOC{:07} {}\n", d * 13 + q, state % 4));
+            }
+            if d < 100 {
+                let score = (state >> 20) % 10_000;
+                run.push_str(&format!(
+                    "Q{q:05} Q0 DOC{:07} {d} {score}.5 r\n",
+                    d * 13 + q
+                ));
+            }
+        }
+    }
+    let (q, r) = (dir.file("q", &qrels), dir.file("r", &run));
+    for args in [
+        vec!["-q", "-m", "all_trec"],
+        vec!["-q", "-c", "--trec-eval-version", "9"],
+        vec!["-q", "--ties", "expected", "-m", "ndcg_cut.10", "-m", "map"],
+    ] {
+        let all: Vec<&str> = args
+            .iter()
+            .copied()
+            .chain([q.as_str(), r.as_str()])
+            .collect();
+        let one = trec_on("1", &all);
+        assert_eq!(one.0, 0, "{}", one.2);
+        assert!(one.1.lines().count() > 2000, "{args:?}");
+        assert_eq!(one, trec_on("2", &all), "{args:?}");
+    }
+    // A bad line deep in either file, or in both: the same error on one and
+    // two threads, the qrels' first when both are bad.
+    let bad = |text: &str, line: usize, with: &str| -> String {
+        let mut lines: Vec<&str> = text.lines().collect();
+        lines[line - 1] = with;
+        lines.join("\n") + "\n"
+    };
+    let bq = dir.file("bq", bad(&qrels, 123_456, "Q00001 0 DOC1 x"));
+    let br = dir.file("br", bad(&run, 150_001, "Q00001 Q0 DOC1 1 0.5"));
+    for (files, want) in [
+        ([&bq, &r], format!("error: {bq}:123456:")),
+        ([&q, &br], format!("error: {br}:150001:")),
+        ([&bq, &br], format!("error: {bq}:123456:")),
+    ] {
+        let one = trec_on("1", &[files[0].as_str(), files[1].as_str()]);
+        assert_eq!(one.0, 1);
+        assert!(one.2.starts_with(&want), "{}", one.2);
+        assert_eq!(one, trec_on("2", &[files[0].as_str(), files[1].as_str()]));
+    }
 }
