@@ -34,8 +34,8 @@ python-dev: $(BIN)/.requirements
 	cd python && VIRTUAL_ENV=$(abspath $(VENV)) $(abspath $(BIN))/maturin develop --release --quiet
 
 test-python: python-dev
-	$(BIN)/ruff check python
-	$(BIN)/ruff format --check python
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/python -m pytest -q python/tests
 
 python-bench: python-dev

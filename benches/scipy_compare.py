@@ -15,6 +15,7 @@ example built from another commit), its times are printed beside, and its
 values must be identical to the last bit. At N >= 10^6 the script checks the
 bars of issue 25: weightedtau at least 150x SciPy, kendalltau 5x, spearmanr 7x.
 """
+
 import json
 import os
 import resource
@@ -53,8 +54,11 @@ def best_of(repeats, f, calls=1):
 
 
 def rust_times(exe, n, seed, repeats):
-    return json.loads(subprocess.run([exe, str(n), str(seed), str(repeats)], check=True,
-                                     capture_output=True, text=True).stdout)
+    return json.loads(
+        subprocess.run(
+            [exe, str(n), str(seed), str(repeats)], check=True, capture_output=True, text=True
+        ).stdout
+    )
 
 
 def child_cpu(exe, n, seed, repeats, only):
@@ -74,19 +78,25 @@ def main():
     n, seed, exe = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
     baseline = sys.argv[4] if len(sys.argv) > 4 else None
     x, y = (np.asarray(v) for v in data(seed, n, 0))
-    print(f"n = {n}, seed = {seed}, scipy {scipy.__version__}, numpy {np.__version__}, "
-          f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}, "
-          f"ACM_THREADS={os.environ.get('ACM_THREADS', '(unset)')}")
+    print(
+        f"n = {n}, seed = {seed}, scipy {scipy.__version__}, numpy {np.__version__}, "
+        f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f}, "
+        f"ACM_THREADS={os.environ.get('ACM_THREADS', '(unset)')}"
+    )
     calls = max(1, min(2000, 200_000 // max(n, 1)))
     scipy_runs = {
-        "weightedtau": best_of(1 if n >= 10**6 else 3, lambda: (stats.weightedtau(x, y).statistic, None), calls),
+        "weightedtau": best_of(
+            1 if n >= 10**6 else 3, lambda: (stats.weightedtau(x, y).statistic, None), calls
+        ),
         "kendall_tau_b": best_of(3, lambda: tuple(stats.kendalltau(x, y)), calls),
         "spearman": best_of(3, lambda: tuple(stats.spearmanr(x, y)), calls),
     }
     repeats = 5 if n >= 10**5 else 200
     rust = rust_times(exe, n, seed, repeats)
     base = rust_times(baseline, n, seed, repeats) if baseline else None
-    head = f"{'':24}{'scipy (s)':>12}{'rust (s)':>12}{'speed-up':>10}{'scipy CPU':>12}{'rust CPU':>12}"
+    head = (
+        f"{'':24}{'scipy (s)':>12}{'rust (s)':>12}{'speed-up':>10}{'scipy CPU':>12}{'rust CPU':>12}"
+    )
     if base:
         head += f"{'before (s)':>12}{'before CPU':>12}{'gain':>8}"
     print(head)
@@ -103,22 +113,28 @@ def main():
             line += f"   below the bar of {bar:.0f}x"
             failed.append(name)
         print(line)
-    print(f"{'rust: one sort of (x, y)':24}{'':12}{rust['sort_pairs_s']:12.4g}"
-          f"   weightedtau = {rust['weightedtau_s'] / rust['sort_pairs_s']:.2f} sorts")
+    print(
+        f"{'rust: one sort of (x, y)':24}{'':12}{rust['sort_pairs_s']:12.4g}"
+        f"   weightedtau = {rust['weightedtau_s'] / rust['sort_pairs_s']:.2f} sorts"
+    )
     # The values: SciPy to 1e-12 (p-values to 1e-9 relative: SciPy's tails
     # are less accurate), the baseline to the last bit.
     w = scipy_runs["weightedtau"][2][0]
     k, k_p = scipy_runs["kendall_tau_b"][2]
     r, r_p = scipy_runs["spearman"][2]
-    print(f"values: weightedtau scipy {w!r} rust {rust['weightedtau']!r}; "
-          f"kendalltau scipy {k!r} (p {k_p!r}) rust {rust['kendall_tau_b']!r} "
-          f"(p {rust['kendall_tau_b_p']!r}); spearmanr scipy {r!r} (p {r_p!r}) rust "
-          f"{rust['spearman']!r} (p {rust['spearman_p']!r})")
-    checks = [("weightedtau", w, rust["weightedtau"], 1e-12),
-              ("kendalltau", k, rust["kendall_tau_b"], 1e-12),
-              ("kendalltau p-value", k_p, rust["kendall_tau_b_p"], 1e-9 * abs(k_p)),
-              ("spearmanr", r, rust["spearman"], 1e-12),
-              ("spearmanr p-value", r_p, rust["spearman_p"], 1e-9 * abs(r_p))]
+    print(
+        f"values: weightedtau scipy {w!r} rust {rust['weightedtau']!r}; "
+        f"kendalltau scipy {k!r} (p {k_p!r}) rust {rust['kendall_tau_b']!r} "
+        f"(p {rust['kendall_tau_b_p']!r}); spearmanr scipy {r!r} (p {r_p!r}) rust "
+        f"{rust['spearman']!r} (p {rust['spearman_p']!r})"
+    )
+    checks = [
+        ("weightedtau", w, rust["weightedtau"], 1e-12),
+        ("kendalltau", k, rust["kendall_tau_b"], 1e-12),
+        ("kendalltau p-value", k_p, rust["kendall_tau_b_p"], 1e-9 * abs(k_p)),
+        ("spearmanr", r, rust["spearman"], 1e-12),
+        ("spearmanr p-value", r_p, rust["spearman_p"], 1e-9 * abs(r_p)),
+    ]
     for name, a, b, tol in checks:
         if abs(a - b) > max(tol, 1e-300):
             sys.exit(f"{name}: scipy {a!r} and rust {b!r} disagree")

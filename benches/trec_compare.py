@@ -18,12 +18,15 @@ decimals, so ties occur; ids drawn from 10^6 document names), then times
   - end to end: the wall time of the whole `acm trec` process printing
     trec_eval's table (best of 3, without `--time`, which scores 5 times),
     and its CPU time (user + system, of the same run), against
-    pytrec_eval's parse + evaluate and, when its path is given, the
+    pytrec_eval's parse + evaluate (best parse plus best evaluate, in this
+    process), a whole Python process that parses, evaluates and prints the
+    means (best of 3, wall and CPU) and, when its path is given, the
     trec_eval binary's whole run (wall and CPU time likewise);
   - peak memory (ru_maxrss) of a child process that only loads (crate) or
     parses (pytrec_eval), against the two files' size;
 and checks that both sides print the same means.
 """
+
 import json
 import os
 import resource
@@ -46,14 +49,17 @@ def write_files(directory, queries, docs, seed):
         for q in range(queries):
             ids = rng.choice(1_000_000, size=docs + docs // 2, replace=False)
             ranked = ids[:docs]
-            judged = ids[docs // 2:]  # half of the ranked ones, and more
+            judged = ids[docs // 2 :]  # half of the ranked ones, and more
             grades = rng.choice([-1, 0, 0, 0, 0, 1, 1, 2, 3], size=len(judged))
             scores = np.round(rng.random(docs) * 10, 4)
             qid = f"Q{q:05d}"
             qf.write("".join(f"{qid} 0 DOC{d:07d} {g}\n" for d, g in zip(judged, grades)))
-            rf.write("".join(
-                f"{qid} Q0 DOC{d:07d} {r} {s:.4f} bench\n"
-                for r, (d, s) in enumerate(zip(ranked, scores), start=1)))
+            rf.write(
+                "".join(
+                    f"{qid} Q0 DOC{d:07d} {r} {s:.4f} bench\n"
+                    for r, (d, s) in enumerate(zip(ranked, scores), start=1)
+                )
+            )
     return qrels_path, run_path
 
 
@@ -104,8 +110,13 @@ def child_rss_kb(argv):
     carries ru_maxrss over exec)."""
     if not os.path.exists("/usr/bin/time"):
         return None
-    res = subprocess.run(["/usr/bin/time", "-f", "%M"] + argv, check=True,
-                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    res = subprocess.run(
+        ["/usr/bin/time", "-f", "%M", *argv],
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     return int(res.stderr.strip().splitlines()[-1])
 
 
@@ -117,18 +128,28 @@ def main():
         # Crate: three runs (best load time); each scores 5 times (best).
         timing = None
         for _ in range(3):
-            res = subprocess.run([exe, "trec", "--time", "--format", "json"]
-                                 + trec_eval_args(MEASURES)
-                                 + [qrels_path, run_path],
-                                 check=True, capture_output=True, text=True)
-            t = json.loads([l for l in res.stderr.splitlines() if l.startswith("{")][0])
+            res = subprocess.run(
+                [
+                    exe,
+                    "trec",
+                    "--time",
+                    "--format",
+                    "json",
+                    *trec_eval_args(MEASURES),
+                    qrels_path,
+                    run_path,
+                ],
+                check=True,
+                capture_output=True,
+                text=True,
+            )
+            t = json.loads(next(x for x in res.stderr.splitlines() if x.startswith("{")))
             if timing is None or t["load_s"] < timing["load_s"]:
                 timing = t
             timing["score_s"] = min(timing["score_s"], t["score_s"])
             rust_means = json.loads(res.stdout)["all"]
         # End to end: what a user runs, trec_eval's table on standard output.
-        wall, cpu = best_child(3, [exe, "trec"] + trec_eval_args(MEASURES)
-                               + [qrels_path, run_path])
+        wall, cpu = best_child(3, [exe, "trec", *trec_eval_args(MEASURES), qrels_path, run_path])
 
         def parse():
             with open(qrels_path) as f:
@@ -140,40 +161,84 @@ def main():
         t_parse, (qrels, run) = best_of(3, parse)
         evaluator = pytrec_eval.RelevanceEvaluator(qrels, set(MEASURES))
         t_eval, res_py = best_of(5, lambda: evaluator.evaluate(run))
-        py_means = {m: pytrec_eval.compute_aggregated_measure(m, [v[m] for v in res_py.values()])
-                    for m in MEASURES}
+        py_means = {
+            m: pytrec_eval.compute_aggregated_measure(m, [v[m] for v in res_py.values()])
+            for m in MEASURES
+        }
 
+        # pytrec_eval end to end as well: a Python process that parses,
+        # evaluates and prints the means (interpreter start and import
+        # included, as the other two tools' process start is).
+        e2e = (
+            "import sys, pytrec_eval\n"
+            f"measures = {MEASURES!r}\n"
+            "q = pytrec_eval.parse_qrel(open(sys.argv[1]))\n"
+            "r = pytrec_eval.parse_run(open(sys.argv[2]))\n"
+            "res = pytrec_eval.RelevanceEvaluator(q, set(measures)).evaluate(r)\n"
+            "for m in measures:\n"
+            "    v = [x[m] for x in res.values()]\n"
+            "    print(m, 'all', pytrec_eval.compute_aggregated_measure(m, v))\n"
+        )
+        py_wall, py_cpu = best_child(3, [sys.executable, "-c", e2e, qrels_path, run_path])
         rss_rust = child_rss_kb([exe, "trec", "-m", "num_ret", qrels_path, run_path])
         trec_eval_wall = None
         if len(sys.argv) > 5:
             trec_eval_wall, trec_eval_cpu = best_child(
-                3, [sys.argv[5]] + trec_eval_args(MEASURES) + [qrels_path, run_path])
-        code = ("import pytrec_eval,sys\n"
-                "q=pytrec_eval.parse_qrel(open(sys.argv[1]))\n"
-                "r=pytrec_eval.parse_run(open(sys.argv[2]))\n")
+                3, [sys.argv[5], *trec_eval_args(MEASURES), qrels_path, run_path]
+            )
+        code = (
+            "import pytrec_eval,sys\n"
+            "q=pytrec_eval.parse_qrel(open(sys.argv[1]))\n"
+            "r=pytrec_eval.parse_run(open(sys.argv[2]))\n"
+        )
         rss_py = child_rss_kb([sys.executable, "-c", code, qrels_path, run_path])
 
-    print(f"{queries} queries x {docs} documents (qrels {timing['qrels']} lines, run {timing['run']} lines, "
-          f"{size / 1e6:.1f} MB), seed {seed}; pytrec_eval {pytrec_eval.__version__}, "
-          f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}")
+    print(
+        f"{queries} queries x {docs} documents (qrels {timing['qrels']} lines, "
+        f"run {timing['run']} lines, "
+        f"{size / 1e6:.1f} MB), seed {seed}; pytrec_eval {pytrec_eval.__version__}, "
+        f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}"
+    )
     print(f"{'':34}{'pytrec_eval (s)':>16}{'crate (s)':>12}{'speed-up':>10}")
-    print(f"{'load qrels + run':34}{t_parse:16.3f}{timing['load_s']:12.3f}{t_parse / timing['load_s']:9.1f}x")
-    print(f"{'score (the 7 measures)':34}{t_eval:16.3f}{timing['score_s']:12.3f}"
-          f"{t_eval / timing['score_s']:9.1f}x")
-    print(f"{'end to end (acm trec process)':34}{t_parse + t_eval:16.3f}{wall:12.3f}"
-          f"{(t_parse + t_eval) / wall:9.1f}x")
-    print(f"reading {size / 1e6 / timing['load_s']:.0f} MB/s; acm trec end to end {wall:.3f} s wall, "
-          f"{cpu:.3f} s CPU")
+    print(
+        f"{'load qrels + run':34}{t_parse:16.3f}{timing['load_s']:12.3f}"
+        f"{t_parse / timing['load_s']:9.1f}x"
+    )
+    print(
+        f"{'score (the 7 measures)':34}{t_eval:16.3f}{timing['score_s']:12.3f}"
+        f"{t_eval / timing['score_s']:9.1f}x"
+    )
+    print(
+        f"{'end to end (acm trec process)':34}{t_parse + t_eval:16.3f}{wall:12.3f}"
+        f"{(t_parse + t_eval) / wall:9.1f}x"
+    )
+    print(
+        f"reading {size / 1e6 / timing['load_s']:.0f} MB/s; acm trec end to end {wall:.3f} s wall, "
+        f"{cpu:.3f} s CPU"
+    )
+    print(
+        "pytrec_eval end to end (a Python process: parse, evaluate, print the means) "
+        f"{py_wall:.3f} s "
+        f"({py_cpu:.3f} s CPU): acm trec is {py_wall / wall:.1f}x faster"
+    )
     if trec_eval_wall is not None:
-        print(f"trec_eval {trec_eval_wall:.3f} s end to end ({trec_eval_cpu:.3f} s CPU): "
-              f"acm trec is {trec_eval_wall / wall:.1f}x faster")
+        print(
+            f"trec_eval {trec_eval_wall:.3f} s end to end ({trec_eval_cpu:.3f} s CPU): "
+            f"acm trec is {trec_eval_wall / wall:.1f}x faster"
+        )
     if rss_rust and rss_py:
-        print(f"peak RSS: crate {rss_rust / 1024:.0f} MiB ({rss_rust * 1024 / size:.2f}x the files), "
-              f"pytrec_eval parse {rss_py / 1024:.0f} MiB ({rss_py * 1024 / size:.2f}x)")
+        print(
+            f"peak RSS: crate {rss_rust / 1024:.0f} MiB ({rss_rust * 1024 / size:.2f}x the files), "
+            f"pytrec_eval parse {rss_py / 1024:.0f} MiB ({rss_py * 1024 / size:.2f}x)"
+        )
     else:
         print("peak RSS: /usr/bin/time not found, not measured")
     worst = max(abs(py_means[m] - rust_means[m]) for m in MEASURES)
-    print(f"means agree to {worst:.1e} (" + ", ".join(f"{m} {py_means[m]:.4f}" for m in MEASURES) + ")")
+    print(
+        f"means agree to {worst:.1e} ("
+        + ", ".join(f"{m} {py_means[m]:.4f}" for m in MEASURES)
+        + ")"
+    )
     if worst > 1e-12:
         sys.exit("pytrec_eval and the crate disagree")
 

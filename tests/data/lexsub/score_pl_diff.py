@@ -24,6 +24,7 @@ division by zero in normalisevalues, "summary" for the final divisions).
 
 Produced with Perl 5.36.0 and Python 3.11 (standard library only).
 """
+
 import argparse
 import json
 import os
@@ -31,6 +32,7 @@ import random
 import subprocess
 import sys
 import tempfile
+from pathlib import Path
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -42,20 +44,82 @@ CASES = 200
 HARNESS = (
     "BEGIN { *CORE::GLOBAL::int = sub { my $x = shift; "
     'printf STDERR "INT %.17g\\n", $x; return CORE::int($x); }; } '
-    "my $f = shift @ARGV; do $f; print STDERR \"DIED $@\" if $@;"
+    'my $f = shift @ARGV; do $f; print STDERR "DIED $@" if $@;'
 )
 
 TERMS = [
-    "glad", "merry", "sunny", "jovial", "cheerful", "content", "well-being",
-    "well being", "wellbeing", "non-violent", "non violent", "nonviolent",
-    "non  violent", "don't", "dont", "o'clock", "oclock", "garden", "lot",
-    "kilo", "11.27 kilograms", "27 kilograms", "a", "b", "x", "I", "pn",
-    "john pn", "hypnotic", "cheer  up", "cheer up", "cheer-up", "Glad",
-    "caf\xc3\xa9", "caf\xe9", "0'", "0", "00", "ab", "x-y", "x y", "up-to-date",
-    "up to date", "state of the art", "tab\tword", "na\xc3\xafve", "rock'n'roll",
-    "rocknroll", "e-mail", "email", "twenty-one", "21", "3.5", "a.m.", "U.S.",
-    "co-op", "coop", "'em", "em", "it's", "its", "N/A", "one/two", "(sic)",
-    "HASH(0x1)", "non", "none", "nonsense", "non-", "-ish", "re-do", "re do",
+    "glad",
+    "merry",
+    "sunny",
+    "jovial",
+    "cheerful",
+    "content",
+    "well-being",
+    "well being",
+    "wellbeing",
+    "non-violent",
+    "non violent",
+    "nonviolent",
+    "non  violent",
+    "don't",
+    "dont",
+    "o'clock",
+    "oclock",
+    "garden",
+    "lot",
+    "kilo",
+    "11.27 kilograms",
+    "27 kilograms",
+    "a",
+    "b",
+    "x",
+    "I",
+    "pn",
+    "john pn",
+    "hypnotic",
+    "cheer  up",
+    "cheer up",
+    "cheer-up",
+    "Glad",
+    "caf\xc3\xa9",
+    "caf\xe9",
+    "0'",
+    "0",
+    "00",
+    "ab",
+    "x-y",
+    "x y",
+    "up-to-date",
+    "up to date",
+    "state of the art",
+    "tab\tword",
+    "na\xc3\xafve",
+    "rock'n'roll",
+    "rocknroll",
+    "e-mail",
+    "email",
+    "twenty-one",
+    "21",
+    "3.5",
+    "a.m.",
+    "U.S.",
+    "co-op",
+    "coop",
+    "'em",
+    "em",
+    "it's",
+    "its",
+    "N/A",
+    "one/two",
+    "(sic)",
+    "HASH(0x1)",
+    "non",
+    "none",
+    "nonsense",
+    "non-",
+    "-ish",
+    "re-do",
+    "re do",
 ]
 TARGETS = ["bright.a", "match.n", "happy.a", "x.n", "side.n", "pound.n"]
 
@@ -91,7 +155,9 @@ def gold_line(rng, target, id_):
     if rng.random() < 0.7:
         body += ";"
     sep = rng.choice([" :: "] * 20 + [" ::", " ::  ", "::", " ::: "])
-    head = rng.choice([target + " " + id_] * 20 + [target + "  " + id_, id_, "x " + target + " " + id_])
+    head = rng.choice(
+        [target + " " + id_] * 20 + [target + "  " + id_, id_, "x " + target + " " + id_]
+    )
     end = rng.choice(["\n"] * 6 + ["\r\n"])
     return (head + sep + body + end).encode("latin-1", errors="strict")
 
@@ -138,12 +204,14 @@ def make_case(rng):
         line = gold_line(rng, targets[i], i)
         gold += line
         terms.setdefault(i, []).extend(
-            e.strip().rsplit(" ", 1)[0] for e in line.decode("latin-1").split("::")[-1].split(";") if e.strip()
+            e.strip().rsplit(" ", 1)[0]
+            for e in line.decode("latin-1").split("::")[-1].split(";")
+            if e.strip()
         )
         if rng.random() < 0.08:
             gold += rng.choice([b"\n", b"  \n", b"garbage line\n"])
     system = b""
-    order = ids + [str(rng.randint(40, 50))]
+    order = [*ids, str(rng.randint(40, 50))]
     rng.shuffle(order)
     for i in order:
         if rng.random() < 0.1:
@@ -168,17 +236,19 @@ def run_score_pl(score_pl, gold, system, fmt, tmp, hash_seed):
     env = dict(os.environ, PERL_HASH_SEED=str(hash_seed), PERL_PERTURB_KEYS="2")
     p = subprocess.run(
         ["perl", "-e", HARNESS, score_pl, s, g, "-t", fmt],
-        capture_output=True, env=env, check=False,
+        capture_output=True,
+        env=env,
+        check=False,
     )
     out = p.stdout.decode("latin-1").splitlines()
     err = p.stderr.decode("latin-1").splitlines()
-    ints = [l[4:] for l in err if l.startswith("INT ")]
+    ints = [e[4:] for e in err if e.startswith("INT ")]
     died = None
-    for l in err:
-        if l.startswith("DIED"):
-            died = "reading" if "line 592" in l else "summary"
+    for e in err:
+        if e.startswith("DIED"):
+            died = "reading" if "line 592" in e else "summary"
     # score.pl names the file in its error lines: make that name neutral.
-    out = [l.replace("Error in " + s, "Error in system") for l in out]
+    out = [o.replace("Error in " + s, "Error in system") for o in out]
     return {"stdout": out, "ints": ints, "died": died}
 
 
@@ -189,7 +259,11 @@ def model_run(gold, system, fmt):
         return None, {"died": "reading"}
     out, ints = model.report(r, fmt)
     dies = len(ints) < 4
-    return r, {"stdout": out, "ints": ["%.17g" % x for x in ints], "died": "summary" if dies else None}
+    return r, {
+        "stdout": out,
+        "ints": [f"{x:.17g}" for x in ints],
+        "died": "summary" if dies else None,
+    }
 
 
 def agree(real, mod):
@@ -227,20 +301,24 @@ def main():
                 print("MODEL DISAGREES", fmt, repr(gold), repr(system), a, mod, sep="\n")
                 sys.exit(1)
             if n < args.cases:
-                cases.append({
-                    "format": fmt,
-                    "gold": gold.decode("latin-1"),
-                    "system": system.decode("latin-1"),
-                    **a,
-                })
+                cases.append(
+                    {
+                        "format": fmt,
+                        "gold": gold.decode("latin-1"),
+                        "system": system.decode("latin-1"),
+                        **a,
+                    }
+                )
             n += 1
-    print(f"{total} cases: model == score.pl; {skipped} hash-order-dependent cases skipped",
-          file=sys.stderr)
+    print(
+        f"{total} cases: model == score.pl; {skipped} hash-order-dependent cases skipped",
+        file=sys.stderr,
+    )
     with open(args.out, "w", encoding="utf-8") as f:
         json.dump({"seed": SEED, "cases": cases}, f, ensure_ascii=True, indent=0)
         f.write("\n")
     if args.gold:
-        gold = open(args.gold, "rb").read()
+        gold = Path(args.gold).read_bytes()
         system = b""
         for line in model.lines(gold):
             m = model.RECORD["best"].search(line)

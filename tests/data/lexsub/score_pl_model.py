@@ -31,8 +31,10 @@ items in `order_dependent`; the differential test never uses such inputs.
 Run:  python3 tests/data/lexsub/score_pl_model.py > tests/data/lexsub/score_pl_model.out
 (plain Python 3.11, no package needed.)
 """
+
 import os
 import re
+from pathlib import Path
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -141,7 +143,7 @@ def myround(x):
     n = n * 100
     arg = n + 0.5
     r = int(arg) / 100
-    s = "%.15g" % r
+    s = f"{r:.15g}"
     if "." in s:
         s += "0" * (2 - len(s.split(".")[1]))
     else:
@@ -193,48 +195,81 @@ def score(gold, system, fmt):
         if idcorr:
             corr += idcorr if fmt == "oot" else idcorr / numguesses
     return {
-        "totitems": totitems, "attempted": attempted, "corr": corr,
-        "totmodes": totmodes, "totmodatt": totmodatt, "modehits": modehits,
-        "errors": errors, "dupflag": dupflag, "order_dependent": order_dependent,
+        "totitems": totitems,
+        "attempted": attempted,
+        "corr": corr,
+        "totmodes": totmodes,
+        "totmodatt": totmodatt,
+        "modehits": modehits,
+        "errors": errors,
+        "dupflag": dupflag,
+        "order_dependent": order_dependent,
     }
 
 
 def report(r, fmt, sysname="system"):
     """What score.pl prints (stdout lines) and the arguments of its int()
     calls, stopping where it divides by zero."""
-    out = ["Error in %s on line %d" % (sysname, n) for n in r["errors"]]
+    out = [f"Error in {sysname} on line {n}" for n in r["errors"]]
     ints = []
     if fmt == "oot" and r["dupflag"]:
-        out.append("WARNING OOT file contains duplicates on %d lines" % r["dupflag"])
+        out.append(f"WARNING OOT file contains duplicates on {r['dupflag']} lines")
     figures = []
-    for num, den in [(r["corr"], r["attempted"]), (r["corr"], r["totitems"]),
-                     (r["modehits"], r["totmodatt"]), (r["modehits"], r["totmodes"])]:
+    for num, den in [
+        (r["corr"], r["attempted"]),
+        (r["corr"], r["totitems"]),
+        (r["modehits"], r["totmodatt"]),
+        (r["modehits"], r["totmodes"]),
+    ]:
         if den == 0:
             break
         s, arg = myround(num / den)
         figures.append(s)
         ints.append(arg)
         if len(figures) == 2:
-            out.append("Total = %d, attempted = %d" % (r["totitems"], r["attempted"]))
-            out.append("precision = %s, recall = %s" % tuple(figures))
+            out.append(f"Total = {r['totitems']}, attempted = {r['attempted']}")
+            out.append("precision = {}, recall = {}".format(*tuple(figures)))
         if len(figures) == 4:
-            out.append("Total with mode %d attempted %d" % (r["totmodes"], r["totmodatt"]))
-            label = "Mode precision = %s, Mode recall = %s" if fmt == "best" else "precision = %s, recall = %s"
+            out.append(f"Total with mode {r['totmodes']} attempted {r['totmodatt']}")
+            label = (
+                "Mode precision = %s, Mode recall = %s"
+                if fmt == "best"
+                else "precision = %s, recall = %s"
+            )
             out.append(label % tuple(figures[2:]))
     return out, ints
 
 
 if __name__ == "__main__":
-    gold = open(os.path.join(HERE, "gold.txt"), "rb").read()
+    gold = Path(HERE, "gold.txt").read_bytes()
     for name, fmt in [("wellformed.best", "best"), ("wellformed.oot", "oot")]:
-        r = score(gold, open(os.path.join(HERE, name), "rb").read(), fmt)
-        print(name, *[myround(a / b)[0] for a, b in [
-            (r["corr"], r["attempted"]), (r["corr"], r["totitems"]),
-            (r["modehits"], r["totmodatt"]), (r["modehits"], r["totmodes"])]])
+        r = score(gold, Path(HERE, name).read_bytes(), fmt)
+        print(
+            name,
+            *[
+                myround(a / b)[0]
+                for a, b in [
+                    (r["corr"], r["attempted"]),
+                    (r["corr"], r["totitems"]),
+                    (r["modehits"], r["totmodatt"]),
+                    (r["modehits"], r["totmodes"]),
+                ]
+            ],
+        )
     # The files with defect triggers: the crate's default profile deliberately
     # differs here (empty line borrowing answers, repeated answers, CRLF).
     for name, fmt in [("system.best", "best"), ("system.oot", "oot")]:
-        r = score(gold, open(os.path.join(HERE, name), "rb").read(), fmt)
-        print("#", name, *[myround(a / b)[0] for a, b in [
-            (r["corr"], r["attempted"]), (r["corr"], r["totitems"]),
-            (r["modehits"], r["totmodatt"]), (r["modehits"], r["totmodes"])]])
+        r = score(gold, Path(HERE, name).read_bytes(), fmt)
+        print(
+            "#",
+            name,
+            *[
+                myround(a / b)[0]
+                for a, b in [
+                    (r["corr"], r["attempted"]),
+                    (r["corr"], r["totitems"]),
+                    (r["modehits"], r["totmodatt"]),
+                    (r["modehits"], r["totmodes"]),
+                ]
+            ],
+        )

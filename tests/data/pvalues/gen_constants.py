@@ -28,8 +28,7 @@ def main():
         x = mpmath.mpf(k) / 4
         print(f"    {float(mpmath.erfc(x) * mpmath.exp(x * x))!r},")
     print("// dd.rs LN_2.lo, ONE_THIRD.lo; erf.rs FRAC_1_SQRT_2_DD.lo")
-    print(repr(lo(mpmath.log(2))), repr(lo(mpmath.mpf(1) / 3)),
-          repr(lo(1 / mpmath.sqrt(2))))
+    print(repr(lo(mpmath.log(2))), repr(lo(mpmath.mpf(1) / 3)), repr(lo(1 / mpmath.sqrt(2))))
     print("// student.rs GAMMA_RATIO: Γ((ν + 1)/2)/Γ(ν/2), ν = 1..=31")
     for nu in range(1, 32):
         a = mpmath.mpf(nu) / 2

@@ -72,16 +72,27 @@ def t_sf(df, t):
 
 
 CASES = [
-    (300, 1, 0.05), (300, 2, 0.3), (300, 3, 0.6), (300, 4, 0.85),
-    (100_000, 5, 0.003), (100_000, 6, 0.02), (100_000, 7, 0.05), (100_000, 8, 0.1),
-    (1_000_000, 9, 0.001), (1_000_000, 10, 0.004), (1_000_000, 11, 0.01),
-    (1_000_000, 12, 0.02), (1_000_000, 13, 0.035),
+    (300, 1, 0.05),
+    (300, 2, 0.3),
+    (300, 3, 0.6),
+    (300, 4, 0.85),
+    (100_000, 5, 0.003),
+    (100_000, 6, 0.02),
+    (100_000, 7, 0.05),
+    (100_000, 8, 0.1),
+    (1_000_000, 9, 0.001),
+    (1_000_000, 10, 0.004),
+    (1_000_000, 11, 0.01),
+    (1_000_000, 12, 0.02),
+    (1_000_000, 13, 0.035),
 ]
 
 
 def main():
-    lines = [f"# scipy {scipy.__version__}, numpy {np.__version__}, mpmath {mpmath.__version__}",
-             "# n seed c rho_exact t p_mpmath p_scipy_t p_scipy_spearmanr"]
+    lines = [
+        f"# scipy {scipy.__version__}, numpy {np.__version__}, mpmath {mpmath.__version__}",
+        "# n seed c rho_exact t p_mpmath p_scipy_t p_scipy_spearmanr",
+    ]
     for n, seed, c in CASES:
         x, y = case_data(seed, n, c)
         rho = exact_rho(x, y)
@@ -91,8 +102,11 @@ def main():
         p_sc = float(2 * stats.t.sf(abs(t), df))
         p_e2e = float(stats.spearmanr(x, y).pvalue)
         lines.append(f"{n} {seed} {c!r} {rho!r} {t!r} {p_mp!r} {p_sc!r} {p_e2e!r}")
-        print(lines[-1], f"scipy t.sf vs mpmath {abs(p_sc - p_mp) / p_mp:.2e}",
-              f"spearmanr vs mpmath {abs(p_e2e - p_mp) / p_mp:.2e}")
+        print(
+            lines[-1],
+            f"scipy t.sf vs mpmath {abs(p_sc - p_mp) / p_mp:.2e}",
+            f"spearmanr vs mpmath {abs(p_e2e - p_mp) / p_mp:.2e}",
+        )
     (HERE / "spearman_large.txt").write_text("\n".join(lines) + "\n")
 
 

@@ -41,12 +41,75 @@ from scipy.stats import _mstats_basic
 HERE = pathlib.Path(__file__).parent
 DPS = 50
 CHECK_DPS = 80
-TARGETS = [0.49, 0.45, 0.4, 0.3, 0.25, 0.2, 0.1, 0.05, 1e-2, 1e-3, 1e-5, 1e-8,
-           1e-12, 1e-16, 1e-20, 1e-30, 1e-50, 1e-80, 1e-100, 1e-150, 1e-200,
-           1e-250, 1e-290, 1e-300]
-DFS = [1, 2, 3, 4, 5, 6, 7, 8, 10, 13, 16, 20, 25, 30, 31, 32, 33, 40, 47, 48,
-       49, 50, 64, 98, 99, 100, 101, 150, 200, 298, 300, 500, 1000, 3000,
-       10_000, 30_000, 100_000, 300_000, 999_998, 1_000_000, 10_000_000]
+TARGETS = [
+    0.49,
+    0.45,
+    0.4,
+    0.3,
+    0.25,
+    0.2,
+    0.1,
+    0.05,
+    1e-2,
+    1e-3,
+    1e-5,
+    1e-8,
+    1e-12,
+    1e-16,
+    1e-20,
+    1e-30,
+    1e-50,
+    1e-80,
+    1e-100,
+    1e-150,
+    1e-200,
+    1e-250,
+    1e-290,
+    1e-300,
+]
+DFS = [
+    1,
+    2,
+    3,
+    4,
+    5,
+    6,
+    7,
+    8,
+    10,
+    13,
+    16,
+    20,
+    25,
+    30,
+    31,
+    32,
+    33,
+    40,
+    47,
+    48,
+    49,
+    50,
+    64,
+    98,
+    99,
+    100,
+    101,
+    150,
+    200,
+    298,
+    300,
+    500,
+    1000,
+    3000,
+    10_000,
+    30_000,
+    100_000,
+    300_000,
+    999_998,
+    1_000_000,
+    10_000_000,
+]
 
 
 def half_beta(a, x, y):
@@ -77,8 +140,8 @@ def t_sf(df, t, dps):
 def t_sf_closed(df, t, p_guess):
     """The same from the finite sums for integer df (Abramowitz & Stegun
     26.7.3–4), A = P(|T| < t), θ = atan(t/√df):
-      odd df:  A = (2/π)[θ + sin θ (cos θ + (2/3)cos³θ + … + (2·4⋯(df−3))/(1·3⋯(df−2)) cos^(df−2) θ)]
-      even df: A = sin θ [1 + ½cos²θ + (1·3)/(2·4)cos⁴θ + … + (1·3⋯(df−3))/(2·4⋯(df−2)) cos^(df−2) θ]
+    odd df:  A = (2/π)[θ + sin θ (cos θ + (2/3)cos³θ + … + (2·4⋯(df−3))/(1·3⋯(df−2)) cos^(df−2) θ)]
+    even df: A = sin θ [1 + ½cos²θ + (1·3)/(2·4)cos⁴θ + … + (1·3⋯(df−3))/(2·4⋯(df−2)) cos^(df−2) θ]
     and P(T > t) = (1 − A)/2, evaluated with enough digits to survive the
     cancellation (an independent second opinion on betainc)."""
     digits = 60 + int(-mpmath.log10(p_guess)) if p_guess > 0 else 60
@@ -176,8 +239,7 @@ def pearson_rows(rng):
 
 
 def normal_rows(rng):
-    zs = {0.0, 1e-300, 1e-10, 0.5, 1.0, 1.959963984540054, 3.0, 5.0, 10.0, 20.0,
-          30.0, 37.0, 37.5}
+    zs = {0.0, 1e-300, 1e-10, 0.5, 1.0, 1.959963984540054, 3.0, 5.0, 10.0, 20.0, 30.0, 37.0, 37.5}
     for _ in range(150):
         zs.add(rng.uniform(0, 37.5))
     for _ in range(30):
@@ -206,7 +268,7 @@ def mahonian_counts(n):
 
 def mahonian_rows(rng):
     rows = []
-    for n in list(range(2, 34)) + [40, 60, 100, 170]:
+    for n in [*list(range(2, 34)), 40, 60, 100, 170]:
         if n > 60:
             # Only P(C = 0) = 1/n! and P(C ≤ 1) = n/n! (one inversion: n − 1
             # adjacent transpositions) are needed beyond n = 33.
@@ -218,8 +280,16 @@ def mahonian_rows(rng):
         counts = mahonian_counts(n)
         total_pairs = n * (n - 1) // 2
         fact = math.factorial(n)
-        ks = {0, 1, 2, 3, total_pairs // 8, total_pairs // 4, total_pairs // 2 - 1,
-              total_pairs // 2}
+        ks = {
+            0,
+            1,
+            2,
+            3,
+            total_pairs // 8,
+            total_pairs // 4,
+            total_pairs // 2 - 1,
+            total_pairs // 2,
+        }
         ks.update(rng.randrange(0, total_pairs // 2 + 1) for _ in range(6))
         if n > 33:
             ks = {0, 1}
@@ -237,8 +307,10 @@ def mahonian_rows(rng):
 
 def write(name, header, rows):
     """Rows of ints (written as such) and floats (shortest reprs)."""
+
     def fmt(v):
         return str(v) if isinstance(v, int) else s(v)
+
     lines = [header] + [" ".join(fmt(v) for v in row) for row in rows]
     (HERE / name).write_text("\n".join(lines) + "\n")
     print(f"{name}: {len(rows)} rows")
@@ -252,14 +324,15 @@ def report(name, rows, ref, sci):
         err = abs(q - p) / p if p else abs(q)
         worst = max(worst, err)
         bad += err > 1e-13
-    print(f"  SciPy vs mpmath: worst relative difference {worst:.3e}, "
-          f"{bad} rows above 1e-13")
+    print(f"  SciPy vs mpmath: worst relative difference {worst:.3e}, {bad} rows above 1e-13")
 
 
 def main():
     rng = random.Random(15)
-    versions = (f"# scipy {scipy.__version__}, numpy {np.__version__}, "
-                f"mpmath {mpmath.__version__}, mpmath at {DPS} digits")
+    versions = (
+        f"# scipy {scipy.__version__}, numpy {np.__version__}, "
+        f"mpmath {mpmath.__version__}, mpmath at {DPS} digits"
+    )
     trows = [(df, float(t), float(p), float(q)) for df, t, p, q in student_rows(rng)]
     write("student_t.txt", versions + "\n# df t sf_mpmath sf_scipy", trows)
     report("student_t", trows, 2, 3)
@@ -282,7 +355,6 @@ def main():
         assert err < 1e-30, (df, t, err)
         worst = max(worst, err)
     print(f"  t tail, finite sums vs betainc on {len(sample)} rows: {worst:.3e}")
-
 
 
 if __name__ == "__main__":

@@ -11,7 +11,12 @@ does not rank count in R and the ideal DCG.
 
 Run: python3 tests/data/relevance/expected.py
 """
-import csv, itertools, math, os, statistics
+
+import csv
+import itertools
+import math
+import os
+import statistics
 from collections import OrderedDict, defaultdict
 
 here = os.path.dirname(os.path.abspath(__file__))
@@ -31,7 +36,11 @@ for (q, d), g in grades.items():
     strict = loose and max(g) == 3
     sd = statistics.stdev(g)
     queries.setdefault(q, []).append((d, loose, strict, statistics.mean(g), sd))
-    print(f"pair {q!r} {d!r}: mean {statistics.mean(g):.6f} sd {sd:.15f} loose {loose} strict {strict}")
+    print(
+        f"pair {q!r} {d!r}: mean {statistics.mean(g):.6f} sd {sd:.15f} "
+        f"loose {loose} strict {strict}"
+    )
+
 
 def plain(order, R, ideal):
     hits, ap, rr = 0, 0.0, 0.0
@@ -41,10 +50,14 @@ def plain(order, R, ideal):
             ap += hits / (i + 1)
             if rr == 0.0:
                 rr = 1 / (i + 1)
-    top = lambda c: sum(1 for x in order[:c] if x[0])
+
+    def top(c):
+        return sum(1 for x in order[:c] if x[0])
+
     dcg = sum(g / math.log2(i + 2) for i, (_, g) in enumerate(order[:K]))
     idcg = sum(g / math.log2(i + 2) for i, g in enumerate(sorted(ideal, reverse=True)[:K]))
     return dict(ap=ap / R, p=top(K) / K, rp=top(R) / R, rr=rr, ndcg=dcg / idcg)
+
 
 means = defaultdict(list)
 for q, docs in queries.items():

@@ -1,6 +1,7 @@
 """Writes the small sample files judgements.csv and model.csv (PhraseRel-style
 queries, three annotators per pair on the -3..3 scale, a model with tied
 scores and one unjudged document). Run: python3 gen_sample.py"""
+
 pairs = {
     "agent sell property": [
         ("delegate buy land", [3, 2, 1]),
@@ -24,14 +25,26 @@ pairs = {
     ],
 }
 scores = {
-    "agent sell property": [("delegate buy land", 0.81), ("representative sell estate", 0.64),
-                            ("agent offer house", 0.81), ("company sell product", 0.70),
-                            ("dealer sell car", 0.12), ("agent buy property", 0.90)],
-    "man waves hand": [("person moves arm", 0.55), ("man shakes hand", 0.55),
-                       ("woman waves flag", 0.55), ("man raises hand", 0.93),
-                       ("boy waves goodbye", 0.20)],
-    "student read book": [("pupil study text", 0.40), ("child open box", 0.75),
-                          ("reader write letter", 0.10)],
+    "agent sell property": [
+        ("delegate buy land", 0.81),
+        ("representative sell estate", 0.64),
+        ("agent offer house", 0.81),
+        ("company sell product", 0.70),
+        ("dealer sell car", 0.12),
+        ("agent buy property", 0.90),
+    ],
+    "man waves hand": [
+        ("person moves arm", 0.55),
+        ("man shakes hand", 0.55),
+        ("woman waves flag", 0.55),
+        ("man raises hand", 0.93),
+        ("boy waves goodbye", 0.20),
+    ],
+    "student read book": [
+        ("pupil study text", 0.40),
+        ("child open box", 0.75),
+        ("reader write letter", 0.10),
+    ],
 }
 
 

@@ -50,20 +50,28 @@ HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "trec_eval_golde
 
 # The measures of the library, with default cut-offs (summaries only) and
 # with a few cut-offs each (per query, to keep the files small).
-ALL = ("-m num_q -m runid -m num_ret -m num_rel -m num_rel_ret -m map -m gm_map "
-       "-m Rprec -m bpref -m recip_rank -m iprec_at_recall -m P -m recall -m ndcg "
-       "-m ndcg_cut -m map_cut -m success")
-FEW = ("-m num_q -m runid -m num_ret -m num_rel -m num_rel_ret -m map -m gm_map "
-       "-m Rprec -m bpref -m recip_rank -m iprec_at_recall.0,0.3,0.7,1 -m P.1,3,10 "
-       "-m recall.3,10 -m ndcg -m ndcg_cut.3,10 -m map_cut.3,10 -m success.1,3")
+ALL = (
+    "-m num_q -m runid -m num_ret -m num_rel -m num_rel_ret -m map -m gm_map "
+    "-m Rprec -m bpref -m recip_rank -m iprec_at_recall -m P -m recall -m ndcg "
+    "-m ndcg_cut -m map_cut -m success"
+)
+FEW = (
+    "-m num_q -m runid -m num_ret -m num_rel -m num_rel_ret -m map -m gm_map "
+    "-m Rprec -m bpref -m recip_rank -m iprec_at_recall.0,0.3,0.7,1 -m P.1,3,10 "
+    "-m recall.3,10 -m ndcg -m ndcg_cut.3,10 -m map_cut.3,10 -m success.1,3"
+)
 
 # name, files, arguments.
 CASES = [
     ("official", "golden", ""),
     ("official_q", "golden", "-q"),
     ("complete_q", "golden", "-c -q"),
-    ("level2_q", "golden", "-l 2 -q -m map -m gm_map -m Rprec -m bpref -m recip_rank "
-     "-m iprec_at_recall.0,0.5,1 -m P.5,10 -m recall.10 -m ndcg_cut.10"),
+    (
+        "level2_q",
+        "golden",
+        "-l 2 -q -m map -m gm_map -m Rprec -m bpref -m recip_rank "
+        "-m iprec_at_recall.0,0.5,1 -m P.5,10 -m recall.10 -m ndcg_cut.10",
+    ),
     ("level0", "golden", "-l 0 " + ALL),
     ("nosummary", "golden", "-n -q -m map -m bpref -m P.5"),
     ("max5", "golden", "-M 5"),
@@ -85,7 +93,7 @@ def generate(seed=24):
     last_tag = None
     for i, q in enumerate(qids):
         docs = [f"D{n}" for n in rng.sample(range(1, 400), 32)]
-        judged = docs[4: rng.randint(8, 26)]
+        judged = docs[4 : rng.randint(8, 26)]
         kind = i % 6
         grades = {}
         for d in judged:
@@ -154,17 +162,22 @@ def restricted(files):
 
 
 def trec_eval(binary, args, qrels, run):
-    res = subprocess.run([binary] + args.split() + [qrels, run],
-                         capture_output=True, check=False)
+    res = subprocess.run([binary, *args.split(), qrels, run], capture_output=True, check=False)
     return res.returncode, res.stdout, res.stderr
 
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--trec-eval", default=os.environ.get("TREC_EVAL"),
-                   help="trec_eval 10.0 (default: $TREC_EVAL)")
-    p.add_argument("--trec-eval-9", default=os.environ.get("TREC_EVAL_9"),
-                   help="trec_eval 9.0.8 (default: $TREC_EVAL_9)")
+    p.add_argument(
+        "--trec-eval",
+        default=os.environ.get("TREC_EVAL"),
+        help="trec_eval 10.0 (default: $TREC_EVAL)",
+    )
+    p.add_argument(
+        "--trec-eval-9",
+        default=os.environ.get("TREC_EVAL_9"),
+        help="trec_eval 9.0.8 (default: $TREC_EVAL_9)",
+    )
     a = p.parse_args()
     if not a.trec_eval or not a.trec_eval_9:
         sys.exit("give the paths of trec_eval 10.0 and 9.0.8 (see the docstring)")
@@ -196,14 +209,20 @@ def main():
             file9 = name + ".9.out"
             with open(os.path.join(HERE, file9), "wb") as f:
                 f.write(out9)
-        rows.append("\t".join([name, files + ".qrels", files + ".run", args,
-                               name + ".10.out", file9]))
-        print(f"{name}: {len(out10.splitlines())} lines, 9.0.x {'differs' if out9 != out10 else 'agrees'}")
+        rows.append(
+            "\t".join([name, files + ".qrels", files + ".run", args, name + ".10.out", file9])
+        )
+        print(
+            f"{name}: {len(out10.splitlines())} lines, "
+            f"9.0.x {'differs' if out9 != out10 else 'agrees'}"
+        )
     v10 = trec_eval(a.trec_eval, "-v", "", "")[2].decode().strip()
     v9 = trec_eval(a.trec_eval_9, "-v", "", "")[2].decode().strip()
     with open(os.path.join(HERE, "cases.tsv"), "w") as f:
-        f.write(f"# name\tqrels\trun\targuments\ttrec_eval 10.0 ({v10})\t9.0.8 ({v9})"
-                "\t(see ../trec_eval_golden.py)\n")
+        f.write(
+            f"# name\tqrels\trun\targuments\ttrec_eval 10.0 ({v10})\t9.0.8 ({v9})"
+            "\t(see ../trec_eval_golden.py)\n"
+        )
         f.write("\n".join(rows) + "\n")
 
 

@@ -30,20 +30,43 @@ Committed values produced with Python 3.11, pytrec-eval-terrier 0.5.11,
 numpy 2.4.6. (gm_map's "all" is pytrec_eval.compute_aggregated_measure's
 geometric mean: exp of the mean of the per-query logarithms.)
 """
+
 import os
 import random
 
 import pytrec_eval
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-MEASURES = ["map", "P_5", "P_10", "Rprec", "recip_rank", "ndcg_cut_5",
-            "ndcg_cut_10", "ndcg", "num_ret", "num_rel", "num_rel_ret",
-            # trec_eval's other official measures and recall, success, map_cut
-            # (pytrec_eval is trec_eval 9: the crate's TrecEvalVersion::V9).
-            "gm_map", "bpref", "num_q", "iprec_at_recall_0.00",
-            "iprec_at_recall_0.10", "iprec_at_recall_0.30", "iprec_at_recall_0.70",
-            "iprec_at_recall_1.00", "recall_5", "recall_30", "success_1",
-            "success_10", "map_cut_5", "map_cut_100", "P_1000"]
+MEASURES = [
+    "map",
+    "P_5",
+    "P_10",
+    "Rprec",
+    "recip_rank",
+    "ndcg_cut_5",
+    "ndcg_cut_10",
+    "ndcg",
+    "num_ret",
+    "num_rel",
+    "num_rel_ret",
+    # trec_eval's other official measures and recall, success, map_cut
+    # (pytrec_eval is trec_eval 9: the crate's TrecEvalVersion::V9).
+    "gm_map",
+    "bpref",
+    "num_q",
+    "iprec_at_recall_0.00",
+    "iprec_at_recall_0.10",
+    "iprec_at_recall_0.30",
+    "iprec_at_recall_0.70",
+    "iprec_at_recall_1.00",
+    "recall_5",
+    "recall_30",
+    "success_1",
+    "success_10",
+    "map_cut_5",
+    "map_cut_100",
+    "P_1000",
+]
 
 
 def generate(seed=16):

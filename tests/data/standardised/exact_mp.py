@@ -12,10 +12,11 @@ f(a)f(b), first f(a)), and the moments
 
     mean = E[G],  var = E[(G - mean)^2],  left = E[(G - mean)^2 1{G < mean}].
 
-Run:  /work/venv/bin/python tests/data/standardised/exact_mp.py > tests/data/standardised/exact_mp.txt
+Run:  python tests/data/standardised/exact_mp.py > tests/data/standardised/exact_mp.txt
 Produced with Python 3.11 and mpmath 1.4.1. Output columns:
     weigher scheme coefficient n mean var left
 """
+
 import itertools
 import math
 

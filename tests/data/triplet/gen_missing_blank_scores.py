@@ -23,12 +23,14 @@ Then, computed here independently, the score of the lenient reading (line 10
 starts the block of its own target), with ties counted as choosing w2 as the
 evaluator does. Produced with Python 2.7.18 and Python 3.11.
 """
+
 import argparse
 import math
 import os
 import shutil
 import subprocess
 import tempfile
+from pathlib import Path
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -40,7 +42,7 @@ import evaluator
 class Model(object):
     def __init__(self, path):
         self.v = {}
-        for line in open(path).read().splitlines()[1:]:
+        for line in Path(path).read_text().splitlines()[1:]:
             parts = line.split()
             self.v[parts[0]] = [float(x) for x in parts[1:]]
 
@@ -61,7 +63,7 @@ for t in ['positives', 'distractors', 'randoms']:
 
 def read_vec(path):
     out = {}
-    for line in open(path).read().splitlines()[1:]:
+    for line in Path(path).read_text().splitlines()[1:]:
         parts = line.split()
         out[parts[0]] = [float(x) for x in parts[1:]]
     return out
@@ -71,7 +73,7 @@ def lenient_rows(path):
     """The lenient reading: a non-comma line that is not a section name
     starts a new target."""
     rows, target, kind = [], None, "positives"
-    for raw in open(path, encoding="utf-8").read().splitlines():
+    for raw in Path(path).read_text(encoding="utf-8").splitlines():
         line = raw.strip()
         if not line:
             target = None
@@ -118,8 +120,17 @@ def main():
         os.mkdir(sets)
         shutil.copy(data, os.path.join(sets, "vb_inf.txt"))
         out = subprocess.run(
-            [args.python2, "-c", DRIVER, os.path.dirname(os.path.abspath(args.evaluator)), sets, vec],
-            capture_output=True, text=True, check=True,
+            [
+                args.python2,
+                "-c",
+                DRIVER,
+                os.path.dirname(os.path.abspath(args.evaluator)),
+                sets,
+                vec,
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
         ).stdout
     print(out, end="")
     rows, v = lenient_rows(data), read_vec(vec)

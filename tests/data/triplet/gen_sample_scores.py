@@ -10,6 +10,7 @@ Run: python3 gen_sample_scores.py > sample_scores.txt
 Output lines: dtype policy kind score scored unknown ties skipped_ties
 (score is 'undefined' when Σ|s| = 0).
 """
+
 import pathlib
 
 import numpy as np

@@ -5,6 +5,7 @@ Eq. 8-9 (f(n) = 1/(n + n0)^2). Output: null.txt, one line per case:
     coefficient scheme n n0 permutations mean mean_se sd
 
 Regenerate with `python3 gen_null.py > null.txt` (seeded)."""
+
 import numpy as np
 
 rng = np.random.default_rng(20201116)
@@ -18,7 +19,9 @@ def weights(a, b, n0, scheme):
 
 def rho_w(a, b, w):
     ma, mb = (w * a).sum(), (w * b).sum()
-    return (w * (a - ma) * (b - mb)).sum() / np.sqrt((w * (a - ma) ** 2).sum() * (w * (b - mb) ** 2).sum())
+    return (w * (a - ma) * (b - mb)).sum() / np.sqrt(
+        (w * (a - ma) ** 2).sum() * (w * (b - mb) ** 2).sum()
+    )
 
 
 def tau_w(a, b, w):
@@ -43,4 +46,13 @@ for coef, scheme, n, n0, m in cases:
         b = rng.permutation(a)
         w = weights(a, b, n0, scheme)
         vals[k] = rho_w(a, b, w) if coef == "rho" else tau_w(a, b, w)
-    print(coef, scheme, n, n0, m, float(vals.mean()), float(vals.std(ddof=1) / np.sqrt(m)), float(vals.std(ddof=1)))
+    print(
+        coef,
+        scheme,
+        n,
+        n0,
+        m,
+        float(vals.mean()),
+        float(vals.std(ddof=1) / np.sqrt(m)),
+        float(vals.std(ddof=1)),
+    )

@@ -50,9 +50,15 @@ for i in range(3):
 for name, value in sums.items():
     print(f"{name:11s} {float(value)!r}")
 num = sums["concordant"] - sums["discordant"]
-tau = mpmath.mpf(num.numerator) / num.denominator / mpmath.sqrt(
-    mpmath.mpf(sums["untied_x"].numerator) / sums["untied_x"].denominator
-    * mpmath.mpf(sums["untied_y"].numerator) / sums["untied_y"].denominator
+tau = (
+    mpmath.mpf(num.numerator)
+    / num.denominator
+    / mpmath.sqrt(
+        mpmath.mpf(sums["untied_x"].numerator)
+        / sums["untied_x"].denominator
+        * mpmath.mpf(sums["untied_y"].numerator)
+        / sums["untied_y"].denominator
+    )
 )
 print(f"tau         {float(tau)!r}")
 print(f"tau (40 digits) {mpmath.nstr(tau, 40)}")

@@ -17,6 +17,7 @@ shows which of two answers is the better one.
 With nan_every > 0, x[i] = NaN for i % nan_every == 0 and y[i] = NaN for
 i % nan_every == 1 (scipy treats NaN as the smallest value).
 """
+
 import json
 import math
 import sys
@@ -110,8 +111,14 @@ WEIGHERS = {
 def main():
     cases = []
     for seed, n, levels in [
-        (1, 10, 0), (2, 10, 3), (3, 100, 0), (4, 100, 5),
-        (5, 1000, 0), (6, 1000, 10), (7, 1000, 2), (8, 5000, 50),
+        (1, 10, 0),
+        (2, 10, 3),
+        (3, 100, 0),
+        (4, 100, 5),
+        (5, 1000, 0),
+        (6, 1000, 10),
+        (7, 1000, 2),
+        (8, 5000, 50),
     ]:
         x, y = data(seed, n, levels)
         given = np.floor(splitmix_floats(seed + 1000, n) * 7)
@@ -120,14 +127,34 @@ def main():
             for weigher, f in WEIGHERS.items():
                 for additive in (True, False):
                     tau = stats.weightedtau(x, y, rank=arg, weigher=f, additive=additive).statistic
-                    cases.append(dict(seed=seed, n=n, levels=levels, nan_every=0, rank=rank,
-                                      weigher=weigher, additive=additive, tau=float(tau),
-                                      exact=exact(x, y, rank, given, weigher, additive)))
+                    cases.append(
+                        dict(
+                            seed=seed,
+                            n=n,
+                            levels=levels,
+                            nan_every=0,
+                            rank=rank,
+                            weigher=weigher,
+                            additive=additive,
+                            tau=float(tau),
+                            exact=exact(x, y, rank, given, weigher, additive),
+                        )
+                    )
         # ByYX is scipy's rank=None on (y, x).
         tau = stats.weightedtau(y, x, rank=None).statistic
-        cases.append(dict(seed=seed, n=n, levels=levels, nan_every=0, rank="by_yx",
-                          weigher="hyperbolic", additive=True, tau=float(tau),
-                          exact=exact(x, y, "by_yx", given, "hyperbolic", True)))
+        cases.append(
+            dict(
+                seed=seed,
+                n=n,
+                levels=levels,
+                nan_every=0,
+                rank="by_yx",
+                weigher="hyperbolic",
+                additive=True,
+                tau=float(tau),
+                exact=exact(x, y, "by_yx", given, "hyperbolic", True),
+            )
+        )
     # NaN, scipy's rule: smallest value, all NaNs tied.
     for seed, n, levels, every in [(11, 50, 0, 7), (12, 300, 4, 5), (13, 2000, 0, 3)]:
         x, y = data(seed, n, levels)
@@ -136,19 +163,32 @@ def main():
         for rank, arg in [("symmetric", True), ("by_xy", None)]:
             for additive in (True, False):
                 tau = stats.weightedtau(x, y, rank=arg, additive=additive).statistic
-                cases.append(dict(seed=seed, n=n, levels=levels, nan_every=every, rank=rank,
-                                  weigher="hyperbolic", additive=additive, tau=float(tau),
-                                  exact=exact(x, y, rank, None, "hyperbolic", additive)))
+                cases.append(
+                    dict(
+                        seed=seed,
+                        n=n,
+                        levels=levels,
+                        nan_every=every,
+                        rank=rank,
+                        weigher="hyperbolic",
+                        additive=additive,
+                        tau=float(tau),
+                        exact=exact(x, y, rank, None, "hyperbolic", additive),
+                    )
+                )
     # Unweighted is Kendall's tau-b: scipy's kendalltau on the same data.
     kendall = []
     for seed, n, levels in [(21, 1000, 0), (22, 1000, 6)]:
         x, y = data(seed, n, levels)
-        kendall.append(dict(seed=seed, n=n, levels=levels,
-                            tau=float(stats.kendalltau(x, y).statistic)))
+        kendall.append(
+            dict(seed=seed, n=n, levels=levels, tau=float(stats.kendalltau(x, y).statistic))
+        )
     out = dict(
         source="scipy.stats.weightedtau / kendalltau, by tests/data/vigna/gen_scipy.py",
-        scipy=scipy.__version__, numpy=np.__version__,
-        cases=cases, kendall=kendall,
+        scipy=scipy.__version__,
+        numpy=np.__version__,
+        cases=cases,
+        kendall=kendall,
     )
     json.dump(out, sys.stdout, indent=1)
     sys.stdout.write("\n")

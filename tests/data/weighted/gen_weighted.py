@@ -9,6 +9,7 @@ Data come from a SplitMix64 generator so that the Rust test regenerates the
 same inputs without reading them from a file. Output: one line per case,
 `name n0 rho_w tau_w`, with values printed by repr (round-trip exact).
 """
+
 import numpy as np
 from scipy.stats import rankdata
 
@@ -34,7 +35,10 @@ def weighted(x, y, n0):
     # Ranks: 1 = largest score, ties averaged.
     a = rankdata(-x, method="average")
     b = rankdata(-y, method="average")
-    f = lambda r: 1.0 / (r + n0) ** 2
+
+    def f(r):
+        return 1.0 / (r + n0) ** 2
+
     w = f(a) + f(b)
     w = w / w.sum()
     am, bm = (w * a).sum(), (w * b).sum()

@@ -19,6 +19,7 @@ dimension). Seeded, so the files are reproducible:
   gen-a.vec, gen-b.bin, gen-pairs.tsv     larger generated files (400 words, 1000 pairs, ties)
   gen-case.vec, gen-case-pairs.tsv        mixed-case words for the case-folding comparison
 """
+
 import os
 import struct
 
@@ -74,10 +75,11 @@ def write_bin(path, items):
     with open(path, "wb") as f:
         f.write(f"{len(items)} {len(items[0][1])}\n".encode())
         for w, v in items:
-            f.write(w.encode() + b" " + struct.pack("<%df" % len(v), *f32(v)) + b"\n")
+            f.write(w.encode() + b" " + struct.pack(f"<{len(v)}f", *f32(v)) + b"\n")
 
 
-# Model A: small noise, 16 dims, misses 3 words. Model B: projected to 12 dims, more noise, misses 3 others.
+# Model A: small noise, 16 dims, misses 3 words.
+# Model B: projected to 12 dims, more noise, misses 3 others.
 missing_a = {"plum", "crawl", "pliers"}
 missing_b = {"tram", "grey", "lion"}
 items_a = [(w, latent[w] + 0.35 * rng.normal(size=LATENT_DIM)) for w in WORDS if w not in missing_a]
@@ -88,7 +90,9 @@ write_bin(os.path.join(HERE, "sample-b.bin"), items_b)
 
 
 def human(w1, w2, noise=0.6):
-    z = cos(latent.get(w1, rng.normal(size=LATENT_DIM)), latent.get(w2, rng.normal(size=LATENT_DIM)))
+    z = cos(
+        latent.get(w1, rng.normal(size=LATENT_DIM)), latent.get(w2, rng.normal(size=LATENT_DIM))
+    )
     return float(np.clip(5 + 5 * z + noise * rng.normal(), 0, 10))
 
 
@@ -118,13 +122,17 @@ with open(os.path.join(HERE, "ws-sample.tsv"), "w") as f:
         f.write(f"{a}\t{b}\t{human(a, b):.2f}\n")
 
 with open(os.path.join(HERE, "simlex-sample.txt"), "w") as f:
-    f.write("word1\tword2\tPOS\tSimLex999\tconc(w1)\tconc(w2)\tconcQ\tAssoc(USF)\tSimAssoc333\tSD(SimLex)\n")
+    f.write(
+        "word1\tword2\tPOS\tSimLex999\tconc(w1)\tconc(w2)\tconcQ\tAssoc(USF)\tSimAssoc333\tSD(SimLex)\n"
+    )
     pairs = [(a, b) for a, b in draw_pairs(200, WORDS, within=0.7) if POS[a] == POS[b]][:60]
     for a, b in pairs:
         pos = {"n": "N", "v": "V", "j": "A"}[POS[a]]
         f.write(
-            f"{a}\t{b}\t{pos}\t{human(a, b):.2f}\t{rng.uniform(1, 7):.2f}\t{rng.uniform(1, 7):.2f}\t"
-            f"{rng.integers(1, 5)}\t{rng.uniform(0, 8):.2f}\t{rng.integers(0, 2)}\t{rng.uniform(0, 3):.2f}\n"
+            f"{a}\t{b}\t{pos}\t{human(a, b):.2f}\t"
+            f"{rng.uniform(1, 7):.2f}\t{rng.uniform(1, 7):.2f}\t"
+            f"{rng.integers(1, 5)}\t{rng.uniform(0, 8):.2f}\t"
+            f"{rng.integers(0, 2)}\t{rng.uniform(0, 3):.2f}\n"
         )
 
 with open(os.path.join(HERE, "men-sample.txt"), "w") as f:
@@ -142,8 +150,14 @@ gen_words = [f"w{i:03d}" for i in range(450)]
 gen_centres = rng.normal(size=(20, GEN_DIM))
 gen_latent = {w: gen_centres[i % 20] + rng.normal(size=GEN_DIM) for i, w in enumerate(gen_words)}
 known = gen_words[:400]
-write_vec(os.path.join(HERE, "gen-a.vec"), [(w, gen_latent[w] + 0.5 * rng.normal(size=GEN_DIM)) for w in known])
-write_bin(os.path.join(HERE, "gen-b.bin"), [(w, gen_latent[w] + 1.5 * rng.normal(size=GEN_DIM)) for w in known])
+write_vec(
+    os.path.join(HERE, "gen-a.vec"),
+    [(w, gen_latent[w] + 0.5 * rng.normal(size=GEN_DIM)) for w in known],
+)
+write_bin(
+    os.path.join(HERE, "gen-b.bin"),
+    [(w, gen_latent[w] + 1.5 * rng.normal(size=GEN_DIM)) for w in known],
+)
 with open(os.path.join(HERE, "gen-pairs.tsv"), "w") as f:
     seen = set()
     while len(seen) < 1000:
@@ -152,7 +166,9 @@ with open(os.path.join(HERE, "gen-pairs.tsv"), "w") as f:
             continue
         seen.add((i, j))
         z = cos(gen_latent[gen_words[i]], gen_latent[gen_words[j]])
-        f.write(f"{gen_words[i]}\t{gen_words[j]}\t{np.round(2 * (5 + 5 * z + rng.normal())) / 2:g}\n")
+        f.write(
+            f"{gen_words[i]}\t{gen_words[j]}\t{np.round(2 * (5 + 5 * z + rng.normal())) / 2:g}\n"
+        )
 
 # Case variants: 'Word' before 'word' (the first row of a folded word wins), pairs in mixed case.
 case_items = []

@@ -14,8 +14,10 @@ One line per case:
 with unknown = drop | zero (gensim's dummy4unknown=True), case = exact | fold
 (gensim's case_insensitive), restrict = gensim's restrict_vocab (0: none).
 """
+
 import os
 import tempfile
+from pathlib import Path
 
 import gensim
 from gensim.models import KeyedVectors
@@ -25,7 +27,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 def as_tsv(name):
     """The benchmark as word1<TAB>word2<TAB>score lines (a temporary file)."""
-    lines = open(os.path.join(HERE, name)).read().splitlines()
+    lines = Path(HERE, name).read_text().splitlines()
     out = []
     for line in lines:
         if not line.strip() or line.startswith("#"):
@@ -42,9 +44,8 @@ def as_tsv(name):
             out.append(tuple(line.split(",")))
         else:
             out.append(tuple(line.split("\t")))
-    tmp = tempfile.NamedTemporaryFile("w", suffix=".tsv", delete=False)
-    tmp.write("".join(f"{a}\t{b}\t{s}\n" for a, b, s in out))
-    tmp.close()
+    with tempfile.NamedTemporaryFile("w", suffix=".tsv", delete=False) as tmp:
+        tmp.write("".join(f"{a}\t{b}\t{s}\n" for a, b, s in out))
     return tmp.name
 
 
@@ -61,7 +62,9 @@ models = {}
 rows = []
 for vec, bench, case, restrict in CASES:
     if vec not in models:
-        models[vec] = KeyedVectors.load_word2vec_format(os.path.join(HERE, vec), binary=vec.endswith(".bin"))
+        models[vec] = KeyedVectors.load_word2vec_format(
+            os.path.join(HERE, vec), binary=vec.endswith(".bin")
+        )
     kv = models[vec]
     path = as_tsv(bench)
     for unknown, dummy in [("drop", False), ("zero", True)]:
@@ -77,5 +80,8 @@ for vec, bench, case, restrict in CASES:
     os.unlink(path)
 
 with open(os.path.join(HERE, "gensim_expected.txt"), "w") as f:
-    f.write(f"# gensim {gensim.__version__}: vectors benchmark unknown case restrict pearson pearson_p spearman spearman_p oov_percent\n")
+    f.write(
+        f"# gensim {gensim.__version__}: vectors benchmark unknown case restrict "
+        "pearson pearson_p spearman spearman_p oov_percent\n"
+    )
     f.write("\n".join(rows) + "\n")
