@@ -192,39 +192,9 @@ pub(crate) fn map<S: Send, T: Send>(
     workers: usize,
     task: impl Fn(S) -> T + Sync,
 ) -> Vec<T> {
-    let count = items.len();
-    let workers = workers.min(count);
-    if workers <= 1 {
-        return items.into_iter().map(task).collect();
-    }
-    let queue = Mutex::new(items.into_iter().enumerate());
-    let work = || {
-        let mut done = Vec::new();
-        loop {
-            // A poisoned lock means another task panicked: its panic is
-            // re-raised below, so stop taking work.
-            let Some((i, item)) = queue.lock().ok().and_then(|mut q| q.next()) else {
-                return done;
-            };
-            done.push((i, task(item)));
-        }
-    };
-    let mut parts: Vec<(usize, T)> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (1..workers)
-            .filter_map(|_| std::thread::Builder::new().spawn_scoped(scope, work).ok())
-            .collect();
-        let mut all = work();
-        for handle in handles {
-            match handle.join() {
-                Ok(part) => all.extend(part),
-                Err(panic) => std::panic::resume_unwind(panic),
-            }
-        }
-        all
-    });
-    parts.sort_unstable_by_key(|p| p.0);
-    debug_assert_eq!(parts.len(), count);
-    parts.into_iter().map(|p| p.1).collect()
+    // The pool of [`join_then_map`], with nothing to run before it.
+    let workers = workers.min(items.len());
+    join_then_map(workers, || (), || (), items, task).2
 }
 
 /// Items per piece of [`tabulate`] and [`count`].

@@ -240,36 +240,23 @@ def report(r, fmt, sysname="system"):
     return out, ints
 
 
+def print_scores(prefix, name, fmt, gold):
+    """One line of the four scores of file `name` against `gold`."""
+    r = score(gold, Path(HERE, name).read_bytes(), fmt)
+    pairs = [
+        (r["corr"], r["attempted"]),
+        (r["corr"], r["totitems"]),
+        (r["modehits"], r["totmodatt"]),
+        (r["modehits"], r["totmodes"]),
+    ]
+    print(*prefix, name, *[myround(a / b)[0] for a, b in pairs])
+
+
 if __name__ == "__main__":
     gold = Path(HERE, "gold.txt").read_bytes()
     for name, fmt in [("wellformed.best", "best"), ("wellformed.oot", "oot")]:
-        r = score(gold, Path(HERE, name).read_bytes(), fmt)
-        print(
-            name,
-            *[
-                myround(a / b)[0]
-                for a, b in [
-                    (r["corr"], r["attempted"]),
-                    (r["corr"], r["totitems"]),
-                    (r["modehits"], r["totmodatt"]),
-                    (r["modehits"], r["totmodes"]),
-                ]
-            ],
-        )
+        print_scores([], name, fmt, gold)
     # The files with defect triggers: the crate's default profile deliberately
     # differs here (empty line borrowing answers, repeated answers, CRLF).
     for name, fmt in [("system.best", "best"), ("system.oot", "oot")]:
-        r = score(gold, Path(HERE, name).read_bytes(), fmt)
-        print(
-            "#",
-            name,
-            *[
-                myround(a / b)[0]
-                for a, b in [
-                    (r["corr"], r["attempted"]),
-                    (r["corr"], r["totitems"]),
-                    (r["modehits"], r["totmodatt"]),
-                    (r["modehits"], r["totmodes"]),
-                ]
-            ],
-        )
+        print_scores(["#"], name, fmt, gold)
