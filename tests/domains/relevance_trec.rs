@@ -777,6 +777,8 @@ fn evaluation_is_the_same_on_one_and_two_threads_whatever_the_gain() -> TestResu
     let mut ids = Ids::new();
     let qrels = read_trec_qrels(qrels_text.as_bytes(), &mut ids)?;
     let run = read_trec_run(run_text.as_bytes(), &mut ids)?;
+    // Enough entries for evaluate_trec to split the queries over threads.
+    assert!(qrels.len() + run.len() >= adaptive_comp_metrics::threads::PARALLEL_FROM);
     let two = Threads::Fixed(NonZeroUsize::new(2).ok_or("2")?);
     let bits = |r: &TrecReport| -> Vec<Vec<Option<u64>>> {
         r.rows()
