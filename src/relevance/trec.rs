@@ -28,6 +28,11 @@ use super::intern::{Documents, Ids, StringTable, hash, same};
 use super::scan::{find_newline, parse_f64, parse_i32, skip, split, text};
 use std::io::{BufRead, ErrorKind};
 use std::ops::Range;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{
+    Condvar, Mutex, MutexGuard, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard,
+};
+use std::time::{Duration, Instant};
 
 fn not_utf8(field: &[u8], line: usize) -> Result<&str> {
     text(field).ok_or(RelevanceError::NotUtf8 { line })
@@ -550,6 +555,214 @@ impl<R: BufRead> Blocks<R> {
     }
 }
 
+/// How long an idle thread of [`Crew`] spins before it sleeps: waking a
+/// sleeping core costs tens of microseconds (about 50 on a 2-core virtual
+/// machine), as much as parsing a tenth of a block.
+const SPIN: Duration = Duration::from_micros(200);
+
+/// The chunks of a block being parsed (see [`Crew`]).
+struct Board<V> {
+    /// The ring slot of the block whose chunks are posted.
+    block: usize,
+    /// Chunks not yet claimed: their index in the block, byte range, and a
+    /// records buffer to parse into.
+    todo: Vec<(usize, Range<usize>, Parsed<V>)>,
+    /// Chunks parsed, by index (in any order).
+    done: Vec<(usize, Parsed<V>)>,
+    /// Set when the reading ends or fails: the helpers return.
+    stop: bool,
+    /// A helper's panic, raised again on the caller's thread.
+    panic: Option<Box<dyn std::any::Any + Send>>,
+}
+
+/// Helper threads that parse the chunks of the blocks [`read_blocks`]
+/// posts, kept for the whole reading: starting a thread for each block cost
+/// about 70 µs a block on the caller's thread (the critical one) and as
+/// much again before the thread ran. An idle helper spins for [`SPIN`]
+/// before it sleeps. Which thread parses a chunk never changes a result:
+/// each chunk is parsed on its own, and the results are put back in order.
+struct Crew<V> {
+    board: Mutex<Board<V>>,
+    /// Helpers wait here for chunks (or the stop).
+    posted: Condvar,
+    /// The caller waits here for the last chunk of a block.
+    finished: Condvar,
+    /// Chunks posted and not yet parsed (changed under the lock).
+    pending: AtomicUsize,
+    /// Incremented at each posting and at the stop, so that helpers can
+    /// spin on it without the lock.
+    generation: AtomicUsize,
+}
+
+/// Sets [`Board::stop`] when dropped.
+struct StopOnDrop<'a, V>(&'a Crew<V>);
+
+impl<V> Drop for StopOnDrop<'_, V> {
+    fn drop(&mut self) {
+        self.0.lock().stop = true;
+        self.0.generation.fetch_add(1, Ordering::Release);
+        self.0.posted.notify_all();
+    }
+}
+
+fn read(block: &RwLock<Block>) -> RwLockReadGuard<'_, Block> {
+    block.read().unwrap_or_else(PoisonError::into_inner)
+}
+
+fn write(block: &RwLock<Block>) -> RwLockWriteGuard<'_, Block> {
+    block.write().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl<V> Crew<V> {
+    fn new() -> Self {
+        Self {
+            board: Mutex::new(Board {
+                block: 0,
+                todo: Vec::new(),
+                done: Vec::new(),
+                stop: false,
+                panic: None,
+            }),
+            posted: Condvar::new(),
+            finished: Condvar::new(),
+            pending: AtomicUsize::new(0),
+            generation: AtomicUsize::new(0),
+        }
+    }
+
+    /// The board; a panic while it was locked (none is expected: no
+    /// parsing or storing happens under the lock) leaves it consistent.
+    fn lock(&self) -> MutexGuard<'_, Board<V>> {
+        self.board.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Posts the chunks of the block in ring slot `block`, reusing the
+    /// records buffers of `pool`.
+    fn post(&self, ring: &[RwLock<Block>; 3], block: usize, pool: Vec<Parsed<V>>) {
+        let ranges = chunks(read(&ring[block]).lines());
+        let mut pool = pool.into_iter();
+        let mut board = self.lock();
+        board.block = block;
+        board.done.clear();
+        // Claimed from the end: the first chunks are parsed first.
+        board.todo = ranges
+            .into_iter()
+            .enumerate()
+            .rev()
+            .map(|(i, r)| (i, r, pool.next().unwrap_or_default()))
+            .collect();
+        self.pending.store(board.todo.len(), Ordering::Release);
+        self.generation.fetch_add(1, Ordering::Release);
+        drop(board);
+        self.posted.notify_all();
+    }
+
+    /// Parses one posted chunk, if any is left; whether it did.
+    fn parse_one(
+        &self,
+        ring: &[RwLock<Block>; 3],
+        parse: &impl Fn(&[u8], usize, &mut Parsed<V>),
+    ) -> bool {
+        let (block, (i, range, mut parsed)) = {
+            let mut board = self.lock();
+            let block = board.block;
+            match board.todo.pop() {
+                Some(job) => (block, job),
+                None => return false,
+            }
+        };
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let bytes = read(&ring[block]);
+            parse(
+                bytes.bytes.get(range.clone()).unwrap_or_default(),
+                range.start,
+                &mut parsed,
+            );
+        }));
+        let mut board = self.lock();
+        match outcome {
+            Ok(()) => board.done.push((i, parsed)),
+            Err(panic) => {
+                board.panic.get_or_insert(panic);
+                board.stop = true;
+                self.posted.notify_all();
+            }
+        }
+        if self.pending.fetch_sub(1, Ordering::AcqRel) == 1 || board.stop {
+            self.finished.notify_all();
+        }
+        true
+    }
+
+    /// A helper thread's loop: parses posted chunks until the stop.
+    fn help_until_stopped(
+        &self,
+        ring: &[RwLock<Block>; 3],
+        parse: &impl Fn(&[u8], usize, &mut Parsed<V>),
+    ) {
+        loop {
+            let seen = self.generation.load(Ordering::Acquire);
+            while self.parse_one(ring, parse) {}
+            // Idle: spin a while, then sleep until chunks (or the stop)
+            // are posted.
+            let start = Instant::now();
+            while self.generation.load(Ordering::Acquire) == seen && start.elapsed() < SPIN {
+                std::hint::spin_loop();
+            }
+            let board = self.lock();
+            let board = self
+                .posted
+                .wait_while(board, |b| b.todo.is_empty() && !b.stop)
+                .unwrap_or_else(PoisonError::into_inner);
+            if board.stop {
+                return;
+            }
+        }
+    }
+
+    /// Parses the chunks the helpers have not claimed, waits for theirs,
+    /// and returns every chunk's records in order; raises a helper's panic.
+    fn finish(
+        &self,
+        ring: &[RwLock<Block>; 3],
+        parse: &impl Fn(&[u8], usize, &mut Parsed<V>),
+    ) -> Vec<Parsed<V>> {
+        while self.parse_one(ring, parse) {}
+        let start = Instant::now();
+        while self.pending.load(Ordering::Acquire) > 0 && start.elapsed() < SPIN {
+            std::hint::spin_loop();
+        }
+        let board = self.lock();
+        let mut board = self
+            .finished
+            .wait_while(board, |b| {
+                self.pending.load(Ordering::Acquire) > 0 && b.panic.is_none()
+            })
+            .unwrap_or_else(PoisonError::into_inner);
+        if let Some(panic) = board.panic.take() {
+            drop(board);
+            std::panic::resume_unwind(panic);
+        }
+        let mut done = std::mem::take(&mut board.done);
+        drop(board);
+        done.sort_unstable_by_key(|d| d.0);
+        done.into_iter().map(|d| d.1).collect()
+    }
+
+    /// [`Crew::post`] then [`Crew::finish`]: the first block, with nothing
+    /// to do meanwhile.
+    fn parse_all(
+        &self,
+        ring: &[RwLock<Block>; 3],
+        block: usize,
+        pool: Vec<Parsed<V>>,
+        parse: &impl Fn(&[u8], usize, &mut Parsed<V>),
+    ) -> Vec<Parsed<V>> {
+        self.post(ring, block, pool);
+        self.finish(ring, parse)
+    }
+}
+
 /// Reads `reader` with `parse` (which fills a [`Parsed`] from a chunk and
 /// its offset in the block) and `store`, on up to the crate's number of
 /// threads ([`crate::current_threads`]).
@@ -561,21 +774,6 @@ fn read_blocks<R: BufRead, V: Copy + Send + Sync>(
     let workers = crate::current_threads().count().max(1);
     let mut blocks = Blocks::new(reader);
     let mut lines = 0;
-    let (mut current, mut next) = (Block::default(), Block::default());
-    blocks.fill(&mut current, &[]);
-    // Parses the chunks of a block, reusing `pool`'s records.
-    let parse_block = |block: &Block, pool: Vec<Parsed<V>>, workers: usize| -> Vec<Parsed<V>> {
-        let bytes = block.lines();
-        let mut pool = pool.into_iter();
-        let items: Vec<(Range<usize>, Parsed<V>)> = chunks(bytes)
-            .into_iter()
-            .map(|r| (r, pool.next().unwrap_or_default()))
-            .collect();
-        crate::threads::map(items, workers, |(r, mut p)| {
-            parse(bytes.get(r.clone()).unwrap_or_default(), r.start, &mut p);
-            p
-        })
-    };
     let mut store_all = |block: &Block, parsed: &[Parsed<V>]| -> Result<()> {
         for p in parsed {
             store(&block.bytes, p)?;
@@ -584,6 +782,8 @@ fn read_blocks<R: BufRead, V: Copy + Send + Sync>(
         Ok(())
     };
     if workers == 1 {
+        let (mut current, mut next) = (Block::default(), Block::default());
+        blocks.fill(&mut current, &[]);
         let mut parsed = Parsed::default();
         loop {
             let bytes = current.lines();
@@ -605,49 +805,53 @@ fn read_blocks<R: BufRead, V: Copy + Send + Sync>(
         // Three blocks in flight: the caller reads block k + 2 (the reader
         // stays on its thread: it need not be `Send`) and stores block k
         // (so that the growing tables are allocated by one thread, from
-        // one heap) while the other threads parse the chunks of block
-        // k + 1; the caller then takes its share of the chunks left.
-        let mut parsed = parse_block(&current, Vec::new(), workers);
-        let mut have_next = !blocks.done;
-        if have_next {
-            blocks.fill(&mut next, current.rest());
-        }
-        let mut third = Block::default();
-        let mut spare: Vec<Parsed<V>> = Vec::new();
-        loop {
-            if !have_next {
-                store_all(&current, &parsed)?;
-                break;
+        // one heap) while helper threads parse the chunks of block k + 1;
+        // the caller then takes its share of the chunks left. The helpers
+        // live as long as the reading (see [`Crew`]).
+        let ring: [RwLock<Block>; 3] = Default::default();
+        let crew = Crew::new();
+        let parse = &parse;
+        std::thread::scope(|scope| -> Result<()> {
+            // Stops the helpers however this scope is left (an error, a
+            // panic), before the scope waits for them.
+            let _stop = StopOnDrop(&crew);
+            for _ in 1..workers {
+                let (crew, ring) = (&crew, &ring);
+                if std::thread::Builder::new()
+                    .spawn_scoped(scope, move || crew.help_until_stopped(ring, parse))
+                    .is_err()
+                {
+                    // No thread: the caller parses every chunk.
+                    break;
+                }
             }
-            let more = !blocks.done;
-            let bytes = next.lines();
-            let mut pool = std::mem::take(&mut spare).into_iter();
-            let items: Vec<(Range<usize>, Parsed<V>)> = chunks(bytes)
-                .into_iter()
-                .map(|r| (r, pool.next().unwrap_or_default()))
-                .collect();
-            let ((), stored, parsed_next) = crate::threads::join_then_map(
-                workers,
-                || {},
-                || {
-                    if more {
-                        blocks.fill(&mut third, next.rest());
-                    }
-                    store_all(&current, &parsed)
-                },
-                items,
-                |(r, mut p): (Range<usize>, Parsed<V>)| {
-                    parse(bytes.get(r.clone()).unwrap_or_default(), r.start, &mut p);
-                    p
-                },
-            );
-            stored?;
-            spare = std::mem::replace(&mut parsed, parsed_next);
-            // current ← next ← third ← (the stored block, reused).
-            std::mem::swap(&mut current, &mut next);
-            std::mem::swap(&mut next, &mut third);
-            have_next = more;
-        }
+            let (mut cur, mut nxt, mut thd) = (0, 1, 2);
+            blocks.fill(&mut write(&ring[cur]), &[]);
+            let mut parsed = crew.parse_all(&ring, cur, Vec::new(), parse);
+            let mut have_next = !blocks.done;
+            if have_next {
+                let carry = read(&ring[cur]);
+                blocks.fill(&mut write(&ring[nxt]), carry.rest());
+            }
+            let mut spare: Vec<Parsed<V>> = Vec::new();
+            loop {
+                if !have_next {
+                    return store_all(&read(&ring[cur]), &parsed);
+                }
+                let more = !blocks.done;
+                crew.post(&ring, nxt, std::mem::take(&mut spare));
+                if more {
+                    let carry = read(&ring[nxt]);
+                    blocks.fill(&mut write(&ring[thd]), carry.rest());
+                }
+                store_all(&read(&ring[cur]), &parsed)?;
+                let parsed_next = crew.finish(&ring, parse);
+                spare = std::mem::replace(&mut parsed, parsed_next);
+                // current ← next ← third ← (the stored block, reused).
+                (cur, nxt, thd) = (nxt, thd, cur);
+                have_next = more;
+            }
+        })?;
     }
     if let Some(kind) = blocks.error {
         return Err(RelevanceError::Io {
@@ -1351,5 +1555,122 @@ mod tests {
             got,
             Err(RelevanceError::FieldCount { line: 1, .. })
         ));
+    }
+
+    /// Many blocks of many chunks (the test sizes: 64-byte chunks, 512-byte
+    /// blocks).
+    fn many_lines() -> Vec<u8> {
+        (0..400)
+            .map(|i| format!("q{} 0 d{i} {}\n", i / 50, i % 3))
+            .collect::<String>()
+            .into_bytes()
+    }
+
+    #[test]
+    fn a_panic_while_parsing_reaches_the_caller_on_any_number_of_threads() {
+        let data = many_lines();
+        for n in [1, 2, 3, 5] {
+            let outcome = std::panic::catch_unwind(|| {
+                with_threads(threads(n), || {
+                    read_blocks(
+                        data.as_slice(),
+                        |bytes, offset, out: &mut Parsed<i32>| {
+                            // The chunk of line 301, in a block past the first.
+                            let bad = bytes.windows(5).any(|w| w == b"d300 ");
+                            assert!(!bad, "parsing fails at line 301");
+                            parse_qrels(bytes, offset, TrecSyntax::Lenient, out);
+                        },
+                        |_, _| Ok(()),
+                    )
+                })
+            });
+            let message = outcome
+                .err()
+                .and_then(|p| {
+                    p.downcast_ref::<&str>()
+                        .map(|m| (*m).to_owned())
+                        .or_else(|| p.downcast_ref::<String>().cloned())
+                })
+                .unwrap_or_default();
+            assert_eq!(message, "parsing fails at line 301", "{n}");
+        }
+    }
+
+    #[test]
+    fn a_panic_or_an_error_while_storing_stops_the_helpers() {
+        let data = many_lines();
+        for n in [1, 2, 3] {
+            let mut stored = 0;
+            let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                with_threads(threads(n), || {
+                    read_blocks(
+                        data.as_slice(),
+                        |bytes, offset, out: &mut Parsed<i32>| {
+                            parse_qrels(bytes, offset, TrecSyntax::Lenient, out);
+                        },
+                        |_, parsed| {
+                            stored += parsed.records.len();
+                            assert!(stored < 200, "storing fails");
+                            Ok(())
+                        },
+                    )
+                })
+            }));
+            assert!(outcome.is_err(), "{n}");
+            // An error: returned once the helpers have stopped.
+            let mut calls = 0;
+            let got = with_threads(threads(n), || {
+                read_blocks(
+                    data.as_slice(),
+                    |bytes, offset, out: &mut Parsed<i32>| {
+                        parse_qrels(bytes, offset, TrecSyntax::Lenient, out);
+                    },
+                    |_, _| {
+                        calls += 1;
+                        if calls == 5 {
+                            Err(RelevanceError::BlankLine {
+                                line: 7,
+                                column: 1,
+                                format: QRELS_FORMAT,
+                            })
+                        } else {
+                            Ok(())
+                        }
+                    },
+                )
+            });
+            assert!(
+                matches!(got, Err(RelevanceError::BlankLine { line: 7, .. })),
+                "{n}"
+            );
+            assert_eq!(calls, 5, "{n}");
+        }
+    }
+
+    #[test]
+    fn every_chunk_is_stored_once_in_order_on_any_number_of_threads() {
+        let data = many_lines();
+        let mut want = None;
+        for n in [1, 2, 3, 4, 7] {
+            let mut lines = Vec::new();
+            with_threads(threads(n), || {
+                read_blocks(
+                    data.as_slice(),
+                    |bytes, offset, out: &mut Parsed<i32>| {
+                        parse_qrels(bytes, offset, TrecSyntax::Lenient, out);
+                    },
+                    |block, parsed| {
+                        for r in &parsed.records {
+                            lines.push(block.get(r.doc.clone()).unwrap_or_default().to_vec());
+                        }
+                        Ok(())
+                    },
+                )
+            })
+            .unwrap();
+            assert_eq!(lines.len(), 400, "{n}");
+            assert_eq!(lines.first().map(Vec::as_slice), Some(&b"d0"[..]), "{n}");
+            assert_eq!(want.get_or_insert_with(|| lines.clone()), &lines, "{n}");
+        }
     }
 }
