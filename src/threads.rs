@@ -178,7 +178,7 @@ pub fn current_threads() -> Threads {
 /// `#[inline]`, as are the one-thread paths of [`tabulate`], [`count`] and
 /// [`sort`]: at n = 100 the calls they replaced were inline, and without it
 /// `kendall_tau_b` took 12 % longer than before the threads came in (2.06
-/// against 1.84 µs, `bench_weighted_tau 100 42 20000`), weighted τ 3 %.
+/// against 1.84 µs, `bench_weighted_tau 100 42 20000`), weighted τ 1.5 %.
 #[inline]
 pub(crate) fn workers_for(n: usize) -> usize {
     if n < PARALLEL_FROM {
