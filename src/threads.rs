@@ -198,9 +198,39 @@ pub(crate) fn map<S: Send, T: Send>(
     workers: usize,
     task: impl Fn(S) -> T + Sync,
 ) -> Vec<T> {
-    // The pool of [`join_then_map`], with nothing to run before it.
-    let workers = workers.min(items.len());
-    join_then_map(workers, || (), || (), items, task).2
+    let count = items.len();
+    let workers = workers.min(count);
+    if workers <= 1 {
+        return items.into_iter().map(task).collect();
+    }
+    let queue = Mutex::new(items.into_iter().enumerate());
+    let work = || {
+        let mut done = Vec::new();
+        loop {
+            // A poisoned lock means another task panicked: its panic is
+            // re-raised below, so stop taking work.
+            let Some((i, item)) = queue.lock().ok().and_then(|mut q| q.next()) else {
+                return done;
+            };
+            done.push((i, task(item)));
+        }
+    };
+    let mut parts: Vec<(usize, T)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (1..workers)
+            .filter_map(|_| std::thread::Builder::new().spawn_scoped(scope, work).ok())
+            .collect();
+        let mut all = work();
+        for handle in handles {
+            match handle.join() {
+                Ok(part) => all.extend(part),
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        }
+        all
+    });
+    parts.sort_unstable_by_key(|p| p.0);
+    debug_assert_eq!(parts.len(), count);
+    parts.into_iter().map(|p| p.1).collect()
 }
 
 /// Items per piece of [`tabulate`] and [`count`].
@@ -283,70 +313,6 @@ pub(crate) fn join<A: Send, B>(
             None => unreachable!("the first task of a join ran nowhere"),
         }
     })
-}
-
-/// Runs `first` on another thread and `here` on the caller's, then `task`
-/// on each item on up to `workers` threads (the caller's included; each
-/// joins in once its first job is done), and returns the three results,
-/// the items' in their order. As in [`join`], `first` runs on the caller's
-/// thread after `here` when no thread has started it by then (or none can
-/// be started); the results never depend on where anything ran.
-pub(crate) fn join_then_map<A: Send, B, S: Send, T: Send>(
-    workers: usize,
-    first: impl FnOnce() -> A + Send,
-    here: impl FnOnce() -> B,
-    items: Vec<S>,
-    task: impl Fn(S) -> T + Sync,
-) -> (A, B, Vec<T>) {
-    let count = items.len();
-    if workers <= 1 {
-        let a = first();
-        let b = here();
-        return (a, b, items.into_iter().map(task).collect());
-    }
-    let queue = Mutex::new(items.into_iter().enumerate());
-    let work = || {
-        let mut done = Vec::new();
-        loop {
-            // A poisoned lock means another task panicked: its panic is
-            // re-raised below, so stop taking work.
-            let Some((i, item)) = queue.lock().ok().and_then(|mut q| q.next()) else {
-                return done;
-            };
-            done.push((i, task(item)));
-        }
-    };
-    let slot = Mutex::new(Some(first));
-    let take = || slot.lock().ok().and_then(|mut s| s.take());
-    let (a, b, mut parts) = std::thread::scope(|scope| {
-        let handles: Vec<_> = (1..workers)
-            .filter_map(|_| {
-                std::thread::Builder::new()
-                    .spawn_scoped(scope, || (take().map(|f| f()), work()))
-                    .ok()
-            })
-            .collect();
-        let b = here();
-        let mut a = take().map(|f| f());
-        let mut parts = work();
-        for handle in handles {
-            match handle.join() {
-                Ok((there, part)) => {
-                    a = a.or(there);
-                    parts.extend(part);
-                }
-                Err(panic) => std::panic::resume_unwind(panic),
-            }
-        }
-        match a {
-            Some(a) => (a, b, parts),
-            // `first` is taken exactly once, here or by a thread.
-            None => unreachable!("the first task of a join ran nowhere"),
-        }
-    });
-    parts.sort_unstable_by_key(|p| p.0);
-    debug_assert_eq!(parts.len(), count);
-    (a, b, parts.into_iter().map(|p| p.1).collect())
 }
 
 /// Items of a sort below which [`sort`] sorts in place on one thread.
@@ -648,36 +614,6 @@ mod tests {
         let caught = std::panic::catch_unwind(|| join(true, || panic!("first"), || 1));
         assert!(caught.is_err());
         let caught = std::panic::catch_unwind(|| join(true, || 1, || panic!("second")));
-        assert!(caught.is_err());
-    }
-
-    #[test]
-    fn join_then_map_returns_every_result_in_order() {
-        for workers in [1, 2, 3, 9] {
-            let v = [1, 2, 3];
-            let mut log = Vec::new();
-            let (a, b, out) = join_then_map(
-                workers,
-                || v.iter().sum::<i32>(),
-                || {
-                    log.push("here");
-                    v.len()
-                },
-                (0..50u64).collect(),
-                |i| i * 3,
-            );
-            assert_eq!((a, b, log), (6, 3, vec!["here"]), "{workers} workers");
-            assert_eq!(out, (0..50u64).map(|i| i * 3).collect::<Vec<_>>());
-            let (a, (), out) = join_then_map(workers, || 'x', || {}, Vec::<u8>::new(), |i| i);
-            assert_eq!((a, out.len()), ('x', 0));
-        }
-        let caught = std::panic::catch_unwind(|| {
-            join_then_map(2, || 1, || 2, (0..64u32).collect(), |i| assert!(i != 40))
-        });
-        assert!(caught.is_err());
-        let caught = std::panic::catch_unwind(|| {
-            join_then_map(2, || panic!("first"), || 2, vec![1], |i: i32| i)
-        });
         assert!(caught.is_err());
     }
 

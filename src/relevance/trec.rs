@@ -1596,48 +1596,49 @@ mod tests {
         }
     }
 
+    /// Reads `data` as qrels chunks on `n` threads, with `store`.
+    fn read_qrels_on(
+        n: usize,
+        data: &[u8],
+        store: impl FnMut(&[u8], &Parsed<i32>) -> Result<()> + Send,
+    ) -> Result<()> {
+        with_threads(threads(n), || {
+            read_blocks(
+                data,
+                |bytes, offset, out: &mut Parsed<i32>| {
+                    parse_qrels(bytes, offset, TrecSyntax::Lenient, out);
+                },
+                store,
+            )
+        })
+    }
+
     #[test]
     fn a_panic_or_an_error_while_storing_stops_the_helpers() {
         let data = many_lines();
         for n in [1, 2, 3] {
             let mut stored = 0;
             let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                with_threads(threads(n), || {
-                    read_blocks(
-                        data.as_slice(),
-                        |bytes, offset, out: &mut Parsed<i32>| {
-                            parse_qrels(bytes, offset, TrecSyntax::Lenient, out);
-                        },
-                        |_, parsed| {
-                            stored += parsed.records.len();
-                            assert!(stored < 200, "storing fails");
-                            Ok(())
-                        },
-                    )
+                read_qrels_on(n, &data, |_, parsed| {
+                    stored += parsed.records.len();
+                    assert!(stored < 200, "storing fails");
+                    Ok(())
                 })
             }));
             assert!(outcome.is_err(), "{n}");
             // An error: returned once the helpers have stopped.
             let mut calls = 0;
-            let got = with_threads(threads(n), || {
-                read_blocks(
-                    data.as_slice(),
-                    |bytes, offset, out: &mut Parsed<i32>| {
-                        parse_qrels(bytes, offset, TrecSyntax::Lenient, out);
-                    },
-                    |_, _| {
-                        calls += 1;
-                        if calls == 5 {
-                            Err(RelevanceError::BlankLine {
-                                line: 7,
-                                column: 1,
-                                format: QRELS_FORMAT,
-                            })
-                        } else {
-                            Ok(())
-                        }
-                    },
-                )
+            let got = read_qrels_on(n, &data, |_, _| {
+                calls += 1;
+                if calls == 5 {
+                    Err(RelevanceError::BlankLine {
+                        line: 7,
+                        column: 1,
+                        format: QRELS_FORMAT,
+                    })
+                } else {
+                    Ok(())
+                }
             });
             assert!(
                 matches!(got, Err(RelevanceError::BlankLine { line: 7, .. })),
@@ -1653,19 +1654,11 @@ mod tests {
         let mut want = None;
         for n in [1, 2, 3, 4, 7] {
             let mut lines = Vec::new();
-            with_threads(threads(n), || {
-                read_blocks(
-                    data.as_slice(),
-                    |bytes, offset, out: &mut Parsed<i32>| {
-                        parse_qrels(bytes, offset, TrecSyntax::Lenient, out);
-                    },
-                    |block, parsed| {
-                        for r in &parsed.records {
-                            lines.push(block.get(r.doc.clone()).unwrap_or_default().to_vec());
-                        }
-                        Ok(())
-                    },
-                )
+            read_qrels_on(n, &data, |block, parsed| {
+                for r in &parsed.records {
+                    lines.push(block.get(r.doc.clone()).unwrap_or_default().to_vec());
+                }
+                Ok(())
             })
             .unwrap();
             assert_eq!(lines.len(), 400, "{n}");
