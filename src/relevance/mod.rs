@@ -78,27 +78,34 @@
 //! The TREC readers ([`read_trec_qrels`], [`read_trec_run`] and their
 //! `_with` forms) take any [`BufRead`](std::io::BufRead) and read it in
 //! blocks of whole lines (up to 1 MiB), cut into chunks of about 64 KiB at
-//! line ends. A chunk is parsed on its own: fields split a word (8 bytes)
-//! at a time, integers and decimal scores parsed without allocating (a
-//! score is the same `f64`, bit for bit, as [`str::parse::<f64>`] gives;
-//! forms the fast path does not cover go to it), ids checked as UTF-8 and
-//! hashed. The parsed lines are then interned and stored in file order,
-//! one block at a time; with two or more threads
-//! ([`crate::current_threads`]: set with [`crate::with_threads`] or the
-//! environment variable `ACM_THREADS`) three blocks are in flight: block k
-//! is stored on one thread while the caller's reads block k + 2 (the
-//! reader stays on the caller's thread: it need not be `Send`), then every
-//! thread takes chunks of block k + 1 to parse as soon as it is free, so
-//! that neither storing nor parsing waits for the other. The helper
-//! threads are started once per file, not once per block, and spin for
-//! 200 µs when idle before they sleep (waking a sleeping core costs tens of
-//! microseconds a block). Blocks and chunks are cut the
-//! same way whatever the number of threads, and ids are numbered, entries
-//! stored and the first bad line found exactly as a line-by-line reading
-//! does: the result (ids, their order, every score) and the error (its
-//! line and column) are the same, bit for bit, on any number of threads.
-//! Memory beyond the result is three blocks and the parsed lines of two,
-//! so a file need not fit in memory twice.
+//! line ends. A chunk is parsed on its own: a line of up to 63 bytes is
+//! found and split into fields in one pass, 8 bytes at a time (a mask of
+//! its white space, one bit a byte, gives every field's ends at once),
+//! integers and decimal scores are parsed without allocating (a score is
+//! the same `f64`, bit for bit, as [`str::parse::<f64>`] gives; forms the
+//! fast path does not cover go to it), ids checked as UTF-8 and hashed.
+//! The parsed lines are then interned and stored in file order, one block
+//! at a time; with two or more threads ([`crate::current_threads`]: set
+//! with [`crate::with_threads`] or the environment variable `ACM_THREADS`)
+//! three blocks are in flight: the caller stores block k while helper
+//! threads parse the chunks of blocks k + 1 and k + 2, which the caller
+//! has read (the reader stays on the caller's thread: it need not be
+//! `Send`) and posted as soon as read; the caller then parses the chunks of
+//! block k + 1 still unclaimed. Storing is the longer task, so the helpers
+//! run ahead rather than wait for it. Before the documents of a run's query
+//! are looked up, the caller reads that query's index and judged names in
+//! one sweep, so that their cache misses come together rather than one
+//! after another. The helper threads are started once per file, not once
+//! per block, and spin for 200 µs when idle before they sleep (waking a
+//! sleeping core costs tens of microseconds a block). Blocks and chunks are
+//! cut the same way whatever the number of threads, and ids are numbered,
+//! entries stored and the first bad line found exactly as a line-by-line
+//! reading does: the result (ids, their order, every score) and the error
+//! (its line and column) are the same, bit for bit, on any number of
+//! threads. Memory beyond the result is three blocks and the parsed lines
+//! of three (32 bytes a run line, 28 a qrels line), so a file need not fit
+//! in memory twice; a line must end within the first 4 GiB of its block
+//! (the parsed lines hold 32-bit offsets).
 //!
 //! Interning hashes ids with a fast keyed hash (one 64-bit multiplication
 //! per 8 bytes). Ids come from files anyone may have written, and strings

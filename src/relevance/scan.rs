@@ -2,24 +2,6 @@
 //! and allocation-free number parsing that accepts exactly what the
 //! standard library's `str::parse` accepts and returns bit-identical values.
 
-/// `isspace` of the C locale: space, `\t`, `\n`, `\v`, `\f`, `\r`.
-const SPACE: [bool; 256] = {
-    let mut t = [false; 256];
-    t[b' ' as usize] = true;
-    t[b'\t' as usize] = true;
-    t[b'\n' as usize] = true;
-    t[b'\r' as usize] = true;
-    t[0x0b] = true;
-    t[0x0c] = true;
-    t
-};
-
-/// `isspace` of the C locale.
-#[inline]
-pub(super) fn is_space(b: u8) -> bool {
-    SPACE[b as usize]
-}
-
 const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGH: u64 = 0x8080_8080_8080_8080;
 
@@ -104,6 +86,69 @@ pub(super) fn split<'a, const N: usize>(line: &'a [u8], out: &mut [&'a [u8]; N])
     count
 }
 
+/// One bit a byte: bit `i` of the result is the high bit of byte `i` of
+/// `high` (whose other bits are zero).
+#[inline]
+fn gather(high: u64) -> u64 {
+    (high >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56
+}
+
+/// The first line of `bytes` (up to its first `\n`, or the end) split as
+/// [`split`] splits it, in one pass over its bytes: `Some((length, fields))`
+/// when the line is at most 63 bytes long, `None` for a longer one (then
+/// use [`find_newline`] and [`split`]).
+///
+/// Eight bytes at a time, it makes a mask of the line's white space, one
+/// bit a byte, and stops at the first line break; every field's first
+/// and last byte then come from the mask at once.
+#[inline]
+pub(super) fn split_line<'a, const N: usize>(
+    bytes: &'a [u8],
+    out: &mut [&'a [u8]; N],
+) -> Option<(usize, usize)> {
+    const NEWLINES: u64 = ONES * b'\n' as u64;
+    let mut space: u64 = 0;
+    let mut len = None;
+    for k in 0..8 {
+        let mut b = [b'\n'; 8];
+        match bytes.get(8 * k..8 * k + 8) {
+            Some(c) => b.copy_from_slice(c),
+            None => {
+                for (d, &s) in b.iter_mut().zip(bytes.get(8 * k..).unwrap_or_default()) {
+                    *d = s;
+                }
+            }
+        }
+        let w = u64::from_le_bytes(b);
+        space |= gather(space_bits(w)) << (8 * k);
+        let x = w ^ NEWLINES;
+        // The high bit of each zero byte of x, and maybe of bytes above the
+        // first one (borrows): the lowest set bit is exact.
+        let zero = x.wrapping_sub(ONES) & !x & HIGH;
+        if zero != 0 {
+            len = Some(8 * k + (zero.trailing_zeros() / 8) as usize);
+            break;
+        }
+    }
+    let len = len.filter(|&l| l < 64)?;
+    let field = !space & ((1_u64 << len) - 1);
+    let mut starts = field & !(field << 1);
+    let mut lasts = field & !(field >> 1);
+    let count = starts.count_ones() as usize;
+    for slot in out.iter_mut() {
+        if starts == 0 {
+            break;
+        }
+        let (first, last) = (starts.trailing_zeros(), lasts.trailing_zeros());
+        if let Some(f) = bytes.get(first as usize..last as usize + 1) {
+            *slot = f;
+        }
+        starts &= starts - 1;
+        lasts &= lasts - 1;
+    }
+    Some((len, count))
+}
+
 /// The position of the first `\n` in `bytes`: the first 64 bytes eight at
 /// a time inline (TREC lines are short, and a call to `memchr` costs more
 /// than the search), then `memchr`.
@@ -128,12 +173,6 @@ pub(super) fn find_newline(bytes: &[u8]) -> Option<usize> {
         .get(at..)
         .and_then(|rest| memchr::memchr(b'\n', rest))
         .map(|p| at + p)
-}
-
-/// Whether a line is blank (white space only) or a comment (first byte `#`).
-#[inline]
-pub(super) fn skip(line: &[u8]) -> bool {
-    line.first() == Some(&b'#') || line.iter().all(|&b| is_space(b))
 }
 
 /// `field` as text: `str::from_utf8` with a fast path for ASCII.
@@ -247,6 +286,31 @@ mod tests {
     }
 
     #[test]
+    fn lines_split_in_one_pass_by_hand() {
+        let mut out: [&[u8]; 4] = [&[]; 4];
+        assert_eq!(
+            split_line(b"q1 0 d1 1\nq2 0 d2 0\n", &mut out),
+            Some((9, 4))
+        );
+        assert_eq!(out, [&b"q1"[..], b"0", b"d1", b"1"]);
+        // The last line without its line break; white space only; empty.
+        assert_eq!(split_line(b"\tq1  0 d1 1 x\r", &mut out), Some((14, 5)));
+        assert_eq!(out, [&b"q1"[..], b"0", b"d1", b"1"]);
+        assert_eq!(split_line(b" \x0b\x0c\r\nq", &mut out), Some((4, 0)));
+        assert_eq!(split_line(b"", &mut out), Some((0, 0)));
+        // 63 bytes and a line break: one pass; 64 bytes: left to `split`.
+        let mut line = vec![b'x'; 63];
+        line.push(b'\n');
+        let mut one: [&[u8]; 1] = [&[]];
+        assert_eq!(split_line(&line, &mut one), Some((63, 1)));
+        assert_eq!(one[0].len(), 63);
+        line.insert(0, b'y');
+        assert_eq!(split_line(&line, &mut [&[]; 1]), None);
+        line.truncate(64);
+        assert_eq!(split_line(&line, &mut [&[]; 1]), None);
+    }
+
+    #[test]
     fn splits_on_c_white_space() {
         let mut out: [&[u8]; 4] = [&[]; 4];
         assert_eq!(split(b" a\tbb \x0b c\r\n", &mut out), 3);
@@ -257,7 +321,6 @@ mod tests {
         assert_eq!(split(b"", &mut out), 0);
         assert_eq!(split(b"\x0cx\x0c", &mut out), 1);
         assert_eq!(out[0], b"x");
-        assert!(skip(b"  \t\r\n") && skip(b"# c") && skip(b"") && !skip(b" # c"));
         // Non-ASCII bytes are never white space (no-break space, NEL).
         assert_eq!(split("a\u{a0}b\u{85}c".as_bytes(), &mut out), 1);
     }
@@ -389,6 +452,25 @@ mod tests {
         ) {
             let part = bytes.get(start.min(bytes.len())..).unwrap_or_default();
             prop_assert_eq!(find_newline(part), memchr::memchr(b'\n', part));
+        }
+
+        #[test]
+        fn lines_split_in_one_pass_equal_the_two_steps(bytes in proptest::collection::vec(
+            prop_oneof![Just(b' '), Just(b'\t'), Just(b'\n'), Just(0x0b_u8), Just(0x0c_u8), Just(b'\r'), Just(b'a'), any::<u8>()],
+            0..100,
+        )) {
+            let len = find_newline(&bytes).unwrap_or(bytes.len());
+            let mut want: [&[u8]; 6] = [&[]; 6];
+            let found = split(bytes.get(..len).unwrap_or_default(), &mut want);
+            let mut got: [&[u8]; 6] = [&[]; 6];
+            match split_line(&bytes, &mut got) {
+                Some(line) => {
+                    prop_assert!(len < 64);
+                    prop_assert_eq!(line, (len, found));
+                    prop_assert_eq!(got, want);
+                }
+                None => prop_assert!(len >= 64),
+            }
         }
 
         #[test]

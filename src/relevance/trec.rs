@@ -25,7 +25,8 @@
 use super::error::{Location, RelevanceError, Result};
 use super::flat::{Qrels, QrelsBuilder, RunBuilder, TrecRun};
 use super::intern::{Documents, Ids, StringTable, hash, same};
-use super::scan::{find_newline, parse_f64, parse_i32, skip, split, text};
+use super::scan::{find_newline, parse_f64, parse_i32, split, split_line, text};
+use std::collections::VecDeque;
 use std::io::{BufRead, ErrorKind};
 use std::ops::Range;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -92,23 +93,65 @@ const CHUNK: usize = if cfg!(test) { 64 } else { 1 << 16 };
 /// inputs allocate little).
 const BLOCK: usize = if cfg!(test) { 512 } else { 1 << 20 };
 
+/// Largest end offset of a line in a block: records hold 32-bit offsets
+/// (a line of 4 GiB is refused; 4 KiB in the unit tests, so that they
+/// reach it).
+const MAX_OFFSET: usize = if cfg!(test) {
+    1 << 12
+} else {
+    u32::MAX as usize
+};
+
 /// A record of a line: its ids (byte ranges of the block), the document
-/// id's hash, its value and its line (within the chunk, from 1).
+/// id's hash tag, its value and its line (within the chunk, from 1), in 32
+/// bytes for a run and 28 for qrels (the parsing threads write them, the
+/// storing thread reads them).
 struct Record<V> {
-    query: Range<usize>,
-    doc: Range<usize>,
-    hash: u64,
-    value: V,
-    /// Lines of a chunk: at most one more than its bytes past [`CHUNK`].
+    /// The query id's byte range in the block.
+    query: (u32, u32),
+    /// The document id's byte range in the block.
+    doc: (u32, u32),
+    /// The document id's hash tag (the top 32 bits of its hash).
+    tag: u32,
+    /// The line within the chunk (from 1), and in the top bit whether the
+    /// query id is that of the chunk's record before (so the storing
+    /// thread need not compare it).
     line: u32,
-    /// Whether the query id is that of the chunk's record before (so the
-    /// storing thread need not compare it).
-    same_query: bool,
+    value: V,
+}
+
+impl<V> Record<V> {
+    const SAME_QUERY: u32 = 1 << 31;
+
+    /// The record of a line whose ids end before [`MAX_OFFSET`] (checked
+    /// by the parsers), on a line of the chunk below 2³¹ (a chunk has at
+    /// most one line more than its bytes past [`CHUNK`]).
+    #[inline]
+    fn new(
+        query: Range<usize>,
+        doc: Range<usize>,
+        hash: u64,
+        value: V,
+        line: usize,
+        same_query: bool,
+    ) -> Self {
+        Self {
+            query: (query.start as u32, query.end as u32),
+            doc: (doc.start as u32, doc.end as u32),
+            tag: (hash >> 32) as u32,
+            line: line as u32 | if same_query { Self::SAME_QUERY } else { 0 },
+            value,
+        }
+    }
 }
 
 /// Why a line cannot be read, found while parsing (the line within the
 /// chunk, from 1).
 enum Fault {
+    /// The line ends past [`MAX_OFFSET`] in its block.
+    TooLong {
+        length: usize,
+    },
     FieldCount {
         line: usize,
         found: usize,
@@ -171,18 +214,30 @@ impl<V> Parsed<V> {
 }
 
 /// The lines of `bytes` (a chunk of whole lines; the last may lack its
-/// line break), without their line breaks, and their offsets.
-fn lines_of(bytes: &[u8]) -> impl Iterator<Item = (usize, &[u8])> + '_ {
+/// line break), without their line breaks, split into white-space
+/// separated fields: each line's offset, bytes, first `N` fields (the
+/// others empty) and number of fields. Lines of up to 63 bytes are found
+/// and split in one pass ([`split_line`]).
+fn split_lines<const N: usize>(
+    bytes: &[u8],
+) -> impl Iterator<Item = (usize, &[u8], [&[u8]; N], usize)> + '_ {
     let mut start = 0;
     std::iter::from_fn(move || {
         let rest = bytes.get(start..)?;
         if rest.is_empty() {
             return None;
         }
-        let len = find_newline(rest).unwrap_or(rest.len());
+        let mut fields: [&[u8]; N] = [&[]; N];
+        let (len, found) = match split_line(rest, &mut fields) {
+            Some(line) => line,
+            None => {
+                let len = find_newline(rest).unwrap_or(rest.len());
+                (len, split(rest.get(..len).unwrap_or_default(), &mut fields))
+            }
+        };
         let at = start;
         start += len + 1;
-        rest.get(..len).map(|l| (at, l))
+        Some((at, rest.get(..len).unwrap_or_default(), fields, found))
     })
 }
 
@@ -199,19 +254,22 @@ fn parse_qrels(bytes: &[u8], offset: usize, syntax: TrecSyntax, out: &mut Parsed
     out.clear();
     // The query id of the last record.
     let mut previous: &[u8] = &[];
-    for (at, raw) in lines_of(bytes) {
+    for (at, raw, fields, found) in split_lines::<4>(bytes) {
         out.lines += 1;
         let line = out.lines;
         let base = offset + at;
-        if skip(raw) {
+        if base + raw.len() > MAX_OFFSET {
+            out.fault = Some(Fault::TooLong { length: raw.len() });
+            return;
+        }
+        // A comment, or white space only.
+        if raw.first() == Some(&b'#') || found == 0 {
             if syntax == TrecSyntax::TrecEval && raw.first() != Some(&b'#') {
                 out.fault = Some(Fault::Blank { line });
                 return;
             }
             continue;
         }
-        let mut fields: [&[u8]; 4] = [&[]; 4];
-        let found = split(raw, &mut fields);
         if found != 4 {
             out.fault = Some(Fault::FieldCount { line, found });
             return;
@@ -230,14 +288,14 @@ fn parse_qrels(bytes: &[u8], offset: usize, syntax: TrecSyntax, out: &mut Parsed
         }
         let same_query = !out.records.is_empty() && same(Some(previous), qf);
         previous = qf;
-        out.records.push(Record {
-            query: span(raw, qf, base),
-            doc: span(raw, df, base),
-            hash: hash(df),
-            value: grade,
-            line: line as u32,
+        out.records.push(Record::new(
+            span(raw, qf, base),
+            span(raw, df, base),
+            hash(df),
+            grade,
+            line,
             same_query,
-        });
+        ));
     }
 }
 
@@ -267,15 +325,18 @@ fn parse_run(bytes: &[u8], offset: usize, syntax: TrecSyntax, out: &mut Parsed<f
     let trec_eval = syntax == TrecSyntax::TrecEval;
     let mut tag: Option<ChunkTag> = None;
     let mut tag_bytes: &[u8] = &[];
-    for (at, raw) in lines_of(bytes) {
+    for (at, raw, fields, found) in split_lines::<6>(bytes) {
         out.lines += 1;
         let line = out.lines;
         let base = offset + at;
-        if skip(raw) {
+        if base + raw.len() > MAX_OFFSET {
+            out.fault = Some(Fault::TooLong { length: raw.len() });
+            return;
+        }
+        // A comment, or white space only.
+        if raw.first() == Some(&b'#') || found == 0 {
             continue;
         }
-        let mut fields: [&[u8]; 6] = [&[]; 6];
-        let found = split(raw, &mut fields);
         if trec_eval && fields.first().and_then(|f| f.first()) == Some(&b'#') {
             continue;
         }
@@ -308,14 +369,14 @@ fn parse_run(bytes: &[u8], offset: usize, syntax: TrecSyntax, out: &mut Parsed<f
         }
         let same_query = !out.records.is_empty() && same(Some(previous), qf);
         previous = qf;
-        out.records.push(Record {
-            query: span(raw, qf, base),
-            doc: span(raw, df, base),
-            hash: hash(df),
-            value: score,
-            line: line as u32,
+        out.records.push(Record::new(
+            span(raw, qf, base),
+            span(raw, df, base),
+            hash(df),
+            score,
+            line,
             same_query,
-        });
+        ));
     }
     out.tag = tag;
 }
@@ -372,17 +433,21 @@ impl Cursor {
         format: &'static str,
         sink: &mut S,
     ) -> Result<()> {
-        let field = |r: &Range<usize>| block.get(r.clone()).unwrap_or(&[]);
+        let field = |r: (u32, u32)| block.get(r.0 as usize..r.1 as usize).unwrap_or(&[]);
         for r in &parsed.records {
-            let line = self.line + r.line as usize;
+            let line = self.line + (r.line & !Record::<V>::SAME_QUERY) as usize;
             let (qt, dt) = sink.tables();
             let q = match self.cache.id {
                 // The cache holds the query of the record before.
-                Some(id) if r.same_query => id,
-                _ => self.cache.intern(qt, field(&r.query), line)?,
+                Some(id) if r.line & Record::<V>::SAME_QUERY != 0 => id,
+                _ => {
+                    let q = self.cache.intern(qt, field(r.query), line)?;
+                    dt.warm(q);
+                    q
+                }
             };
             // Checked as UTF-8 by the parser.
-            let d = dt.intern_hashed(q, field(&r.doc), r.hash)?;
+            let d = dt.intern_hashed(q, field(r.doc), u64::from(r.tag) << 32)?;
             sink.push(q, d, r.value, line)?;
         }
         if let Some(fault) = &parsed.fault {
@@ -403,6 +468,11 @@ impl Cursor {
     ) -> RelevanceError {
         let field = |r: &Range<usize>| block.get(r.clone()).unwrap_or(&[]);
         match *fault {
+            Fault::TooLong { length } => RelevanceError::TooLarge {
+                quantity: "bytes in a line",
+                requested: length as u64,
+                limit: MAX_OFFSET as u64,
+            },
             Fault::FieldCount { line, found } => RelevanceError::FieldCount {
                 line: self.line + line,
                 format,
@@ -560,15 +630,15 @@ impl<R: BufRead> Blocks<R> {
 /// machine), as much as parsing a tenth of a block.
 const SPIN: Duration = Duration::from_micros(200);
 
-/// The chunks of a block being parsed (see [`Crew`]).
+/// The chunks of the blocks being parsed (see [`Crew`]).
 struct Board<V> {
-    /// The ring slot of the block whose chunks are posted.
-    block: usize,
-    /// Chunks not yet claimed: their index in the block, byte range, and a
-    /// records buffer to parse into.
-    todo: Vec<(usize, Range<usize>, Parsed<V>)>,
-    /// Chunks parsed, by index (in any order).
-    done: Vec<(usize, Parsed<V>)>,
+    /// Chunks not yet claimed, in the order they are to be parsed (the
+    /// blocks in order, each block's chunks in order): the ring slot of
+    /// their block, their index in it, their byte range, and a records
+    /// buffer to parse into.
+    todo: VecDeque<(usize, usize, Range<usize>, Parsed<V>)>,
+    /// Chunks parsed: ring slot, index (in any order).
+    done: Vec<(usize, usize, Parsed<V>)>,
     /// Set when the reading ends or fails: the helpers return.
     stop: bool,
     /// A helper's panic, raised again on the caller's thread.
@@ -578,17 +648,20 @@ struct Board<V> {
 /// Helper threads that parse the chunks of the blocks [`read_blocks`]
 /// posts, kept for the whole reading: starting a thread for each block cost
 /// about 70 µs a block on the caller's thread (the critical one) and as
-/// much again before the thread ran. An idle helper spins for [`SPIN`]
-/// before it sleeps. Which thread parses a chunk never changes a result:
-/// each chunk is parsed on its own, and the results are put back in order.
+/// much again before the thread ran. Up to two blocks are posted at once,
+/// so that a helper done with one block's chunks goes on to the next one's
+/// while the caller stores. An idle helper spins for [`SPIN`] before it
+/// sleeps. Which thread parses a chunk never changes a result: each chunk
+/// is parsed on its own, and the results are put back in order.
 struct Crew<V> {
     board: Mutex<Board<V>>,
     /// Helpers wait here for chunks (or the stop).
     posted: Condvar,
     /// The caller waits here for the last chunk of a block.
     finished: Condvar,
-    /// Chunks posted and not yet parsed (changed under the lock).
-    pending: AtomicUsize,
+    /// Chunks posted and not yet parsed, by ring slot (changed under the
+    /// lock).
+    pending: [AtomicUsize; 3],
     /// Incremented at each posting and at the stop, so that helpers can
     /// spin on it without the lock.
     generation: AtomicUsize,
@@ -617,15 +690,14 @@ impl<V> Crew<V> {
     fn new() -> Self {
         Self {
             board: Mutex::new(Board {
-                block: 0,
-                todo: Vec::new(),
+                todo: VecDeque::new(),
                 done: Vec::new(),
                 stop: false,
                 panic: None,
             }),
             posted: Condvar::new(),
             finished: Condvar::new(),
-            pending: AtomicUsize::new(0),
+            pending: Default::default(),
             generation: AtomicUsize::new(0),
         }
     }
@@ -636,38 +708,50 @@ impl<V> Crew<V> {
         self.board.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Posts the chunks of the block in ring slot `block`, reusing the
-    /// records buffers of `pool`.
+    /// The chunks posted and not yet parsed of ring slot `block`.
+    fn pending(&self, block: usize) -> usize {
+        self.pending
+            .get(block)
+            .map_or(0, |p| p.load(Ordering::Acquire))
+    }
+
+    /// Posts the chunks of the block in ring slot `block` (after those
+    /// posted before), reusing the records buffers of `pool`.
     fn post(&self, ring: &[RwLock<Block>; 3], block: usize, pool: Vec<Parsed<V>>) {
         let ranges = chunks(read(&ring[block]).lines());
         let mut pool = pool.into_iter();
         let mut board = self.lock();
-        board.block = block;
-        board.done.clear();
-        // Claimed from the end: the first chunks are parsed first.
-        board.todo = ranges
-            .into_iter()
-            .enumerate()
-            .rev()
-            .map(|(i, r)| (i, r, pool.next().unwrap_or_default()))
-            .collect();
-        self.pending.store(board.todo.len(), Ordering::Release);
+        let count = ranges.len();
+        board.todo.extend(
+            ranges
+                .into_iter()
+                .enumerate()
+                .map(|(i, r)| (block, i, r, pool.next().unwrap_or_default())),
+        );
+        if let Some(p) = self.pending.get(block) {
+            p.fetch_add(count, Ordering::AcqRel);
+        }
         self.generation.fetch_add(1, Ordering::Release);
         drop(board);
         self.posted.notify_all();
     }
 
-    /// Parses one posted chunk, if any is left; whether it did.
+    /// Parses the first chunk not yet claimed (if `only` is set, only if it
+    /// is one of that ring slot's block); whether it did.
     fn parse_one(
         &self,
         ring: &[RwLock<Block>; 3],
+        only: Option<usize>,
         parse: &impl Fn(&[u8], usize, &mut Parsed<V>),
     ) -> bool {
-        let (block, (i, range, mut parsed)) = {
+        let (block, i, range, mut parsed) = {
             let mut board = self.lock();
-            let block = board.block;
-            match board.todo.pop() {
-                Some(job) => (block, job),
+            match board.todo.front() {
+                Some(job) if only.is_none_or(|b| b == job.0) => {}
+                _ => return false,
+            }
+            match board.todo.pop_front() {
+                Some(job) => job,
                 None => return false,
             }
         };
@@ -681,14 +765,18 @@ impl<V> Crew<V> {
         }));
         let mut board = self.lock();
         match outcome {
-            Ok(()) => board.done.push((i, parsed)),
+            Ok(()) => board.done.push((block, i, parsed)),
             Err(panic) => {
                 board.panic.get_or_insert(panic);
                 board.stop = true;
                 self.posted.notify_all();
             }
         }
-        if self.pending.fetch_sub(1, Ordering::AcqRel) == 1 || board.stop {
+        let last = self
+            .pending
+            .get(block)
+            .is_some_and(|p| p.fetch_sub(1, Ordering::AcqRel) == 1);
+        if last || board.stop {
             self.finished.notify_all();
         }
         true
@@ -702,7 +790,7 @@ impl<V> Crew<V> {
     ) {
         loop {
             let seen = self.generation.load(Ordering::Acquire);
-            while self.parse_one(ring, parse) {}
+            while self.parse_one(ring, None, parse) {}
             // Idle: spin a while, then sleep until chunks (or the stop)
             // are posted.
             let start = Instant::now();
@@ -720,33 +808,41 @@ impl<V> Crew<V> {
         }
     }
 
-    /// Parses the chunks the helpers have not claimed, waits for theirs,
-    /// and returns every chunk's records in order; raises a helper's panic.
+    /// Parses the chunks of the block in ring slot `block` the helpers have
+    /// not claimed, waits for theirs, and returns every chunk's records in
+    /// order; raises a helper's panic.
     fn finish(
         &self,
         ring: &[RwLock<Block>; 3],
+        block: usize,
         parse: &impl Fn(&[u8], usize, &mut Parsed<V>),
     ) -> Vec<Parsed<V>> {
-        while self.parse_one(ring, parse) {}
+        while self.parse_one(ring, Some(block), parse) {}
         let start = Instant::now();
-        while self.pending.load(Ordering::Acquire) > 0 && start.elapsed() < SPIN {
+        while self.pending(block) > 0 && start.elapsed() < SPIN {
             std::hint::spin_loop();
         }
         let board = self.lock();
         let mut board = self
             .finished
-            .wait_while(board, |b| {
-                self.pending.load(Ordering::Acquire) > 0 && b.panic.is_none()
-            })
+            .wait_while(board, |b| self.pending(block) > 0 && b.panic.is_none())
             .unwrap_or_else(PoisonError::into_inner);
         if let Some(panic) = board.panic.take() {
             drop(board);
             std::panic::resume_unwind(panic);
         }
-        let mut done = std::mem::take(&mut board.done);
+        let mut done = Vec::new();
+        let mut k = 0;
+        while let Some(d) = board.done.get(k) {
+            if d.0 == block {
+                done.push(board.done.swap_remove(k));
+            } else {
+                k += 1;
+            }
+        }
         drop(board);
-        done.sort_unstable_by_key(|d| d.0);
-        done.into_iter().map(|d| d.1).collect()
+        done.sort_unstable_by_key(|d| d.1);
+        done.into_iter().map(|d| d.2).collect()
     }
 
     /// [`Crew::post`] then [`Crew::finish`]: the first block, with nothing
@@ -759,7 +855,7 @@ impl<V> Crew<V> {
         parse: &impl Fn(&[u8], usize, &mut Parsed<V>),
     ) -> Vec<Parsed<V>> {
         self.post(ring, block, pool);
-        self.finish(ring, parse)
+        self.finish(ring, block, parse)
     }
 }
 
@@ -802,12 +898,13 @@ fn read_blocks<R: BufRead, V: Copy + Send + Sync>(
             std::mem::swap(&mut current, &mut next);
         }
     } else {
-        // Three blocks in flight: the caller reads block k + 2 (the reader
-        // stays on its thread: it need not be `Send`) and stores block k
-        // (so that the growing tables are allocated by one thread, from
-        // one heap) while helper threads parse the chunks of block k + 1;
-        // the caller then takes its share of the chunks left. The helpers
-        // live as long as the reading (see [`Crew`]).
+        // Three blocks in flight: the caller stores block k (so that the
+        // growing tables are allocated by one thread, from one heap) while
+        // helper threads parse the chunks of blocks k + 1 and k + 2, which
+        // the caller has read and posted (the reader stays on its thread:
+        // it need not be `Send`); the caller then takes its share of the
+        // chunks of block k + 1 left. The helpers live as long as the
+        // reading (see [`Crew`]).
         let ring: [RwLock<Block>; 3] = Default::default();
         let crew = Crew::new();
         let parse = &parse;
@@ -832,6 +929,8 @@ fn read_blocks<R: BufRead, V: Copy + Send + Sync>(
             if have_next {
                 let carry = read(&ring[cur]);
                 blocks.fill(&mut write(&ring[nxt]), carry.rest());
+                drop(carry);
+                crew.post(&ring, nxt, Vec::new());
             }
             let mut spare: Vec<Parsed<V>> = Vec::new();
             loop {
@@ -839,13 +938,16 @@ fn read_blocks<R: BufRead, V: Copy + Send + Sync>(
                     return store_all(&read(&ring[cur]), &parsed);
                 }
                 let more = !blocks.done;
-                crew.post(&ring, nxt, std::mem::take(&mut spare));
                 if more {
+                    // The third block is the one stored last: every chunk
+                    // of it was parsed before it was stored.
                     let carry = read(&ring[nxt]);
                     blocks.fill(&mut write(&ring[thd]), carry.rest());
+                    drop(carry);
+                    crew.post(&ring, thd, std::mem::take(&mut spare));
                 }
                 store_all(&read(&ring[cur]), &parsed)?;
-                let parsed_next = crew.finish(&ring, parse);
+                let parsed_next = crew.finish(&ring, nxt, parse);
                 spare = std::mem::replace(&mut parsed, parsed_next);
                 // current ← next ← third ← (the stored block, reused).
                 (cur, nxt, thd) = (nxt, thd, cur);
@@ -955,7 +1057,8 @@ pub enum TrecSyntax {
 /// is not an integer in `i32`, [`RelevanceError::NotUtf8`],
 /// [`RelevanceError::Io`]; then [`RelevanceError::DuplicateQrel`] (both
 /// lines) for the earliest pair judged twice; [`RelevanceError::TooLarge`]
-/// past `u32::MAX` lines or ids.
+/// past `u32::MAX` lines or ids, and for a line of 4 GiB or more (`"bytes
+/// in a line"`).
 ///
 /// # Complexity
 /// O(bytes) expected time plus a sort of each query's judgements, parsing
@@ -1034,7 +1137,7 @@ pub fn read_trec_qrels_with<R: BufRead>(
 /// lines) for the earliest document listed twice for one query (an error in
 /// `trec_eval`, "duplicate docs", and an assertion in
 /// `pytrec_eval.parse_run`); [`RelevanceError::TooLarge`] past `u32::MAX`
-/// lines or ids.
+/// lines or ids, and for a line of 4 GiB or more (`"bytes in a line"`).
 ///
 /// # Complexity
 /// O(bytes) expected time plus a sort of each query's documents, parsing
@@ -1528,6 +1631,42 @@ mod tests {
         }
     }
 
+    /// Records hold 32-bit offsets: a line ending past them in its block
+    /// (4 GiB; 4 KiB in the unit tests) is refused, on any number of
+    /// threads, and the lines before it are not.
+    #[test]
+    fn a_line_past_the_offset_limit_is_refused() {
+        let long = format!("q1 0 {} 1", "d".repeat(MAX_OFFSET));
+        for n in [1, 2] {
+            with_threads(threads(n), || {
+                let mut ids = Ids::new();
+                let qrels = format!("q1 0 d1 1\n{long}\nq1 0 d2 0\n");
+                let got = read_trec_qrels(qrels.as_bytes(), &mut ids);
+                assert!(
+                    matches!(got, Err(RelevanceError::TooLarge { quantity: "bytes in a line", requested, limit })
+                        if requested == long.len() as u64 && limit == MAX_OFFSET as u64),
+                    "{n} threads: {got:?}"
+                );
+                let run = format!("q1 Q0 d1 1 0.5 t\n{long} 0.5 t\n");
+                let got = read_trec_run(run.as_bytes(), &mut ids);
+                assert!(
+                    matches!(
+                        got,
+                        Err(RelevanceError::TooLarge {
+                            quantity: "bytes in a line",
+                            ..
+                        })
+                    ),
+                    "{n} threads: {got:?}"
+                );
+                // A line ending within the limit is read.
+                let fits = format!("q1 0 {} 1\n", "d".repeat(MAX_OFFSET - 10));
+                let got = read_trec_qrels(fits.as_bytes(), &mut Ids::new());
+                assert_eq!(got.map(|q| q.len()).ok(), Some(1), "{n} threads");
+            });
+        }
+    }
+
     #[test]
     fn io_errors_name_the_line_being_read() {
         let data = b"q 0 d 1\nq 0 e 1\nq 0 f";
@@ -1656,7 +1795,12 @@ mod tests {
             let mut lines = Vec::new();
             read_qrels_on(n, &data, |block, parsed| {
                 for r in &parsed.records {
-                    lines.push(block.get(r.doc.clone()).unwrap_or_default().to_vec());
+                    lines.push(
+                        block
+                            .get(r.doc.0 as usize..r.doc.1 as usize)
+                            .unwrap_or_default()
+                            .to_vec(),
+                    );
                 }
                 Ok(())
             })
