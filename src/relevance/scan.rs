@@ -134,7 +134,7 @@ pub(super) fn split_line<'a, const N: usize>(
     let field = !space & ((1_u64 << len) - 1);
     let mut starts = field & !(field << 1);
     let mut lasts = field & !(field >> 1);
-    let count = starts.count_ones() as usize;
+    let mut count = 0;
     for slot in out.iter_mut() {
         if starts == 0 {
             break;
@@ -145,6 +145,11 @@ pub(super) fn split_line<'a, const N: usize>(
         }
         starts &= starts - 1;
         lasts &= lasts - 1;
+        count += 1;
+    }
+    // Fields past the N-th (rare): counted only then.
+    if starts != 0 {
+        count += starts.count_ones() as usize;
     }
     Some((len, count))
 }
