@@ -5,6 +5,9 @@ use super::error::{RelevanceError, Result};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+/// Largest index [`Documents::warm`] reads (16 KiB of slots).
+const WARM_SLOTS: usize = 1 << 12;
+
 /// Largest number of distinct strings one table holds (ids are `u32`).
 const MAX_IDS: usize = u32::MAX as usize - 1;
 
@@ -376,10 +379,15 @@ impl Documents {
     /// are stored together (as a qrels file's are): a hint, so that their
     /// cache lines are fetched together, many at once, rather than one miss
     /// after another as the query's documents are interned. O(slots of the
-    /// query + bytes of its names).
+    /// query + bytes of its names), and nothing for an index of more than
+    /// [`WARM_SLOTS`] slots (too large to stay in cache).
     #[inline]
     pub(crate) fn warm(&self, query: u32) {
-        let Some(index) = self.per_query.get(query as usize) else {
+        let Some(index) = self
+            .per_query
+            .get(query as usize)
+            .filter(|i| i.slots.len() <= WARM_SLOTS)
+        else {
             return;
         };
         let (mut lo, mut hi) = (u32::MAX, 0_u32);

@@ -81,8 +81,8 @@ impl QueryCache {
 // state) into records, and the records are then *interned* and stored in
 // file order on the caller's thread. So ids are numbered, entries stored
 // and the first error found exactly as a line-by-line reading does,
-// whatever the number of threads: with two or more, the current block is
-// interned on another thread while the caller reads and parses the next.
+// whatever the number of threads: with two or more, the caller interns the
+// current block while helper threads parse the next two.
 // ---------------------------------------------------------------------
 
 /// Bytes per chunk: the unit of parsing (records of a chunk stay in cache
@@ -441,8 +441,12 @@ impl Cursor {
                 // The cache holds the query of the record before.
                 Some(id) if r.line & Record::<V>::SAME_QUERY != 0 => id,
                 _ => {
+                    let before = self.cache.id;
                     let q = self.cache.intern(qt, field(r.query), line)?;
-                    dt.warm(q);
+                    // A new query (not the same one at a chunk's start).
+                    if before != Some(q) {
+                        dt.warm(q);
+                    }
                     q
                 }
             };
