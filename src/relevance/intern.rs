@@ -169,7 +169,7 @@ impl Names {
 
     /// The hash tag of string `id`.
     fn tag(&self, id: u32) -> u64 {
-        hash(self.bytes(id).unwrap_or_default()) >> 32
+        u64::from(tag_of(self.bytes(id).unwrap_or_default()))
     }
 
     fn len(&self) -> usize {
@@ -256,7 +256,7 @@ impl StringTable {
     #[must_use]
     pub fn get(&self, s: &str) -> Option<u32> {
         let names = &self.names;
-        self.index.find(hash(s.as_bytes()) >> 32, |id| {
+        self.index.find(u64::from(tag_of(s.as_bytes())), |id| {
             same(names.bytes(id), s.as_bytes())
         })
     }
@@ -270,7 +270,7 @@ impl StringTable {
         let names = &self.names;
         let n = names.len();
         match self.index.find_or_insert(
-            hash(s.as_bytes()) >> 32,
+            u64::from(tag_of(s.as_bytes())),
             n,
             |id| same(names.bytes(id), s.as_bytes()),
             |id| names.tag(id),
@@ -360,14 +360,14 @@ impl Documents {
         let names = &self.names;
         self.per_query
             .get(query as usize)?
-            .find(hash(name.as_bytes()) >> 32, |id| {
+            .find(u64::from(tag_of(name.as_bytes())), |id| {
                 names.bytes(id) == Some(name.as_bytes())
             })
     }
 
     /// The id of document `name` of query `query`, adding it if new.
     pub(crate) fn intern(&mut self, query: u32, name: &str) -> Result<u32> {
-        self.intern_hashed(query, name.as_bytes(), hash(name.as_bytes()))
+        self.intern_tagged(query, name.as_bytes(), tag_of(name.as_bytes()))
     }
 
     /// The name of document id `id` as bytes.
@@ -429,9 +429,9 @@ impl Documents {
     }
 
     /// [`Documents::intern`] of `name`, UTF-8 text (checked by the
-    /// caller), with `hash(name)` computed by the caller.
+    /// caller), with its tag ([`tag_of`]) computed by the caller.
     #[inline]
-    pub(crate) fn intern_hashed(&mut self, query: u32, name: &[u8], hashed: u64) -> Result<u32> {
+    pub(crate) fn intern_tagged(&mut self, query: u32, name: &[u8], tag: u32) -> Result<u32> {
         let q = query as usize;
         if self.per_query.len() <= q {
             self.per_query.resize_with(q + 1, Index::default);
@@ -453,7 +453,7 @@ impl Documents {
         let names = &self.names;
         let n = names.len();
         match index.find_or_insert(
-            hashed >> 32,
+            u64::from(tag),
             n,
             |id| same(names.bytes(id), name),
             |id| names.tag(id),
@@ -552,6 +552,14 @@ pub(crate) fn hash(bytes: &[u8]) -> u64 {
         h = fold_mul(h ^ word, K2);
     }
     fold_mul(h, K1)
+}
+
+/// The hash tag of `bytes`: the top 32 bits of [`hash`], which place a
+/// string in an index (its home slot) and tell strings apart before their
+/// bytes are compared.
+#[inline]
+pub(crate) fn tag_of(bytes: &[u8]) -> u32 {
+    (hash(bytes) >> 32) as u32
 }
 
 static NEXT_TAG: AtomicU64 = AtomicU64::new(1);
