@@ -19,9 +19,13 @@ const MAX_IDS: usize = u32::MAX as usize - 1;
 /// the string itself, and growing hashes the strings again.
 #[derive(Debug, Clone, Default)]
 struct Index {
+    /// 0 = empty, else `id − base + 1`.
     slots: Vec<u32>,
     /// Number of ids indexed.
     len: usize,
+    /// The id a slot holding 1 stands for: 0, or the first id of an index
+    /// built before its ids were known ([`Documents::adopt`]).
+    base: u32,
 }
 
 impl Index {
@@ -38,8 +42,9 @@ impl Index {
             if slot == 0 {
                 return None;
             }
-            if eq(slot - 1) {
-                return Some(slot - 1);
+            let id = slot - 1 + self.base;
+            if eq(id) {
+                return Some(id);
             }
             pos = (pos + 1) & mask;
         }
@@ -63,20 +68,26 @@ impl Index {
         }
         let mask = self.slots.len() - 1;
         let mut pos = tag as usize & mask;
+        let base = self.base;
         loop {
             let Some(slot) = self.slots.get_mut(pos) else {
                 return Err(too_many());
             };
             if *slot == 0 {
-                if new_id >= MAX_IDS {
+                // Ids only grow: a new one is never below the base.
+                let Some(offset) = new_id
+                    .checked_sub(base as usize)
+                    .filter(|_| new_id < MAX_IDS)
+                else {
                     return Err(too_many());
-                }
-                *slot = new_id as u32 + 1;
+                };
+                *slot = offset as u32 + 1;
                 self.len += 1;
                 return Ok(None);
             }
-            if eq(*slot - 1) {
-                return Ok(Some(*slot - 1));
+            let id = *slot - 1 + base;
+            if eq(id) {
+                return Ok(Some(id));
             }
             pos = (pos + 1) & mask;
         }
@@ -106,7 +117,7 @@ impl Index {
         slots.resize(capacity, 0_u32);
         let mask = capacity - 1;
         for &slot in self.slots.iter().filter(|&&s| s != 0) {
-            let mut pos = tag_of(slot - 1) as usize & mask;
+            let mut pos = tag_of(slot - 1 + self.base) as usize & mask;
             while slots.get(pos).is_some_and(|&s| s != 0) {
                 pos = (pos + 1) & mask;
             }
@@ -397,6 +408,7 @@ impl Documents {
                 hi = hi.max(slot - 1);
             }
         }
+        let (lo, hi) = (lo.saturating_add(index.base), hi + index.base);
         // Names stored apart (ids far from one another): left alone.
         if lo > hi || (hi - lo) as usize > 2 * index.len {
             return;
@@ -426,6 +438,47 @@ impl Documents {
             acc ^= u32::from(b);
         }
         std::hint::black_box(acc);
+    }
+
+    /// Adds the documents of query `query` numbered by [`Numbered::new`],
+    /// whose names `names` gives in order of their numbers, and returns the
+    /// id of number 0 (number k has id k + that): what interning them one
+    /// by one gives, when the query has no document yet. `None`, with
+    /// nothing changed, when it has one, or when the ids would pass the
+    /// limit (the caller then interns them one by one).
+    ///
+    /// O(number of documents + bytes of their names).
+    pub(crate) fn adopt<'a>(
+        &mut self,
+        query: u32,
+        numbered: &mut Numbered,
+        names: impl Iterator<Item = &'a [u8]>,
+    ) -> Option<u32> {
+        let q = query as usize;
+        let n = self.names.len();
+        if self.per_query.get(q).is_some_and(|i| !i.slots.is_empty())
+            || n + numbered.count as usize > MAX_IDS
+            || numbered.count == 0
+        {
+            return None;
+        }
+        if self.per_query.len() <= q {
+            self.per_query.resize_with(q + 1, Index::default);
+        }
+        if self.query.last().is_none_or(|r| r.1 != query) {
+            self.query.push((n as u32, query));
+        }
+        for name in names.take(numbered.count as usize) {
+            self.names.push(name);
+        }
+        let index = self.per_query.get_mut(q)?;
+        *index = Index {
+            slots: std::mem::take(&mut numbered.slots),
+            len: self.names.len() - n,
+            base: n as u32,
+        };
+        self.last_started = Some(query);
+        Some(n as u32)
     }
 
     /// [`Documents::intern`] of `name`, UTF-8 text (checked by the
@@ -465,6 +518,62 @@ impl Documents {
                 }
                 Ok(self.names.push(name))
             }
+        }
+    }
+}
+
+/// The distinct documents of a stretch of one query's lines, numbered
+/// `0, 1, 2, …` in order of first appearance apart from any table (by a
+/// thread that parses, while another interns), with their index; the
+/// interning thread then adds them at once with [`Documents::adopt`] if the
+/// query has no document yet.
+#[derive(Debug, Default)]
+pub(crate) struct Numbered {
+    /// The index of the distinct documents: 0 = empty, else number + 1.
+    slots: Vec<u32>,
+    /// Number of distinct documents.
+    count: u32,
+}
+
+impl Numbered {
+    /// Numbers the documents `names` (each with its [`tag_of`]; `len` of
+    /// them), appending each one's number to `numbers`; `firsts` is
+    /// scratch (the name of each number).
+    ///
+    /// O(bytes of the names) expected; the index has as many slots as the
+    /// one [`Documents`] would make for `len` documents.
+    pub(crate) fn new<'a>(
+        names: impl Iterator<Item = (&'a [u8], u32)>,
+        len: usize,
+        numbers: &mut Vec<u32>,
+        firsts: &mut Vec<&'a [u8]>,
+    ) -> Self {
+        // As `Index::grow_for(len)`: at most half full.
+        let capacity = (2 * (len + 1)).next_power_of_two().max(8);
+        let mut slots = vec![0_u32; capacity];
+        let mask = capacity - 1;
+        firsts.clear();
+        for (name, tag) in names {
+            let mut pos = tag as usize & mask;
+            let number = loop {
+                let Some(slot) = slots.get_mut(pos) else {
+                    break 0;
+                };
+                if *slot == 0 {
+                    firsts.push(name);
+                    *slot = firsts.len() as u32;
+                    break *slot - 1;
+                }
+                if same(firsts.get(*slot as usize - 1).copied(), name) {
+                    break *slot - 1;
+                }
+                pos = (pos + 1) & mask;
+            };
+            numbers.push(number);
+        }
+        Self {
+            slots,
+            count: firsts.len() as u32,
         }
     }
 }
@@ -735,6 +844,51 @@ mod tests {
         }
         assert_eq!(d.query(want.len() as u32), None);
         assert_eq!(Documents::default().query(0), None);
+        Ok(())
+    }
+
+    /// Documents numbered apart then adopted get the ids interning them
+    /// one by one gives, and the index keeps working as it grows.
+    #[test]
+    fn adopted_documents_are_interned_ones() -> Result<()> {
+        let names: Vec<String> = ["b", "a", "b", "c", "a", "d"]
+            .iter()
+            .map(|s| (*s).to_owned())
+            .collect();
+        let (mut by_one, mut adopted) = (Documents::default(), Documents::default());
+        for d in [&mut by_one, &mut adopted] {
+            d.intern(0, "x")?;
+        }
+        let want: Vec<u32> = names
+            .iter()
+            .map(|n| by_one.intern(1, n))
+            .collect::<Result<_>>()?;
+        let (mut numbers, mut firsts) = (Vec::new(), Vec::new());
+        let mut numbered = Numbered::new(
+            names.iter().map(|n| (n.as_bytes(), tag_of(n.as_bytes()))),
+            names.len(),
+            &mut numbers,
+            &mut firsts,
+        );
+        assert_eq!(numbers, [0, 1, 0, 2, 1, 3]);
+        // A query with documents is not adopted into.
+        let new = ["b", "a", "c", "d"].map(str::as_bytes);
+        assert_eq!(adopted.adopt(0, &mut numbered, new.into_iter()), None);
+        let base = adopted.adopt(1, &mut numbered, new.into_iter());
+        assert_eq!(base, Some(1));
+        let got: Vec<u32> = numbers.iter().map(|k| k + 1).collect();
+        assert_eq!(got, want);
+        for d in 0..120 {
+            let name = format!("n{d}");
+            assert_eq!(adopted.intern(1, &name)?, by_one.intern(1, &name)?);
+        }
+        for (id, n) in ["x", "b", "a", "c", "d"].iter().enumerate() {
+            let q = u32::from(id > 0);
+            assert_eq!(adopted.get(q, n), Some(id as u32), "{n}");
+            assert_eq!(adopted.query(id as u32), Some(q));
+        }
+        assert_eq!(adopted.len(), by_one.len());
+        assert_eq!(adopted.get(1, "n119"), by_one.get(1, "n119"));
         Ok(())
     }
 

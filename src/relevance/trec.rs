@@ -24,7 +24,7 @@
 
 use super::error::{Location, RelevanceError, Result};
 use super::flat::{Qrels, QrelsBuilder, RunBuilder, TrecRun};
-use super::intern::{Documents, Ids, StringTable, same, tag_of};
+use super::intern::{Documents, Ids, Numbered, StringTable, same, tag_of};
 use super::scan::{find_newline, parse_f64, parse_i32, split, split_line, text};
 use std::collections::VecDeque;
 use std::io::{BufRead, ErrorKind};
@@ -184,13 +184,26 @@ struct ChunkTag {
     from_start: bool,
 }
 
+/// A stretch of a chunk's records with one query id (the records before
+/// `end` and after the stretch before), its documents numbered by the
+/// parsing thread.
+struct Group {
+    end: usize,
+    numbered: Numbered,
+}
+
 /// A parsed chunk: its records up to the first fault, and its number of
-/// lines.
+/// lines. For qrels, also the records' documents numbered apart, stretch
+/// by stretch of one query ([`number_documents`]).
 struct Parsed<V> {
     records: Vec<Record<V>>,
     fault: Option<Fault>,
     lines: usize,
     tag: Option<ChunkTag>,
+    /// The stretches of one query (empty for a run).
+    groups: Vec<Group>,
+    /// Each record's document number in its stretch (empty for a run).
+    numbers: Vec<u32>,
 }
 
 impl<V> Default for Parsed<V> {
@@ -200,6 +213,8 @@ impl<V> Default for Parsed<V> {
             fault: None,
             lines: 0,
             tag: None,
+            groups: Vec::new(),
+            numbers: Vec::new(),
         }
     }
 }
@@ -210,6 +225,8 @@ impl<V> Parsed<V> {
         self.fault = None;
         self.lines = 0;
         self.tag = None;
+        self.groups.clear();
+        self.numbers.clear();
     }
 
     /// Whether the line `raw`, at `base` in its block, ends past
@@ -298,8 +315,50 @@ fn span(line: &[u8], field: &[u8], offset: usize) -> Range<usize> {
     start..start + field.len()
 }
 
-/// Parses a chunk of a qrels file starting at `offset` of the block.
+/// Parses a chunk of a qrels file starting at `offset` of the block, and
+/// numbers its documents ([`number_documents`]).
 fn parse_qrels(bytes: &[u8], offset: usize, syntax: TrecSyntax, out: &mut Parsed<i32>) {
+    parse_qrels_lines(bytes, offset, syntax, out);
+    number_documents(bytes, offset, out);
+}
+
+/// Numbers the documents of each stretch of `out`'s records with one query
+/// id ([`Numbered`]), so that the storing thread need not intern them one
+/// by one: in a qrels file, grouped by query, a stretch is most often a
+/// query not seen before, all of whose documents are new. `bytes` is the
+/// chunk, at `offset` of the block.
+fn number_documents<V>(bytes: &[u8], offset: usize, out: &mut Parsed<V>) {
+    let doc = |r: &Record<V>| {
+        bytes
+            .get(r.doc.0 as usize - offset..r.doc.1 as usize - offset)
+            .unwrap_or_default()
+    };
+    let mut firsts = Vec::new();
+    let mut start = 0;
+    let n = out.records.len();
+    for end in 1..=n {
+        let ends = out
+            .records
+            .get(end)
+            .is_none_or(|r| r.line & Record::<V>::SAME_QUERY == 0);
+        if !ends {
+            continue;
+        }
+        let stretch = out.records.get(start..end).unwrap_or_default();
+        let numbered = Numbered::new(
+            stretch.iter().map(|r| (doc(r), r.tag)),
+            stretch.len(),
+            &mut out.numbers,
+            &mut firsts,
+        );
+        out.groups.push(Group { end, numbered });
+        start = end;
+    }
+}
+
+/// Parses the lines of a chunk of a qrels file starting at `offset` of the
+/// block.
+fn parse_qrels_lines(bytes: &[u8], offset: usize, syntax: TrecSyntax, out: &mut Parsed<i32>) {
     out.clear();
     // The query id of the last record.
     let mut previous: &[u8] = &[];
@@ -452,12 +511,67 @@ impl Cursor {
     fn store<V: Copy, S: Sink<V>>(
         &mut self,
         block: &[u8],
-        parsed: &Parsed<V>,
+        parsed: &mut Parsed<V>,
         format: &'static str,
         sink: &mut S,
     ) -> Result<()> {
         let field = |r: (u32, u32)| block.get(r.0 as usize..r.1 as usize).unwrap_or(&[]);
-        for r in &parsed.records {
+        if parsed.groups.is_empty() {
+            self.store_records(block, &parsed.records, sink)?;
+        } else {
+            let mut start = 0;
+            for group in &mut parsed.groups {
+                let records = parsed.records.get(start..group.end).unwrap_or_default();
+                let numbers = parsed.numbers.get(start..group.end).unwrap_or_default();
+                start = group.end;
+                let Some(first) = records.first() else {
+                    continue;
+                };
+                let line = self.line + (first.line & !Record::<V>::SAME_QUERY) as usize;
+                let (qt, dt) = sink.tables();
+                let before = self.cache.id;
+                let q = self.cache.intern(qt, field(first.query), line)?;
+                // The new documents' names, in the order of their numbers.
+                let mut next = 0;
+                let names = records.iter().zip(numbers).filter_map(|(r, &k)| {
+                    let new = k == next;
+                    next += u32::from(new);
+                    new.then(|| field(r.doc))
+                });
+                match dt.adopt(q, &mut group.numbered, names) {
+                    Some(base) => {
+                        for (r, &k) in records.iter().zip(numbers) {
+                            let line = self.line + (r.line & !Record::<V>::SAME_QUERY) as usize;
+                            sink.push(q, base + k, r.value, line)?;
+                        }
+                    }
+                    None => {
+                        if before != Some(q) {
+                            dt.warm(q);
+                        }
+                        self.store_records(block, records, sink)?;
+                    }
+                }
+            }
+        }
+        if let Some(fault) = &parsed.fault {
+            let (qt, _) = sink.tables();
+            return Err(self.fault(block, fault, format, qt));
+        }
+        self.line += parsed.lines;
+        Ok(())
+    }
+
+    /// Interns and stores `records` one by one.
+    #[inline]
+    fn store_records<V: Copy, S: Sink<V>>(
+        &mut self,
+        block: &[u8],
+        records: &[Record<V>],
+        sink: &mut S,
+    ) -> Result<()> {
+        let field = |r: (u32, u32)| block.get(r.0 as usize..r.1 as usize).unwrap_or(&[]);
+        for r in records {
             let line = self.line + (r.line & !Record::<V>::SAME_QUERY) as usize;
             let (qt, dt) = sink.tables();
             let q = match self.cache.id {
@@ -477,11 +591,6 @@ impl Cursor {
             let d = dt.intern_tagged(q, field(r.doc), r.tag)?;
             sink.push(q, d, r.value, line)?;
         }
-        if let Some(fault) = &parsed.fault {
-            let (qt, _) = sink.tables();
-            return Err(self.fault(block, fault, format, qt));
-        }
-        self.line += parsed.lines;
         Ok(())
     }
 
@@ -884,12 +993,12 @@ impl<V> Crew<V> {
 fn read_blocks<R: BufRead, V: Copy + Send + Sync>(
     reader: R,
     parse: impl Fn(&[u8], usize, &mut Parsed<V>) + Sync,
-    mut store: impl FnMut(&[u8], &Parsed<V>) -> Result<()> + Send,
+    mut store: impl FnMut(&[u8], &mut Parsed<V>) -> Result<()> + Send,
 ) -> Result<()> {
     let workers = crate::current_threads().count().max(1);
     let mut blocks = Blocks::new(reader);
     let mut lines = 0;
-    let mut store_all = |block: &Block, parsed: &[Parsed<V>]| -> Result<()> {
+    let mut store_all = |block: &Block, parsed: &mut [Parsed<V>]| -> Result<()> {
         for p in parsed {
             store(&block.bytes, p)?;
             lines += p.lines;
@@ -908,7 +1017,7 @@ fn read_blocks<R: BufRead, V: Copy + Send + Sync>(
                     r.start,
                     &mut parsed,
                 );
-                store_all(&current, std::slice::from_ref(&parsed))?;
+                store_all(&current, std::slice::from_mut(&mut parsed))?;
             }
             if blocks.done {
                 break;
@@ -954,7 +1063,7 @@ fn read_blocks<R: BufRead, V: Copy + Send + Sync>(
             let mut spare: Vec<Parsed<V>> = Vec::new();
             loop {
                 if !have_next {
-                    return store_all(&read(&ring[cur]), &parsed);
+                    return store_all(&read(&ring[cur]), &mut parsed);
                 }
                 let more = !blocks.done;
                 if more {
@@ -965,7 +1074,7 @@ fn read_blocks<R: BufRead, V: Copy + Send + Sync>(
                     drop(carry);
                     crew.post(&ring, thd, std::mem::take(&mut spare));
                 }
-                store_all(&read(&ring[cur]), &parsed)?;
+                store_all(&read(&ring[cur]), &mut parsed)?;
                 let parsed_next = crew.finish(&ring, nxt, parse);
                 spare = std::mem::replace(&mut parsed, parsed_next);
                 // current ← next ← third ← (the stored block, reused).
@@ -1615,6 +1724,52 @@ mod tests {
             }
         }
 
+        /// Files without a pair judged twice, grouped by query or not,
+        /// read into new ids or ids that already hold some of their
+        /// queries and documents: each stretch of one query is numbered by
+        /// the parsing thread, and taken at once only for a query without
+        /// documents.
+        #[test]
+        fn qrels_of_distinct_pairs_read_as_the_line_by_line_reader_does(
+            pairs in proptest::collection::btree_map((0_u8..6, 0_u16..60), -1_i32..3, 0..200),
+            order in proptest::collection::vec(any::<proptest::sample::Index>(), 0..200),
+            grouped in any::<bool>(),
+            known in any::<bool>(),
+            sizes in proptest::collection::vec(1_usize..300, 1..4),
+        ) {
+            let mut lines: Vec<String> = pairs
+                .iter()
+                .map(|(&(q, d), &g)| format!("q{q} 0 d{d} {g}"))
+                .collect();
+            if !grouped {
+                for (i, k) in order.iter().enumerate().take(lines.len()) {
+                    let j = k.index(lines.len());
+                    lines.swap(i, j);
+                }
+            }
+            let data = file(&lines, false, true, &[]);
+            let before = "q1 0 d3 1\nq4 0 d70 0\n";
+            let fresh = || -> std::result::Result<Ids, TestCaseError> {
+                let mut ids = Ids::new();
+                if known {
+                    prop_assert!(read_trec_qrels(before.as_bytes(), &mut ids).is_ok());
+                }
+                Ok(ids)
+            };
+            let mut ids = fresh()?;
+            let mut seen = Vec::new();
+            let want = oracle_qrels(Pieces::new(&data, &sizes, None), &mut ids, TrecSyntax::Lenient, &mut seen);
+            prop_assert!(want.is_ok());
+            let want = qrels_digest(&want, &ids);
+            for n in [1, 2, 3] {
+                let mut ids = fresh()?;
+                let got = with_threads(threads(n), || {
+                    read_trec_qrels(Pieces::new(&data, &sizes, None), &mut ids)
+                });
+                prop_assert_eq!(&qrels_digest(&got, &ids), &want, "{} threads", n);
+            }
+        }
+
         #[test]
         fn runs_read_as_the_line_by_line_reader_does(
             lines in proptest::collection::vec(run_line(), 0..120),
@@ -1758,7 +1913,7 @@ mod tests {
     fn read_qrels_on(
         n: usize,
         data: &[u8],
-        store: impl FnMut(&[u8], &Parsed<i32>) -> Result<()> + Send,
+        store: impl FnMut(&[u8], &mut Parsed<i32>) -> Result<()> + Send,
     ) -> Result<()> {
         with_threads(threads(n), || {
             read_blocks(
