@@ -447,7 +447,7 @@ fn parse_run(bytes: &[u8], offset: usize, syntax: TrecSyntax, out: &mut Parsed<f
             return;
         };
         match &mut tag {
-            Some(t) if tag_bytes == tf => t.tag = span(raw, tf, base),
+            Some(t) if same(Some(tag_bytes), tf) => t.tag = span(raw, tf, base),
             _ => {
                 tag = Some(ChunkTag {
                     tag: span(raw, tf, base),
