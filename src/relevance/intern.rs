@@ -19,13 +19,9 @@ const MAX_IDS: usize = u32::MAX as usize - 1;
 /// the string itself, and growing hashes the strings again.
 #[derive(Debug, Clone, Default)]
 struct Index {
-    /// 0 = empty, else `id − base + 1`.
     slots: Vec<u32>,
     /// Number of ids indexed.
     len: usize,
-    /// The id a slot holding 1 stands for: 0, or the first id of an index
-    /// built before its ids were known ([`Documents::adopt`]).
-    base: u32,
 }
 
 impl Index {
@@ -42,9 +38,8 @@ impl Index {
             if slot == 0 {
                 return None;
             }
-            let id = slot - 1 + self.base;
-            if eq(id) {
-                return Some(id);
+            if eq(slot - 1) {
+                return Some(slot - 1);
             }
             pos = (pos + 1) & mask;
         }
@@ -68,26 +63,20 @@ impl Index {
         }
         let mask = self.slots.len() - 1;
         let mut pos = tag as usize & mask;
-        let base = self.base;
         loop {
             let Some(slot) = self.slots.get_mut(pos) else {
                 return Err(too_many());
             };
             if *slot == 0 {
-                // Ids only grow: a new one is never below the base.
-                let Some(offset) = new_id
-                    .checked_sub(base as usize)
-                    .filter(|_| new_id < MAX_IDS)
-                else {
+                if new_id >= MAX_IDS {
                     return Err(too_many());
-                };
-                *slot = offset as u32 + 1;
+                }
+                *slot = new_id as u32 + 1;
                 self.len += 1;
                 return Ok(None);
             }
-            let id = *slot - 1 + base;
-            if eq(id) {
-                return Ok(Some(id));
+            if eq(*slot - 1) {
+                return Ok(Some(*slot - 1));
             }
             pos = (pos + 1) & mask;
         }
@@ -117,7 +106,7 @@ impl Index {
         slots.resize(capacity, 0_u32);
         let mask = capacity - 1;
         for &slot in self.slots.iter().filter(|&&s| s != 0) {
-            let mut pos = tag_of(slot - 1 + self.base) as usize & mask;
+            let mut pos = tag_of(slot - 1) as usize & mask;
             while slots.get(pos).is_some_and(|&s| s != 0) {
                 pos = (pos + 1) & mask;
             }
@@ -408,7 +397,6 @@ impl Documents {
                 hi = hi.max(slot - 1);
             }
         }
-        let (lo, hi) = (lo.saturating_add(index.base), hi + index.base);
         // Names stored apart (ids far from one another): left alone.
         if lo > hi || (hi - lo) as usize > 2 * index.len {
             return;
@@ -447,7 +435,8 @@ impl Documents {
     /// nothing changed, when it has one, or when the ids would pass the
     /// limit (the caller then interns them one by one).
     ///
-    /// O(number of documents + bytes of their names).
+    /// O(slots of the index + bytes of the names): the slots are 2 to 4 a
+    /// line numbered.
     pub(crate) fn adopt<'a>(
         &mut self,
         query: u32,
@@ -471,11 +460,17 @@ impl Documents {
         for name in names.take(numbered.count as usize) {
             self.names.push(name);
         }
+        // The slots hold number + 1: they are to hold id + 1.
+        let mut slots = std::mem::take(&mut numbered.slots);
+        for slot in &mut slots {
+            if *slot != 0 {
+                *slot += n as u32;
+            }
+        }
         let index = self.per_query.get_mut(q)?;
         *index = Index {
-            slots: std::mem::take(&mut numbered.slots),
+            slots,
             len: self.names.len() - n,
-            base: n as u32,
         };
         self.last_started = Some(query);
         Some(n as u32)

@@ -317,10 +317,19 @@ fn span(line: &[u8], field: &[u8], offset: usize) -> Range<usize> {
 }
 
 /// Parses a chunk of a qrels file starting at `offset` of the block, and
-/// numbers its documents ([`number_documents`]).
-fn parse_qrels(bytes: &[u8], offset: usize, syntax: TrecSyntax, out: &mut Parsed<i32>) {
+/// numbers its documents ([`number_documents`]) if `number` (when another
+/// thread stores: on one thread numbering them costs more than it saves).
+fn parse_qrels(
+    bytes: &[u8],
+    offset: usize,
+    syntax: TrecSyntax,
+    number: bool,
+    out: &mut Parsed<i32>,
+) {
     parse_qrels_lines(bytes, offset, syntax, out);
-    number_documents(bytes, offset, out);
+    if number {
+        number_documents(bytes, offset, out);
+    }
 }
 
 /// Numbers the documents of each stretch of `out`'s records with one query
@@ -447,7 +456,7 @@ fn parse_run(bytes: &[u8], offset: usize, syntax: TrecSyntax, out: &mut Parsed<f
             return;
         };
         match &mut tag {
-            Some(t) if same(Some(tag_bytes), tf) => t.tag = span(raw, tf, base),
+            Some(t) if tag_bytes == tf => t.tag = span(raw, tf, base),
             _ => {
                 tag = Some(ChunkTag {
                     tag: span(raw, tf, base),
@@ -1369,9 +1378,10 @@ pub fn read_trec_qrels_with<R: BufRead>(
 ) -> Result<Qrels> {
     let mut builder: QrelsBuilder<'_> = Qrels::line_builder(ids);
     let mut cursor = Cursor::new();
+    let number = crate::current_threads().count() > 1;
     read_blocks(
         reader,
-        |bytes, offset, out| parse_qrels(bytes, offset, syntax, out),
+        |bytes, offset, out| parse_qrels(bytes, offset, syntax, number, out),
         |block, parsed| cursor.store(block, parsed, QRELS_FORMAT, &mut builder),
     )?;
     builder.finish()
@@ -2022,7 +2032,7 @@ mod tests {
                             // The chunk of line 301, in a block past the first.
                             let bad = bytes.windows(5).any(|w| w == b"d300 ");
                             assert!(!bad, "parsing fails at line 301");
-                            parse_qrels(bytes, offset, TrecSyntax::Lenient, out);
+                            parse_qrels(bytes, offset, TrecSyntax::Lenient, true, out);
                         },
                         |_, _| Ok(()),
                     )
@@ -2052,7 +2062,7 @@ mod tests {
                     data.as_slice(),
                     |bytes, offset, out: &mut Parsed<i32>| {
                         assert!(!bytes.windows(5).any(|w| w == b"d300 "), "line 301");
-                        parse_qrels(bytes, offset, TrecSyntax::Lenient, out);
+                        parse_qrels(bytes, offset, TrecSyntax::Lenient, true, out);
                     },
                     |block, parsed| {
                         let doc = |r: &Record<i32>| block.get(r.doc.0 as usize..r.doc.1 as usize);
@@ -2082,7 +2092,7 @@ mod tests {
             read_blocks(
                 data,
                 |bytes, offset, out: &mut Parsed<i32>| {
-                    parse_qrels(bytes, offset, TrecSyntax::Lenient, out);
+                    parse_qrels(bytes, offset, TrecSyntax::Lenient, true, out);
                 },
                 store,
             )
