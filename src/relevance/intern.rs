@@ -428,54 +428,6 @@ impl Documents {
         std::hint::black_box(acc);
     }
 
-    /// Adds the documents of query `query` numbered by [`Numbered::new`],
-    /// whose names `names` gives in order of their numbers, and returns the
-    /// id of number 0 (number k has id k + that): what interning them one
-    /// by one gives, when the query has no document yet. `None`, with
-    /// nothing changed, when it has one, or when the ids would pass the
-    /// limit (the caller then interns them one by one).
-    ///
-    /// O(slots of the index + bytes of the names): the slots are 2 to 4 a
-    /// line numbered.
-    pub(crate) fn adopt<'a>(
-        &mut self,
-        query: u32,
-        numbered: &mut Numbered,
-        names: impl Iterator<Item = &'a [u8]>,
-    ) -> Option<u32> {
-        let q = query as usize;
-        let n = self.names.len();
-        if self.per_query.get(q).is_some_and(|i| !i.slots.is_empty())
-            || n + numbered.count as usize > MAX_IDS
-            || numbered.count == 0
-        {
-            return None;
-        }
-        if self.per_query.len() <= q {
-            self.per_query.resize_with(q + 1, Index::default);
-        }
-        if self.query.last().is_none_or(|r| r.1 != query) {
-            self.query.push((n as u32, query));
-        }
-        for name in names.take(numbered.count as usize) {
-            self.names.push(name);
-        }
-        // The slots hold number + 1: they are to hold id + 1.
-        let mut slots = std::mem::take(&mut numbered.slots);
-        for slot in &mut slots {
-            if *slot != 0 {
-                *slot += n as u32;
-            }
-        }
-        let index = self.per_query.get_mut(q)?;
-        *index = Index {
-            slots,
-            len: self.names.len() - n,
-        };
-        self.last_started = Some(query);
-        Some(n as u32)
-    }
-
     /// [`Documents::intern`] of `name`, UTF-8 text (checked by the
     /// caller), with its tag ([`tag_of`]) computed by the caller.
     #[inline]
@@ -513,62 +465,6 @@ impl Documents {
                 }
                 Ok(self.names.push(name))
             }
-        }
-    }
-}
-
-/// The distinct documents of a stretch of one query's lines, numbered
-/// `0, 1, 2, …` in order of first appearance apart from any table (by a
-/// thread that parses, while another interns), with their index; the
-/// interning thread then adds them at once with [`Documents::adopt`] if the
-/// query has no document yet.
-#[derive(Debug, Default)]
-pub(crate) struct Numbered {
-    /// The index of the distinct documents: 0 = empty, else number + 1.
-    slots: Vec<u32>,
-    /// Number of distinct documents.
-    count: u32,
-}
-
-impl Numbered {
-    /// Numbers the documents `names` (each with its [`tag_of`]; `len` of
-    /// them), appending each one's number to `numbers`; `firsts` is
-    /// scratch (the name of each number).
-    ///
-    /// O(bytes of the names) expected; the index has as many slots as the
-    /// one [`Documents`] would make for `len` documents.
-    pub(crate) fn new<'a>(
-        names: impl Iterator<Item = (&'a [u8], u32)>,
-        len: usize,
-        numbers: &mut Vec<u32>,
-        firsts: &mut Vec<&'a [u8]>,
-    ) -> Self {
-        // As `Index::grow_for(len)`: at most half full.
-        let capacity = (2 * (len + 1)).next_power_of_two().max(8);
-        let mut slots = vec![0_u32; capacity];
-        let mask = capacity - 1;
-        firsts.clear();
-        for (name, tag) in names {
-            let mut pos = tag as usize & mask;
-            let number = loop {
-                let Some(slot) = slots.get_mut(pos) else {
-                    break 0;
-                };
-                if *slot == 0 {
-                    firsts.push(name);
-                    *slot = firsts.len() as u32;
-                    break *slot - 1;
-                }
-                if same(firsts.get(*slot as usize - 1).copied(), name) {
-                    break *slot - 1;
-                }
-                pos = (pos + 1) & mask;
-            };
-            numbers.push(number);
-        }
-        Self {
-            slots,
-            count: firsts.len() as u32,
         }
     }
 }
@@ -839,51 +735,6 @@ mod tests {
         }
         assert_eq!(d.query(want.len() as u32), None);
         assert_eq!(Documents::default().query(0), None);
-        Ok(())
-    }
-
-    /// Documents numbered apart then adopted get the ids interning them
-    /// one by one gives, and the index keeps working as it grows.
-    #[test]
-    fn adopted_documents_are_interned_ones() -> Result<()> {
-        let names: Vec<String> = ["b", "a", "b", "c", "a", "d"]
-            .iter()
-            .map(|s| (*s).to_owned())
-            .collect();
-        let (mut by_one, mut adopted) = (Documents::default(), Documents::default());
-        for d in [&mut by_one, &mut adopted] {
-            d.intern(0, "x")?;
-        }
-        let want: Vec<u32> = names
-            .iter()
-            .map(|n| by_one.intern(1, n))
-            .collect::<Result<_>>()?;
-        let (mut numbers, mut firsts) = (Vec::new(), Vec::new());
-        let mut numbered = Numbered::new(
-            names.iter().map(|n| (n.as_bytes(), tag_of(n.as_bytes()))),
-            names.len(),
-            &mut numbers,
-            &mut firsts,
-        );
-        assert_eq!(numbers, [0, 1, 0, 2, 1, 3]);
-        // A query with documents is not adopted into.
-        let new = ["b", "a", "c", "d"].map(str::as_bytes);
-        assert_eq!(adopted.adopt(0, &mut numbered, new.into_iter()), None);
-        let base = adopted.adopt(1, &mut numbered, new.into_iter());
-        assert_eq!(base, Some(1));
-        let got: Vec<u32> = numbers.iter().map(|k| k + 1).collect();
-        assert_eq!(got, want);
-        for d in 0..120 {
-            let name = format!("n{d}");
-            assert_eq!(adopted.intern(1, &name)?, by_one.intern(1, &name)?);
-        }
-        for (id, n) in ["x", "b", "a", "c", "d"].iter().enumerate() {
-            let q = u32::from(id > 0);
-            assert_eq!(adopted.get(q, n), Some(id as u32), "{n}");
-            assert_eq!(adopted.query(id as u32), Some(q));
-        }
-        assert_eq!(adopted.len(), by_one.len());
-        assert_eq!(adopted.get(1, "n119"), by_one.get(1, "n119"));
         Ok(())
     }
 

@@ -83,26 +83,21 @@
 //! its white space, one bit a byte, gives every field's ends at once),
 //! integers and decimal scores are parsed without allocating (a score is
 //! the same `f64`, bit for bit, as [`str::parse::<f64>`] gives; forms the
-//! fast path does not cover go to it), ids checked as UTF-8 and hashed,
-//! and in a qrels file each stretch of one query's documents numbered
-//! apart (a small index of its own). The parsed lines are then interned
-//! and stored in file order, one block at a time: a new query's numbered
-//! documents are taken at once, others looked up one by one. With two or
-//! more threads ([`crate::current_threads`]: set with
-//! [`crate::with_threads`] or the environment variable `ACM_THREADS`) three
-//! blocks are in flight: a helper stores block k while the caller parses
-//! the chunks of blocks k + 1 and k + 2, which it has read (the reader
-//! stays on the caller's thread: it need not be `Send`) and posted as soon
-//! as read; the helper parses the chunks of block k + 1 still unclaimed
-//! before it stores it, and further helpers (three threads or more) parse.
-//! So reading, parsing and storing overlap, and two threads share the
-//! parsing whichever of reading or storing takes longer. Before the
-//! documents of a run's query are looked up, the storing thread reads that
-//! query's index and judged names in one sweep, so that their cache misses
-//! come together rather than one after another. The helper threads are
-//! started once per file, not once per block, and spin for 200 µs when
-//! idle before they sleep (waking a sleeping core costs tens of
-//! microseconds a block). Blocks and chunks are
+//! fast path does not cover go to it), ids checked as UTF-8 and hashed.
+//! The parsed lines are then interned and stored in file order, one block
+//! at a time; with two or more threads ([`crate::current_threads`]: set
+//! with [`crate::with_threads`] or the environment variable `ACM_THREADS`)
+//! three blocks are in flight: the caller stores block k while helper
+//! threads parse the chunks of blocks k + 1 and k + 2, which the caller
+//! has read (the reader stays on the caller's thread: it need not be
+//! `Send`) and posted as soon as read; the caller then parses the chunks of
+//! block k + 1 still unclaimed. Storing is the longer task, so the helpers
+//! run ahead rather than wait for it. Before the documents of a run's query
+//! are looked up, the caller reads that query's index and judged names in
+//! one sweep, so that their cache misses come together rather than one
+//! after another. The helper threads are started once per file, not once
+//! per block, and spin for 200 µs when idle before they sleep (waking a
+//! sleeping core costs tens of microseconds a block). Blocks and chunks are
 //! cut the same way whatever the number of threads, and ids are numbered,
 //! entries stored and the first bad line found exactly as a line-by-line
 //! reading does: the result (ids, their order, every score) and the error

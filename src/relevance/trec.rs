@@ -24,7 +24,7 @@
 
 use super::error::{Location, RelevanceError, Result};
 use super::flat::{Qrels, QrelsBuilder, RunBuilder, TrecRun};
-use super::intern::{Documents, Ids, Numbered, StringTable, same, tag_of};
+use super::intern::{Documents, Ids, StringTable, same, tag_of};
 use super::scan::{find_newline, parse_f64, parse_i32, split, split_line, text};
 use std::collections::VecDeque;
 use std::io::{BufRead, ErrorKind};
@@ -77,13 +77,12 @@ impl QueryCache {
 //
 // The input is read in blocks of whole lines. Each block is cut into
 // chunks of about `CHUNK` bytes at line ends; a chunk is *parsed* on its own
-// (fields split, numbers parsed, ids checked as UTF-8 and hashed, a qrels
-// chunk's documents numbered: no shared state) into records, and the
-// records are then *interned* and stored in file order by one thread at a
-// time. So ids are numbered, entries stored and the first error found
-// exactly as a line-by-line reading does, whatever the number of threads:
-// with two or more, the caller reads and parses while a helper stores the
-// blocks in order (see `Crew`).
+// (fields split, numbers parsed, ids checked as UTF-8 and hashed: no shared
+// state) into records, and the records are then *interned* and stored in
+// file order on the caller's thread. So ids are numbered, entries stored
+// and the first error found exactly as a line-by-line reading does,
+// whatever the number of threads: with two or more, the caller interns the
+// current block while helper threads parse the next two.
 // ---------------------------------------------------------------------
 
 /// Bytes per chunk: the unit of parsing (records of a chunk stay in cache
@@ -185,26 +184,13 @@ struct ChunkTag {
     from_start: bool,
 }
 
-/// A stretch of a chunk's records with one query id (the records before
-/// `end` and after the stretch before), its documents numbered by the
-/// parsing thread.
-struct Group {
-    end: usize,
-    numbered: Numbered,
-}
-
 /// A parsed chunk: its records up to the first fault, and its number of
-/// lines. For qrels, also the records' documents numbered apart, stretch
-/// by stretch of one query ([`number_documents`]).
+/// lines.
 struct Parsed<V> {
     records: Vec<Record<V>>,
     fault: Option<Fault>,
     lines: usize,
     tag: Option<ChunkTag>,
-    /// The stretches of one query (empty for a run).
-    groups: Vec<Group>,
-    /// Each record's document number in its stretch (empty for a run).
-    numbers: Vec<u32>,
 }
 
 impl<V> Default for Parsed<V> {
@@ -214,8 +200,6 @@ impl<V> Default for Parsed<V> {
             fault: None,
             lines: 0,
             tag: None,
-            groups: Vec::new(),
-            numbers: Vec::new(),
         }
     }
 }
@@ -226,8 +210,6 @@ impl<V> Parsed<V> {
         self.fault = None;
         self.lines = 0;
         self.tag = None;
-        self.groups.clear();
-        self.numbers.clear();
     }
 
     /// Whether the line `raw`, at `base` in its block, ends past
@@ -316,59 +298,8 @@ fn span(line: &[u8], field: &[u8], offset: usize) -> Range<usize> {
     start..start + field.len()
 }
 
-/// Parses a chunk of a qrels file starting at `offset` of the block, and
-/// numbers its documents ([`number_documents`]) if `number` (when another
-/// thread stores: on one thread numbering them costs more than it saves).
-fn parse_qrels(
-    bytes: &[u8],
-    offset: usize,
-    syntax: TrecSyntax,
-    number: bool,
-    out: &mut Parsed<i32>,
-) {
-    parse_qrels_lines(bytes, offset, syntax, out);
-    if number {
-        number_documents(bytes, offset, out);
-    }
-}
-
-/// Numbers the documents of each stretch of `out`'s records with one query
-/// id ([`Numbered`]), so that the storing thread need not intern them one
-/// by one: in a qrels file, grouped by query, a stretch is most often a
-/// query not seen before, all of whose documents are new. `bytes` is the
-/// chunk, at `offset` of the block.
-fn number_documents<V>(bytes: &[u8], offset: usize, out: &mut Parsed<V>) {
-    let doc = |r: &Record<V>| {
-        bytes
-            .get(r.doc.0 as usize - offset..r.doc.1 as usize - offset)
-            .unwrap_or_default()
-    };
-    let mut firsts = Vec::new();
-    let mut start = 0;
-    let n = out.records.len();
-    for end in 1..=n {
-        let ends = out
-            .records
-            .get(end)
-            .is_none_or(|r| r.line & Record::<V>::SAME_QUERY == 0);
-        if !ends {
-            continue;
-        }
-        let stretch = out.records.get(start..end).unwrap_or_default();
-        let numbered = Numbered::new(
-            stretch.iter().map(|r| (doc(r), r.tag)),
-            stretch.len(),
-            &mut out.numbers,
-            &mut firsts,
-        );
-        out.groups.push(Group { end, numbered });
-        start = end;
-    }
-}
-
-/// Parses the lines of a chunk of a qrels file starting at `offset` of the
-/// block.
-fn parse_qrels_lines(bytes: &[u8], offset: usize, syntax: TrecSyntax, out: &mut Parsed<i32>) {
+/// Parses a chunk of a qrels file starting at `offset` of the block.
+fn parse_qrels(bytes: &[u8], offset: usize, syntax: TrecSyntax, out: &mut Parsed<i32>) {
     out.clear();
     // The query id of the last record.
     let mut previous: &[u8] = &[];
@@ -521,67 +452,12 @@ impl Cursor {
     fn store<V: Copy, S: Sink<V>>(
         &mut self,
         block: &[u8],
-        parsed: &mut Parsed<V>,
+        parsed: &Parsed<V>,
         format: &'static str,
         sink: &mut S,
     ) -> Result<()> {
         let field = |r: (u32, u32)| block.get(r.0 as usize..r.1 as usize).unwrap_or(&[]);
-        if parsed.groups.is_empty() {
-            self.store_records(block, &parsed.records, sink)?;
-        } else {
-            let mut start = 0;
-            for group in &mut parsed.groups {
-                let records = parsed.records.get(start..group.end).unwrap_or_default();
-                let numbers = parsed.numbers.get(start..group.end).unwrap_or_default();
-                start = group.end;
-                let Some(first) = records.first() else {
-                    continue;
-                };
-                let line = self.line + (first.line & !Record::<V>::SAME_QUERY) as usize;
-                let (qt, dt) = sink.tables();
-                let before = self.cache.id;
-                let q = self.cache.intern(qt, field(first.query), line)?;
-                // The new documents' names, in the order of their numbers.
-                let mut next = 0;
-                let names = records.iter().zip(numbers).filter_map(|(r, &k)| {
-                    let new = k == next;
-                    next += u32::from(new);
-                    new.then(|| field(r.doc))
-                });
-                match dt.adopt(q, &mut group.numbered, names) {
-                    Some(base) => {
-                        for (r, &k) in records.iter().zip(numbers) {
-                            let line = self.line + (r.line & !Record::<V>::SAME_QUERY) as usize;
-                            sink.push(q, base + k, r.value, line)?;
-                        }
-                    }
-                    None => {
-                        if before != Some(q) {
-                            dt.warm(q);
-                        }
-                        self.store_records(block, records, sink)?;
-                    }
-                }
-            }
-        }
-        if let Some(fault) = &parsed.fault {
-            let (qt, _) = sink.tables();
-            return Err(self.fault(block, fault, format, qt));
-        }
-        self.line += parsed.lines;
-        Ok(())
-    }
-
-    /// Interns and stores `records` one by one.
-    #[inline]
-    fn store_records<V: Copy, S: Sink<V>>(
-        &mut self,
-        block: &[u8],
-        records: &[Record<V>],
-        sink: &mut S,
-    ) -> Result<()> {
-        let field = |r: (u32, u32)| block.get(r.0 as usize..r.1 as usize).unwrap_or(&[]);
-        for r in records {
+        for r in &parsed.records {
             let line = self.line + (r.line & !Record::<V>::SAME_QUERY) as usize;
             let (qt, dt) = sink.tables();
             let q = match self.cache.id {
@@ -601,6 +477,11 @@ impl Cursor {
             let d = dt.intern_tagged(q, field(r.doc), r.tag)?;
             sink.push(q, d, r.value, line)?;
         }
+        if let Some(fault) = &parsed.fault {
+            let (qt, _) = sink.tables();
+            return Err(self.fault(block, fault, format, qt));
+        }
+        self.line += parsed.lines;
         Ok(())
     }
 
@@ -776,12 +657,7 @@ impl<R: BufRead> Blocks<R> {
 /// machine), as much as parsing a tenth of a block.
 const SPIN: Duration = Duration::from_micros(200);
 
-/// Blocks in flight: the one being stored, the next (parsed or being
-/// parsed) and the one after (being read or parsed).
-const RING: usize = 3;
-
-/// The chunks of the blocks being parsed, and how far the reading and the
-/// storing are (see [`Crew`]).
+/// The chunks of the blocks being parsed (see [`Crew`]).
 struct Board<V> {
     /// Chunks not yet claimed, in the order they are to be parsed (the
     /// blocks in order, each block's chunks in order): the ring slot of
@@ -790,56 +666,32 @@ struct Board<V> {
     todo: VecDeque<(usize, usize, Range<usize>, Parsed<V>)>,
     /// Chunks parsed: ring slot, index (in any order).
     done: Vec<(usize, usize, Parsed<V>)>,
-    /// Blocks posted so far (block k is in ring slot k mod [`RING`]).
-    posted: usize,
-    /// Set once every block is posted: there are `posted` of them.
-    last: bool,
-    /// Records buffers of stored blocks, to parse into again.
-    pool: Vec<Parsed<V>>,
     /// Set when the reading ends or fails: the helpers return.
     stop: bool,
-    /// A parsing thread's panic and the ring slot of its block, raised
-    /// again by the storing thread when it comes to that block (so that
-    /// an error while storing an earlier line comes first, as when reading
-    /// line by line).
-    panic: Option<(usize, Box<dyn std::any::Any + Send>)>,
+    /// A helper's panic, raised again on the caller's thread.
+    panic: Option<Box<dyn std::any::Any + Send>>,
 }
 
-/// The threads of a reading on two or more threads, and what they share.
-///
-/// - The caller reads the blocks (the reader stays on its thread: it need
-///   not be `Send`) into a ring of [`RING`], and posts each block's chunks
-///   as soon as it has read it; while it waits for a free slot, it parses.
-/// - One helper stores the blocks in file order (interning ids, so that
-///   they are numbered as a line-by-line reading numbers them); while it
-///   waits for a block's last chunks, it parses them.
-/// - Other helpers (with three threads or more) parse.
-///
-/// So reading, parsing and storing overlap, and the two threads of a
-/// 2-core machine share the parsing: on one thread the caller stored and
-/// read (the critical path) while the other parsed and sat idle part of
-/// the time. The threads live as long as the reading: starting a thread
-/// for each block cost about 70 µs a block. An idle thread spins for
-/// [`SPIN`] before it sleeps. Which thread parses a chunk never changes a
-/// result: each chunk is parsed on its own, and the results are put back
-/// in order.
+/// Helper threads that parse the chunks of the blocks [`read_blocks`]
+/// posts, kept for the whole reading: starting a thread for each block cost
+/// about 70 µs a block on the caller's thread (the critical one) and as
+/// much again before the thread ran. Up to two blocks are posted at once,
+/// so that a helper done with one block's chunks goes on to the next one's
+/// while the caller stores. An idle helper spins for [`SPIN`] before it
+/// sleeps. Which thread parses a chunk never changes a result: each chunk
+/// is parsed on its own, and the results are put back in order.
 struct Crew<V> {
     board: Mutex<Board<V>>,
-    /// Chunks, a block or the stop was posted.
+    /// Helpers wait here for chunks (or the stop).
     posted: Condvar,
-    /// A block's last chunk was parsed (or the stop).
+    /// The caller waits here for the last chunk of a block.
     finished: Condvar,
-    /// A block was stored (or the stop).
-    stored: Condvar,
     /// Chunks posted and not yet parsed, by ring slot (changed under the
     /// lock).
-    pending: [AtomicUsize; RING],
+    pending: [AtomicUsize; 3],
     /// Incremented at each posting and at the stop, so that helpers can
     /// spin on it without the lock.
     generation: AtomicUsize,
-    /// Blocks stored so far (their ring slots can be read into again);
-    /// changed under the lock.
-    stored_count: AtomicUsize,
 }
 
 /// Sets [`Board::stop`] when dropped.
@@ -848,7 +700,8 @@ struct StopOnDrop<'a, V>(&'a Crew<V>);
 impl<V> Drop for StopOnDrop<'_, V> {
     fn drop(&mut self) {
         self.0.lock().stop = true;
-        self.0.wake_all();
+        self.0.generation.fetch_add(1, Ordering::Release);
+        self.0.posted.notify_all();
     }
 }
 
@@ -866,18 +719,13 @@ impl<V> Crew<V> {
             board: Mutex::new(Board {
                 todo: VecDeque::new(),
                 done: Vec::new(),
-                posted: 0,
-                last: false,
-                pool: Vec::new(),
                 stop: false,
                 panic: None,
             }),
             posted: Condvar::new(),
             finished: Condvar::new(),
-            stored: Condvar::new(),
             pending: Default::default(),
             generation: AtomicUsize::new(0),
-            stored_count: AtomicUsize::new(0),
         }
     }
 
@@ -887,14 +735,6 @@ impl<V> Crew<V> {
         self.board.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Wakes every waiting thread (after the stop).
-    fn wake_all(&self) {
-        self.generation.fetch_add(1, Ordering::Release);
-        self.posted.notify_all();
-        self.finished.notify_all();
-        self.stored.notify_all();
-    }
-
     /// The chunks posted and not yet parsed of ring slot `block`.
     fn pending(&self, block: usize) -> usize {
         self.pending
@@ -902,23 +742,19 @@ impl<V> Crew<V> {
             .map_or(0, |p| p.load(Ordering::Acquire))
     }
 
-    /// Posts the chunks of the block just read into ring slot `block` (after
-    /// those posted before), reusing the records buffers of the pool;
-    /// `last` if it is the last block.
-    fn post(&self, ring: &[RwLock<Block>; RING], block: usize, last: bool) {
+    /// Posts the chunks of the block in ring slot `block` (after those
+    /// posted before), reusing the records buffers of `pool`.
+    fn post(&self, ring: &[RwLock<Block>; 3], block: usize, pool: Vec<Parsed<V>>) {
         let ranges = chunks(read(&ring[block]).lines());
+        let mut pool = pool.into_iter();
         let mut board = self.lock();
         let count = ranges.len();
-        let mut pool = std::mem::take(&mut board.pool);
         board.todo.extend(
             ranges
                 .into_iter()
                 .enumerate()
-                .map(|(i, r)| (block, i, r, pool.pop().unwrap_or_default())),
+                .map(|(i, r)| (block, i, r, pool.next().unwrap_or_default())),
         );
-        board.pool = pool;
-        board.posted += 1;
-        board.last = last;
         if let Some(p) = self.pending.get(block) {
             p.fetch_add(count, Ordering::AcqRel);
         }
@@ -931,7 +767,7 @@ impl<V> Crew<V> {
     /// is one of that ring slot's block); whether it did.
     fn parse_one(
         &self,
-        ring: &[RwLock<Block>; RING],
+        ring: &[RwLock<Block>; 3],
         only: Option<usize>,
         parse: &impl Fn(&[u8], usize, &mut Parsed<V>),
     ) -> bool {
@@ -958,28 +794,25 @@ impl<V> Crew<V> {
         match outcome {
             Ok(()) => board.done.push((block, i, parsed)),
             Err(panic) => {
-                board.panic.get_or_insert((block, panic));
+                board.panic.get_or_insert(panic);
                 board.stop = true;
-                drop(board);
-                self.wake_all();
-                board = self.lock();
+                self.posted.notify_all();
             }
         }
         let last = self
             .pending
             .get(block)
             .is_some_and(|p| p.fetch_sub(1, Ordering::AcqRel) == 1);
-        drop(board);
-        if last {
+        if last || board.stop {
             self.finished.notify_all();
         }
         true
     }
 
-    /// A parsing helper's loop: parses posted chunks until the stop.
+    /// A helper thread's loop: parses posted chunks until the stop.
     fn help_until_stopped(
         &self,
-        ring: &[RwLock<Block>; RING],
+        ring: &[RwLock<Block>; 3],
         parse: &impl Fn(&[u8], usize, &mut Parsed<V>),
     ) {
         loop {
@@ -1002,120 +835,12 @@ impl<V> Crew<V> {
         }
     }
 
-    /// The caller's part: reads `blocks` into the ring and posts each one,
-    /// parsing while it waits for a free slot, then parses what is left.
-    /// Returns at the stop.
-    fn read_and_post<R: BufRead>(
-        &self,
-        ring: &[RwLock<Block>; RING],
-        blocks: &mut Blocks<R>,
-        parse: &impl Fn(&[u8], usize, &mut Parsed<V>),
-    ) {
-        for k in 0.. {
-            if self.lock().stop {
-                return;
-            }
-            let slot = k % RING;
-            // The slot is free once block k − RING is stored.
-            let free = || self.stored_count.load(Ordering::Acquire) + RING > k;
-            loop {
-                if free() {
-                    break;
-                }
-                if self.parse_one(ring, None, parse) {
-                    continue;
-                }
-                let start = Instant::now();
-                while !free() && start.elapsed() < SPIN {
-                    std::hint::spin_loop();
-                }
-                let board = self.lock();
-                let board = self
-                    .stored
-                    .wait_while(board, |b| !free() && b.todo.is_empty() && !b.stop)
-                    .unwrap_or_else(PoisonError::into_inner);
-                if board.stop {
-                    return;
-                }
-                if free() {
-                    break;
-                }
-            }
-            if k == 0 {
-                blocks.fill(&mut write(&ring[slot]), &[]);
-            } else {
-                let carry = read(&ring[(k - 1) % RING]);
-                blocks.fill(&mut write(&ring[slot]), carry.rest());
-            }
-            self.post(ring, slot, blocks.done);
-            if blocks.done {
-                break;
-            }
-        }
-        while self.parse_one(ring, None, parse) {}
-    }
-
-    /// The storing helper's part: stores the blocks with `store` in order,
-    /// each once every chunk of it is parsed (parsing those not yet
-    /// claimed), until the last one, or the stop and the last one posted.
-    /// Returns the lines stored, or the first error; raises a parsing
-    /// thread's panic when it comes to its block.
-    fn store_blocks(
-        &self,
-        ring: &[RwLock<Block>; RING],
-        parse: &impl Fn(&[u8], usize, &mut Parsed<V>),
-        store: &mut impl FnMut(&[u8], &mut Parsed<V>) -> Result<()>,
-    ) -> Result<usize> {
-        let mut lines = 0;
-        for k in 0.. {
-            let slot = k % RING;
-            // Wait for block k: spin a while, then sleep.
-            loop {
-                let seen = self.generation.load(Ordering::Acquire);
-                {
-                    let board = self.lock();
-                    if board.posted > k {
-                        break;
-                    }
-                    if board.last || board.stop {
-                        return Ok(lines);
-                    }
-                }
-                let start = Instant::now();
-                while self.generation.load(Ordering::Acquire) == seen && start.elapsed() < SPIN {
-                    std::hint::spin_loop();
-                }
-                if self.generation.load(Ordering::Acquire) == seen {
-                    let board = self.lock();
-                    drop(
-                        self.posted
-                            .wait_while(board, |b| b.posted <= k && !b.last && !b.stop)
-                            .unwrap_or_else(PoisonError::into_inner),
-                    );
-                }
-            }
-            let mut parsed = self.finish(ring, slot, parse);
-            let block = read(&ring[slot]);
-            for p in &mut parsed {
-                store(&block.bytes, p)?;
-                lines += p.lines;
-            }
-            drop(block);
-            let mut board = self.lock();
-            self.stored_count.store(k + 1, Ordering::Release);
-            board.pool.append(&mut parsed);
-            drop(board);
-            self.stored.notify_all();
-        }
-        Ok(lines)
-    }
-
-    /// Parses the chunks of the block in ring slot `block` not yet claimed,
-    /// waits for the others', and returns every chunk's records in order;
-    /// raises a parsing thread's panic in one of them.
+    /// Parses the chunks of the block in ring slot `block` the helpers have
+    /// not claimed, waits for theirs, and returns every chunk's records in
+    /// order; raises a helper's panic.
     fn finish(
         &self,
-        ring: &[RwLock<Block>; RING],
+        ring: &[RwLock<Block>; 3],
         block: usize,
         parse: &impl Fn(&[u8], usize, &mut Parsed<V>),
     ) -> Vec<Parsed<V>> {
@@ -1127,13 +852,9 @@ impl<V> Crew<V> {
         let board = self.lock();
         let mut board = self
             .finished
-            .wait_while(board, |b| {
-                self.pending(block) > 0 && b.panic.as_ref().is_none_or(|p| p.0 != block)
-            })
+            .wait_while(board, |b| self.pending(block) > 0 && b.panic.is_none())
             .unwrap_or_else(PoisonError::into_inner);
-        if board.panic.as_ref().is_some_and(|p| p.0 == block)
-            && let Some((_, panic)) = board.panic.take()
-        {
+        if let Some(panic) = board.panic.take() {
             drop(board);
             std::panic::resume_unwind(panic);
         }
@@ -1142,57 +863,117 @@ impl<V> Crew<V> {
         done.sort_unstable_by_key(|d| d.1);
         done.into_iter().map(|d| d.2).collect()
     }
+
+    /// [`Crew::post`] then [`Crew::finish`]: the first block, with nothing
+    /// to do meanwhile.
+    fn parse_all(
+        &self,
+        ring: &[RwLock<Block>; 3],
+        block: usize,
+        pool: Vec<Parsed<V>>,
+        parse: &impl Fn(&[u8], usize, &mut Parsed<V>),
+    ) -> Vec<Parsed<V>> {
+        self.post(ring, block, pool);
+        self.finish(ring, block, parse)
+    }
 }
 
 /// Reads `reader` with `parse` (which fills a [`Parsed`] from a chunk and
 /// its offset in the block) and `store`, on up to the crate's number of
-/// threads ([`crate::current_threads`]; see [`Crew`]).
+/// threads ([`crate::current_threads`]).
 fn read_blocks<R: BufRead, V: Copy + Send + Sync>(
     reader: R,
     parse: impl Fn(&[u8], usize, &mut Parsed<V>) + Sync,
-    mut store: impl FnMut(&[u8], &mut Parsed<V>) -> Result<()> + Send,
+    mut store: impl FnMut(&[u8], &Parsed<V>) -> Result<()> + Send,
 ) -> Result<()> {
     let workers = crate::current_threads().count().max(1);
     let mut blocks = Blocks::new(reader);
-    let mut stored = None;
-    if workers > 1 {
-        let ring: [RwLock<Block>; RING] = Default::default();
+    let mut lines = 0;
+    let mut store_all = |block: &Block, parsed: &[Parsed<V>]| -> Result<()> {
+        for p in parsed {
+            store(&block.bytes, p)?;
+            lines += p.lines;
+        }
+        Ok(())
+    };
+    if workers == 1 {
+        let (mut current, mut next) = (Block::default(), Block::default());
+        blocks.fill(&mut current, &[]);
+        let mut parsed = Parsed::default();
+        loop {
+            let bytes = current.lines();
+            for r in chunks(bytes) {
+                parse(
+                    bytes.get(r.clone()).unwrap_or_default(),
+                    r.start,
+                    &mut parsed,
+                );
+                store_all(&current, std::slice::from_ref(&parsed))?;
+            }
+            if blocks.done {
+                break;
+            }
+            blocks.fill(&mut next, current.rest());
+            std::mem::swap(&mut current, &mut next);
+        }
+    } else {
+        // Three blocks in flight: the caller stores block k (so that the
+        // growing tables are allocated by one thread, from one heap) while
+        // helper threads parse the chunks of blocks k + 1 and k + 2, which
+        // the caller has read and posted (the reader stays on its thread:
+        // it need not be `Send`); the caller then takes its share of the
+        // chunks of block k + 1 left. The helpers live as long as the
+        // reading (see [`Crew`]).
+        let ring: [RwLock<Block>; 3] = Default::default();
         let crew = Crew::new();
-        let (parse, store, blocks) = (&parse, &mut store, &mut blocks);
-        stored = std::thread::scope(|scope| {
-            // Stops the helpers however this scope is left (a panic),
-            // before the scope waits for them.
+        let parse = &parse;
+        std::thread::scope(|scope| -> Result<()> {
+            // Stops the helpers however this scope is left (an error, a
+            // panic), before the scope waits for them.
             let _stop = StopOnDrop(&crew);
-            let (crew, ring) = (&crew, &ring);
-            let storer = std::thread::Builder::new()
-                .spawn_scoped(scope, move || {
-                    // The stop, when the last block is stored or at an
-                    // error or a panic.
-                    let _stop = StopOnDrop(crew);
-                    crew.store_blocks(ring, parse, store)
-                })
-                // No thread: the caller reads on its own (below).
-                .ok()?;
-            for _ in 2..workers {
+            for _ in 1..workers {
+                let (crew, ring) = (&crew, &ring);
                 if std::thread::Builder::new()
                     .spawn_scoped(scope, move || crew.help_until_stopped(ring, parse))
                     .is_err()
                 {
+                    // No thread: the caller parses every chunk.
                     break;
                 }
             }
-            crew.read_and_post(ring, blocks, parse);
-            Some(
-                storer
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-            )
-        });
+            let (mut cur, mut nxt, mut thd) = (0, 1, 2);
+            blocks.fill(&mut write(&ring[cur]), &[]);
+            let mut parsed = crew.parse_all(&ring, cur, Vec::new(), parse);
+            let mut have_next = !blocks.done;
+            if have_next {
+                let carry = read(&ring[cur]);
+                blocks.fill(&mut write(&ring[nxt]), carry.rest());
+                drop(carry);
+                crew.post(&ring, nxt, Vec::new());
+            }
+            let mut spare: Vec<Parsed<V>> = Vec::new();
+            loop {
+                if !have_next {
+                    return store_all(&read(&ring[cur]), &parsed);
+                }
+                let more = !blocks.done;
+                if more {
+                    // The third block is the one stored last: every chunk
+                    // of it was parsed before it was stored.
+                    let carry = read(&ring[nxt]);
+                    blocks.fill(&mut write(&ring[thd]), carry.rest());
+                    drop(carry);
+                    crew.post(&ring, thd, std::mem::take(&mut spare));
+                }
+                store_all(&read(&ring[cur]), &parsed)?;
+                let parsed_next = crew.finish(&ring, nxt, parse);
+                spare = std::mem::replace(&mut parsed, parsed_next);
+                // current ← next ← third ← (the stored block, reused).
+                (cur, nxt, thd) = (nxt, thd, cur);
+                have_next = more;
+            }
+        })?;
     }
-    let lines = match stored {
-        Some(lines) => lines?,
-        None => read_on_one_thread(&mut blocks, &parse, &mut store)?,
-    };
     if let Some(kind) = blocks.error {
         return Err(RelevanceError::Io {
             line: lines + 1,
@@ -1200,36 +981,6 @@ fn read_blocks<R: BufRead, V: Copy + Send + Sync>(
         });
     }
     Ok(())
-}
-
-/// [`read_blocks`] on the caller's thread alone: parses and stores each
-/// chunk in turn. Returns the lines stored.
-fn read_on_one_thread<R: BufRead, V>(
-    blocks: &mut Blocks<R>,
-    parse: &impl Fn(&[u8], usize, &mut Parsed<V>),
-    store: &mut impl FnMut(&[u8], &mut Parsed<V>) -> Result<()>,
-) -> Result<usize> {
-    let mut lines = 0;
-    let (mut current, mut next) = (Block::default(), Block::default());
-    blocks.fill(&mut current, &[]);
-    let mut parsed = Parsed::default();
-    loop {
-        let bytes = current.lines();
-        for r in chunks(bytes) {
-            parse(
-                bytes.get(r.clone()).unwrap_or_default(),
-                r.start,
-                &mut parsed,
-            );
-            store(&current.bytes, &mut parsed)?;
-            lines += parsed.lines;
-        }
-        if blocks.done {
-            return Ok(lines);
-        }
-        blocks.fill(&mut next, current.rest());
-        std::mem::swap(&mut current, &mut next);
-    }
 }
 
 /// `bytes` (whole lines) cut at line ends into ranges of about [`CHUNK`]
@@ -1378,10 +1129,9 @@ pub fn read_trec_qrels_with<R: BufRead>(
 ) -> Result<Qrels> {
     let mut builder: QrelsBuilder<'_> = Qrels::line_builder(ids);
     let mut cursor = Cursor::new();
-    let number = crate::current_threads().count() > 1;
     read_blocks(
         reader,
-        |bytes, offset, out| parse_qrels(bytes, offset, syntax, number, out),
+        |bytes, offset, out| parse_qrels(bytes, offset, syntax, out),
         |block, parsed| cursor.store(block, parsed, QRELS_FORMAT, &mut builder),
     )?;
     builder.finish()
@@ -2032,7 +1782,7 @@ mod tests {
                             // The chunk of line 301, in a block past the first.
                             let bad = bytes.windows(5).any(|w| w == b"d300 ");
                             assert!(!bad, "parsing fails at line 301");
-                            parse_qrels(bytes, offset, TrecSyntax::Lenient, true, out);
+                            parse_qrels(bytes, offset, TrecSyntax::Lenient, out);
                         },
                         |_, _| Ok(()),
                     )
@@ -2062,7 +1812,7 @@ mod tests {
                     data.as_slice(),
                     |bytes, offset, out: &mut Parsed<i32>| {
                         assert!(!bytes.windows(5).any(|w| w == b"d300 "), "line 301");
-                        parse_qrels(bytes, offset, TrecSyntax::Lenient, true, out);
+                        parse_qrels(bytes, offset, TrecSyntax::Lenient, out);
                     },
                     |block, parsed| {
                         let doc = |r: &Record<i32>| block.get(r.doc.0 as usize..r.doc.1 as usize);
@@ -2086,13 +1836,13 @@ mod tests {
     fn read_qrels_on(
         n: usize,
         data: &[u8],
-        store: impl FnMut(&[u8], &mut Parsed<i32>) -> Result<()> + Send,
+        store: impl FnMut(&[u8], &Parsed<i32>) -> Result<()> + Send,
     ) -> Result<()> {
         with_threads(threads(n), || {
             read_blocks(
                 data,
                 |bytes, offset, out: &mut Parsed<i32>| {
-                    parse_qrels(bytes, offset, TrecSyntax::Lenient, true, out);
+                    parse_qrels(bytes, offset, TrecSyntax::Lenient, out);
                 },
                 store,
             )
