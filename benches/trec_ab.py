@@ -7,7 +7,9 @@ the side-by-side figure for a change to the TREC readers or to scoring.
 On a shared machine single runs of `acm trec` move by 10-30 % from one
 minute to the next; running the builds in turn, round after round, exposes
 them to the same noise, and the best and the median over the rounds compare
-them. Writes the files of benches/trec_compare.py (10^4 queries x 100
+them. Take 60-100 rounds: on a 2-core virtual machine whose quiet and busy
+phases change within minutes, 20 rounds showed a 10 % gain that 100 rounds
+put at 3 %. Writes the files of benches/trec_compare.py (10^4 queries x 100
 documents by default) into a temporary directory, then runs each build's
 `acm trec` with trec_compare.py's measures ROUNDS times in turn (standard
 output discarded) and prints, per build, the best and the median wall time

@@ -1615,11 +1615,11 @@ mod tests {
             }
         }
 
-        /// Files without a pair judged twice, grouped by query or not,
-        /// read into new ids or ids that already hold some of their
-        /// queries and documents: each stretch of one query is numbered by
-        /// the parsing thread, and taken at once only for a query without
-        /// documents.
+        /// Files without a pair judged twice (the other proptest's long files
+        /// almost all end in `DuplicateQrel`), grouped by query or not,
+        /// read into new ids or into ids that already hold some of their
+        /// queries and documents: the same ids, names and judgements as
+        /// the line-by-line reader on any number of threads.
         #[test]
         fn qrels_of_distinct_pairs_read_as_the_line_by_line_reader_does(
             pairs in proptest::collection::btree_map((0_u8..6, 0_u16..60), -1_i32..3, 0..200),
@@ -1639,6 +1639,8 @@ mod tests {
                 }
             }
             let data = file(&lines, false, true, &[]);
+            // q1's d3 may be judged again by the file (its id is then
+            // reused); d70 never is (documents are d0–d59).
             let before = "q1 0 d3 1\nq4 0 d70 0\n";
             let fresh = || -> std::result::Result<Ids, TestCaseError> {
                 let mut ids = Ids::new();
@@ -1817,7 +1819,9 @@ mod tests {
                     |block, parsed| {
                         let doc = |r: &Record<i32>| block.get(r.doc.0 as usize..r.doc.1 as usize);
                         if parsed.records.iter().any(|r| doc(r) == Some(b"d240")) {
-                            // Two blocks before line 301's: time to parse it.
+                            // Line 241 is in block 7, line 301 in block 9
+                            // (blocks of 64, 128, 256, then 512 bytes), which
+                            // helpers parse ahead: time to parse it.
                             std::thread::sleep(Duration::from_millis(20));
                             return Err(RelevanceError::NotUtf8 { line: 241 });
                         }
