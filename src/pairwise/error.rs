@@ -94,6 +94,19 @@ pub enum PairwiseError {
         /// never won (−∞).
         lost: bool,
     },
+    /// Without a prior, the noisy model's fit left items whose comparisons
+    /// carry no information: their results are explained as careless
+    /// answers, and their scores drift without bound.
+    #[error(
+        "no finite maximum likelihood: the noisy model explains every result of {} as careless answers; give a prior (prior_sd)",
+        list(items, *size)
+    )]
+    Uninformed {
+        /// Up to five of the items.
+        items: Vec<String>,
+        /// How many.
+        size: usize,
+    },
     /// Every comparison is a tie: the tie parameter ν of Davidson's model
     /// has no finite estimate.
     #[error("every comparison is a tie: the tie parameter has no finite estimate")]

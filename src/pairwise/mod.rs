@@ -17,4 +17,5 @@ mod uncertainty;
 pub use data::{CampaignVotes, Comparisons, Record};
 pub use error::PairwiseError;
 pub use fit::{BradleyTerry, Fit, Model, WorkerFit};
+pub use noisy::NoisyBradleyTerry;
 pub use uncertainty::{Inference, Method, Settled, Uncertainty};

@@ -7,7 +7,7 @@
 
 use adaptive_comp_metrics::ballot::Vote;
 use adaptive_comp_metrics::pairwise::{
-    BradleyTerry, Comparisons, Inference, Method, PairwiseError,
+    BradleyTerry, Comparisons, Inference, Method, NoisyBradleyTerry, PairwiseError,
 };
 use serde_json::Value;
 
@@ -200,4 +200,131 @@ fn crowdkit_fixture_abc_has_no_finite_maximum_without_a_prior() {
             lost: true
         }
     );
+}
+
+/// One noisy fit against its reference: log-likelihood (never below, and
+/// within 1e-7 above), scores, reliabilities, leanings.
+fn noisy_close(name: &str, fit: &adaptive_comp_metrics::pairwise::Fit, reference: &Value) {
+    let want = num(&reference["loglik"]);
+    assert!(
+        fit.log_likelihood >= want - 1e-7,
+        "{name}: {} < {want}",
+        fit.log_likelihood
+    );
+    assert!(
+        fit.log_likelihood <= want + 1e-7,
+        "{name}: above the reference's maximum"
+    );
+    close(
+        &fit.scores,
+        &nums(&reference["scores"]),
+        1e-5,
+        &format!("{name} scores"),
+    );
+    let r: Vec<f64> = fit.workers.iter().map(|w| w.reliability).collect();
+    close(
+        &r,
+        &nums(&reference["reliability"]),
+        1e-5,
+        &format!("{name} reliability"),
+    );
+    let b: Vec<f64> = fit.workers.iter().map(|w| w.bias.unwrap()).collect();
+    close(&b, &nums(&reference["bias"]), 1e-5, &format!("{name} bias"));
+}
+
+/// The standard errors of a noisy fit against the reference's.
+fn noisy_se(
+    name: &str,
+    data: &Comparisons,
+    fit: &adaptive_comp_metrics::pairwise::Fit,
+    reference: &Value,
+) {
+    let u = fit
+        .uncertainty(data, &Inference::new().draws(100).unwrap())
+        .unwrap();
+    assert_eq!(u.method, Method::Exact);
+    close(
+        &u.standard_errors,
+        &nums(&reference["se"]),
+        1e-5,
+        &format!("{name} se"),
+    );
+}
+
+#[test]
+fn the_noisy_model_reaches_the_independent_optimum_and_beats_crowdkit() {
+    let mut seen = 0;
+    for set in sets() {
+        let name = set["name"].as_str().unwrap();
+        let (Some(ml), Some(map)) = (set.get("noisy_ml"), set.get("noisy_map")) else {
+            continue;
+        };
+        let data = comparisons(&set);
+        let model = NoisyBradleyTerry::new().tolerance(1e-9).unwrap();
+        let interior = nums(&ml["scores"]).iter().all(|s| s.abs() < 10.0);
+        match model.fit(&data) {
+            Ok(fit) => {
+                assert!(interior, "{name}: the reference's maximum is at infinity");
+                noisy_close(name, &fit, ml);
+                noisy_se(name, &data, &fit, ml);
+                // Crowd-Kit stops short: its likelihood is far below.
+                let ck = &set["crowdkit_noisy"];
+                assert!(fit.log_likelihood > num(&ck["loglik"]) + 1.0, "{name}");
+                assert!(
+                    num(&ck["gradient_error"]) > 1.0,
+                    "{name}: Crowd-Kit's gradient is right"
+                );
+            }
+            Err(e) => {
+                assert!(!interior, "{name}: {e}");
+                assert!(matches!(e, PairwiseError::Uninformed { .. }), "{name}: {e}");
+            }
+        }
+        let sd = num(&set["prior_sd"]);
+        let fit = model.prior_sd(sd).unwrap().fit(&data).unwrap();
+        noisy_close(&format!("{name} (prior)"), &fit, map);
+        noisy_se(&format!("{name} (prior)"), &data, &fit, map);
+        seen += 1;
+    }
+    assert_eq!(seen, 2);
+}
+
+/// Crowd-Kit's fixture "equal" (a cycle, every answer the item shown
+/// first): the careless leaning explains every answer, so no score is
+/// informed without a prior; with one, never below Crowd-Kit's
+/// likelihood. "abc" (a chain): no finite maximum without a prior, as for
+/// the plain model.
+#[test]
+fn the_noisy_model_on_crowdkits_fixtures() {
+    let set = sets()
+        .into_iter()
+        .find(|s| s["name"] == "crowdkit_equal")
+        .unwrap();
+    let data = comparisons(&set);
+    assert!(matches!(
+        NoisyBradleyTerry::new().fit(&data),
+        Err(PairwiseError::Uninformed { size: 3, .. })
+    ));
+    let fit = NoisyBradleyTerry::new()
+        .prior_sd(1.0)
+        .unwrap()
+        .fit(&data)
+        .unwrap();
+    let theirs = num(&set["crowdkit_noisy"]["loglik"]);
+    assert!(
+        fit.log_likelihood >= theirs - 1e-9,
+        "{} < {theirs}",
+        fit.log_likelihood
+    );
+    // Every answer is the first item: the careless leaning explains them all.
+    assert!(fit.log_likelihood > -1e-6, "{}", fit.log_likelihood);
+    let set = sets()
+        .into_iter()
+        .find(|s| s["name"] == "crowdkit_abc")
+        .unwrap();
+    let data = comparisons(&set);
+    assert!(matches!(
+        NoisyBradleyTerry::new().fit(&data),
+        Err(PairwiseError::NoFiniteMaximum { .. })
+    ));
 }

@@ -41,7 +41,13 @@ the item a worker saw first):
   P(answer) = r_w·σ(±(s_first − s_second)) + (1 − r_w)·σ(±q_w), at its
   maximum likelihood (regularization_ratio 0), found by this script's own
   optimiser over (s, q, γ) with r = σ(γ), β = σ(q): centred scores,
-  reliabilities, biases, log-likelihood, and the optimiser's final gradient.
+  reliabilities, biases, log-likelihood, and the optimiser's final gradient
+  (over the free coordinates: a worker whose reliability goes to 1 is fixed
+  there, "at_one", and their bias, which then has no information, left out),
+  and "se", the scores' standard errors from the finite-difference Hessian
+  over the free coordinates, as for "se" above.
+- "noisy_map": the same with a Gaussian prior N(0, σ²) on the scores
+  ("prior_sd"), the objective the crate fits with a prior.
 - "crowdkit_noisy": NoisyBradleyTerry(n_iter=100, tol=1e-5) scores as
   logit(score) − mean, skills, biases, the model's log-likelihood at them,
   and "gradient_error": the largest difference between Crowd-Kit's own
@@ -209,9 +215,15 @@ def noisy_grad(x, recs, n, w):
     return g
 
 
-def noisy_reference(recs, n, w, seed):
-    fun = lambda x: noisy_nll(x, recs, n, w)  # noqa: E731
-    jac = lambda x: noisy_grad(x, recs, n, w)  # noqa: E731
+def noisy_reference(recs, n, w, seed, prior_sd=None):
+    tau = 0.0 if prior_sd is None else 1.0 / prior_sd**2
+    fun = lambda x: noisy_nll(x, recs, n, w) + 0.5 * tau * np.sum(x[:n] ** 2)  # noqa: E731
+
+    def jac(x):
+        g = noisy_grad(x, recs, n, w)
+        g[:n] += tau * x[:n]
+        return g
+
     best = None
     rng = np.random.default_rng(seed)
     for start in range(4):
@@ -221,14 +233,44 @@ def noisy_reference(recs, n, w, seed):
         res = minimize(fun, x0, jac=jac, method="L-BFGS-B", options={"maxiter": 20000, "ftol": 1e-15, "gtol": 1e-10})
         if best is None or res.fun < best.fun:
             best = res
-    x = polish(fun, jac, best.x, tol=1e-9, steps=30)
+    x = best.x.copy()
+    # A worker the model explains fully has its maximum at r = 1 (γ = ∞):
+    # fix those at γ = 40 (r = 1 − 4e-18) and polish the other coordinates.
+    fixed = np.zeros(len(x), bool)
+    fixed[n + w :] = x[n + w :] > 10
+    fixed[n : n + w] = fixed[n + w :]  # their leaning has no information
+    x[n + w :][fixed[n + w :]] = 40.0
+    free = ~fixed
+
+    def sub(fn):
+        def f(y):
+            z = x.copy()
+            z[free] = y
+            out = fn(z)
+            return out[free] if np.ndim(out) else out
+
+        return f
+
+    y = polish(sub(fun), sub(jac), x[free], tol=1e-10, steps=40)
+    x[free] = y
     s, q, gam = noisy_split(x, n, w)
+    # Standard errors of the centred scores over the free coordinates (the
+    # θ block of the inverse does not depend on how the workers'
+    # parameters are written: γ and q here, r and β in the crate).
+    H = fd_hessian(sub(jac), x[free])
+    P = np.eye(n) - 1.0 / n
+    if tau == 0:
+        cov = np.linalg.pinv(H, rcond=1e-9, hermitian=True)[:n, :n]
+    else:
+        cov = P @ np.linalg.inv(H)[:n, :n] @ P
     return {
         "scores": rl(s - s.mean()),
         "reliability": rl(expit(gam)),
         "bias": rl(expit(q)),
-        "loglik": r(-fun(x)),
-        "gradient": r(np.max(np.abs(jac(x)))),
+        "loglik": r(-noisy_nll(x, recs, n, w)),
+        "gradient": r(np.max(np.abs(jac(x)[free]))),
+        "at_one": [int(k) for k in np.nonzero(fixed[n + w :])[0]],
+        "se": rl(np.sqrt(np.maximum(np.diag(cov), 0))),
     }
 
 
@@ -404,11 +446,13 @@ def main():
     # The noisy model: careless workers with a leaning.
     for name, n, m, w, seed in [("noisy", 15, 3000, 8, 6), ("noisy_large", 40, 6000, 20, 7)]:
         rng = np.random.default_rng(seed + 100)
-        rel = rng.uniform(0.3, 0.95, w)
+        rel = rng.uniform(0.3, 0.9, w)
         bias = rng.uniform(0.2, 0.8, w)
-        recs, seed = generate_connected(n, m, w, seed, reliabilities=rel, biases=bias, sd=1.5)
+        recs, seed = generate_connected(n, m, w, seed, reliabilities=rel, biases=bias, sd=1.0)
         d = {"name": name, "seed": seed, "items": [str(i) for i in range(n)], "workers": [f"w{k}" for k in range(w)], "records": recs, "shown_in_order": True}
         d["noisy_ml"] = noisy_reference(recs, n, w, seed)
+        d["prior_sd"] = r(2.0)
+        d["noisy_map"] = noisy_reference(recs, n, w, seed, prior_sd=2.0)
         d["crowdkit_noisy"] = crowdkit_noisy(recs, n, w)
         d["ml"] = bt_reference(recs, n)
         sets.append(d)
