@@ -38,7 +38,7 @@ use adaptive_comp_metrics::ballot::{
 };
 use serde_json::{Value, json};
 
-use crate::state::CampaignFile;
+use crate::state::{CampaignFile, WorkerSummary};
 use crate::store::{self, Activity, Event, EventKind, Loaded, Op, WorkerRow, random_token};
 
 const NONE: u32 = u32::MAX;
@@ -194,15 +194,20 @@ impl From<WorkerStats> for WorkerTally {
 }
 
 impl WorkerTally {
-    /// Accuracy on control pairs.
-    pub(crate) fn accuracy(&self) -> Option<f64> {
-        (self.controls > 0).then(|| self.correct as f64 / self.controls as f64)
-    }
-
-    /// Agreement with the majority.
-    pub(crate) fn agreement(&self) -> Option<f64> {
-        (self.agreement_votes > 0)
-            .then(|| self.agreement_doubled as f64 / (2 * self.agreement_votes) as f64)
+    /// The figures as the status shows them (accuracy and agreement worked
+    /// out as [`WorkerStats::accuracy`] and [`WorkerStats::agreement`] do).
+    pub(crate) fn summary(&self) -> WorkerSummary {
+        WorkerSummary {
+            worker: self.worker.clone(),
+            votes: self.votes,
+            controls: self.controls,
+            correct: self.correct,
+            accuracy: (self.controls > 0).then(|| self.correct as f64 / self.controls as f64),
+            agreement: (self.agreement_votes > 0)
+                .then(|| self.agreement_doubled as f64 / (2 * self.agreement_votes) as f64),
+            discarded: self.discarded,
+            excluded_at: self.excluded_at,
+        }
     }
 }
 

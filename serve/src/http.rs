@@ -1077,7 +1077,7 @@ async fn answer(
         .parse_task(&label);
     let id = match parsed {
         Ok(id) => id,
-        Err(m) => return bad(&app, m),
+        Err(m) => return bad(&app, m.to_string()),
     };
     let (result, ack) = app.run(|e| e.answer(w, id, vote, now_ms()));
     match result {

@@ -75,7 +75,7 @@ use serde_json::json;
 pub use error::ServeError;
 pub use http::ct_eq;
 pub use log::LogFormat;
-pub use state::{CampaignFile, PageSettings};
+pub use state::{CampaignFile, Page, PageSettings};
 pub use store::{Durability, Store};
 
 use engine::{Engine, LogLine, Policy};
@@ -222,7 +222,7 @@ impl Server {
         let page = options
             .page
             .clone()
-            .unwrap_or_else(|| opened.loaded.file.page());
+            .unwrap_or_else(|| PageSettings::resolve(opened.loaded.file.page.as_ref()));
         let policy = Policy {
             quota: options.quota,
             lease_ms: options.lease.as_millis() as u64,

@@ -494,7 +494,7 @@ impl Store {
     /// # Complexity
     /// O(size of the state + operations recorded).
     pub fn state_json(path: &Path) -> Result<Vec<u8>, ServeError> {
-        Self::state(path)?.to_json()
+        Ok(Self::state(path)?.to_json()?)
     }
 
     /// The campaign state now, read as [`Store::state_json`] does.

@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
+use super::state::StateFile as _;
 use super::{AppError, Env, Failure, Outcome};
 
 /// The event log's format.
