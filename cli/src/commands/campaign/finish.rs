@@ -9,7 +9,7 @@ use super::files::{
     MAX_ERRORS, check_output, csv_bytes, csv_writer, lock, read_columns, write_atomic,
 };
 use super::setup::parse_layout;
-use super::state::{RngState, State};
+use super::state::{RngState, State, StateFile as _};
 use super::{
     AppError, Env, Failure, Outcome, ballot_error, errors, fmt_opt, open_ballot, report_open,
 };
