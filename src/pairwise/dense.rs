@@ -328,6 +328,7 @@ impl InverseFactor {
 
     /// Column j of (L·Lᵀ)⁻¹ restricted to the columns `of` (Σ_kj for k in
     /// `of`): Σ_kj = Σ_r X[r][k]·X[r][j].
+    #[cfg(test)]
     pub(crate) fn inverse_entries(&self, j: usize, of: &[usize]) -> Vec<f64> {
         // Column j of X, rows j.. n − 1.
         let mut col = vec![0.0; self.n];

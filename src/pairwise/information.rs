@@ -124,13 +124,16 @@ impl Information {
     /// module docs of `pairwise`): the second-order expansion
     ///
     /// ```text
-    /// Var(θᵢ) ≈ 1/Dᵢ + Σⱼ wᵢⱼ²/(Dᵢ²·Dⱼ) − 1/(n·D̄) + Σₖ (uᵢₖ/Dᵢ)²/sₖ
+    /// Var(θᵢ) ≈ (1 + Sᵢ + Sᵢ² + Σₐ xᵢₐ(Sₐ − xᵢₐ))/Dᵢ − 1/(n·D̄) + Σₖ (uᵢₖ/Dᵢ)²/sₖ
+    /// xᵢⱼ = wᵢⱼ²/(DᵢDⱼ),  Sᵢ = Σⱼ xᵢⱼ
     /// ```
     ///
     /// with D the θθ diagonal, wᵢⱼ its off-diagonal weights (pairs of equal
     /// items summed), uᵢₖ the θ–extra entries and sₖ the Schur complement
-    /// of extra parameter k (its diagonal less Σᵢ uᵢₖ²/Dᵢ): the walks of
-    /// length 0 and 2 in the comparison graph, the gauge, and the extra
+    /// of extra parameter k (its diagonal less Σᵢ uᵢₖ²/Dᵢ): the Neumann
+    /// series (D − W)⁻¹ = Σ (D⁻¹W)ᵏD⁻¹ summed over the walks of length 0,
+    /// 2 and the walks of length 4 that retrace their steps (all of them
+    /// where the graph has no short cycles), the gauge, and the extra
     /// parameters' share, each to first order.
     ///
     /// # Errors
@@ -145,7 +148,9 @@ impl Information {
             d[a as usize] += w;
             d[b as usize] += w;
         }
-        if d.iter().any(|x| !(*x > 0.0)) {
+        if d.iter()
+            .any(|x| x.partial_cmp(&0.0) != Some(core::cmp::Ordering::Greater))
+        {
             return Err(PairwiseError::Singular {
                 what: "a score with no information",
             });
@@ -156,22 +161,34 @@ impl Information {
             .iter()
             .map(|&(a, b, w)| if a < b { (a, b, w) } else { (b, a, w) })
             .collect();
-        edges.sort_unstable_by(|x, y| (x.0, x.1).cmp(&(y.0, y.1)));
-        let mut second = vec![0.0; n];
-        let mut k = 0;
-        while k < edges.len() {
-            let (a, b) = (edges[k].0, edges[k].1);
-            let mut w = 0.0;
-            while k < edges.len() && edges[k].0 == a && edges[k].1 == b {
-                w += edges[k].2;
-                k += 1;
+        edges.sort_unstable_by_key(|e| (e.0, e.1));
+        let mut merged: Vec<(u32, u32, f64)> = Vec::with_capacity(edges.len());
+        for (a, b, w) in edges {
+            match merged.last_mut() {
+                Some(last) if last.0 == a && last.1 == b => last.2 += w,
+                _ => merged.push((a, b, w)),
             }
-            second[a as usize] += w * w / d[b as usize];
-            second[b as usize] += w * w / d[a as usize];
+        }
+        // Sᵢ = Σⱼ wᵢⱼ²/(DᵢDⱼ): the weight of the walks i → j → i.
+        let mut s2 = vec![0.0; n];
+        for &(a, b, w) in &merged {
+            let (a, b) = (a as usize, b as usize);
+            let x = w * w / (d[a] * d[b]);
+            s2[a] += x;
+            s2[b] += x;
+        }
+        // Walks of length 4 that retrace their steps: i → a → i → c → i
+        // (Sᵢ²) and i → a → b → a → i with b ≠ i.
+        let mut s4 = vec![0.0; n];
+        for &(a, b, w) in &merged {
+            let (a, b) = (a as usize, b as usize);
+            let x = w * w / (d[a] * d[b]);
+            s4[a] += x * (s2[b] - x);
+            s4[b] += x * (s2[a] - x);
         }
         let mean_d = d.iter().sum::<f64>() / n as f64;
         let mut variance: Vec<f64> = (0..n)
-            .map(|i| 1.0 / d[i] + second[i] / (d[i] * d[i]) - 1.0 / (n as f64 * mean_d))
+            .map(|i| (1.0 + s2[i] + s2[i] * s2[i] + s4[i]) / d[i] - 1.0 / (n as f64 * mean_d))
             .collect();
         // Extra parameters: Schur complement to first order.
         if self.extra > 0 {

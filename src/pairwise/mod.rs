@@ -4,6 +4,7 @@
 //! intervals on scores and ranks, the probability of being in the top k),
 //! and whether the top of the ranking is settled.
 
+mod bootstrap;
 mod data;
 mod davidson;
 mod dense;
@@ -14,6 +15,7 @@ mod information;
 mod noisy;
 mod uncertainty;
 
+pub use bootstrap::MAX_REPLICATES;
 pub use data::{CampaignVotes, Comparisons, Record};
 pub use error::PairwiseError;
 pub use fit::{BradleyTerry, Fit, Model, WorkerFit};

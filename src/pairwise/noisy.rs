@@ -593,7 +593,7 @@ impl State {
         let mut worst = max_abs(&grad[..dx]);
         for w in 0..nw {
             let mut check = |value: f64, g: f64| {
-                let moved = (value + g).clamp(0.0, 1.0) - value;
+                let moved = (value + g).clamp(EDGE, 1.0 - EDGE) - value;
                 worst = worst.max(moved.abs());
             };
             check(self.r[w], grad[dx + w]);
@@ -794,22 +794,22 @@ pub(crate) fn information(fit: &Fit, data: &Comparisons) -> Result<Information> 
         let (a, b) = (rec.first, rec.second);
         // θθ: −∂²/∂h²·(1/4) on (e_a − e_b)(e_a − e_b)ᵀ.
         info.pairs.push((a, b, -0.25 * hess[0][0]));
-        for k in 1..5 {
+        for (k, row) in hess.iter().enumerate().skip(1) {
             let Some(ek) = extra_of(k) else { continue };
             let v = -0.5 * hess[0][k];
             *cross.entry((a, ek)).or_insert(0.0) += v;
             *cross.entry((b, ek)).or_insert(0.0) -= v;
-            for l in k..5 {
+            for (l, h) in row.iter().enumerate().skip(k) {
                 if let Some(el) = extra_of(l) {
-                    add_block(ek, el, -hess[k][l]);
+                    add_block(ek, el, -h);
                 }
             }
         }
     }
     let mut cross: Vec<_> = cross.into_iter().map(|((i, k), v)| (i, k, v)).collect();
-    cross.sort_unstable_by(|x, y| (x.0, x.1).cmp(&(y.0, y.1)));
+    cross.sort_unstable_by_key(|e| (e.0, e.1));
     let mut block: Vec<_> = block.into_iter().map(|((k, l), v)| (k, l, v)).collect();
-    block.sort_unstable_by(|x, y| (x.0, x.1).cmp(&(y.0, y.1)));
+    block.sort_unstable_by_key(|e| (e.0, e.1));
     info.cross = cross;
     info.extra_block = block;
     Ok(info)

@@ -185,13 +185,16 @@ pub enum Method {
     /// The observed information for many items (more parameters than
     /// [`Inference::exact_up_to`]): each variance from the second-order
     /// expansion of the inverse in the comparison graph (walks of length 0
-    /// and 2, the gauge and the other parameters to first order; within 1 %
-    /// of the exact values on the crate's test graphs of ten or more
-    /// comparisons per item), draws independent across items.
+    /// and 2, and of length 4 that retrace their steps; the gauge and the
+    /// other parameters to first order), draws independent across items.
+    /// The variances are slightly low where the graph has short cycles:
+    /// on an adaptive collection of 990 items (M = 20, 7 ballots) the
+    /// standard errors are within 2 % of the exact ones, the largest gap at
+    /// the top, whose last ballots compare few items often.
     Approximate,
     /// A bootstrap that resamples workers (their votes are not
     /// independent), refitting each resample: standard errors the
-    /// replicates' standard deviations, percentile intervals, the
+    /// replicates' standard deviations, basic bootstrap intervals, the
     /// replicates as draws.
     Bootstrap {
         /// Replicates drawn.
