@@ -48,10 +48,16 @@ pub(crate) fn probabilities(h: f64, lambda: f64, ties: bool) -> (f64, f64, f64, 
         let s = ea + eb + et;
         (m + s.ln(), ea / s, eb / s, et / s)
     } else {
-        let m = h.abs();
-        let (ea, eb) = ((h - m).exp(), (-h - m).exp());
-        let s = ea + eb;
-        (m + s.ln(), ea / s, eb / s, 0.0)
+        // e^h + e^−h = e^|h|·(1 + e^−2|h|): one exponential.
+        let e = (-2.0 * h.abs()).exp();
+        let big = 1.0 / (1.0 + e);
+        let small = e * big;
+        let log_d = h.abs() + e.ln_1p();
+        if h >= 0.0 {
+            (log_d, big, small, 0.0)
+        } else {
+            (log_d, small, big, 0.0)
+        }
     }
 }
 
@@ -67,27 +73,12 @@ impl Problem<'_> {
 
     /// Σ ℓ over the pairs (the log-likelihood).
     pub(crate) fn log_likelihood(&self, x: &[f64]) -> f64 {
-        let lambda = self.lambda(x);
-        let (p, k) = (self.pairs, self.counts);
-        let mut total = 0.0;
-        for i in 0..p.len() {
-            let n = k.wa[i] + k.wb[i] + k.t[i];
-            if n == 0.0 {
-                continue;
-            }
-            let h = 0.5 * (x[p.a[i] as usize] - x[p.b[i] as usize]);
-            let (log_d, ..) = probabilities(h, lambda, self.ties);
-            total += (k.wa[i] - k.wb[i]) * h - n * log_d;
-            if self.ties {
-                total += k.t[i] * lambda;
-            }
-        }
-        total
+        -(self.evaluate(x, None, None) - self.prior_term(x))
     }
 
     /// F = −ℓ + τ/2·Σθ².
     pub(crate) fn objective(&self, x: &[f64]) -> f64 {
-        -self.log_likelihood(x) + self.prior_term(x)
+        self.evaluate(x, None, None)
     }
 
     pub(crate) fn prior_term(&self, x: &[f64]) -> f64 {
@@ -106,13 +97,20 @@ impl Problem<'_> {
         }
     }
 
-    /// The gradient of F into `g`, and the curvature for
-    /// [`hess_vec`](Self::hess_vec) into `curv` (when given).
-    pub(crate) fn gradient(&self, x: &[f64], g: &mut [f64], mut curv: Option<&mut Curvature>) {
+    /// F at `x` (returned), its gradient into `g` and the curvature for
+    /// [`hess_vec`](Self::hess_vec) into `curv` (when given), in one pass.
+    pub(crate) fn evaluate(
+        &self,
+        x: &[f64],
+        mut g: Option<&mut [f64]>,
+        mut curv: Option<&mut Curvature>,
+    ) -> f64 {
         let n = self.n();
         let lambda = self.lambda(x);
         let (p, k) = (self.pairs, self.counts);
-        g.iter_mut().for_each(|v| *v = 0.0);
+        if let Some(g) = g.as_deref_mut() {
+            g.iter_mut().for_each(|v| *v = 0.0);
+        }
         if let Some(c) = curv.as_deref_mut() {
             c.c.clear();
             c.c.resize(p.len(), 0.0);
@@ -124,6 +122,7 @@ impl Problem<'_> {
         }
         let mut g_lambda = 0.0;
         let mut ll = 0.0;
+        let mut loglik = 0.0;
         for i in 0..p.len() {
             let total = k.wa[i] + k.wb[i] + k.t[i];
             if total == 0.0 {
@@ -131,12 +130,18 @@ impl Problem<'_> {
             }
             let (a, b) = (p.a[i] as usize, p.b[i] as usize);
             let h = 0.5 * (x[a] - x[b]);
-            let (_, pa, pb, pt) = probabilities(h, lambda, self.ties);
-            let dh = k.wa[i] - k.wb[i] - total * (pa - pb);
-            g[a] -= 0.5 * dh;
-            g[b] += 0.5 * dh;
+            let (log_d, pa, pb, pt) = probabilities(h, lambda, self.ties);
+            loglik += (k.wa[i] - k.wb[i]) * h - total * log_d;
             if self.ties {
-                g_lambda -= k.t[i] - total * pt;
+                loglik += k.t[i] * lambda;
+            }
+            if let Some(g) = g.as_deref_mut() {
+                let dh = k.wa[i] - k.wb[i] - total * (pa - pb);
+                g[a] -= 0.5 * dh;
+                g[b] += 0.5 * dh;
+                if self.ties {
+                    g_lambda -= k.t[i] - total * pt;
+                }
             }
             if let Some(c) = curv.as_deref_mut() {
                 c.c[i] = 0.25 * total * ((pa + pb) * pt + 4.0 * pa * pb);
@@ -146,16 +151,70 @@ impl Problem<'_> {
                 }
             }
         }
+        if let Some(g) = g {
+            if self.precision > 0.0 {
+                for (gi, xi) in g[..n].iter_mut().zip(x) {
+                    *gi += self.precision * xi;
+                }
+            }
+            if self.ties {
+                g[n] = g_lambda;
+            }
+        }
+        if self.ties
+            && let Some(c) = curv
+        {
+            c.ll = ll;
+        }
+        -loglik + self.prior_term(x)
+    }
+
+    /// [`evaluate`](Self::evaluate) without ties, with the gradient and
+    /// the curvature: the fitting loop's hot path (one exponential and one
+    /// logarithm a pair, no branch on options).
+    fn evaluate_plain(&self, x: &[f64], g: &mut [f64], c: &mut Curvature) {
+        let (p, k) = (self.pairs, self.counts);
+        let pairs =
+            p.a.iter()
+                .zip(&p.b)
+                .zip(k.wa.iter().zip(&k.wb))
+                .zip(&mut c.c);
+        for (((&a, &b), (&wa, &wb)), ci) in pairs {
+            let (a, b) = (a as usize, b as usize);
+            let total = wa + wb;
+            let z = x[a] - x[b];
+            let e = (-z.abs()).exp();
+            let big = 1.0 / (1.0 + e);
+            let pa = if z >= 0.0 { big } else { e * big };
+            let dh = wa - wb - total * (2.0 * pa - 1.0);
+            g[a] -= 0.5 * dh;
+            g[b] += 0.5 * dh;
+            *ci = total * (e * big * big);
+        }
         if self.precision > 0.0 {
-            for (gi, xi) in g[..n].iter_mut().zip(x) {
+            for (gi, xi) in g.iter_mut().zip(x) {
                 *gi += self.precision * xi;
             }
         }
+    }
+
+    /// The gradient of F into `g`, and the curvature into `curv`.
+    pub(crate) fn gradient(&self, x: &[f64], g: &mut [f64], curv: Option<&mut Curvature>) {
+        self.evaluate(x, Some(g), curv);
+    }
+
+    /// The gradient and the curvature, without F (no logarithms without
+    /// ties).
+    pub(crate) fn derivatives(&self, x: &[f64], g: &mut [f64], curv: &mut Curvature) {
         if self.ties {
-            g[n] = g_lambda;
-            if let Some(c) = curv {
-                c.ll = ll;
-            }
+            self.evaluate(x, Some(g), Some(curv));
+        } else {
+            curv.c.clear();
+            curv.c.resize(self.pairs.len(), 0.0);
+            curv.u.clear();
+            curv.ll = 0.0;
+            g.iter_mut().for_each(|v| *v = 0.0);
+            self.evaluate_plain(x, g, curv);
         }
     }
 
@@ -168,7 +227,15 @@ impl Problem<'_> {
         out.iter_mut().for_each(|o| *o = 0.0);
         let v_lambda = if self.ties { v[n] } else { 0.0 };
         let mut o_lambda = 0.0;
-        for i in 0..p.len() {
+        if !self.ties {
+            for ((&a, &b), &c) in p.a.iter().zip(&p.b).zip(&curv.c) {
+                let (a, b) = (a as usize, b as usize);
+                let fa = c * (v[a] - v[b]);
+                out[a] += fa;
+                out[b] -= fa;
+            }
+        }
+        for i in (0..p.len()).filter(|_| self.ties) {
             let (a, b) = (p.a[i] as usize, p.b[i] as usize);
             let d = v[a] - v[b];
             let mut fa = curv.c[i] * d;
@@ -236,6 +303,7 @@ pub(crate) fn max_abs(v: &[f64]) -> f64 {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Work {
     g: Vec<f64>,
+    g_trial: Vec<f64>,
     step: Vec<f64>,
     trial: Vec<f64>,
     r: Vec<f64>,
@@ -244,6 +312,7 @@ pub(crate) struct Work {
     hd: Vec<f64>,
     diag: Vec<f64>,
     curv: Curvature,
+    curv_trial: Curvature,
 }
 
 /// Minimises F from `x` (changed in place) by Newton's method: each step
@@ -259,6 +328,7 @@ pub(crate) fn newton(problem: &Problem<'_>, x: &mut [f64], s: Settings, w: &mut 
     let n = problem.n();
     for v in [
         &mut w.g,
+        &mut w.g_trial,
         &mut w.step,
         &mut w.trial,
         &mut w.r,
@@ -271,23 +341,17 @@ pub(crate) fn newton(problem: &Problem<'_>, x: &mut [f64], s: Settings, w: &mut 
         v.resize(dim, 0.0);
     }
     centre(&mut x[..n]);
-    let mut f = problem.objective(x);
+    problem.derivatives(x, &mut w.g, &mut w.curv);
+    // F at x, computed only when a line search needs it.
+    let mut f: Option<f64> = None;
     let mut iterations = 0;
     loop {
-        problem.gradient(x, &mut w.g, Some(&mut w.curv));
         let gnorm = max_abs(&w.g);
-        if gnorm <= s.tolerance || !gnorm.is_finite() {
+        if gnorm <= s.tolerance || !gnorm.is_finite() || iterations >= s.max_iterations {
             return Outcome {
                 iterations,
                 gradient: gnorm,
                 converged: gnorm <= s.tolerance,
-            };
-        }
-        if iterations >= s.max_iterations {
-            return Outcome {
-                iterations,
-                gradient: gnorm,
-                converged: false,
             };
         }
         iterations += 1;
@@ -299,9 +363,10 @@ pub(crate) fn newton(problem: &Problem<'_>, x: &mut [f64], s: Settings, w: &mut 
             mean_curvature(&w.curv, n).max(1e-12)
         };
         let l2 = w.g.iter().map(|v| v * v).sum::<f64>().sqrt();
-        let eta = 0.5f64.min(l2.sqrt());
+        let eta = 1e-3f64.min(l2);
         conjugate_gradient(problem, shift, eta, w);
-        // Backtracking line search on F.
+        // Backtracking line search on F; the trial's gradient and
+        // curvature are kept for the next step.
         let slope: f64 = w.g.iter().zip(&w.step).map(|(g, s)| g * s).sum();
         let mut t = 1.0;
         let mut accepted = false;
@@ -310,28 +375,32 @@ pub(crate) fn newton(problem: &Problem<'_>, x: &mut [f64], s: Settings, w: &mut 
                 *tr = xi + t * si;
             }
             centre(&mut w.trial[..n]);
-            let ft = problem.objective(&w.trial);
-            if ft.is_finite() && ft <= f + 1e-4 * t * slope.min(0.0) {
+            problem.derivatives(&w.trial, &mut w.g_trial, &mut w.curv_trial);
+            // F is convex: when its slope along the step is still ≤ 0 at
+            // the trial point, it fell all the way there.
+            let slope_t: f64 = w.g_trial.iter().zip(&w.step).map(|(g, s)| g * s).sum();
+            if slope_t <= 0.0 && max_abs(&w.g_trial).is_finite() {
                 accepted = true;
-                f = ft;
+                f = None;
                 break;
             }
+            let f0 = *f.get_or_insert_with(|| problem.objective(x));
+            let ft = problem.objective(&w.trial);
             // Near the optimum F changes by less than its rounding: then a
             // step that shrinks the gradient is progress.
-            if ft.is_finite() && (ft - f).abs() <= 1e-12 * f.abs().max(1.0) {
-                problem.gradient(&w.trial, &mut w.r, None);
-                if max_abs(&w.r) < gnorm {
-                    accepted = true;
-                    f = ft;
-                    break;
-                }
+            if ft.is_finite()
+                && (ft <= f0 + 1e-4 * t * slope.min(0.0)
+                    || ((ft - f0).abs() <= 1e-12 * f0.abs().max(1.0)
+                        && max_abs(&w.g_trial) < gnorm))
+            {
+                accepted = true;
+                f = Some(ft);
+                break;
             }
             t *= 0.5;
         }
         if !accepted {
             // No decrease along the step: at the limit of precision.
-            problem.gradient(x, &mut w.g, None);
-            let gnorm = max_abs(&w.g);
             return Outcome {
                 iterations,
                 gradient: gnorm,
@@ -339,6 +408,8 @@ pub(crate) fn newton(problem: &Problem<'_>, x: &mut [f64], s: Settings, w: &mut 
             };
         }
         x.copy_from_slice(&w.trial);
+        core::mem::swap(&mut w.g, &mut w.g_trial);
+        core::mem::swap(&mut w.curv, &mut w.curv_trial);
     }
 }
 
