@@ -11,7 +11,7 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 
 use super::files::{Table, write_atomic};
-use super::{AppError, Env, Outcome};
+use super::{Env, Failure, Outcome};
 
 /// What the file says it is.
 pub const FORMAT: &str = "adaptive-comp-metrics campaign";
@@ -39,11 +39,11 @@ impl RngState {
     ///
     /// # Errors
     /// A word position that is not a number.
-    pub fn generator(&self, seed: u64) -> Result<ChaCha8Rng, AppError> {
+    pub fn generator(&self, seed: u64) -> Result<ChaCha8Rng, Failure> {
         let pos: u128 = self
             .word_pos
             .parse()
-            .map_err(|_| AppError::msg("corrupt state: a generator position is not a number"))?;
+            .map_err(|_| Failure::new("corrupt state: a generator position is not a number"))?;
         let mut g = ChaCha8Rng::seed_from_u64(seed);
         g.set_stream(self.stream);
         g.set_word_pos(pos);
@@ -98,17 +98,17 @@ impl State {
     ///
     /// # Errors
     /// Unreadable, not JSON, not a campaign, or inconsistent.
-    pub fn load(path: &str) -> Result<Self, AppError> {
+    pub fn load(path: &str) -> Result<Self, Failure> {
         let bytes = read_state(path)?;
         let s: Self = serde_json::from_slice(&bytes).map_err(|e| {
-            AppError::at(
+            Failure::at_line(
                 path,
                 e.line() as u64,
                 format!("not a valid campaign state: {e}"),
             )
         })?;
         if s.format != FORMAT || s.version != VERSION {
-            return Err(AppError::file(path, "not a campaign state of this version"));
+            return Err(Failure::about(path, "not a campaign state of this version"));
         }
         let n = s.campaign.scheduler().config().n_items();
         let consistent = |t: &Table| {
@@ -125,7 +125,7 @@ impl State {
                 .iter()
                 .any(|c| c.first >= things || c.second >= things)
         {
-            return Err(AppError::file(
+            return Err(Failure::about(
                 path,
                 "corrupt state: items and collection disagree",
             ));
@@ -139,9 +139,9 @@ impl State {
     ///
     /// # Errors
     /// Never in practice.
-    pub fn to_bytes(&self) -> Result<Vec<u8>, AppError> {
+    pub fn to_bytes(&self) -> Result<Vec<u8>, Failure> {
         let mut v = serde_json::to_vec(self)
-            .map_err(|e| AppError::msg(format!("cannot encode the state: {e}")))?;
+            .map_err(|e| Failure::new(format!("cannot encode the state: {e}")))?;
         v.push(b'\n');
         Ok(v)
     }
@@ -224,19 +224,19 @@ pub fn is_store(path: &str) -> bool {
 ///
 /// # Errors
 /// An unreadable file; a store this `acm` cannot read.
-pub fn read_state(path: &str) -> Result<Vec<u8>, AppError> {
+pub fn read_state(path: &str) -> Result<Vec<u8>, Failure> {
     if is_store(path) {
         #[cfg(feature = "serve")]
         return adaptive_comp_metrics_serve::Store::state_json(std::path::Path::new(path))
-            .map_err(|e| AppError::file(path, e.to_string()));
+            .map_err(|e| Failure::about(path, e.to_string()));
         #[cfg(not(feature = "serve"))]
-        return Err(AppError::file(
+        return Err(Failure::about(
             path,
             "a served campaign's store: this acm was built without the serve feature \
              (cargo install --path cli --features serve)",
         ));
     }
-    fs::read(path).map_err(|e| AppError::file(path, format!("cannot read: {e}")))
+    fs::read(path).map_err(|e| Failure::about(path, format!("cannot read: {e}")))
 }
 
 /// Replaces a store's state (the caller holds the campaign's lock).
@@ -244,10 +244,10 @@ fn replace_store_state(path: &str, bytes: &[u8], env: &mut Env<'_>) -> Outcome {
     env.checkpoint()?;
     #[cfg(feature = "serve")]
     return adaptive_comp_metrics_serve::Store::replace_state(std::path::Path::new(path), bytes)
-        .map_err(|e| AppError::file(path, e.to_string()).into());
+        .map_err(|e| Failure::about(path, e.to_string()));
     #[cfg(not(feature = "serve"))]
     {
         let _ = bytes;
-        Err(AppError::file(path, "this acm was built without the serve feature").into())
+        Err(Failure::about(path, "this acm was built without the serve feature").into())
     }
 }
