@@ -13,7 +13,7 @@ use adaptive_comp_metrics::simulate::{Choice, Crowd, Underlying, VoterModel};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use acm_cli::commands::campaign::state::State;
+use acm_cli::commands::campaign::state::{State, StateFile as _};
 use acm_cli::commands::campaign::{Env, Failure, Kind, run_step};
 use acm_cli::{Ctx, Out};
 

@@ -6,7 +6,7 @@
 use std::fs;
 use std::path::PathBuf;
 
-use acm_cli::commands::campaign::state::State;
+use acm_cli::commands::campaign::state::{State, StateFile as _};
 use acm_cli::commands::campaign::{Env, Failure, Kind, run_step};
 use acm_cli::{Ctx, Out};
 

@@ -81,7 +81,7 @@ pub fn state(
         },
         control_items: Table::default(),
         campaign,
-        page,
+        page: page.map(Into::into),
     }
 }
 

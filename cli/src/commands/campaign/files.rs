@@ -9,8 +9,6 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use serde::{Deserialize, Serialize};
-
 use super::{Env, Failure, Outcome};
 
 /// `STATE.lock` beside the state file: the file every command that changes
@@ -172,24 +170,7 @@ pub fn temp_path(target: &Path) -> PathBuf {
 }
 
 /// Items (or control items): id, text and the other columns carried through.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
-pub struct Table {
-    /// Header of the extra columns, in file order.
-    pub extra_columns: Vec<String>,
-    /// Ids, in file order.
-    pub ids: Vec<String>,
-    /// Texts.
-    pub texts: Vec<String>,
-    /// Extra values, one row per item.
-    pub extra: Vec<Vec<String>>,
-}
-
-impl Table {
-    /// Number of rows.
-    pub fn len(&self) -> usize {
-        self.ids.len()
-    }
-}
+pub use adaptive_comp_metrics_campaign::Table;
 
 /// A CSV file read whole, with the byte offset of every line break, so that
 /// records are located by their byte offset: the `csv` reader's own line

@@ -9,7 +9,7 @@ use super::files::{
     MAX_ERRORS, check_output, csv_bytes, csv_writer, lock, read_columns, write_atomic,
 };
 use super::setup::parse_layout;
-use super::state::{RngState, State};
+use super::state::{RngState, State, StateFile as _, state_error};
 use super::{Env, Failure, Outcome, ballot_error, fmt_opt, open_ballot, report_open};
 
 /// How unanswered comparisons are treated when a ballot closes.
@@ -170,8 +170,14 @@ pub fn close(args: &CloseArgs, env: &mut Env<'_>) -> Outcome {
         .set_layout_options(layout)
         .map_err(ballot_error)?;
     if state.campaign.scheduler().phase() != Phase::Finished {
-        let mut brng = state.ballot_rng.generator(state.seed)?;
-        let mut lrng = state.layout_rng.generator(state.seed)?;
+        let mut brng = state
+            .ballot_rng
+            .generator(state.seed)
+            .map_err(|e| state_error(None, &e))?;
+        let mut lrng = state
+            .layout_rng
+            .generator(state.seed)
+            .map_err(|e| state_error(None, &e))?;
         state
             .campaign
             .open_ballot(&mut brng, &mut lrng)
@@ -252,7 +258,10 @@ pub fn rank(args: &RankArgs, env: &mut Env<'_>) -> Outcome {
     let (_, state) = load(&args.state)?;
     let out = args.out.as_str();
     let c = &state.campaign;
-    let mut rng = state.ballot_rng.generator(state.seed)?;
+    let mut rng = state
+        .ballot_rng
+        .generator(state.seed)
+        .map_err(|e| state_error(None, &e))?;
     let ranking = c.ranking(&mut rng).map_err(ballot_error)?;
     let mut w = csv_writer();
     let csv_err = |e: csv::Error| Failure::new(format!("cannot build the CSV: {e}"));

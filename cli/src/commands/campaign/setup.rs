@@ -13,7 +13,9 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use super::files::{MAX_ERRORS, Table, lock, read_columns, read_table, write_atomic};
-use super::state::{BALLOT_STREAM, FORMAT, LAYOUT_STREAM, RngState, State, VERSION, fnv1a};
+use super::state::{
+    BALLOT_STREAM, FORMAT, LAYOUT_STREAM, Page, RngState, State, StateFile as _, VERSION, fnv1a,
+};
 use super::{Env, Failure, Outcome, ballot_error, report_open};
 
 /// Which published choices the scheduler follows.
@@ -119,11 +121,27 @@ pub struct InitArgs {
         help_heading = "The annotator's page (acm campaign serve)"
     )]
     pub completion_url: Option<String>,
+    /// The code shown to annotators who stop before their quota ("I want to stop here");
+    /// without it they get no code (the dashboard lists each one's answers, for payment).
+    #[arg(
+        long,
+        value_name = "CODE",
+        help_heading = "The annotator's page (acm campaign serve)"
+    )]
+    pub partial_completion_code: Option<String>,
+    /// Where the end screen sends annotators who stop before their quota ({code}: the
+    /// partial completion code).
+    #[arg(
+        long,
+        value_name = "URL",
+        help_heading = "The annotator's page (acm campaign serve)"
+    )]
+    pub partial_completion_url: Option<String>,
 }
 
 /// The page settings given to `init`, as the state keeps them (`None`
 /// when none is given: the server's defaults).
-fn page_settings(args: &InitArgs) -> Result<Option<serde_json::Value>, Failure> {
+fn page_settings(args: &InitArgs) -> Result<Option<Page>, Failure> {
     let instructions = match args.instructions.as_deref() {
         Some(p) => Some(
             fs::read_to_string(p)
@@ -133,28 +151,30 @@ fn page_settings(args: &InitArgs) -> Result<Option<serde_json::Value>, Failure> 
         ),
         None => None,
     };
-    if let Some(u) = args.completion_url.as_deref()
-        && !(u.starts_with("https://") || u.starts_with("http://"))
-    {
-        return Err(Failure::usage(format!(
-            "--completion-url {}: expected an http:// or https:// URL",
-            crate::error::echo(u)
-        )));
-    }
-    let mut page = serde_json::Map::new();
-    for (key, value) in [
-        ("title", args.title.clone()),
-        ("question", args.question.clone()),
-        ("instructions", instructions),
-        ("tie_label", args.tie_label.clone()),
-        ("completion_code", args.completion_code.clone()),
-        ("completion_url", args.completion_url.clone()),
+    for (flag, url) in [
+        ("--completion-url", &args.completion_url),
+        ("--partial-completion-url", &args.partial_completion_url),
     ] {
-        if let Some(v) = value {
-            page.insert(key.to_owned(), serde_json::Value::String(v));
+        if let Some(u) = url.as_deref()
+            && !(u.starts_with("https://") || u.starts_with("http://"))
+        {
+            return Err(Failure::usage(format!(
+                "{flag} {}: expected an http:// or https:// URL",
+                crate::error::echo(u)
+            )));
         }
     }
-    Ok((!page.is_empty()).then_some(serde_json::Value::Object(page)))
+    let page = Page {
+        completion_code: args.completion_code.clone(),
+        completion_url: args.completion_url.clone(),
+        instructions,
+        partial_completion_code: args.partial_completion_code.clone(),
+        partial_completion_url: args.partial_completion_url.clone(),
+        question: args.question.clone(),
+        tie_label: args.tie_label.clone(),
+        title: args.title.clone(),
+    };
+    Ok((!page.is_empty()).then_some(page))
 }
 
 /// The smallest M with M_top = n_b·M ≥ 100 (§2.7).
