@@ -36,6 +36,28 @@ pub fn percent_decode(s: &str) -> Vec<u8> {
     out
 }
 
+/// Percent-encodes a query or form value: every byte but ASCII letters,
+/// digits and `-_.~` as `%XY` (the inverse of [`percent_decode`]).
+///
+/// # Examples
+/// ```
+/// use adaptive_comp_metrics_serve::parse::{percent_decode, percent_encode};
+/// assert_eq!(percent_encode("ann,1 é"), "ann%2C1%20%C3%A9");
+/// assert_eq!(percent_decode(&percent_encode("a+b&c")), b"a+b&c");
+/// ```
+#[must_use]
+pub fn percent_encode(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
 fn hex(c: u8) -> Option<u8> {
     match c {
         b'0'..=b'9' => Some(c - b'0'),

@@ -193,7 +193,7 @@ pub(crate) fn dashboard(st: &Status, csrf: &str, notice: Option<&str>, view: &Vi
                     td.num { (opt(w.stats.excluded_at)) }
                     td {
                         @if w.stats.excluded_at.is_none() && c.open_ballot.is_some() && w.answers > 0 {
-                            a href={ "/admin/exclude?worker=" (urlencode(&w.stats.worker)) } { "exclude…" }
+                            a href={ "/admin/exclude?worker=" (crate::parse::percent_encode(&w.stats.worker)) } { "exclude…" }
                         }
                     }
                 } } }
@@ -268,19 +268,6 @@ fn close_section(k: &CloseInfo) -> Markup {
             }
         }
     }
-}
-
-/// Percent-encodes a query value.
-pub(crate) fn urlencode(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for b in s.bytes() {
-        if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
 }
 
 /// "Exclude this participant?": what it does, and the button that does it.
