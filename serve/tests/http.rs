@@ -1045,3 +1045,136 @@ fn new_participant_ids_are_rate_limited() {
     server.shutdown().unwrap();
     assert!(refused(&log, "too many new participants at once"));
 }
+
+// Issue 37, the researcher's dashboard: the title, every participant (those
+// who never answered too), timestamps and STUDY_ID/SESSION_ID, the
+// definitions, a sorted and paged table, a page that reloads itself,
+// downloads, and actions confirmed on a page of their own.
+#[test]
+fn the_dashboard_a_researcher_works_from() {
+    let dir = temp_dir("board");
+    let p = PageSettings {
+        title: "Word pairs <study>".into(),
+        ..page()
+    };
+    let s = store(&dir, &state(8, 2, 0.5, 2, 0.0, 48, Some(p)));
+    let log = dir.join("log.txt");
+    let server = TestServer::start(&s, options(&log)).unwrap();
+    let addr = server.local_addr();
+    let mut a = Client::new(addr);
+    let csrf = enter(&mut a, "ann,1");
+    let t = a.get("/task").hidden("task").unwrap();
+    a.post("/answer", &format!("csrf={csrf}&task={t}&choice=first"));
+    let mut idle = Client::new(addr);
+    enter(&mut idle, "idle");
+    let mut admin = Client::new(addr);
+    admin.get("/admin?token=admin-token-0123456789");
+    let r = admin.get("/admin");
+    assert_eq!(r.status, 200);
+    let b = &r.body;
+    assert!(b.contains("Word pairs &lt;study&gt;"), "the title, escaped");
+    assert!(
+        b.contains("<meta http-equiv=\"refresh\" content=\"60; url=/admin?sort=&amp;page=1\">")
+    );
+    for part in [
+        ">idle<", // came, never answered
+        ">s1<",   // STUDY_ID
+        "<strong>1</strong> of 12 comparisons voted",
+        "agreement</dt>",
+        "href=\"/admin/workers.csv\"",
+        "href=\"/admin/votes.csv\"",
+        "href=\"/admin/exclude?worker=ann%2C1\"",
+        "id=\"charts\"",
+        "2 came, 1 answered",
+    ] {
+        assert!(b.contains(part), "{part:?} not on the dashboard");
+    }
+    assert!(
+        !b.contains("action=\"/admin/exclude\""),
+        "excluding asks first"
+    );
+    assert!(
+        admin
+            .get("/admin?refresh=off")
+            .body
+            .find("http-equiv")
+            .is_none()
+    );
+    // Sorted by id: ann before idle; by arrival too; paged.
+    let by_id = admin.get("/admin?sort=worker").body;
+    assert!(by_id.find(">ann,1").unwrap() < by_id.find(">idle<").unwrap());
+    assert!(admin.get("/admin?page=9").body.contains("page 1 of 1"));
+    // Confirmation pages.
+    let r = admin.get("/admin/exclude?worker=ann%2C1");
+    assert!(r.body.contains("Exclude ann,1?") && r.body.contains("id=\"confirm-exclude\""));
+    assert_eq!(admin.get("/admin/exclude?worker=nobody").status, 404);
+    let r = admin.get("/admin/close");
+    assert!(r.body.contains("cannot be closed yet") && !r.body.contains("confirm-close"));
+    assert_eq!(Client::new(addr).get("/admin/close").status, 401);
+    // Downloads.
+    let r = admin.get("/admin/workers.csv");
+    assert_eq!(r.header("content-type"), Some("text/csv; charset=utf-8"));
+    let lines: Vec<&str> = r.body.lines().collect();
+    assert!(lines[0].starts_with("worker,source,STUDY_ID,SESSION_ID,assignmentId,hitId,arrived"));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("\"ann,1\",PROLIFIC_PID,s1,x,,,"))
+    );
+    assert!(lines.iter().any(|l| l.starts_with("idle,PROLIFIC_PID,")));
+    assert_eq!(lines.len(), 3);
+    let r = admin.get("/admin/votes.csv");
+    let lines: Vec<&str> = r.body.lines().collect();
+    assert_eq!(
+        lines[0],
+        "task_id,ballot,position,kind,first_id,second_id,worker,vote,counted"
+    );
+    assert_eq!(lines.len(), 2);
+    assert!(
+        lines[1].starts_with(&format!("{t},1,")) && lines[1].ends_with(",\"ann,1\",first,true")
+    );
+    assert_eq!(Client::new(addr).get("/admin/votes.csv").status, 401);
+    server.shutdown().unwrap();
+}
+
+// Issue 37, the annotator's page: the instructions say how long it takes;
+// stopping asks once and says it ends the study.
+#[test]
+fn instructions_say_the_time_and_stopping_asks_once() {
+    let dir = temp_dir("asks");
+    let s = store(&dir, &state(8, 2, 0.5, 2, 0.0, 49, Some(page())));
+    let log = dir.join("log.txt");
+    let server = TestServer::start(
+        &s,
+        Options {
+            quota: Some(20),
+            ..options(&log)
+        },
+    )
+    .unwrap();
+    let mut c = Client::new(server.local_addr());
+    let r = c.get("/?PROLIFIC_PID=zoe");
+    assert!(
+        r.body.contains("at most 20 pairs: about 2 minutes in all"),
+        "{}",
+        r.body
+    );
+    let csrf = r.hidden("csrf").unwrap();
+    c.post("/start", &format!("csrf={csrf}"));
+    let t = c.get("/task").hidden("task").unwrap();
+    c.post("/answer", &format!("csrf={csrf}&task={t}&choice=first"));
+    let r = c.get("/task");
+    assert!(r.body.contains("I want to stop here (this ends the study)"));
+    assert!(r.body.contains("href=\"/finish\""));
+    let r = c.get("/finish");
+    assert!(r.body.contains("Stop the study now?") && r.body.contains("cannot come back"));
+    assert!(r.body.contains("there is no completion code"));
+    assert_eq!(
+        c.get_json("/task").json()["state"],
+        "task",
+        "asking stops nothing"
+    );
+    assert_eq!(c.post("/finish", &format!("csrf={csrf}")).status, 303);
+    assert_eq!(c.get_json("/task").json()["state"], "done");
+    server.shutdown().unwrap();
+}
