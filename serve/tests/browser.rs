@@ -17,7 +17,8 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use adaptive_comp_metrics_serve::{Options, PageSettings, Server, Store};
-use common::{Client, state, store, temp_dir};
+use common::socket::Client;
+use common::{Http, state, store, temp_dir};
 use serde_json::{Value, json};
 
 const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
@@ -185,6 +186,12 @@ impl Driver {
         base64(b64.as_str().unwrap())
     }
 
+    /// Runs a script in the page; its value.
+    fn script(&mut self, js: &str) -> Value {
+        let p = self.s("/execute/sync");
+        self.call("POST", &p, &json!({"script": js, "args": []}))
+    }
+
     fn resize(&mut self, w: u32, h: u32) {
         let p = self.s("/window/rect");
         self.call("POST", &p, &json!({"width": w, "height": h}));
@@ -240,6 +247,7 @@ fn a_browser_answers_with_keys_and_clicks() {
             .into(),
         tie_label: Some("About the same".into()),
         completion_code: Some("C7D2X9".into()),
+        completion_url: Some("https://app.example/complete?cc={code}".into()),
         ..PageSettings::default()
     };
     let mut f = state(16, 2, 0.5, 2, 0.0, 21, Some(page));
@@ -292,6 +300,24 @@ fn a_browser_answers_with_keys_and_clicks() {
     if let Ok(p) = std::env::var("ACM_SCREENSHOT") {
         std::fs::write(p, &shot).unwrap();
     }
+    // A key press shows the choice at once, before the next pair: here the
+    // answer is held back to look at the page as it is sent.
+    d.script(
+        "document.getElementById('answer').addEventListener('submit', \
+         function (e) { e.preventDefault(); });",
+    );
+    d.key("1");
+    let chosen = d.script(
+        "return [document.getElementById('first').className, \
+         document.getElementById('answer').className];",
+    );
+    assert_eq!(
+        chosen,
+        json!(["item chosen", "sending"]),
+        "no feedback on a key press"
+    );
+    d.go(&format!("{base}/task"));
+    d.wait_text("#count", "0 of 4 done");
     // Keyboard: 1, then the right arrow.
     d.key("1");
     d.wait_text("#count", "1 of 4 done");
@@ -310,11 +336,44 @@ fn a_browser_answers_with_keys_and_clicks() {
         "the items do not stack on a phone: {ra} {rb}"
     );
     assert!(ra["width"].as_f64().unwrap() <= 390.0);
+    // "I want to stop here" asks once, and going on is possible.
+    let stop = d.find("#finish");
+    assert!(d.text(&stop).contains("this ends the study"));
+    d.click(&stop);
+    d.wait_text("#confirm-stop", "Stop the study now?");
+    let back = d.find("#go-on");
+    d.click(&back);
+    d.wait_text("#count", "3 of 4 done");
+    let a = d.find("#first");
     d.click(&a);
-    // The quota is reached: the completion screen with its code.
+    // The quota is reached: the completion screen with its code, a copy
+    // button, and a visible countdown before the completion URL.
     d.wait_text("#done", "Thank you");
     let code = d.find("#code");
     assert_eq!(d.text(&code), "C7D2X9");
+    let copy = d.find("#copy");
+    assert_eq!(d.text(&copy), "Copy");
+    let secs: i64 = {
+        let el = d.find("#seconds");
+        d.text(&el).parse().unwrap()
+    };
+    assert!((20..=30).contains(&secs), "{secs} s to copy the code");
+    std::thread::sleep(Duration::from_millis(2200));
+    let later: i64 = {
+        let el = d.find("#seconds");
+        d.text(&el).parse().unwrap()
+    };
+    assert!(
+        later < secs,
+        "the countdown does not run: {secs} then {later}"
+    );
+    let meta = d.script(
+        "return document.querySelector('meta[http-equiv=refresh]').getAttribute('content');",
+    );
+    assert_eq!(
+        meta,
+        json!("30; url=https://app.example/complete?cc=C7D2X9")
+    );
     drop(d);
     server.shutdown().unwrap();
     let f = Store::state(&s).unwrap();

@@ -148,6 +148,7 @@ mod judgements;
 mod measure;
 mod metrics;
 mod rbo;
+mod report;
 mod scan;
 mod trec;
 
@@ -156,7 +157,7 @@ pub use csv::{
     read_judgements, read_run,
 };
 pub use error::{Location, RelevanceError, Result};
-pub use evaluate::{Ties, TrecEvalVersion, TrecOptions, TrecReport, evaluate_trec};
+pub use evaluate::{Ties, TrecEvalVersion, TrecOptions, evaluate_trec};
 pub use flat::{Qrels, QrelsBuilder, RunBuilder, TrecRun};
 pub use intern::{Documents, Ids, StringTable};
 pub use judgements::{
@@ -170,6 +171,8 @@ pub use metrics::{
     mean_metrics,
 };
 pub use rbo::{Rbo, rbo, rbo_tied, tie_groups};
+pub use report::TrecReport;
 pub use trec::{
-    TrecSyntax, read_trec_qrels, read_trec_qrels_with, read_trec_run, read_trec_run_with,
+    TrecSyntax, read_trec_qrels, read_trec_qrels_with, read_trec_run, read_trec_run_top,
+    read_trec_run_with,
 };

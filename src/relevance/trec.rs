@@ -23,6 +23,7 @@
 //! an id that is not UTF-8.
 
 use super::error::{Location, RelevanceError, Result};
+use super::evaluate::TrecEvalVersion;
 use super::flat::{Qrels, QrelsBuilder, RunBuilder, TrecRun};
 use super::intern::{Documents, Ids, StringTable, same, tag_of};
 use super::scan::{find_newline, parse_f64, parse_i32, split, split_line, text};
@@ -1205,7 +1206,56 @@ pub fn read_trec_run_with<R: BufRead>(
     ids: &mut Ids,
     syntax: TrecSyntax,
 ) -> Result<TrecRun> {
-    let mut builder: RunBuilder<'_> = TrecRun::line_builder(ids);
+    read_run(reader, TrecRun::line_builder(ids), syntax)
+}
+
+/// [`read_trec_run_with`] keeping only the first `max_documents` documents
+/// of each query, as `trec_eval -M max_documents` does: in `version`'s
+/// rank order (decreasing score, as a C `float` for
+/// [`TrecEvalVersion::V9`]; ties by decreasing document id as text). The
+/// documents cut off are dropped before the run is checked for a document
+/// listed twice, as in `trec_eval`; every line is still read and checked
+/// for its syntax, and the run keeps the tag of the file's last line as
+/// its name (`trec_eval`'s `runid`). See [`RunBuilder::keep_top`].
+///
+/// # Errors
+/// As [`read_trec_run_with`], a document listed twice only when both are
+/// kept.
+///
+/// # Complexity
+/// As [`read_trec_run`], plus a sort of the documents of each query that
+/// has more than `max_documents`.
+///
+/// # Examples
+/// ```
+/// use adaptive_comp_metrics::relevance::{read_trec_run_top, Ids, TrecEvalVersion, TrecSyntax};
+/// let text = "q Q0 a 1 0.5 r\nq Q0 b 2 0.9 r\nq Q0 c 3 0.5 r\nq Q0 a 4 0.1 last\n";
+/// let mut ids = Ids::new();
+/// let run = read_trec_run_top(text.as_bytes(), &mut ids, TrecSyntax::TrecEval, 2, TrecEvalVersion::V10)?;
+/// // b (0.9), then c before a at 0.5; the second "a" is cut off, so no duplicate.
+/// let q = ids.queries().get("q").ok_or("no q")?;
+/// let docs: Vec<_> = run.ranking(q).ok_or("no ranking")?.0.iter().filter_map(|&d| ids.documents().name(d)).collect();
+/// assert_eq!((docs, run.name()), (vec!["b", "c"], Some("last")));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn read_trec_run_top<R: BufRead>(
+    reader: R,
+    ids: &mut Ids,
+    syntax: TrecSyntax,
+    max_documents: usize,
+    version: TrecEvalVersion,
+) -> Result<TrecRun> {
+    let mut builder = TrecRun::line_builder(ids);
+    builder.keep_top(max_documents, version);
+    read_run(reader, builder, syntax)
+}
+
+/// Reads a run's lines into `builder` (the body of the run readers).
+fn read_run<R: BufRead>(
+    reader: R,
+    mut builder: RunBuilder<'_>,
+    syntax: TrecSyntax,
+) -> Result<TrecRun> {
     let mut cursor = Cursor::new();
     // The tag of the last line (trec_eval's runid) and the first line of
     // the last stretch of lines with that tag.

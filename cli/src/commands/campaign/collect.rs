@@ -7,7 +7,7 @@ use adaptive_comp_metrics::ballot::{Answer, AnswerError, ImportMode, Phase};
 use super::files::{MAX_ERRORS, check_output, lock, read_columns, write_atomic};
 use super::setup::{Labels, choice_message, parse_choice};
 use super::state::{CampaignStatus, State, StateFile as _};
-use super::{AppError, Env, Failure, Outcome, errors, fmt_opt, open_ballot};
+use super::{Env, Failure, Outcome, fmt_opt, open_ballot};
 use crate::error::echo;
 use crate::progress::Progress;
 
@@ -117,7 +117,7 @@ pub fn export(args: &ExportArgs, env: &mut Env<'_>) -> Outcome {
     let c = &state.campaign;
     let layout = c
         .layout(k)
-        .ok_or_else(|| AppError::file(&path, "corrupt state: no task list"))?;
+        .ok_or_else(|| Failure::about(&path, "corrupt state: no task list"))?;
     let units = layout.unit_size().is_some();
     let mut header: Vec<String> = vec!["task_id".into()];
     if units {
@@ -255,7 +255,7 @@ pub fn import(args: &ImportArgs, env: &mut Env<'_>) -> Outcome {
                 answers.push(a);
                 lines.push(line);
             }
-            Err(m) => bad.push(AppError::at(file, line, m)),
+            Err(m) => bad.push(Failure::at_line(file, line, m)),
         }
     }
     let mode = if skip {
@@ -291,23 +291,23 @@ pub fn import(args: &ImportArgs, env: &mut Env<'_>) -> Outcome {
             ),
             other => other.to_string(),
         };
-        bad.push(AppError::at(file, lines[*i], message));
+        bad.push(Failure::at_line(file, lines[*i], message));
     }
     bad.sort_by_key(|e| e.line);
     if !skip && !bad.is_empty() {
         let total = bad.len();
         bad.truncate(MAX_ERRORS);
         if total > MAX_ERRORS {
-            bad.push(AppError::file(
+            bad.push(Failure::about(
                 file,
                 format!("{} more refused row(s) not shown", total - MAX_ERRORS),
             ));
         }
-        bad.push(AppError::file(
+        bad.push(Failure::about(
             file,
             format!("{total} row(s) refused: nothing imported (fix them, or use --skip-refused)"),
         ));
-        return Err(errors(bad));
+        return Err(Failure::many(bad));
     }
     for e in bad.iter().take(MAX_ERRORS) {
         env.note(format_args!("warning: {e}"))?;
@@ -395,12 +395,6 @@ pub fn status(args: &StatusArgs, env: &mut Env<'_>) -> Outcome {
 /// in order, as a JSON object is written).
 fn status_json(st: &CampaignStatus, env: &mut Env<'_>) -> Outcome {
     let doc = serde_json::to_value(st)
-        .map_err(|e| AppError::msg(format!("cannot encode the status: {e}")))?;
-    env.out.json(&doc).map_err(|f| {
-        if f.kind == crate::error::Kind::Quiet {
-            Failure::BrokenPipe
-        } else {
-            AppError::msg(f.message.clone()).into()
-        }
-    })
+        .map_err(|e| Failure::new(format!("cannot encode the status: {e}")))?;
+    env.out.json(&doc)
 }

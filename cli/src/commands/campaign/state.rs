@@ -2,7 +2,7 @@
 //! control items, the library's [`Campaign`](adaptive_comp_metrics::ballot::Campaign)
 //! (ballots, tasks, answers, workers, exclusions) and the two generators'
 //! positions. The type is the crate `adaptive-comp-metrics-campaign`'s
-//! [`CampaignFile`], which the annotation server reads and writes too; this
+//! [`CampaignFile`](adaptive_comp_metrics_campaign::CampaignFile), which the annotation server reads and writes too; this
 //! module reads it from a path (a JSON file or a served campaign's store)
 //! and writes it only through `files::write_atomic`.
 
@@ -14,39 +14,27 @@ pub use adaptive_comp_metrics_campaign::{
 };
 
 use super::files::write_atomic;
-use super::{AppError, Env, Failure, Outcome};
+use super::{Env, Failure, Outcome};
 
 /// A state error, with the file when it is known.
-fn state_error(path: Option<&str>, e: &StateError) -> AppError {
+pub(crate) fn state_error(path: Option<&str>, e: &StateError) -> Failure {
     let at = |m: String| match path {
-        Some(p) => AppError::file(p, m),
-        None => AppError::msg(m),
+        Some(p) => Failure::about(p, m),
+        None => Failure::new(m),
     };
     match e {
         StateError::Json { line, message, .. } => match path {
-            Some(p) => AppError::at(
+            Some(p) => Failure::at_line(
                 p,
                 *line as u64,
                 format!("not a valid campaign state: {message}"),
             ),
-            None => AppError::msg(format!("not a valid campaign state: {message}")),
+            None => Failure::new(format!("not a valid campaign state: {message}")),
         },
         StateError::Version => at(e.to_string()),
-        StateError::Generator => AppError::msg(format!("corrupt state: {e}")),
-        StateError::Encode { .. } => AppError::msg(e.to_string()),
+        StateError::Generator => Failure::new(format!("corrupt state: {e}")),
+        StateError::Encode { .. } => Failure::new(e.to_string()),
         _ => at(format!("corrupt state: {e}")),
-    }
-}
-
-impl From<StateError> for AppError {
-    fn from(e: StateError) -> Self {
-        state_error(None, &e)
-    }
-}
-
-impl From<StateError> for Failure {
-    fn from(e: StateError) -> Self {
-        AppError::from(e).into()
     }
 }
 
@@ -56,13 +44,13 @@ pub trait StateFile: Sized {
     ///
     /// # Errors
     /// Unreadable, not JSON, not a campaign, or inconsistent.
-    fn load(path: &str) -> Result<Self, AppError>;
+    fn load(path: &str) -> Result<Self, Failure>;
 
     /// The bytes of the state file.
     ///
     /// # Errors
     /// Never in practice.
-    fn to_bytes(&self) -> Result<Vec<u8>, AppError>;
+    fn to_bytes(&self) -> Result<Vec<u8>, Failure>;
 
     /// Writes the state atomically (a store's state replaced under its
     /// lock).
@@ -73,13 +61,13 @@ pub trait StateFile: Sized {
 }
 
 impl StateFile for State {
-    fn load(path: &str) -> Result<Self, AppError> {
+    fn load(path: &str) -> Result<Self, Failure> {
         let bytes = read_state(path)?;
         State::from_json(&bytes).map_err(|e| state_error(Some(path), &e))
     }
 
-    fn to_bytes(&self) -> Result<Vec<u8>, AppError> {
-        Ok(self.to_json()?)
+    fn to_bytes(&self) -> Result<Vec<u8>, Failure> {
+        self.to_json().map_err(|e| state_error(None, &e))
     }
 
     fn save(&self, path: &str, env: &mut Env<'_>) -> Outcome {
@@ -121,19 +109,19 @@ pub fn is_store(path: &str) -> bool {
 ///
 /// # Errors
 /// An unreadable file; a store this `acm` cannot read.
-pub fn read_state(path: &str) -> Result<Vec<u8>, AppError> {
+pub fn read_state(path: &str) -> Result<Vec<u8>, Failure> {
     if is_store(path) {
         #[cfg(feature = "serve")]
         return adaptive_comp_metrics_serve::Store::state_json(std::path::Path::new(path))
-            .map_err(|e| AppError::file(path, e.to_string()));
+            .map_err(|e| Failure::about(path, e.to_string()));
         #[cfg(not(feature = "serve"))]
-        return Err(AppError::file(
+        return Err(Failure::about(
             path,
             "a served campaign's store: this acm was built without the serve feature \
              (cargo install --path cli --features serve)",
         ));
     }
-    fs::read(path).map_err(|e| AppError::file(path, format!("cannot read: {e}")))
+    fs::read(path).map_err(|e| Failure::about(path, format!("cannot read: {e}")))
 }
 
 /// Replaces a store's state (the caller holds the campaign's lock).
@@ -141,10 +129,10 @@ fn replace_store_state(path: &str, bytes: &[u8], env: &mut Env<'_>) -> Outcome {
     env.checkpoint()?;
     #[cfg(feature = "serve")]
     return adaptive_comp_metrics_serve::Store::replace_state(std::path::Path::new(path), bytes)
-        .map_err(|e| AppError::file(path, e.to_string()).into());
+        .map_err(|e| Failure::about(path, e.to_string()));
     #[cfg(not(feature = "serve"))]
     {
         let _ = bytes;
-        Err(AppError::file(path, "this acm was built without the serve feature").into())
+        Err(Failure::about(path, "this acm was built without the serve feature").into())
     }
 }
