@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Literal, Union
+from typing import Any, Literal
 
 import numpy as np
 
@@ -19,8 +19,8 @@ from ._results import (
     TauW,
 )
 
-Weigher = Union[str, Callable[[float], float]]
-ArrayLike = Union[np.ndarray, Sequence[float]]
+Weigher = str | Callable[[float], float]
+ArrayLike = np.ndarray | Sequence[float]
 Alternative = Literal["two-sided", "greater", "less"]
 
 _NAN = float("nan")

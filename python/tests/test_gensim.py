@@ -55,7 +55,7 @@ def test_generated_vectors_and_dict_models(tmp_path):
     path = tmp_path / "v.vec"
     with open(path, "w") as f:
         f.write("300 20\n")
-        for w, v in zip(words, vecs):
+        for w, v in zip(words, vecs, strict=False):
             f.write(w + " " + " ".join(repr(float(x)) for x in v) + "\n")
     pairs = tmp_path / "p.tsv"
     lines = []
@@ -67,7 +67,7 @@ def test_generated_vectors_and_dict_models(tmp_path):
     kv = KeyedVectors.load_word2vec_format(str(path))
     theirs = kv.evaluate_word_pairs(str(pairs))
     check(acm.evaluate_word_pairs(str(path), str(pairs)), theirs)
-    as_dict = {w: v for w, v in zip(words, vecs)}
+    as_dict = {w: v for w, v in zip(words, vecs, strict=False)}
     check(acm.evaluate_word_pairs(as_dict, str(pairs), case_insensitive=False), theirs)
 
 

@@ -159,3 +159,47 @@ def test_empty_inputs_as_pytrec_eval():
         assert ours == theirs, (qrel, measures, run)
     assert acm.RelevanceEvaluator(QREL, set()).evaluate(RUN) == {"q1": {}, "q2": {}}
     assert acm.RelevanceEvaluator(QREL, set()).measures == []
+
+
+def big(queries=40, docs=1000, seed=3):
+    """Dicts of 40 000 entries: read on two threads when ACM_THREADS allows."""
+    rng = np.random.default_rng(seed)
+    qrels, run = {}, {}
+    for q in range(queries):
+        names = [f"d{d}" for d in rng.choice(10 * docs, size=docs, replace=False)]
+        qrels[f"q{q}"] = {
+            d: int(g) for d, g in zip(names[::2], rng.integers(-1, 4, docs), strict=False)
+        }
+        run[f"q{q}"] = {
+            d: float(s) for d, s in zip(names, np.round(rng.random(docs), 2), strict=False)
+        }
+    run["q7"] = {}
+    return qrels, run
+
+
+@pytest.mark.parametrize("threads", ["1", "2"])
+def test_large_dicts_read_the_same_on_one_and_two_threads(monkeypatch, threads):
+    qrels, run = big()
+    monkeypatch.setenv("ACM_THREADS", threads)
+    ours = acm.RelevanceEvaluator(qrels, {"official", "ndcg_cut"}, trec_eval_version="9")
+    got = ours.evaluate(run)
+    theirs = pytrec_eval.RelevanceEvaluator(qrels, {"official", "ndcg_cut"}).evaluate(run)
+    assert got.keys() == theirs.keys()
+    for q in theirs:
+        for m, v in theirs[q].items():
+            if not (q == "q7" and m == "iprec_at_recall_0.00"):
+                assert got[q][m] == pytest.approx(v, abs=1e-12), (q, m)
+    # The first bad entry in the dicts' order is the error, whichever half
+    # of the reading meets it.
+    bad = {q: dict(d) for q, d in run.items()}
+    bad["q30"]["d_nan"] = float("nan")
+    bad["q35"][7] = 1.0
+    with pytest.raises(ValueError, match=r"run\['q30'\]\['d_nan'\]: score\[.*\] is NaN"):
+        ours.evaluate(bad)
+    del bad["q30"]["d_nan"]
+    with pytest.raises(TypeError, match=r"run\['q35'\]: document ids must be strings"):
+        ours.evaluate(bad)
+    bad_qrels = {q: dict(d) for q, d in qrels.items()}
+    bad_qrels["q39"]["x"] = "2"
+    with pytest.raises(TypeError, match=r"qrels\['q39'\]\['x'\] must be an integer grade"):
+        acm.RelevanceEvaluator(bad_qrels, {"map"})
