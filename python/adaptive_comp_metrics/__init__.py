@@ -28,16 +28,12 @@ contiguous), other real arrays or lists (copied). Bad input raises
 
 from ._correlation import (
     TopWeighted,
-    kendalltau,
     null_moments,
-    pearsonr,
     rho_w,
     rho_w_standardised,
-    spearmanr,
     standardise_with_moments,
     tau_w,
     tau_w_standardised,
-    weightedtau,
 )
 from ._relevance import (
     RelevanceEvaluator,
@@ -62,6 +58,7 @@ from ._results import (
     TauW,
     ZScore,
 )
+from ._scipy_api import kendalltau, pearsonr, spearmanr, weightedtau
 from ._scoring import (
     LexsubScores,
     ScorePl,
@@ -80,6 +77,7 @@ from ._uncertainty import (
     permutation_test,
     standardise,
 )
+from ._warnings import ConstantInputWarning, DegenerateDataWarning, NearConstantInputWarning
 from ._wordsim import (
     WordPairsReport,
     WordPairsResult,
@@ -93,9 +91,12 @@ __all__ = [
     "Bootstrap",
     "BootstrapResult",
     "ConfidenceInterval",
+    "ConstantInputWarning",
+    "DegenerateDataWarning",
     "GammaMoments",
     "LexsubScores",
     "MomentEstimate",
+    "NearConstantInputWarning",
     "NullEstimate",
     "PairedComparisonResult",
     "PearsonRResult",

@@ -272,9 +272,7 @@ def evaluate_word_pairs(
         x.append(s)
         y.append(g)
     return WordPairsResult(
-        PearsonRResult(
-            report.pearson.statistic, report.pearson.pvalue, x, y, "two-sided", len(x)
-        ),
+        PearsonRResult(report.pearson.statistic, report.pearson.pvalue, x, y, "two-sided", len(x)),
         report.spearman,
         100.0 * report.oov_ratio,
         report,

@@ -121,5 +121,6 @@ def test_results_have_gensims_types(tmp_path):
     want = theirs[0].confidence_interval()
     assert (low, high) == pytest.approx((want.low, want.high), abs=1e-6)
     (r, p), (rho, p_rho), oov = ours  # still unpacks as before
+    assert (p, p_rho) == (ours[0].pvalue, ours[1].pvalue)
     assert (r, rho, oov) == (ours[0].statistic, ours[1].statistic, theirs[2])
     assert pickle.loads(pickle.dumps(ours)) == ours
