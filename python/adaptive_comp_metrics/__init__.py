@@ -22,8 +22,10 @@ scoring (:func:`lexsub_score`) and the Avraham-Goldberg triplet score
 
 Inputs are 1-D float64 or float32 NumPy arrays (read in place when
 contiguous), other real arrays or lists (copied). Bad input raises
-``ValueError`` (with the library's message: what and where) or
-``TypeError``; an internal error raises ``RuntimeError``, never aborts.
+:class:`InputError` (a ``ValueError``, with the library's message and the
+place as ``.line``, ``.column``, ``.path``; :class:`ReadError` for a line
+of a file or text read) or ``TypeError``; an internal error raises
+``RuntimeError``, never aborts.
 """
 
 from ._correlation import (
@@ -35,6 +37,7 @@ from ._correlation import (
     tau_w,
     tau_w_standardised,
 )
+from ._errors import InputError, ReadError
 from ._relevance import (
     RelevanceEvaluator,
     compute_aggregated_measure,
@@ -94,6 +97,7 @@ __all__ = [
     "ConstantInputWarning",
     "DegenerateDataWarning",
     "GammaMoments",
+    "InputError",
     "LexsubScores",
     "MomentEstimate",
     "NearConstantInputWarning",
@@ -102,6 +106,7 @@ __all__ = [
     "PearsonRResult",
     "PermutationTest",
     "PermutationTestResult",
+    "ReadError",
     "RelevanceEvaluator",
     "RhoW",
     "ScorePl",

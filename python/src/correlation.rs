@@ -311,7 +311,7 @@ fn finish<'py, T, E>(
 ) -> PyResult<Bound<'py, PyAny>>
 where
     T: IntoPyObject<'py>,
-    E: std::fmt::Display,
+    E: Into<adaptive_comp_metrics::Error>,
 {
     let value = w.check(result.or_value_error())?;
     Ok(value

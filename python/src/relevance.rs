@@ -13,7 +13,7 @@ use pyo3::exceptions::{PyOSError, PyTypeError, PyUserWarning};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyFloat, PyString};
 
-use crate::convert::{OrValueError, choice, guard, value_error};
+use crate::convert::{OrValueError, choice, guard, library_error_in, value_error};
 use crate::dicts;
 
 /// A qrels or run source: a path, or a file object (or any object with
@@ -68,8 +68,12 @@ impl Source {
             }
             Self::Bytes(b) => f(&mut &b[..]).map_err(Ok),
         });
+        let path = match self {
+            Self::Path(p) => Some(p.as_str()),
+            Self::Bytes(_) => None,
+        };
         result.map_err(|e| match e {
-            Ok(e) => value_error(format!("{name}: {e}")),
+            Ok(e) => library_error_in(e, &name, path),
             Err(io) => PyOSError::new_err(io),
         })
     }
