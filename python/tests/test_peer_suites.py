@@ -42,8 +42,11 @@ import pytest
 HERE = os.path.dirname(__file__)
 
 
-def run_suite(test_file: str, selection: str) -> dict[str, int]:
-    """Runs pytest on an installed test file with the plugin; the counts."""
+def run_suite(package_dir: str, test_file: str, selection: str) -> dict[str, int]:
+    """Runs pytest on a test file installed in ``package_dir`` with the
+    plugin; the counts. The package's directory is pytest's root, so that
+    its own ``conftest.py`` (SciPy's fixtures and marks) applies, wherever
+    the package is installed."""
     env = dict(os.environ, PYTHONPATH=HERE + os.pathsep + os.environ.get("PYTHONPATH", ""))
     out = subprocess.run(
         [
@@ -54,6 +57,10 @@ def run_suite(test_file: str, selection: str) -> dict[str, int]:
             "peer_suites",
             "-p",
             "no:cacheprovider",
+            "--rootdir",
+            package_dir,
+            "--confcutdir",
+            package_dir,
             "-q",
             "--tb=no",
             "-rfE",
@@ -64,7 +71,7 @@ def run_suite(test_file: str, selection: str) -> dict[str, int]:
         capture_output=True,
         text=True,
         env=env,
-        cwd=HERE,
+        cwd=package_dir,
         timeout=600,
     )
     last = out.stdout.strip().splitlines()[-1] if out.stdout.strip() else ""
@@ -74,23 +81,24 @@ def run_suite(test_file: str, selection: str) -> dict[str, int]:
     return counts
 
 
-def installed(package, *path) -> str:
-    """The path of a file installed with ``package``."""
+def installed(package, *path) -> tuple[str, str]:
+    """The directory of an installed package and the path of a file in it."""
     module = pytest.importorskip(package)
-    found = os.path.join(os.path.dirname(module.__file__), *path)
+    root = os.path.dirname(module.__file__)
+    found = os.path.join(root, *path)
     assert os.path.isfile(found), found
-    return found
+    return root, found
 
 
 def test_scipys_own_tests_of_the_four_coefficients():
     import peer_suites
 
-    test_stats = installed("scipy.stats", "tests", "test_stats.py")
-    counts = run_suite(test_stats, peer_suites.SCIPY_SELECTION)
+    root, test_stats = installed("scipy", "stats", "tests", "test_stats.py")
+    counts = run_suite(root, test_stats, peer_suites.SCIPY_SELECTION)
     assert counts == {"passed": 139, "xfailed": 58}, counts
 
 
 def test_gensims_own_tests_of_evaluate_word_pairs():
-    test_word2vec = installed("gensim", "test", "test_word2vec.py")
-    counts = run_suite(test_word2vec, "evaluate_word_pairs")
+    root, test_word2vec = installed("gensim", "test", "test_word2vec.py")
+    counts = run_suite(root, test_word2vec, "evaluate_word_pairs")
     assert counts == {"passed": 2}, counts
