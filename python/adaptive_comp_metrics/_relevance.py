@@ -103,8 +103,9 @@ class RelevanceEvaluator:
     family together; a family alone gives trec_eval's default cut-offs only
     where no cut-off of it is named), and the nicknames ``official``,
     ``set`` and ``all_trec`` (:data:`supported_nicknames`; of ``all_trec``,
-    the measures computed here, with a ``UserWarning`` naming the others). The library reads them, as ``acm trec -m`` does; an
-    unknown name raises ``ValueError``. The result has the measures in
+    the measures computed here, with a ``UserWarning`` naming the others).
+    The library reads them, as ``acm trec -m`` does; an unknown name raises
+    ``ValueError``. The result has the measures in
     trec_eval's order. The values follow trec_eval's conventions, as
     pytrec_eval's do::
 

@@ -114,7 +114,18 @@ def test_cut_off_spellings_of_pytrec_eval():
 
 
 def test_names_pytrec_eval_reads_in_part_or_crashes_on_are_errors():
-    for bad in ["P_5x", "P.1.5", "P.0", "ndcg.1", "P.", "P_", "infAP", "set_F.0.5", "utility.1,-1,0,0", "bogus"]:
+    for bad in [
+        "P_5x",
+        "P.1.5",
+        "P.0",
+        "ndcg.1",
+        "P.",
+        "P_",
+        "infAP",
+        "set_F.0.5",
+        "utility.1,-1,0,0",
+        "bogus",
+    ]:
         with pytest.raises(ValueError, match=r"measure|cut-offs"):
             acm.RelevanceEvaluator(QREL, {bad})
 
