@@ -274,7 +274,10 @@ impl<'p> Csv<'p> {
                 Failure::at_line(
                     self.path,
                     line,
-                    format!("no column {w:?} in the header ({})", names.join(", ")),
+                    format!(
+                        "no column {w:?} in the header ({})",
+                        crate::error::echo_list(&names, false)
+                    ),
                 )
             })?;
             pos.push(p);
