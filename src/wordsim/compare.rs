@@ -1,7 +1,7 @@
 //! Several models on several benchmarks: the table of reports, and the
 //! paired test of one model against another on the pairs both cover.
 
-use crate::triplet::Similarity;
+use crate::embedding::Similarity;
 use crate::weigh::Weigher;
 
 use super::error::WordsimError;
