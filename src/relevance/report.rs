@@ -10,7 +10,7 @@ use super::measure::Measure;
 use super::metrics::{Mean, NoRelevant};
 use crate::sum::Neumaier;
 
-/// Per-query values and their means; see [`evaluate_trec`].
+/// Per-query values and their means; see [`evaluate_trec`](super::evaluate_trec).
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(
     feature = "serde",

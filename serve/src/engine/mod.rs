@@ -10,8 +10,9 @@
 //! ```text
 //! next(worker):   live lease of theirs → the same task
 //!                 quota reached → done;  no comparison free → wait
-//!                 else the first free task (layout order: controls at the campaign's rate)
-//!                 whose pair of items they have not been shown in this ballot → leased
+//!                 else the first free task (layout order: controls at the campaign's rate;
+//!                 not a control as their first of the ballot) whose pair of items they
+//!                 have not been shown in this ballot → leased
 //! answer(worker, task, vote):
 //!                 the same answer recorded → nothing to do (idempotent)
 //!                 leased to them (even if the lease ran out, while nobody else took it) → recorded
@@ -33,13 +34,19 @@ use std::collections::{BinaryHeap, HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 
 use adaptive_comp_metrics::ballot::{
-    BallotStatus, Campaign, Exclusion, ExclusionRule, Outcome, Phase, RankedItem, Task, TaskId,
-    Unvoted, Vote, WorkerStats,
+    Campaign, Exclusion, ExclusionRule, Outcome, Phase, RankedItem, Task, TaskId, Unvoted, Vote,
 };
 use serde_json::{Value, json};
 
-use crate::state::{CampaignFile, WorkerSummary};
-use crate::store::{self, Activity, Event, EventKind, Loaded, Op, WorkerRow, random_token};
+use crate::state::CampaignFile;
+use crate::store::{self, Activity, Event, EventKind, Loaded, Op, WorkerRow};
+
+mod tally;
+#[cfg(test)]
+mod tests;
+mod workers;
+
+pub(crate) use tally::{CloseCheck, Tally, VOTES_CSV_HEADER, WorkerTally, csv_field};
 
 const NONE: u32 = u32::MAX;
 
@@ -163,98 +170,6 @@ pub(crate) struct Finish {
     pub(crate) at_ms: u64,
     /// Stopped under the quota, while tasks remained: partial work.
     pub(crate) partial: bool,
-}
-
-/// One worker's figures, as [`WorkerStats`] has them.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub(crate) struct WorkerTally {
-    pub(crate) worker: String,
-    pub(crate) votes: u64,
-    pub(crate) controls: u64,
-    pub(crate) correct: u64,
-    pub(crate) discarded: u64,
-    pub(crate) agreement_votes: u64,
-    pub(crate) agreement_doubled: u64,
-    pub(crate) excluded_at: Option<usize>,
-}
-
-impl From<WorkerStats> for WorkerTally {
-    fn from(s: WorkerStats) -> Self {
-        Self {
-            worker: s.worker,
-            votes: s.votes,
-            controls: s.controls,
-            correct: s.correct,
-            discarded: s.discarded,
-            agreement_votes: s.agreement_votes,
-            agreement_doubled: s.agreement_doubled,
-            excluded_at: s.excluded_at,
-        }
-    }
-}
-
-impl WorkerTally {
-    /// The figures as the status shows them (accuracy and agreement worked
-    /// out as [`WorkerStats::accuracy`] and [`WorkerStats::agreement`] do).
-    pub(crate) fn summary(&self) -> WorkerSummary {
-        WorkerSummary {
-            worker: self.worker.clone(),
-            votes: self.votes,
-            controls: self.controls,
-            correct: self.correct,
-            accuracy: (self.controls > 0).then(|| self.correct as f64 / self.controls as f64),
-            agreement: (self.agreement_votes > 0)
-                .then(|| self.agreement_doubled as f64 / (2 * self.agreement_votes) as f64),
-            discarded: self.discarded,
-            excluded_at: self.excluded_at,
-        }
-    }
-}
-
-/// The dashboard's figures: [`Campaign::ballot_status`] and
-/// [`Campaign::worker_stats`] (workers in the campaign's order), kept up to
-/// date by the engine.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct Tally {
-    pub(crate) ballots: Vec<BallotStatus>,
-    pub(crate) workers: Vec<WorkerTally>,
-    /// Worker name → index in `workers`.
-    index: HashMap<String, usize>,
-    /// When the agreement was computed.
-    pub(crate) agreement_ms: u64,
-}
-
-impl Tally {
-    fn of(c: &Campaign, now: u64) -> Self {
-        let workers: Vec<WorkerTally> = c.worker_stats().into_iter().map(Into::into).collect();
-        let index = workers
-            .iter()
-            .enumerate()
-            .map(|(i, w)| (w.worker.clone(), i))
-            .collect();
-        Self {
-            ballots: c.ballot_status(),
-            workers,
-            index,
-            agreement_ms: now,
-        }
-    }
-
-    /// The figures of worker `name`.
-    pub(crate) fn worker(&self, name: &str) -> Option<&WorkerTally> {
-        self.index.get(name).map(|&i| &self.workers[i])
-    }
-
-    fn worker_mut(&mut self, name: &str) -> &mut WorkerTally {
-        let i = *self.index.entry(name.to_owned()).or_insert_with(|| {
-            self.workers.push(WorkerTally {
-                worker: name.to_owned(),
-                ..WorkerTally::default()
-            });
-            self.workers.len() - 1
-        });
-        &mut self.workers[i]
-    }
 }
 
 /// Why an answer is refused.
@@ -455,124 +370,22 @@ impl Engine {
         }));
     }
 
-    /// The worker's name.
-    pub(crate) fn worker_name(&self, w: u32) -> &str {
-        self.workers.get(w as usize).map_or("", |r| r.name.as_str())
-    }
-
-    /// The worker's id, registering a new worker.
-    pub(crate) fn worker(&mut self, name: &str, source: &str, params: &Value, now: u64) -> u32 {
-        if let Some(&w) = self.index.get(name) {
-            return w;
-        }
-        let id = self.workers.len() as u32;
-        let row = WorkerRow {
-            id,
-            name: name.to_owned(),
-            source: source.to_owned(),
-            params: params.to_string(),
-        };
-        self.ops.push(Op::Worker(row.clone(), now));
-        self.workers.push(row);
-        self.activity.push(Activity {
-            arrived_ms: now,
-            ..Activity::default()
-        });
-        self.index.insert(name.to_owned(), id);
-        self.logs.push(line(
-            "worker_arrived",
-            vec![("worker", json!(name)), ("source", json!(source))],
-            format!("worker {name} arrived ({source})"),
-        ));
-        id
-    }
-
-    /// A new session for a worker: (cookie token, CSRF token).
-    pub(crate) fn new_session(&mut self, worker: u32, now: u64) -> (String, String) {
-        let token = random_token(24);
-        let csrf = random_token(24);
-        self.ops.push(Op::Session {
-            token: token.clone(),
-            worker,
-            csrf: csrf.clone(),
-            at_ms: now,
-        });
-        self.sessions.insert(
-            token.clone(),
-            Session {
-                worker,
-                csrf: csrf.clone(),
-                started: false,
-            },
-        );
-        let kept = self.worker_sessions.entry(worker).or_default();
-        kept.push_back(token.clone());
-        while kept.len() > SESSIONS_PER_WORKER {
-            if let Some(old) = kept.pop_front() {
-                self.sessions.remove(&old);
-                self.ops.push(Op::DropSession { token: old });
-            }
-        }
-        (token, csrf)
-    }
-
-    /// Marks a session's instructions as read.
-    pub(crate) fn start_session(&mut self, token: &str) {
-        if let Some(s) = self.sessions.get_mut(token)
-            && !s.started
-        {
-            s.started = true;
-            self.ops.push(Op::SessionStarted {
-                token: token.to_owned(),
-            });
-        }
-    }
-
-    /// The worker name an invitation token stands for.
-    pub(crate) fn invitation(&self, token: &str) -> Option<&str> {
-        // A map lookup on a secret leaks timing only about tokens that
-        // exist, through the hash; the comparison itself is done again in
-        // constant time.
-        let &i = self.invitation_index.get(token)?;
-        let (t, name) = &self.invitations[i];
-        crate::http::ct_eq(t.as_bytes(), token.as_bytes()).then_some(name.as_str())
-    }
-
-    /// Creates invitations for `names` (skipping names already invited).
-    pub(crate) fn invite(&mut self, names: &[String], now: u64) -> Vec<(String, String)> {
-        let taken: HashSet<&str> = self.invitations.iter().map(|(_, n)| n.as_str()).collect();
-        let fresh: Vec<String> = names
-            .iter()
-            .filter(|n| !taken.contains(n.as_str()))
-            .cloned()
-            .collect();
-        let mut out = Vec::new();
-        for name in fresh {
-            let token = random_token(16);
-            self.ops.push(Op::Invitation {
-                token: token.clone(),
-                worker: name.clone(),
-                at_ms: now,
-            });
-            self.invitation_index
-                .insert(token.clone(), self.invitations.len());
-            self.invitations.push((token.clone(), name.clone()));
-            out.push((token, name));
-        }
-        out
-    }
-
-    /// `true` when the worker is excluded.
-    pub(crate) fn is_excluded(&self, w: u32) -> bool {
-        self.excluded.contains(self.worker_name(w))
-    }
-
     /// Tasks the worker answered in the open ballot.
     pub(crate) fn answered(&self, w: u32) -> usize {
         self.run
             .as_ref()
             .and_then(|r| r.workers.get(&w))
             .map_or(0, |r| r.answered)
+    }
+
+    /// The task worker `w` holds now (leased, unanswered, not run out).
+    pub(crate) fn current_lease(&self, w: u32, now: u64) -> Option<TaskId> {
+        let r = self.run.as_ref()?;
+        let pos = r.workers.get(&w)?.current?;
+        (r.holder[pos] == w && r.expires[pos] > now).then_some(TaskId {
+            ballot: r.ballot,
+            position: pos,
+        })
     }
 
     /// Rebuilds the open ballot's assignment state from the campaign and
@@ -792,6 +605,10 @@ impl Engine {
             };
             from = pos + 1;
             if run.control.get(pos) {
+                if wr.answered == 0 {
+                    // A worker's first screen is an ordinary pair.
+                    continue;
+                }
                 chosen = Some((pos, None));
                 break;
             }
@@ -1162,206 +979,5 @@ impl Engine {
                 .filter(|&(p, &e)| e > now && !r.free.get(p))
                 .count()
         })
-    }
-
-    /// Workers known to the server, in order of arrival.
-    pub(crate) fn workers(&self) -> &[WorkerRow] {
-        &self.workers
-    }
-
-    /// `true` when a worker of this name came through the server.
-    pub(crate) fn knows(&self, name: &str) -> bool {
-        self.index.contains_key(name)
-    }
-
-    /// The id of the worker of this name, if they came through the server.
-    pub(crate) fn worker_id(&self, name: &str) -> Option<u32> {
-        self.index.get(name).copied()
-    }
-
-    /// Gives back the worker's leased task, if any: it returns to the pool
-    /// at once.
-    pub(crate) fn release(&mut self, w: u32) {
-        let Some(run) = self.run.as_mut() else { return };
-        let Some(pos) = run.workers.get_mut(&w).and_then(|r| r.current.take()) else {
-            return;
-        };
-        let id = TaskId {
-            ballot: run.ballot,
-            position: pos,
-        };
-        if run.holder[pos] != w || self.file.campaign.answer_of(id).is_some() {
-            return;
-        }
-        run.holder[pos] = NONE;
-        run.expires[pos] = 0;
-        if !run.free.get(pos) {
-            run.free.set(pos);
-            run.first_free = run.first_free.min(pos);
-            if !run.control.get(pos) {
-                run.free_comparisons += 1;
-            }
-        }
-        self.ops.push(Op::DropLease {
-            ballot: id.ballot,
-            position: pos,
-        });
-    }
-
-    /// "I want to stop here": the worker's lease ends at once, and they
-    /// have nothing more to do. Early (partial work) when a quota is set,
-    /// the worker is under it, and tasks remain. Stopping twice keeps the
-    /// first.
-    pub(crate) fn finish(&mut self, w: u32, now: u64) -> Finish {
-        if let Some(&f) = self.finished.get(&w) {
-            return f;
-        }
-        let answered = self.answered(w);
-        let partial = self.file.campaign.scheduler().phase() != Phase::Finished
-            && !self.is_excluded(w)
-            && self.policy.quota.is_some_and(|q| answered < q);
-        let f = Finish {
-            at_ms: now,
-            partial,
-        };
-        self.release(w);
-        self.finished.insert(w, f);
-        self.ops.push(Op::Finish {
-            worker: w,
-            at_ms: now,
-            partial,
-        });
-        let name = self.worker_name(w).to_owned();
-        self.logs.push(line(
-            "worker_stopped",
-            vec![
-                ("worker", json!(name)),
-                ("answered", json!(answered)),
-                ("partial", json!(partial)),
-            ],
-            format!(
-                "worker {name} stopped after {answered} answer(s) in this ballot{}",
-                if partial { " (under the quota)" } else { "" }
-            ),
-        ));
-        f
-    }
-
-    /// Why the worker has nothing more to do, if so, without leasing
-    /// anything (the end screen).
-    pub(crate) fn done_state(&self, w: u32) -> Option<Done> {
-        if self.finished.contains_key(&w) {
-            Some(Done::Stopped)
-        } else if self.file.campaign.scheduler().phase() == Phase::Finished {
-            Some(Done::Finished)
-        } else if self.is_excluded(w) {
-            Some(Done::Excluded)
-        } else if self
-            .policy
-            .quota
-            .is_some_and(|q| self.run.is_some() && self.answered(w) >= q)
-        {
-            Some(Done::Quota)
-        } else {
-            None
-        }
-    }
-
-    /// The worker stopped early (their work is partial).
-    pub(crate) fn stopped_early(&self, w: u32) -> bool {
-        self.finished.get(&w).is_some_and(|f| f.partial)
-    }
-
-    /// The agreement is computed again when it is older than
-    /// [`AGREEMENT_REFRESH_MS`] (O(tasks)); the other figures are exact.
-    pub(crate) fn refresh_tally(&mut self, now: u64) {
-        if now.saturating_sub(self.tally.agreement_ms) >= AGREEMENT_REFRESH_MS {
-            self.tally = Tally::of(&self.file.campaign, now);
-        }
-    }
-
-    /// The ranking after the closed ballots: computed once per closed
-    /// ballot (O(N log N)), then shared. `None` before the first close.
-    ///
-    /// # Errors
-    /// The library's, as a message.
-    pub(crate) fn ranking(&mut self) -> Option<Result<Arc<Vec<RankedItem>>, String>> {
-        let s = self.file.campaign.scheduler();
-        let closed = s.history().len();
-        if closed == 0 {
-            return None;
-        }
-        if let Some((k, r)) = &self.ranking
-            && *k == closed
-        {
-            return Some(Ok(Arc::clone(r)));
-        }
-        let f = &self.file;
-        let r = f
-            .ballot_rng
-            .generator(f.seed)
-            .map_err(|e| e.to_string())
-            .and_then(|mut rng| f.campaign.ranking(&mut rng).map_err(|e| e.to_string()))
-            .map(|r| Arc::new(r.entries));
-        if let Ok(r) = &r {
-            self.ranking = Some((closed, Arc::clone(r)));
-        }
-        Some(r)
-    }
-
-    /// What closing the open ballot now lacks: its number, comparisons
-    /// without a vote, and the items without any vote (which make closing
-    /// now impossible: withdrawing the comparisons without a vote leaves
-    /// every item with one vote at least). `None` without an open ballot.
-    ///
-    /// # Complexity
-    /// O(comparisons of the ballot).
-    pub(crate) fn close_check(&self) -> Option<CloseCheck> {
-        let c = &self.file.campaign;
-        let k = c.open_ballot_number()?;
-        let s = c.scheduler();
-        let log = s.logs().get(k - 1)?;
-        let n = s.config().n_items();
-        let mut voted = Bits::new(n);
-        let mut without = 0;
-        for (cmp, v) in log.comparisons().iter().zip(log.votes()) {
-            if v.is_some() {
-                voted.set(cmp.first);
-                voted.set(cmp.second);
-            } else {
-                without += 1;
-            }
-        }
-        let unvoted: Vec<usize> = log
-            .items()
-            .iter()
-            .copied()
-            .filter(|&i| i < n && !voted.get(i))
-            .collect();
-        Some(CloseCheck {
-            ballot: k,
-            comparisons: log.comparisons().len(),
-            without_vote: without,
-            items: log.items().len(),
-            unvoted_items: unvoted,
-        })
-    }
-}
-
-/// What closing the open ballot now lacks ([`Engine::close_check`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct CloseCheck {
-    pub(crate) ballot: usize,
-    pub(crate) comparisons: usize,
-    pub(crate) without_vote: usize,
-    pub(crate) items: usize,
-    /// Items of the ballot without any vote.
-    pub(crate) unvoted_items: Vec<usize>,
-}
-
-impl CloseCheck {
-    /// Closing now (withdrawing the comparisons without a vote) is possible.
-    pub(crate) fn can_withdraw(&self) -> bool {
-        self.unvoted_items.is_empty()
     }
 }
