@@ -746,7 +746,10 @@ mod tests {
         };
         assert_eq!(payload(&on_a_thread).as_deref(), Some("task 37"));
         let helper = || with_helpers(2, || std::panic::panic_any("helper"), || 1);
-        assert_eq!(payload(&|| assert_eq!(helper(), 1)).as_deref(), Some("helper"));
+        assert_eq!(
+            payload(&|| assert_eq!(helper(), 1)).as_deref(),
+            Some("helper")
+        );
         let both = || join(true, || std::panic::panic_any("a"), || 2);
         assert_eq!(payload(&|| assert_eq!(both().1, 2)).as_deref(), Some("a"));
     }
@@ -771,7 +774,10 @@ mod tests {
             );
             assert_eq!(out, (0..200u64).map(|i| i * 3).collect::<Vec<_>>());
             let made = made.into_inner();
-            assert!((1..=workers).contains(&made), "{made} states, {workers} workers");
+            assert!(
+                (1..=workers).contains(&made),
+                "{made} states, {workers} workers"
+            );
         }
     }
 
