@@ -28,6 +28,8 @@ mod store;
 #[cfg(test)]
 mod tests;
 
+#[cfg(doc)]
+use super::error::RelevanceError;
 use super::error::Result;
 use super::evaluate::TrecEvalVersion;
 use super::flat::{Qrels, QrelsBuilder, RunBuilder, TrecRun};

@@ -313,10 +313,12 @@ pub fn read_table(path: &str, id_column: &str, text_column: &str) -> Result<Tabl
     table(&file, id_column, text_column)
 }
 
-/// [`read_table`] of the bytes of a file (`path` names it in errors).
+/// Reads an items table from the bytes of a file (`path` names it in
+/// errors), as `acm campaign init --items` reads the file: `id_column`,
+/// `text_column` and any other columns; ids non-empty and distinct.
 ///
 /// # Errors
-/// As [`read_table`].
+/// Every bad row (up to [`MAX_ERRORS`]), with its line.
 pub fn parse_table(
     path: &str,
     bytes: Vec<u8>,
@@ -397,10 +399,12 @@ pub fn read_columns(path: &str, columns: &[&str]) -> Result<(Rows, Vec<Failure>)
     columns_of(&Csv::open(path)?, columns)
 }
 
-/// [`read_columns`] of the bytes of a file (`path` names it in errors).
+/// Reads the named columns of every row from the bytes of a file (`path`
+/// names it in errors), as `acm campaign import --answers` reads the file:
+/// the rows read and the rows that could not be read, each with its line.
 ///
 /// # Errors
-/// As [`read_columns`].
+/// A missing column (fatal).
 pub fn parse_columns(
     path: &str,
     bytes: Vec<u8>,
