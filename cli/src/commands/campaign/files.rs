@@ -318,7 +318,7 @@ pub fn read_table(path: &str, id_column: &str, text_column: &str) -> Result<Tabl
 /// `text_column` and any other columns; ids non-empty and distinct.
 ///
 /// # Errors
-/// Every bad row (up to [`MAX_ERRORS`]), with its line.
+/// Every bad row (up to 50), with its line.
 pub fn parse_table(
     path: &str,
     bytes: Vec<u8>,
