@@ -427,8 +427,13 @@ fn hundred_annotators_with_a_kill_midway() {
 
 /// VmHWM (peak resident memory) of a process, in MB.
 fn peak_mb(pid: u32) -> Option<f64> {
+    memory_mb(pid, "VmHWM:")
+}
+
+/// A memory figure of `/proc/PID/status` (`VmHWM:`, `VmRSS:`), in MB.
+fn memory_mb(pid: u32, field: &str) -> Option<f64> {
     let s = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let line = s.lines().find(|l| l.starts_with(field))?;
     let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb / 1024.0)
 }
@@ -513,15 +518,21 @@ fn transition_at_100k() {
         "Bearer load-test-admin-token".into(),
     ));
     let before = peak_mb(child.id());
+    // The peak so far is the ballot transition's: reset it (Linux's
+    // clear_refs, on a process of our own) so that the figure after is the
+    // dashboards' alone. Where it cannot be reset, the figure after is an
+    // upper bound.
+    let reset = std::fs::write(format!("/proc/{}/clear_refs", child.id()), "5").is_ok();
     let board = std::thread::spawn(move || {
         let t = Instant::now();
         let st = admin.get("/admin/status.json");
         assert_eq!(st.status, 200);
         t.elapsed()
     });
-    // Issue 37, defect 4: four more dashboards at once (the page and the
-    // JSON), as researchers refreshing it would; the server stays under
-    // 500 MB (one dashboard took it to 496 MiB, three to 974 MiB).
+    // Issue 37, defect 4: four more dashboards at once (the page, and the
+    // JSON with the whole ranking), as researchers refreshing it would; the
+    // server stays under 500 MB (one dashboard took it to 496 MiB, three
+    // to 974 MiB).
     let others: Vec<_> = (0..4)
         .map(|i| {
             let mut c = Client::new(addr);
@@ -533,7 +544,7 @@ fn transition_at_100k() {
                 let r = c.get(if i % 2 == 0 {
                     "/admin"
                 } else {
-                    "/admin/status.json"
+                    "/admin/status.json?top=all"
                 });
                 assert_eq!(r.status, 200, "{}", r.body);
             })
@@ -554,6 +565,7 @@ fn transition_at_100k() {
         t.join().unwrap();
     }
     let peak = peak_mb(child.id());
+    let resident = memory_mb(child.id(), "VmRSS:");
     child.kill().unwrap();
     child.wait().unwrap();
     let text = std::fs::read_to_string(&log).unwrap();
@@ -565,16 +577,25 @@ fn transition_at_100k() {
     }
     println!(
         "N = 10^5, M = 20: start (read the store) {:.2} s; last answer to the next ballot's first task {:.3} s; \
-         dashboard status {:.3} s, a vote's round trip meanwhile {:.3} s; server peak memory {:.0} MB \
-         ({:.0} MB before 5 dashboards at once)",
+         dashboard status {:.3} s, a vote's round trip meanwhile {:.3} s; server peak memory \
+         {:.0} MB through the transition, {:.0} MB while 5 dashboards ran at once{}, {:.0} MB \
+         resident after",
         up.as_secs_f64(),
         transition.as_secs_f64(),
         dashboard.as_secs_f64(),
         during.as_secs_f64(),
+        before.unwrap_or(f64::NAN),
         peak.unwrap_or(f64::NAN),
-        before.unwrap_or(f64::NAN)
+        if reset {
+            ""
+        } else {
+            " (peak not reset: the transition's included)"
+        },
+        resident.unwrap_or(f64::NAN),
     );
-    if let Some(p) = peak {
-        assert!(p < 500.0, "the server peaked at {p:.0} MB");
+    for (what, mb) in [("peaked", before), ("peaked with 5 dashboards", peak)] {
+        if let Some(mb) = mb {
+            assert!(mb < 500.0, "the server {what} at {mb:.0} MB");
+        }
     }
 }
