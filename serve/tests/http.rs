@@ -1178,3 +1178,99 @@ fn instructions_say_the_time_and_stopping_asks_once() {
     assert_eq!(c.get_json("/task").json()["state"], "done");
     server.shutdown().unwrap();
 }
+
+// Issue 37, the dashboard: "what each participant earned", and the cost
+// against the budget, at the price per task given at `init` (--price).
+#[test]
+fn the_dashboard_says_what_each_participant_earned() {
+    let dir = temp_dir("earned");
+    // N = 8, M = 2, α = 0.5, 2 ballots: 8 + 4 = 12 comparisons; control
+    // share 0.5: as many control tasks as comparisons (r/(1 − r) = 1), 24
+    // tasks in all, 6.00 at 0.25 a task.
+    let mut f = state(8, 2, 0.5, 2, 0.5, 50, Some(page()));
+    f.price = Some(0.25);
+    let s = store(&dir, &f);
+    let log = dir.join("log.txt");
+    let server = TestServer::start(&s, options(&log)).unwrap();
+    let addr = server.local_addr();
+    let mut a = Client::new(addr);
+    let csrf = enter(&mut a, "ann");
+    for _ in 0..3 {
+        let t = a.get("/task").hidden("task").unwrap();
+        let r = a.post("/answer", &format!("csrf={csrf}&task={t}&choice=first"));
+        assert_eq!(r.status, 303, "{}", r.body);
+    }
+    let mut idle = Client::new(addr);
+    enter(&mut idle, "idle");
+    let mut admin = Client::new(addr);
+    admin.extra.push((
+        "Authorization".into(),
+        "Bearer admin-token-0123456789".into(),
+    ));
+    let j = admin.get("/admin/status.json").json();
+    let c = &j["campaign"];
+    assert_eq!(c["price"], 0.25);
+    assert_eq!(c["tasks_budget"], 24);
+    assert_eq!(c["cost_budget"], 6.0);
+    assert_eq!(c["spent"], 0.75);
+    let earned = |name: &str| {
+        j["workers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|w| w["worker"] == name)
+            .map(|w| w["earned"].clone())
+            .unwrap()
+    };
+    assert_eq!(earned("ann"), 0.75);
+    assert_eq!(earned("idle"), 0.0);
+    let b = admin.get("/admin").body;
+    for part in [
+        "Spent: <strong>0.75</strong> of 6.00 (24 tasks at 0.25)",
+        "<th class=\"num\">earned</th>",
+        "<td class=\"num\">0.75</td>",
+        "earned</dt>",
+    ] {
+        assert!(b.contains(part), "{part:?} not on the dashboard");
+    }
+    let csv = admin.get("/admin/workers.csv").body;
+    let lines: Vec<&str> = csv.lines().collect();
+    assert!(lines[0].ends_with(",stopped,earned"), "{}", lines[0]);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("ann,") && l.ends_with(",0.7500"))
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("idle,") && l.ends_with(",0.0000"))
+    );
+    server.shutdown().unwrap();
+
+    // Without a price: no money anywhere, the figures null.
+    let dir = temp_dir("earned-none");
+    let s = store(&dir, &state(8, 2, 0.5, 2, 0.5, 50, Some(page())));
+    let server = TestServer::start(&s, options(&dir.join("log.txt"))).unwrap();
+    let mut admin = Client::new(server.local_addr());
+    admin.extra.push((
+        "Authorization".into(),
+        "Bearer admin-token-0123456789".into(),
+    ));
+    let j = admin.get("/admin/status.json").json();
+    assert_eq!(j["campaign"]["price"], serde_json::Value::Null);
+    assert_eq!(j["campaign"]["spent"], serde_json::Value::Null);
+    assert_eq!(j["campaign"]["tasks_budget"], 24);
+    let b = admin.get("/admin").body;
+    assert!(!b.contains("Spent:") && !b.contains(">earned<"));
+    assert!(
+        admin
+            .get("/admin/workers.csv")
+            .body
+            .lines()
+            .next()
+            .unwrap()
+            .ends_with(",stopped,earned")
+    );
+    server.shutdown().unwrap();
+}

@@ -135,7 +135,7 @@ pub(crate) async fn workers_csv(State(app): State<Arc<App>>, h: HeaderMap) -> Re
     }
     out.push_str(
         ",arrived,first_answer,last_answer,answers,votes,controls,correct,accuracy,agreement,\
-         discarded,excluded_at,end,stopped\n",
+         discarded,excluded_at,end,stopped,earned\n",
     );
     let n = |v: Option<f64>| v.map_or_else(String::new, |x| format!("{x:.4}"));
     let t = |v: Option<u64>| v.map_or_else(String::new, crate::log::rfc3339);
@@ -152,7 +152,7 @@ pub(crate) async fn workers_csv(State(app): State<Arc<App>>, h: HeaderMap) -> Re
         }
         let _ = writeln!(
             out,
-            ",{},{},{},{},{},{},{},{},{},{},{},{},{}",
+            ",{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
             t(w.arrived_ms),
             t(w.first_answer_ms),
             t(w.last_answer_ms),
@@ -168,6 +168,7 @@ pub(crate) async fn workers_csv(State(app): State<Arc<App>>, h: HeaderMap) -> Re
                 .map_or_else(String::new, |k| k.to_string()),
             w.completion.unwrap_or(""),
             t(w.stopped_ms),
+            n(w.earned),
         );
     }
     Ok(csv("workers.csv", out))
