@@ -128,6 +128,9 @@ pub(crate) struct WorkerRow {
     /// `excluded` (stopped by the exclusion rule), or `null` (still going,
     /// or gone without reaching the end).
     pub(crate) completion: Option<&'static str>,
+    /// Votes the agreement was counted over (those whose two items have
+    /// votes of others in the ballot).
+    pub(crate) agreement_votes: u64,
     /// `answers` × the price of a task (`null` without a price).
     pub(crate) earned: Option<f64>,
 }
@@ -401,6 +404,7 @@ impl Engine {
             failing_controls,
             completion,
             earned: self.file.price.map(|p| p * answers as f64),
+            agreement_votes: t.map_or(0, |t| t.agreement_votes),
         }
     }
 }

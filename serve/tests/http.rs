@@ -1274,3 +1274,69 @@ fn the_dashboard_says_what_each_participant_earned() {
     );
     server.shutdown().unwrap();
 }
+
+// Issue 37, the dashboard: "a 21-vote worker shows 0.000" agreement — the
+// figure says over how many of the worker's votes it was counted (a vote
+// counts only when both items have votes of others).
+#[test]
+fn the_agreement_says_over_how_many_votes() {
+    use adaptive_comp_metrics::ballot::{Answer, ImportMode, Vote};
+    let dir = temp_dir("agree");
+    let mut f = state(16, 4, 0.5, 2, 0.0, 51, Some(page()));
+    // Ballot 1 answered but for 4 tasks by three workers, by the item
+    // order (x), against it (y) and at random (z).
+    let tasks: Vec<_> = f.campaign.tasks().collect();
+    let batch: Vec<Answer> = tasks[4..]
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let (worker, vote) = match i % 3 {
+                0 => ("x", t.first < t.second),
+                1 => ("y", t.first > t.second),
+                _ => ("z", i % 2 == 0),
+            };
+            Answer {
+                task: t.id,
+                worker: worker.into(),
+                vote: if vote { Vote::First } else { Vote::Second },
+            }
+        })
+        .collect();
+    assert!(f.campaign.import(&batch, ImportMode::AllOrNothing).applied);
+    // The library's figures: the reference.
+    let stats = f.campaign.worker_stats();
+    let s = store(&dir, &f);
+    let server = TestServer::start(&s, options(&dir.join("log.txt"))).unwrap();
+    let mut admin = Client::new(server.local_addr());
+    admin.extra.push((
+        "Authorization".into(),
+        "Bearer admin-token-0123456789".into(),
+    ));
+    let j = admin.get("/admin/status.json").json();
+    let b = admin.get("/admin").body;
+    assert!(b.contains("agreement (votes counted)"));
+    for w in &stats {
+        let counted = w.agreement_votes;
+        let row = j["workers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["worker"] == w.worker.as_str())
+            .unwrap();
+        assert_eq!(row["agreement_votes"], counted, "{}", w.worker);
+        let cell = match w.agreement() {
+            Some(a) => format!("<td class=\"num\">{a:.3} ({counted})</td>"),
+            None => "<td class=\"num\">– (0)</td>".to_owned(),
+        };
+        assert!(b.contains(&cell), "{cell} for {}", w.worker);
+        assert!(counted > 0 && counted <= w.votes, "{}: {counted}", w.worker);
+    }
+    let csv = admin.get("/admin/workers.csv").body;
+    assert!(
+        csv.lines()
+            .next()
+            .unwrap()
+            .contains(",agreement,agreement_votes,discarded,")
+    );
+    server.shutdown().unwrap();
+}

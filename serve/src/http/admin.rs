@@ -135,7 +135,7 @@ pub(crate) async fn workers_csv(State(app): State<Arc<App>>, h: HeaderMap) -> Re
     }
     out.push_str(
         ",arrived,first_answer,last_answer,answers,votes,controls,correct,accuracy,agreement,\
-         discarded,excluded_at,end,stopped,earned\n",
+         agreement_votes,discarded,excluded_at,end,stopped,earned\n",
     );
     let n = |v: Option<f64>| v.map_or_else(String::new, |x| format!("{x:.4}"));
     let t = |v: Option<u64>| v.map_or_else(String::new, crate::log::rfc3339);
@@ -152,7 +152,7 @@ pub(crate) async fn workers_csv(State(app): State<Arc<App>>, h: HeaderMap) -> Re
         }
         let _ = writeln!(
             out,
-            ",{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+            ",{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
             t(w.arrived_ms),
             t(w.first_answer_ms),
             t(w.last_answer_ms),
@@ -162,6 +162,7 @@ pub(crate) async fn workers_csv(State(app): State<Arc<App>>, h: HeaderMap) -> Re
             w.stats.correct,
             n(w.stats.accuracy),
             n(w.stats.agreement),
+            w.agreement_votes,
             w.stats.discarded,
             w.stats
                 .excluded_at

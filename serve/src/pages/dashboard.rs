@@ -189,7 +189,7 @@ pub(crate) fn dashboard(st: &Status, csrf: &str, notice: Option<&str>, view: &Vi
                     th { "came" } th { "last answer" } th.num { "answers" }
                     @if c.price.is_some() { th.num { "earned" } }
                     th.num { "votes" }
-                    th.num { "controls" } th.num { "accuracy" } th.num { "agreement" }
+                    th.num { "controls" } th.num { "accuracy" } th.num { "agreement (votes counted)" }
                     th { "end" } th.num { "excluded at" } th {}
                 } }
                 tbody { @for w in shown { tr.active[w.active].failing[w.failing_controls] {
@@ -200,7 +200,7 @@ pub(crate) fn dashboard(st: &Status, csrf: &str, notice: Option<&str>, view: &Vi
                     @if let Some(e) = w.earned { td.num { (money(e)) } }
                     td.num { (w.stats.votes) } td.num { (w.stats.controls) }
                     td.num { (opt3(w.stats.accuracy)) @if w.failing_controls { " ⚠" } }
-                    td.num { (opt3(w.stats.agreement)) }
+                    td.num { (opt3(w.stats.agreement)) " (" (w.agreement_votes) ")" }
                     td { (w.completion.unwrap_or("–")) }
                     td.num { (opt(w.stats.excluded_at)) }
                     td {
@@ -217,7 +217,7 @@ pub(crate) fn dashboard(st: &Status, csrf: &str, notice: Option<&str>, view: &Vi
                 }
                 dt { "votes" } dd { "Answers to comparisons that count (not discarded)." }
                 dt { "accuracy" } dd { "Correct answers on control pairs (pairs whose answer is known) over control answers; ⚠ under the exclusion threshold." }
-                dt { "agreement" } dd { "How often the participant's vote goes the way the rest of the crowd orders the same two items in that ballot (their scores without the participant's votes; a tie or an even order counts one half); a vote counts only when both items have other votes, so few votes give few counted. Computed again at most every 30 s (last: " (when(Some(st.agreement_ms))) ")." }
+                dt { "agreement" } dd { "How often the participant's vote goes the way the rest of the crowd orders the same two items in that ballot (their scores without the participant's votes; a tie or an even order counts one half); a vote counts only when both items have other votes, so few votes give few counted: their number is in brackets. Computed again at most every 30 s (last: " (when(Some(st.agreement_ms))) ")." }
                 dt { "end" } dd { "What the end screen gave: full (the completion code), partial (stopped before the quota: the partial code, if any), excluded, or – (still going, or gone)." }
             }
         }
