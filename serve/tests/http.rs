@@ -1086,6 +1086,7 @@ fn the_dashboard_a_researcher_works_from() {
         "href=\"/admin/exclude?worker=ann%2C1\"",
         "id=\"charts\"",
         "2 came, 1 answered",
+        "<th>came</th><th>first answer</th><th>last answer</th>",
     ] {
         assert!(b.contains(part), "{part:?} not on the dashboard");
     }

@@ -186,7 +186,7 @@ pub(crate) fn dashboard(st: &Status, csrf: &str, notice: Option<&str>, view: &Vi
             table #worker-table {
                 thead { tr {
                     th { "participant" } th { "source" } th { "STUDY_ID" } th { "SESSION_ID" }
-                    th { "came" } th { "last answer" } th.num { "answers" }
+                    th { "came" } th { "first answer" } th { "last answer" } th.num { "answers" }
                     @if c.price.is_some() { th.num { "earned" } }
                     th.num { "votes" }
                     th.num { "controls" } th.num { "accuracy" } th.num { "agreement (votes counted)" }
@@ -195,7 +195,7 @@ pub(crate) fn dashboard(st: &Status, csrf: &str, notice: Option<&str>, view: &Vi
                 tbody { @for w in shown { tr.active[w.active].failing[w.failing_controls] {
                     td { (w.stats.worker) @if w.active { " " span.dot title="active" { "●" } } }
                     td { (w.source) } td { (param(w, "STUDY_ID")) } td { (param(w, "SESSION_ID")) }
-                    td { (when(w.arrived_ms)) } td { (when(w.last_answer_ms)) }
+                    td { (when(w.arrived_ms)) } td { (when(w.first_answer_ms)) } td { (when(w.last_answer_ms)) }
                     td.num { (w.answers) }
                     @if let Some(e) = w.earned { td.num { (money(e)) } }
                     td.num { (w.stats.votes) } td.num { (w.stats.controls) }
