@@ -28,6 +28,16 @@ fn options(log: &std::path::Path) -> Options {
     }
 }
 
+/// A client of the dashboard's routes, with the admin token of [`options`].
+fn admin_client(addr: &Handle) -> Client {
+    let mut c = Client::new(addr);
+    c.extra.push((
+        "Authorization".into(),
+        "Bearer admin-token-0123456789".into(),
+    ));
+    c
+}
+
 fn log_text(log: &std::path::Path) -> String {
     std::fs::read_to_string(log).unwrap_or_default()
 }
@@ -478,11 +488,7 @@ fn ballots_close_by_themselves_and_the_campaign_ends() {
     let r = w.get("/task");
     assert!(r.body.contains("C0MPL3TE"));
     // The dashboard's ranking: item p0 first (everyone preferred smaller indices).
-    let mut admin = Client::new(addr);
-    admin.extra.push((
-        "Authorization".into(),
-        "Bearer admin-token-0123456789".into(),
-    ));
+    let mut admin = admin_client(addr);
     let st = admin.get("/admin/status.json").json();
     assert_eq!(st["campaign"]["phase"], "finished");
     assert_eq!(st["ranking"]["items"][0]["id"], "p0");
@@ -550,11 +556,7 @@ fn exclusion_by_control_accuracy() {
         );
     }
     assert!(done, "the careless worker was never stopped");
-    let mut admin = Client::new(addr);
-    admin.extra.push((
-        "Authorization".into(),
-        "Bearer admin-token-0123456789".into(),
-    ));
+    let mut admin = admin_client(addr);
     let st = admin.get("/admin/status.json").json();
     assert_eq!(st["exclusions"][0]["worker"], "careless");
     // Their answers were discarded: the ballot is back to (almost) no votes.
@@ -690,11 +692,7 @@ fn restart_keeps_answers_sessions_and_leases() {
 
 /// The dashboard's status, read with the bearer token.
 fn status(addr: &Handle) -> serde_json::Value {
-    let mut api = Client::new(addr);
-    api.extra.push((
-        "Authorization".into(),
-        "Bearer admin-token-0123456789".into(),
-    ));
+    let mut api = admin_client(addr);
     let r = api.get("/admin/status.json");
     assert_eq!(r.status, 200, "{}", r.body);
     r.json()
@@ -936,11 +934,7 @@ fn closing_now_says_what_is_missing_and_what_can_be_done() {
     let log = dir.join("log.txt");
     let server = TestServer::start(&s, options(&log)).unwrap();
     let addr = server.local_addr();
-    let mut api = Client::new(addr);
-    api.extra.push((
-        "Authorization".into(),
-        "Bearer admin-token-0123456789".into(),
-    ));
+    let mut api = admin_client(addr);
     let r = api.post_json("/admin/close", "");
     assert_eq!(r.status, 409);
     let e = r.json()["error"].as_str().unwrap().to_owned();
@@ -1203,11 +1197,7 @@ fn the_dashboard_says_what_each_participant_earned() {
     }
     let mut idle = Client::new(addr);
     enter(&mut idle, "idle");
-    let mut admin = Client::new(addr);
-    admin.extra.push((
-        "Authorization".into(),
-        "Bearer admin-token-0123456789".into(),
-    ));
+    let mut admin = admin_client(addr);
     let j = admin.get("/admin/status.json").json();
     let c = &j["campaign"];
     assert_eq!(c["price"], 0.25);
@@ -1253,11 +1243,7 @@ fn the_dashboard_says_what_each_participant_earned() {
     let dir = temp_dir("earned-none");
     let s = store(&dir, &state(8, 2, 0.5, 2, 0.5, 50, Some(page())));
     let server = TestServer::start(&s, options(&dir.join("log.txt"))).unwrap();
-    let mut admin = Client::new(server.local_addr());
-    admin.extra.push((
-        "Authorization".into(),
-        "Bearer admin-token-0123456789".into(),
-    ));
+    let mut admin = admin_client(server.local_addr());
     let j = admin.get("/admin/status.json").json();
     assert_eq!(j["campaign"]["price"], serde_json::Value::Null);
     assert_eq!(j["campaign"]["spent"], serde_json::Value::Null);
@@ -1308,11 +1294,7 @@ fn the_agreement_says_over_how_many_votes() {
     let stats = f.campaign.worker_stats();
     let s = store(&dir, &f);
     let server = TestServer::start(&s, options(&dir.join("log.txt"))).unwrap();
-    let mut admin = Client::new(server.local_addr());
-    admin.extra.push((
-        "Authorization".into(),
-        "Bearer admin-token-0123456789".into(),
-    ));
+    let mut admin = admin_client(server.local_addr());
     let j = admin.get("/admin/status.json").json();
     let b = admin.get("/admin").body;
     assert!(b.contains("agreement (votes counted)"));
