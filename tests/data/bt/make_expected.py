@@ -230,7 +230,13 @@ def noisy_reference(recs, n, w, seed, prior_sd=None):
         x0 = np.concatenate([np.zeros(n), np.zeros(w), np.full(w, 2.0)])
         if start:
             x0 = x0 + rng.normal(0, 0.5, len(x0))
-        res = minimize(fun, x0, jac=jac, method="L-BFGS-B", options={"maxiter": 20000, "ftol": 1e-15, "gtol": 1e-10})
+        res = minimize(
+            fun,
+            x0,
+            jac=jac,
+            method="L-BFGS-B",
+            options={"maxiter": 20000, "ftol": 1e-15, "gtol": 1e-10},
+        )
         if best is None or res.fun < best.fun:
             best = res
     x = best.x.copy()
@@ -356,7 +362,9 @@ def crowdkit_noisy(recs, n, w):
     biases = np.array([model.biases_[f"w{k}"] for k in range(w)])
     # The model's log-likelihood at Crowd-Kit's parameters (its scores are
     # σ(s): logit gives s back).
-    x = np.concatenate([logit, np.log(biases) - np.log1p(-biases), np.log(skills) - np.log1p(-skills)])
+    x = np.concatenate(
+        [logit, np.log(biases) - np.log1p(-biases), np.log(skills) - np.log1p(-skills)]
+    )
     ll = -noisy_nll(x, recs, n, w)
     # Crowd-Kit's gradient against its own objective at its start.
     labels_df = df[["left", "right", "label"]].values
@@ -373,7 +381,10 @@ def crowdkit_noisy(recs, n, w):
     for t in range(len(x0)):
         e = np.zeros_like(x0)
         e[t] = 1e-6
-        fd[t] = (NoisyBradleyTerry._compute_log_likelihood(x0 + e, *args) - NoisyBradleyTerry._compute_log_likelihood(x0 - e, *args)) / 2e-6
+        fd[t] = (
+            NoisyBradleyTerry._compute_log_likelihood(x0 + e, *args)
+            - NoisyBradleyTerry._compute_log_likelihood(x0 - e, *args)
+        ) / 2e-6
     return {
         "scores": rl(logit - logit.mean()),
         "reliability": rl(skills),
@@ -394,11 +405,20 @@ def main():
         df = pd.DataFrame(rows, columns=["worker", "left", "right", "label"])
         items = ["a", "b", "c"]
         recs, workers, _ = from_strings(df, items)
-        d = {"name": name, "items": items, "workers": workers, "records": recs, "shown_in_order": True}
+        d = {
+            "name": name,
+            "items": items,
+            "workers": workers,
+            "records": recs,
+            "shown_in_order": True,
+        }
         p = BradleyTerry(n_iter=100, tol=1e-5).fit(df).scores_
         th = np.log(np.array([p[i] for i in items]))
         ll = bt_loglik(th, recs, 3) if np.all(np.isfinite(th)) else None
-        d["crowdkit_bt"] = {"scores": rl(th - th.mean()) if ll is not None else None, "loglik": None if ll is None else r(ll)}
+        d["crowdkit_bt"] = {
+            "scores": rl(th - th.mean()) if ll is not None else None,
+            "loglik": None if ll is None else r(ll),
+        }
         model = NoisyBradleyTerry(n_iter=100, tol=1e-5).fit(df)
         sc = np.clip(np.array([model.scores_[i] for i in items]), 1e-300, 1 - 1e-16)
         sk = np.array([model.skills_[w] for w in workers])
@@ -414,9 +434,20 @@ def main():
         sets.append(d)
 
     # Generated sets without ties: choix, Crowd-Kit and the optimiser.
-    for name, n, m, w, seed in [("small", 8, 120, 3, 1), ("medium", 40, 1500, 12, 2), ("sparse", 60, 400, 5, 3)]:
+    for name, n, m, w, seed in [
+        ("small", 8, 120, 3, 1),
+        ("medium", 40, 1500, 12, 2),
+        ("sparse", 60, 400, 5, 3),
+    ]:
         recs, seed = generate_connected(n, m, w, seed)
-        d = {"name": name, "seed": seed, "items": [str(i) for i in range(n)], "workers": [f"w{k}" for k in range(w)], "records": recs, "shown_in_order": True}
+        d = {
+            "name": name,
+            "seed": seed,
+            "items": [str(i) for i in range(n)],
+            "workers": [f"w{k}" for k in range(w)],
+            "records": recs,
+            "shown_in_order": True,
+        }
         data = [(i, j) if v == 0 else (j, i) for i, j, v, _ in recs]
         d["ml"] = bt_reference(recs, n)
         d["choix_ilsr"] = rl(choix.ilsr_pairwise(n, data, alpha=0.0, tol=1e-12, max_iter=100000))
@@ -435,9 +466,19 @@ def main():
         sets.append(d)
 
     # Ties (Davidson), with and without a prior.
-    for name, n, m, w, seed, nu in [("ties", 12, 600, 4, 4, 0.6), ("ties_many", 30, 2000, 8, 5, 1.5)]:
+    for name, n, m, w, seed, nu in [
+        ("ties", 12, 600, 4, 4, 0.6),
+        ("ties_many", 30, 2000, 8, 5, 1.5),
+    ]:
         recs, seed = generate_connected(n, m, w, seed, nu=nu)
-        d = {"name": name, "seed": seed, "items": [str(i) for i in range(n)], "workers": [f"w{k}" for k in range(w)], "records": recs, "shown_in_order": True}
+        d = {
+            "name": name,
+            "seed": seed,
+            "items": [str(i) for i in range(n)],
+            "workers": [f"w{k}" for k in range(w)],
+            "records": recs,
+            "shown_in_order": True,
+        }
         d["ml"] = bt_reference(recs, n)
         d["prior_sd"] = r(2.0)
         d["map"] = bt_reference(recs, n, prior_sd=2.0)
@@ -449,7 +490,14 @@ def main():
         rel = rng.uniform(0.3, 0.9, w)
         bias = rng.uniform(0.2, 0.8, w)
         recs, seed = generate_connected(n, m, w, seed, reliabilities=rel, biases=bias, sd=1.0)
-        d = {"name": name, "seed": seed, "items": [str(i) for i in range(n)], "workers": [f"w{k}" for k in range(w)], "records": recs, "shown_in_order": True}
+        d = {
+            "name": name,
+            "seed": seed,
+            "items": [str(i) for i in range(n)],
+            "workers": [f"w{k}" for k in range(w)],
+            "records": recs,
+            "shown_in_order": True,
+        }
         d["noisy_ml"] = noisy_reference(recs, n, w, seed)
         d["prior_sd"] = r(2.0)
         d["noisy_map"] = noisy_reference(recs, n, w, seed, prior_sd=2.0)
@@ -458,7 +506,12 @@ def main():
         sets.append(d)
 
     out = {
-        "versions": {"choix": choix.__version__ if hasattr(choix, "__version__") else "0.4.1", "crowd-kit": crowdkit.__version__ if hasattr(crowdkit, "__version__") else "1.4.2", "scipy": scipy.__version__, "numpy": np.__version__},
+        "versions": {
+            "choix": choix.__version__ if hasattr(choix, "__version__") else "0.4.1",
+            "crowd-kit": crowdkit.__version__ if hasattr(crowdkit, "__version__") else "1.4.2",
+            "scipy": scipy.__version__,
+            "numpy": np.__version__,
+        },
         "sets": sets,
     }
     OUT.write_text(json.dumps(out, indent=1) + "\n")
