@@ -6,8 +6,8 @@ use std::collections::HashMap;
 
 use num_traits::Float;
 
+use super::Similarity;
 use super::error::{EmbeddingError, VectorProblem};
-use crate::triplet::Similarity;
 
 /// Word vectors of one dimension, stored contiguously in insertion order,
 /// with precomputed norms; a [`Similarity`] model by cosine similarity.

@@ -678,9 +678,11 @@ fn value(measure: Measure, c: &Core, s: &Scratch) -> Option<f64> {
             let x = 1.0;
             (x + 1.0) * p * rec / (x * p + rec)
         }),
+        // 1·a − 1·b + 0·c + 0·d with trec_eval's coefficients: the terms of
+        // weight 0 add ±0, so this is a − b exactly.
         Measure::Utility => {
             let (rel_ret, ret) = (c.relevant_retrieved, c.retrieved as f64);
-            Some(1.0 * rel_ret + -1.0 * (ret - rel_ret) + 0.0 * (r - rel_ret))
+            Some(rel_ret - (ret - rel_ret))
         }
     }
 }
