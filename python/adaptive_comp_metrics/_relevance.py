@@ -165,7 +165,11 @@ class RelevanceEvaluator:
     ):
         if isinstance(measures, str):
             measures = [measures]
-        self._measures = sorted(set(measures))
+        measures = set(measures)
+        for m in measures:
+            if not isinstance(m, str):
+                raise TypeError(f"measures must be strings, got {type(m).__name__} ({m!r})")
+        self._measures = sorted(measures)
         self._relevance_level = int(relevance_level)
         self._judged_only = bool(judged_docs_only_flag)
         self._ties = ties

@@ -172,6 +172,18 @@ def test_empty_inputs_as_pytrec_eval():
     assert acm.RelevanceEvaluator(QREL, set()).measures == []
 
 
+@pytest.mark.parametrize("bad", [None, 3, b"map"])
+def test_a_measure_that_is_not_a_string_is_a_type_error_naming_it(bad):
+    # pytrec_eval's own test passes None for a name it cannot match; both
+    # raise TypeError, ours saying which element.
+    with pytest.raises(TypeError):
+        pytrec_eval.RelevanceEvaluator(QREL, {"map", bad})
+    with pytest.raises(
+        TypeError, match=r"measures must be strings, got \w+ \(" + re.escape(repr(bad))
+    ):
+        acm.RelevanceEvaluator(QREL, {"map", bad})
+
+
 def big(queries=40, docs=1000, seed=3):
     """Dicts of 40 000 entries: read on two threads when ACM_THREADS allows."""
     rng = np.random.default_rng(seed)
