@@ -4,6 +4,8 @@
 use super::error::{RelevanceError, Result};
 use super::flat::{Qrels, TrecRun};
 use super::measure::Measure;
+#[cfg(doc)]
+use super::metrics::NoRelevant;
 use super::metrics::{Gain, expected_reciprocal_rank};
 pub use super::options::{Ties, TrecEvalVersion, TrecOptions};
 use super::report::{TrecReport, summarize};

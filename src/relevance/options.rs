@@ -1,6 +1,8 @@
 //! The options of [`evaluate_trec`](super::evaluate_trec): the `trec_eval`
 //! release to reproduce, the tie order, and [`TrecOptions`].
 
+#[cfg(doc)]
+use super::measure::Measure;
 use super::metrics::{Gain, Linear, NoRelevant};
 
 /// Which `trec_eval` release to reproduce where releases compute different
