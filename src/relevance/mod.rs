@@ -150,6 +150,7 @@ mod intern;
 mod judgements;
 mod measure;
 mod metrics;
+mod options;
 mod rbo;
 mod report;
 mod scan;
