@@ -12,7 +12,7 @@ use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 
-use crate::error::{Failure, echo};
+use crate::error::{Failure, echo, echo_list};
 
 /// How the fields of a line are separated, for [`field_column`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -208,11 +208,11 @@ pub fn parse_columns(bytes: &[u8], names: &[&str], delimiter: u8) -> Result<Colu
 
 /// The header's column names, quoted, for a message.
 fn header_names(header: &[Field]) -> String {
-    header
+    let columns: Vec<&str> = header
         .iter()
-        .map(|f| format!("{:?}", f.text.as_deref().unwrap_or("?")))
-        .collect::<Vec<_>>()
-        .join(", ")
+        .map(|f| f.text.as_deref().unwrap_or("?"))
+        .collect();
+    echo_list(&columns, true)
 }
 
 /// The index of column `name` in `header`, `None` when it is not there; an

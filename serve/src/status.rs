@@ -64,6 +64,16 @@ pub(crate) struct CampaignInfo {
     /// Workers active now (holding a task, or who answered in the last
     /// [`ACTIVE_MS`]).
     pub(crate) active_workers: usize,
+    /// Tasks of every ballot: the comparisons and the control tasks (those
+    /// of the opened ballots, and what the layout gives the others).
+    pub(crate) tasks_budget: usize,
+    /// The price of a task (`init --price`), if any.
+    pub(crate) price: Option<f64>,
+    /// `tasks_budget` × price.
+    pub(crate) cost_budget: Option<f64>,
+    /// Every answer recorded through the server × price: what the workers
+    /// earned so far.
+    pub(crate) spent: Option<f64>,
 }
 
 /// A worker is active when they hold a task or answered this recently.
@@ -118,6 +128,11 @@ pub(crate) struct WorkerRow {
     /// `excluded` (stopped by the exclusion rule), or `null` (still going,
     /// or gone without reaching the end).
     pub(crate) completion: Option<&'static str>,
+    /// Votes the agreement was counted over (those whose two items have
+    /// votes of others in the ballot).
+    pub(crate) agreement_votes: u64,
+    /// `answers` × the price of a task (`null` without a price).
+    pub(crate) earned: Option<f64>,
 }
 
 /// The ranking.
@@ -228,6 +243,10 @@ impl Engine {
             votes_per_hour: None,
             eta_seconds: None,
             active_workers: 0,
+            tasks_budget: 0,
+            price: f.price,
+            cost_budget: None,
+            spent: None,
         };
         let ballots = self
             .tally
@@ -260,11 +279,31 @@ impl Engine {
             .map(|h| campaign.votes as f64 / h);
         let eta_seconds = votes_per_hour
             .map(|r| (campaign.budget as f64 - campaign.votes as f64).max(0.0) / r * 3600.0);
+        // The opened ballots' control tasks as laid out; the others' as the
+        // layout will give them.
+        let layout = c.layout_options();
+        let tasks_budget = s
+            .ballot_sizes()
+            .iter()
+            .enumerate()
+            .map(|(k0, b)| {
+                let comparisons = b * cfg.m() / 2;
+                let controls = self.tally.ballots.get(k0).map_or_else(
+                    || layout.n_controls(comparisons).unwrap_or(0),
+                    |b| b.control_tasks,
+                );
+                comparisons + controls
+            })
+            .sum();
+        let price = f.price;
         let campaign = CampaignInfo {
             started_ms,
             votes_per_hour,
             eta_seconds,
             active_workers: workers.iter().filter(|w| w.active).count(),
+            tasks_budget,
+            cost_budget: price.map(|p| p * tasks_budget as f64),
+            spent: price.map(|p| p * workers.iter().map(|w| w.answers).sum::<u64>() as f64),
             ..campaign
         };
         let close = self.close_check().map(|k| CloseInfo {
@@ -340,6 +379,7 @@ impl Engine {
             (None, Some(_)) => Some("full"),
             (None, None) => None,
         };
+        let answers = activity.map_or(0, |a| a.answers);
         let stats = t.map_or_else(
             || {
                 WorkerTally {
@@ -353,7 +393,7 @@ impl Engine {
         WorkerRow {
             stats,
             source: row.map_or_else(|| "file".to_owned(), |r| r.source.clone()),
-            answers: activity.map_or(0, |a| a.answers),
+            answers,
             answered_now,
             params,
             arrived_ms: activity.map(|a| a.arrived_ms),
@@ -363,6 +403,8 @@ impl Engine {
             active,
             failing_controls,
             completion,
+            earned: self.file.price.map(|p| p * answers as f64),
+            agreement_votes: t.map_or(0, |t| t.agreement_votes),
         }
     }
 }

@@ -160,6 +160,8 @@ struct Scratch {
     precision_at_rel: Vec<f64>,
     /// Whether bpref and `iprec_at_recall` are asked for.
     bpref: bool,
+    /// Whether `num_nonrel_judged_ret` is asked for.
+    judged_nonrelevant: bool,
 }
 
 const UNJUDGED: i32 = i32::MIN;
@@ -222,6 +224,7 @@ impl Plan<'_> {
             levels: self.levels.clone(),
             precision_at_rel: Vec::new(),
             bpref: self.measures.contains(&Measure::Bpref),
+            judged_nonrelevant: self.measures.contains(&Measure::JudgedNonrelevantRetrieved),
         })
     }
 
@@ -348,6 +351,8 @@ struct Core {
     relevant: usize,
     /// Judged non-relevant documents: grade ≥ 0 and below the level.
     nonrelevant: usize,
+    /// Judged non-relevant documents retrieved (counted when asked for).
+    nonrelevant_retrieved: usize,
     relevant_retrieved: f64,
     ap_sum: f64,
     rel_at_r: f64,
@@ -656,6 +661,29 @@ fn value(measure: Measure, c: &Core, s: &Scratch) -> Option<f64> {
         Measure::Relevant => Some(r),
         Measure::RelevantRetrieved => Some(c.relevant_retrieved),
         Measure::Queries => Some(1.0),
+        Measure::JudgedNonrelevantRetrieved => Some(c.nonrelevant_retrieved as f64),
+        // The set measures as trec_eval's m_set_*.c and m_utility.c compute
+        // them (the same operations): undefined, they are 0.
+        Measure::SetPrecision => {
+            (c.retrieved > 0).then(|| c.relevant_retrieved / c.retrieved as f64)
+        }
+        Measure::SetRecall => defined.then(|| c.relevant_retrieved / r),
+        Measure::SetRelativePrecision => (c.retrieved > 0 && defined)
+            .then(|| c.relevant_retrieved / c.retrieved.min(c.relevant) as f64),
+        Measure::SetMap => (c.retrieved > 0 && defined)
+            .then(|| (c.relevant_retrieved * c.relevant_retrieved) / (c.retrieved as f64 * r)),
+        Measure::SetF => (c.relevant_retrieved > 0.0).then(|| {
+            let p = c.relevant_retrieved / c.retrieved as f64;
+            let rec = c.relevant_retrieved / r;
+            let x = 1.0;
+            (x + 1.0) * p * rec / (x * p + rec)
+        }),
+        // 1·a − 1·b + 0·c + 0·d with trec_eval's coefficients: the terms of
+        // weight 0 add ±0, so this is a − b exactly.
+        Measure::Utility => {
+            let (rel_ret, ret) = (c.relevant_retrieved, c.retrieved as f64);
+            Some(rel_ret - (ret - rel_ret))
+        }
     }
 }
 
@@ -723,6 +751,13 @@ fn score_marked<G: Gain>(
         ..Core::default()
     };
     ideal(s, jg, &options.gain, &mut c)?;
+    if s.judged_nonrelevant {
+        c.nonrelevant_retrieved = docs
+            .iter()
+            .filter_map(|&d| s.grade_of.get(d.wrapping_sub(s.base) as usize))
+            .filter(|&&g| (0..level).contains(&g))
+            .count();
+    }
     match options.ties {
         Ties::TrecEval => ranked(s, docs, options, level, &mut c)?,
         Ties::Expected => expected(s, docs, scores, options, level, &mut c)?,

@@ -1,6 +1,7 @@
 //! What [`evaluate_trec`](super::evaluate_trec) gives: per-query values and
 //! their means ([`TrecReport`]), and the summary `trec_eval` prints.
 
+#[cfg(feature = "serde")]
 use super::error::{RelevanceError, Result};
 use super::evaluate::{TrecEvalVersion, TrecOptions};
 use super::flat::Qrels;

@@ -222,6 +222,7 @@ pub(crate) async fn task(State(app): State<Arc<App>>, h: HeaderMap) -> Reply {
                 second: &second,
                 answered,
                 quota,
+                lease_seconds: expires_ms.saturating_sub(now_ms()).div_ceil(1000),
             };
             html(StatusCode::OK, pages::task(&app.page, &s.csrf, &shown))
         }

@@ -43,6 +43,11 @@ fn opt<T: std::fmt::Display>(v: Option<T>) -> String {
     v.map_or_else(|| "–".to_owned(), |x| x.to_string())
 }
 
+/// An amount of money, to the cent (the study's currency).
+fn money(x: f64) -> String {
+    format!("{x:.2}")
+}
+
 fn duration(seconds: f64) -> String {
     let m = (seconds / 60.0).round() as u64;
     if m < 60 {
@@ -136,6 +141,9 @@ pub(crate) fn dashboard(st: &Status, csrf: &str, notice: Option<&str>, view: &Vi
                 "."
             }
             ul.figures {
+                @if let (Some(p), Some(spent), Some(cost)) = (c.price, c.spent, c.cost_budget) {
+                    li #spent { "Spent: " strong { (money(spent)) } " of " (money(cost)) " (" (c.tasks_budget) " tasks at " (p) ")" }
+                }
                 li { "Started: " (when(c.started_ms)) }
                 li { "Pace: " (c.votes_per_hour.map_or_else(|| "–".to_owned(), |r| format!("{r:.0} votes an hour"))) }
                 li { "At this pace, done in: " (c.eta_seconds.map_or_else(|| "–".to_owned(), duration)) }
@@ -178,17 +186,21 @@ pub(crate) fn dashboard(st: &Status, csrf: &str, notice: Option<&str>, view: &Vi
             table #worker-table {
                 thead { tr {
                     th { "participant" } th { "source" } th { "STUDY_ID" } th { "SESSION_ID" }
-                    th { "came" } th { "last answer" } th.num { "answers" } th.num { "votes" }
-                    th.num { "controls" } th.num { "accuracy" } th.num { "agreement" }
+                    th { "came" } th { "first answer" } th { "last answer" } th.num { "answers" }
+                    @if c.price.is_some() { th.num { "earned" } }
+                    th.num { "votes" }
+                    th.num { "controls" } th.num { "accuracy" } th.num { "agreement (votes counted)" }
                     th { "end" } th.num { "excluded at" } th {}
                 } }
                 tbody { @for w in shown { tr.active[w.active].failing[w.failing_controls] {
                     td { (w.stats.worker) @if w.active { " " span.dot title="active" { "●" } } }
                     td { (w.source) } td { (param(w, "STUDY_ID")) } td { (param(w, "SESSION_ID")) }
-                    td { (when(w.arrived_ms)) } td { (when(w.last_answer_ms)) }
-                    td.num { (w.answers) } td.num { (w.stats.votes) } td.num { (w.stats.controls) }
+                    td { (when(w.arrived_ms)) } td { (when(w.first_answer_ms)) } td { (when(w.last_answer_ms)) }
+                    td.num { (w.answers) }
+                    @if let Some(e) = w.earned { td.num { (money(e)) } }
+                    td.num { (w.stats.votes) } td.num { (w.stats.controls) }
                     td.num { (opt3(w.stats.accuracy)) @if w.failing_controls { " ⚠" } }
-                    td.num { (opt3(w.stats.agreement)) }
+                    td.num { (opt3(w.stats.agreement)) " (" (w.agreement_votes) ")" }
                     td { (w.completion.unwrap_or("–")) }
                     td.num { (opt(w.stats.excluded_at)) }
                     td {
@@ -200,9 +212,12 @@ pub(crate) fn dashboard(st: &Status, csrf: &str, notice: Option<&str>, view: &Vi
             }
             dl.defs {
                 dt { "answers" } dd { "Every answer the participant gave through this server, control pairs and answers later discarded included: the work done, for payment." }
+                @if let Some(p) = c.price {
+                    dt { "earned" } dd { "Answers × the price of a task given at init (" (p) "): what the participant's work comes to, before any bonus." }
+                }
                 dt { "votes" } dd { "Answers to comparisons that count (not discarded)." }
                 dt { "accuracy" } dd { "Correct answers on control pairs (pairs whose answer is known) over control answers; ⚠ under the exclusion threshold." }
-                dt { "agreement" } dd { "How often the participant's vote goes the way the rest of the crowd orders the same two items in that ballot (their scores without the participant's votes; a tie or an even order counts one half); a vote counts only when both items have other votes, so few votes give few counted. Computed again at most every 30 s (last: " (when(Some(st.agreement_ms))) ")." }
+                dt { "agreement" } dd { "How often the participant's vote goes the way the rest of the crowd orders the same two items in that ballot (their scores without the participant's votes; a tie or an even order counts one half); a vote counts only when both items have other votes, so few votes give few counted: their number is in brackets. Computed again at most every 30 s (last: " (when(Some(st.agreement_ms))) ")." }
                 dt { "end" } dd { "What the end screen gave: full (the completion code), partial (stopped before the quota: the partial code, if any), excluded, or – (still going, or gone)." }
             }
         }

@@ -13,7 +13,8 @@ use crate::state::PageSettings;
 
 /// The style sheet.
 pub(crate) const CSS: &str = include_str!("assets/page.css");
-/// The script: keyboard shortcuts, one submission per task.
+/// The script: keyboard shortcuts, one submission per task, the copy
+/// button, the countdown, the note of a lease that ran out.
 pub(crate) const JS: &str = include_str!("assets/page.js");
 
 /// A whole page around `body`. `refresh`: seconds before the page reloads
@@ -124,6 +125,9 @@ pub(crate) struct Shown<'a> {
     pub(crate) second: &'a str,
     pub(crate) answered: usize,
     pub(crate) quota: Option<usize>,
+    /// Seconds left of the worker's lease on the pair: then the page says
+    /// that it may go to someone else.
+    pub(crate) lease_seconds: u64,
 }
 
 fn progress(answered: usize, quota: Option<usize>) -> Markup {
@@ -144,7 +148,11 @@ pub(crate) fn task(page: &PageSettings, csrf: &str, t: &Shown<'_>) -> String {
     let body = html! {
         (progress(t.answered, t.quota))
         h1.question { (page.question) }
-        form method="post" action="/answer" #answer {
+        p.notice #lease-note hidden {
+            "You have had this pair for a long time: it may now be given to someone else. "
+            "Your answer still counts if nobody has taken it; otherwise you get a new pair."
+        }
+        form method="post" action="/answer" #answer data-lease-seconds=(t.lease_seconds) {
             (csrf_input(csrf))
             input type="hidden" name="task" value=(t.label);
             div.pair {
@@ -351,12 +359,15 @@ mod tests {
             second: "y\"z",
             answered: 0,
             quota: Some(3),
+            lease_seconds: 600,
         };
         let html = task(&page, "tok\"><script>", &t);
         assert!(!html.contains("<script>alert"));
         assert!(!html.contains("<b>x"));
         assert!(!html.contains("tok\"><script>"));
         assert!(html.contains("y&quot;z"));
+        assert!(html.contains("data-lease-seconds=\"600\""));
+        assert!(html.contains("id=\"lease-note\" hidden"));
         assert!(html.contains("name=\"csrf\" value=\"tok&quot;&gt;&lt;script&gt;\""));
         let m = message("<i>", "a & b", Some(("/x\"y", "<go>")));
         assert!(m.contains("&lt;i&gt;") && m.contains("a &amp; b") && m.contains("/x&quot;y"));

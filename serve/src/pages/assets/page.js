@@ -2,7 +2,8 @@
 // list of KeyboardEvent.key values); the choice shown at once (class
 // "chosen") and one submission per page: a second press while the first
 // answer is on its way does nothing; the completion code copied by a click;
-// the visible countdown before the redirect to the completion URL.
+// the visible countdown before the redirect to the completion URL; the note
+// shown once the worker's lease on the pair has run out (data-lease-seconds).
 (function () {
   "use strict";
   var sent = false;
@@ -42,6 +43,14 @@
         window.getSelection().selectAllChildren(code);
       }
     });
+  }
+  var form = document.getElementById("answer");
+  var note = document.getElementById("lease-note");
+  if (form && note) {
+    var lease = parseInt(form.getAttribute("data-lease-seconds"), 10);
+    if (lease >= 0) {
+      setTimeout(function () { note.hidden = false; }, lease * 1000);
+    }
   }
   var count = document.getElementById("seconds");
   if (count) {
