@@ -522,8 +522,9 @@ impl Bootstrap {
             Interval::Bca => {
                 let below = values.iter().filter(|&&v| v < estimate).count();
                 let equal = values.iter().filter(|&&v| v == estimate).count();
-                let (z0, lo, hi) =
-                    bca_levels(self.level, below, equal, values.len(), || self.acceleration(n, on))?;
+                let (z0, lo, hi) = bca_levels(self.level, below, equal, values.len(), || {
+                    self.acceleration(n, on)
+                })?;
                 (lo, hi, Some(z0.0), Some(z0.1))
             }
         };

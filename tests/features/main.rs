@@ -17,6 +17,7 @@ mod any_error;
 mod ballot_campaign;
 mod ballot_scheduler;
 mod ballot_serde;
+mod compare;
 mod display;
 mod fuzz_regressions;
 #[path = "../common/harness.rs"]

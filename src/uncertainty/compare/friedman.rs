@@ -214,7 +214,10 @@ mod tests {
             groups(&by, &ranks, 1.1),
             [vec![0, 1, 2], vec![3, 4], vec![5]]
         );
-        assert_eq!(groups(&by, &ranks, 2.0), [vec![0, 1, 2], vec![2, 3, 4], vec![5]]);
+        assert_eq!(
+            groups(&by, &ranks, 2.0),
+            [vec![0, 1, 2], vec![2, 3, 4], vec![5]]
+        );
         assert_eq!(groups(&by, &ranks, 10.0), [vec![0, 1, 2, 3, 4, 5]]);
     }
 }

@@ -99,8 +99,8 @@ use super::paired::Exchange;
 use super::permutation::Permutations;
 use super::statistic::Statistic;
 use super::{Alternative, Interval, Threads, UncertaintyError, seeded_rng};
-use randomisation::Counts;
 use rand::{Rng, RngExt};
+use randomisation::Counts;
 use resample::IntervalSpec;
 
 /// The test of each pair.
@@ -369,8 +369,8 @@ impl Compare {
     ///
     /// # Errors
     /// [`CompareError::TooFewSystems`] for k < 2;
-    /// [`CompareError::TooFewUnits`] for n < 2 with the t-test or Student
-    /// intervals, n < 1 otherwise; [`CompareError::InvalidAlpha`],
+    /// [`CompareError::TooFewUnits`] for n < 2 with the t-test, n < 1
+    /// otherwise (with one unit, Student intervals are `None`); [`CompareError::InvalidAlpha`],
     /// [`UncertaintyError::InvalidLevel`], too few or too many replicates
     /// ([`UncertaintyError::TooFewReplicates`],
     /// [`UncertaintyError::TooLarge`]), an invalid baseline; the exact
@@ -395,17 +395,11 @@ impl Compare {
         let (k, n) = (table.systems(), table.units());
         let pairs = self.pair_list(k)?;
         self.check(&settings, k)?;
-        let needed = if self.test == Test::PairedT || settings.interval == IntervalMethod::Student {
-            2
-        } else {
-            1
-        };
+        let needed = if self.test == Test::PairedT { 2 } else { 1 };
         if n < needed {
             return Err(CompareError::TooFewUnits {
-                method: if self.test == Test::PairedT {
+                method: if needed == 2 {
                     "the paired t-test"
-                } else if settings.interval == IntervalMethod::Student {
-                    "Student intervals"
                 } else {
                     "a comparison"
                 },
@@ -423,7 +417,11 @@ impl Compare {
             .map(|c| c.iter().map(|x| x.abs()).sum())
             .collect();
         let diffs = |a: usize, b: usize| -> Vec<f64> {
-            columns[a].iter().zip(&columns[b]).map(|(x, y)| x - y).collect()
+            columns[a]
+                .iter()
+                .zip(&columns[b])
+                .map(|(x, y)| x - y)
+                .collect()
         };
         let spec = IntervalSpec {
             level: self.level,
@@ -437,15 +435,22 @@ impl Compare {
         let boot = (matches!(settings.interval, IntervalMethod::Bootstrap(_))
             || self.test == Test::Bootstrap)
             .then(|| {
-                resample::matrix(n, k, self.replicates, interval_seed, self.threads, |idx, out| {
-                    out.fill(0.0);
-                    for &i in idx {
-                        for (o, x) in out.iter_mut().zip(table.row(i)) {
-                            *o += x;
+                resample::matrix(
+                    n,
+                    k,
+                    self.replicates,
+                    interval_seed,
+                    self.threads,
+                    |idx, out| {
+                        out.fill(0.0);
+                        for &i in idx {
+                            for (o, x) in out.iter_mut().zip(table.row(i)) {
+                                *o += x;
+                            }
                         }
-                    }
-                    out.iter_mut().for_each(|o| *o /= n as f64);
-                })
+                        out.iter_mut().for_each(|o| *o /= n as f64);
+                    },
+                )
             });
         let boot_column = |f: &dyn Fn(&[f64]) -> f64| -> Vec<f64> {
             boot.as_ref()
@@ -464,11 +469,13 @@ impl Compare {
         let systems: Vec<SystemSummary> = (0..k)
             .map(|s| {
                 let interval = match settings.interval {
-                    IntervalMethod::Student => Some(Bounds::new(ttest::student_interval(
-                        &columns[s],
-                        self.level,
-                        self.alternative,
-                    ))),
+                    IntervalMethod::Student => (n >= 2).then(|| {
+                        Bounds::new(ttest::student_interval(
+                            &columns[s],
+                            self.level,
+                            self.alternative,
+                        ))
+                    }),
                     IntervalMethod::Bootstrap(_) => {
                         let values = boot_column(&|row| row[s]);
                         let tol = randomisation::tolerance(abs_sums[s] / n as f64);
@@ -496,7 +503,8 @@ impl Compare {
                 .map(|&(a, b)| randomisation::tolerance(abs_sums[a] + abs_sums[b]))
                 .collect();
             if n <= self.exact_up_to {
-                let jobs: Vec<(usize, (usize, usize))> = pairs.iter().copied().enumerate().collect();
+                let jobs: Vec<(usize, (usize, usize))> =
+                    pairs.iter().copied().enumerate().collect();
                 crate::threads::map(jobs, self.threads.count(), |(i, (a, b))| {
                     randomisation::exact_counts(&diffs(a, b), tols[i])
                 })
@@ -521,14 +529,12 @@ impl Compare {
                 )
             });
             let interval = match settings.interval {
-                IntervalMethod::Student => Some(Bounds::new(ttest::student_interval(
-                    &d,
-                    self.level,
-                    self.alternative,
-                ))),
-                IntervalMethod::Bootstrap(_) => boot_pair
-                    .and_then(|r| r.interval.ok())
-                    .map(Bounds::new),
+                IntervalMethod::Student => (n >= 2).then(|| {
+                    Bounds::new(ttest::student_interval(&d, self.level, self.alternative))
+                }),
+                IntervalMethod::Bootstrap(_) => {
+                    boot_pair.and_then(|r| r.interval.ok()).map(Bounds::new)
+                }
             };
             let (statistic, p_value, method) = match self.test {
                 Test::PairedT => {
@@ -773,11 +779,18 @@ impl Compare {
             let m: Vec<f64> = idx.iter().map(|&i| columns[a][i]).collect();
             super::permutation::finite(statistic.value(&h, &m)).unwrap_or(f64::NAN)
         };
-        let boot = resample::matrix(n, k, self.replicates, interval_seed, self.threads, |idx, out| {
-            for (a, o) in out.iter_mut().enumerate() {
-                *o = on(idx, a);
-            }
-        });
+        let boot = resample::matrix(
+            n,
+            k,
+            self.replicates,
+            interval_seed,
+            self.threads,
+            |idx, out| {
+                for (a, o) in out.iter_mut().enumerate() {
+                    *o = on(idx, a);
+                }
+            },
+        );
         // Leave-one-out coefficients of every model, computed once, for BCa.
         let jack: Option<Vec<f64>> = (kind == Interval::Bca).then(|| {
             resample::matrix_jackknife(n, k, self.threads, |idx, out| {
@@ -804,13 +817,9 @@ impl Compare {
         for (i, &(a, b)) in pairs.iter().enumerate() {
             let difference = values[a] - values[b];
             let column: Vec<f64> = boot.chunks_exact(k).map(|r| r[a] - r[b]).collect();
-            let r = resample::summarise(
-                column,
-                difference,
-                tol(difference),
-                spec,
-                || jackknife_of(jack.as_deref(), k, |r| r[a] - r[b]),
-            );
+            let r = resample::summarise(column, difference, tol(difference), spec, || {
+                jackknife_of(jack.as_deref(), k, |r| r[a] - r[b])
+            });
             let interval = r.interval.ok().map(Bounds::new);
             let (p_value, method) = match self.test {
                 Test::Bootstrap => {

@@ -222,10 +222,7 @@ pub fn adjust(
         out_p[i] = adjusted[k];
     }
     let (alpha_sidak, alpha_bonferroni) = if m > 0 {
-        (
-            1.0 - (1.0 - alpha).powf(1.0 / m as f64),
-            alpha / m as f64,
-        )
+        (1.0 - (1.0 - alpha).powf(1.0 / m as f64), alpha / m as f64)
     } else {
         (f64::NAN, f64::NAN)
     };

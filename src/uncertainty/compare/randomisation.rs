@@ -48,9 +48,10 @@ pub(crate) struct Counts {
 fn signed_sums(half: &[f64]) -> Vec<f64> {
     (0..1u64 << half.len())
         .map(|mask| {
-            half.iter()
-                .enumerate()
-                .fold(0.0, |acc, (j, &d)| if mask >> j & 1 == 1 { acc + d } else { acc - d })
+            half.iter().enumerate().fold(
+                0.0,
+                |acc, (j, &d)| if mask >> j & 1 == 1 { acc + d } else { acc - d },
+            )
         })
         .collect()
 }
@@ -174,7 +175,11 @@ mod tests {
         // Dyadic values: every sum is exact, so ties are exact too.
         let d = [0.5, -0.25, 0.75, 0.5, 0.0, -0.5, 1.0, 0.25, -0.75];
         for n in 0..=d.len() {
-            assert_eq!(exact_counts(&d[..n], 1e-12), brute(&d[..n], 1e-12), "n = {n}");
+            assert_eq!(
+                exact_counts(&d[..n], 1e-12),
+                brute(&d[..n], 1e-12),
+                "n = {n}"
+            );
         }
         // d = 1, 2, 3: T = 6; sums ≥ 6: only (+,+,+); ≤ 6: all 8.
         let c = exact_counts(&[1.0, 2.0, 3.0], 0.0);

@@ -183,8 +183,9 @@ impl Cells {
                     bounds(p.interval, decimals),
                     maybe(effect.and_then(|e| e.0), decimals),
                     maybe(effect.and_then(|e| e.1), decimals),
-                    p.record
-                        .map_or_else(String::new, |r| format!("{}/{}/{}", r.wins, r.ties, r.losses)),
+                    p.record.map_or_else(String::new, |r| {
+                        format!("{}/{}/{}", r.wins, r.ties, r.losses)
+                    }),
                     fixed(p.statistic, decimals),
                     Prob(p.p_value, decimals).to_string(),
                     Prob(p.adjusted_p_value, decimals).to_string(),
@@ -223,7 +224,8 @@ impl Cells {
             .map(|s| {
                 let mut row = vec![label(s, k), first.systems[s].name.clone()];
                 for (_, c) in measures {
-                    let mut cell = fixed(c.systems[s].estimate, decimals) + &superscript(&marks(c, s));
+                    let mut cell =
+                        fixed(c.systems[s].estimate, decimals) + &superscript(&marks(c, s));
                     if intervals && let Some(b) = c.systems[s].interval {
                         cell.push(' ');
                         cell.push_str(&bounds(Some(b), decimals));
@@ -389,7 +391,9 @@ fn latex_escape(s: &str) -> String {
 /// The plain character of a superscript mark.
 fn unsuperscript(c: char) -> Option<char> {
     const PLAIN: &str = "abcdefghijklmnoprstuvwxyz0123456789,";
-    PLAIN.chars().find(|&p| superscript(&p.to_string()).starts_with(c) && p != c)
+    PLAIN
+        .chars()
+        .find(|&p| superscript(&p.to_string()).starts_with(c) && p != c)
 }
 
 #[cfg(test)]

@@ -109,7 +109,10 @@ impl ScoreTable {
     ///
     /// # Complexity
     /// O(n·k) expected (hashing).
-    pub fn from_keyed<S, U>(systems: &[(S, &[(U, f64)])], missing: Missing) -> Result<Self, CompareError>
+    pub fn from_keyed<S, U>(
+        systems: &[(S, &[(U, f64)])],
+        missing: Missing,
+    ) -> Result<Self, CompareError>
     where
         S: AsRef<str>,
         U: AsRef<str>,
@@ -242,7 +245,12 @@ impl ScoreTable {
     pub fn column(&self, system: usize) -> Vec<f64> {
         assert!(system < self.systems(), "system {system} out of range");
         let k = self.systems();
-        self.scores.iter().skip(system).step_by(k).copied().collect()
+        self.scores
+            .iter()
+            .skip(system)
+            .step_by(k)
+            .copied()
+            .collect()
     }
 
     /// All scores, unit by unit (`[unit * k + system]`).

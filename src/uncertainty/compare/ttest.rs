@@ -37,14 +37,20 @@ pub(crate) struct TTest {
 }
 
 /// The paired t-test of differences `d` (n ≥ 2). When every difference is
-/// 0, t = 0 and p = 1 (no evidence of a difference; SciPy gives NaN);
+/// 0, t = 0 and p = 1 for every alternative (no evidence of a difference;
+/// SciPy gives NaN);
 /// when they are all equal and not 0, t = ±∞ and p = 0 (two-sided).
 pub(crate) fn paired_t(d: &[f64], alternative: Alternative) -> TTest {
     debug_assert!(d.len() >= 2);
     let (mean, sd) = mean_sd(d);
     let df = (d.len() - 1) as u64;
     let se = sd / (d.len() as f64).sqrt();
-    let t = if mean == 0.0 { 0.0 } else { mean / se };
+    if sd == 0.0 && mean == 0.0 {
+        // Every difference 0: no evidence either way, whatever the
+        // alternative (as the sign-flip distribution says).
+        return TTest { t: 0.0, df, p: 1.0 };
+    }
+    let t = mean / se;
     let p = match alternative {
         Alternative::TwoSided => (2.0 * student_t_sf(t.abs(), df)).min(1.0),
         Alternative::Greater => student_t_sf(t, df),
@@ -67,7 +73,10 @@ pub(crate) fn student_interval(x: &[f64], level: f64, alternative: Alternative) 
             (mean - t * se, mean + t * se)
         }
         Alternative::Greater => (mean - student_t_isf(1.0 - level, df) * se, f64::INFINITY),
-        Alternative::Less => (f64::NEG_INFINITY, mean + student_t_isf(1.0 - level, df) * se),
+        Alternative::Less => (
+            f64::NEG_INFINITY,
+            mean + student_t_isf(1.0 - level, df) * se,
+        ),
     }
 }
 

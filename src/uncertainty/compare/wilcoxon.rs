@@ -181,8 +181,9 @@ pub(crate) fn signed_rank(
         WilcoxonMethod::Auto => WilcoxonMethod::Asymptotic,
         m => m,
     };
-    // No difference to rank: nothing speaks against the null (SciPy: NaN).
-    let nothing = r_plus == 0.0 && r_minus == 0.0;
+    // Every difference 0: nothing speaks against the null, whatever the
+    // alternative (SciPy: NaN, or a p-value of the degenerate R⁺).
+    let nothing = zeros == n;
     let p = match method {
         _ if nothing => {
             z = 0.0;
@@ -213,7 +214,9 @@ pub(crate) fn signed_rank(
             match alternative {
                 Alternative::Less => cdf(r_plus.ceil()),
                 Alternative::Greater => sf(r_plus.floor()),
-                Alternative::TwoSided => (2.0 * sf(r_plus.floor()).min(cdf(r_plus.ceil()))).min(1.0),
+                Alternative::TwoSided => {
+                    (2.0 * sf(r_plus.floor()).min(cdf(r_plus.ceil()))).min(1.0)
+                }
             }
         }
         WilcoxonMethod::Permutation | WilcoxonMethod::Auto => {
@@ -354,8 +357,16 @@ mod tests {
     fn small_samples_by_hand() {
         // d = 1, 2, 3, −4 (no ties): R⁺ = 6, R⁻ = 4; P(R⁺ ≥ 6) = 7/16
         // (sums ≥ 6 of subsets of {1,2,3,4}: 6, 7, 7, 8, 9, 10, 10: 7 of 16).
-        let t = signed_rank(&[1.0, 2.0, 3.0, -4.0], Wilcoxon::new(), Alternative::Greater).unwrap();
-        assert_eq!((t.r_plus, t.r_minus, t.method), (6.0, 4.0, WilcoxonMethod::Exact));
+        let t = signed_rank(
+            &[1.0, 2.0, 3.0, -4.0],
+            Wilcoxon::new(),
+            Alternative::Greater,
+        )
+        .unwrap();
+        assert_eq!(
+            (t.r_plus, t.r_minus, t.method),
+            (6.0, 4.0, WilcoxonMethod::Exact)
+        );
         assert_eq!(t.p, 7.0 / 16.0);
         let all_zero = signed_rank(&[0.0; 4], Wilcoxon::new(), Alternative::TwoSided).unwrap();
         assert_eq!(all_zero.p, 1.0);
