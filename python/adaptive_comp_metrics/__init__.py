@@ -6,8 +6,9 @@ same signatures and result objects (differences stated in each docstring):
 
 - :func:`weightedtau`, :func:`kendalltau`, :func:`spearmanr`, :func:`pearsonr`
   (``scipy.stats``);
-- :class:`RelevanceEvaluator`, :func:`parse_qrel`, :func:`parse_run`
-  (``pytrec_eval``);
+- :class:`RelevanceEvaluator`, :func:`parse_qrel`, :func:`parse_run`,
+  :func:`compute_aggregated_measure`, :data:`supported_measures`,
+  :data:`supported_nicknames` (``pytrec_eval``);
 - :func:`evaluate_word_pairs` (gensim's ``KeyedVectors.evaluate_word_pairs``);
 
 and what none of them has: the top-weighted :func:`rho_w` and :func:`tau_w`
@@ -38,7 +39,14 @@ from ._correlation import (
     tau_w_standardised,
     weightedtau,
 )
-from ._relevance import RelevanceEvaluator, parse_qrel, parse_run
+from ._relevance import (
+    RelevanceEvaluator,
+    compute_aggregated_measure,
+    parse_qrel,
+    parse_run,
+    supported_measures,
+    supported_nicknames,
+)
 from ._results import (
     BootstrapResult,
     ConfidenceInterval,
@@ -108,6 +116,7 @@ __all__ = [
     "WordPairsResult",
     "ZScore",
     "bootstrap_ci",
+    "compute_aggregated_measure",
     "evaluate_word_pairs",
     "kendalltau",
     "lexsub_score",
@@ -123,6 +132,8 @@ __all__ = [
     "spearmanr",
     "standardise",
     "standardise_with_moments",
+    "supported_measures",
+    "supported_nicknames",
     "tau_w",
     "tau_w_standardised",
     "triplet_score",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Iterable, Mapping
 from typing import Any, Union
@@ -11,6 +12,49 @@ from . import _core
 Qrels = Mapping[str, Mapping[str, int]]
 Run = Mapping[str, Mapping[str, float]]
 PathOrFile = Union[str, "os.PathLike[str]", Any]
+
+
+supported_measures: frozenset[str] = frozenset(_core.supported_measures())
+"""The names of trec_eval's measures computed here (families by their root
+name: ``P``, ``ndcg_cut``), as ``pytrec_eval.supported_measures``:
+``runid``, ``num_q``, ``num_ret``, ``num_rel``, ``num_rel_ret``, ``map``,
+``gm_map``, ``Rprec``, ``bpref``, ``recip_rank``, ``iprec_at_recall``,
+``P``, ``recall``, ``ndcg``, ``ndcg_cut``, ``map_cut``, ``success``.
+pytrec_eval also lists trec_eval's measures that are not computed here
+(``infAP``, ``set_P``, ``utility``, …)."""
+
+supported_nicknames: dict[str, frozenset[str]] = {
+    name: frozenset(names) for name, names in _core.supported_nicknames()
+}
+"""trec_eval's nicknames of measure sets (``official``, ``set``,
+``all_trec``) with the measures of each computed here, as
+``pytrec_eval.supported_nicknames``: ``official`` whole; of ``set`` and
+``all_trec`` the part in :data:`supported_measures` (evaluating with them
+warns which measures are left out)."""
+
+
+def compute_aggregated_measure(measure: str, values: Iterable[float]) -> float:
+    """The summary of a measure over queries, as trec_eval and
+    ``pytrec_eval.compute_aggregated_measure`` compute it: the sum of the
+    counts (``num_*``), the geometric mean of ``gm_*`` (whose per-query
+    values are logarithms: ``exp(mean)``), the arithmetic mean otherwise::
+
+        num_*:  sum_q v_q      gm_*:  exp((1/n) sum_q v_q)      other:  (1/n) sum_q v_q
+
+    ``values`` are the per-query values (e.g. ``[r[measure] for r in
+    evaluator.evaluate(run).values()]``). As NumPy's mean, an empty list
+    gives ``nan`` (pytrec_eval also warns); the sums are exactly
+    rounded (``math.fsum``), so the order of the queries does not matter.
+    """
+    values = [float(v) for v in values]
+    if measure.startswith("num_"):
+        return math.fsum(values)
+    if not values:
+        return math.nan
+    mean = math.fsum(values) / len(values)
+    if measure.startswith("gm_"):
+        return math.exp(mean)
+    return mean
 
 
 def parse_qrel(source: PathOrFile, syntax: str = "lenient") -> dict[str, dict[str, int]]:
@@ -48,12 +92,18 @@ class RelevanceEvaluator:
 
     ``qrels``: ``{query: {document: grade}}`` (or a path / file object of a
     qrels file, read by the library). ``measures``: trec_eval's names and
-    families as pytrec_eval takes them (``map``, ``gm_map``, ``Rprec``,
-    ``bpref``, ``recip_rank``, ``iprec_at_recall``, ``P``, ``P.5,10``,
-    ``recall``, ``success``, ``map_cut``, ``ndcg``, ``ndcg_cut.10``,
-    ``num_q``, ``num_ret``, ``num_rel``, ``num_rel_ret``, ``runid``, and the
-    nickname ``official``), parsed by the library; an unknown name raises
-    ``ValueError``. The values follow trec_eval's conventions, as
+    families as pytrec_eval takes them (:data:`supported_measures`: ``map``,
+    ``gm_map``, ``Rprec``, ``bpref``, ``recip_rank``, ``iprec_at_recall``,
+    ``P``, ``recall``, ``success``, ``map_cut``, ``ndcg``, ``ndcg_cut``,
+    ``num_q``, ``num_ret``, ``num_rel``, ``num_rel_ret``, ``runid``), with
+    cut-offs as ``P.5,10`` or ``P_5,10`` (the cut-offs of all the names of a
+    family together; a family alone gives trec_eval's default cut-offs only
+    where no cut-off of it is named), and the nicknames ``official``,
+    ``set`` and ``all_trec`` (:data:`supported_nicknames`; of ``set`` and
+    ``all_trec``, the measures computed here, with a ``UserWarning`` naming
+    the others). The library reads them, as ``acm trec -m`` does; an
+    unknown name raises ``ValueError``. The result has the measures in
+    trec_eval's order. The values follow trec_eval's conventions, as
     pytrec_eval's do::
 
         AP    = (1/R) sum_{i: d_i relevant} #rel(1..i) / i
@@ -74,18 +124,27 @@ class RelevanceEvaluator:
     documents ranked by decreasing score, ties by decreasing document id
     (``ties='expected'``: the expectation over all tie orders instead, for
     every measure but ``gm_map`` and ``iprec_at_recall``, which then raise
-    ``ValueError``); a
-    grade counts as relevant from ``relevance_level`` on; the queries scored
-    are those both judged and ranked (``complete=True``: every judged
-    query, as ``trec_eval -c``); an undefined value (no relevant document)
-    is 0. ``judged_docs_only_flag`` drops from a run the documents without
+    ``ValueError`` when named, and are left out of a nickname's set with a
+    ``UserWarning``); a grade counts as relevant from ``relevance_level``
+    on; the queries scored are those both judged and in the run, a query of
+    the run with no documents (``{"q2": {}}``) as an empty ranking, as
+    pytrec_eval scores it (``complete=True``: every judged query, as
+    ``trec_eval -c``); an empty run gives ``{}``, an empty measure set
+    ``{query: {}}`` for each query scored; an undefined value (no relevant
+    document) is 0. ``judged_docs_only_flag`` drops from a run the documents without
     a grade >= 0 before scoring (``trec_eval -J``: unjudged documents, and
     negative grades, which trec_eval reads as unjudged).
 
     Differences from pytrec_eval (with ``trec_eval_version="9"``): malformed
     input raises ``ValueError`` (a NaN score, a document listed twice); a
     query whose grades are all negative scores 0 (pytrec_eval crashes);
-    ``official`` holds the measures above, not ``all_trec``'s others.
+    trec_eval's measures not in :data:`supported_measures` (``infAP``,
+    ``set_P``, ``utility``, ``relstring``, …) raise ``ValueError`` when named
+    and are left out of ``set`` and ``all_trec`` (with a warning); a
+    measure name that pytrec_eval reads only in part (``P_5x`` as ``P_5``,
+    ``P.1.5`` as ``P_1``) or crashes on (``P.0``, ``ndcg.1``) raises
+    ``ValueError``; ``iprec_at_recall_0.00`` of a query without retrieved
+    documents is 0 (pytrec_eval: an uninitialised value, often ``nan``).
     Evaluators pickle (with their qrels).
     """
 
@@ -140,6 +199,8 @@ class RelevanceEvaluator:
                 q: {d: s for d, s in docs.items() if judged.get(q, {}).get(d, -1) >= 0}
                 for q, docs in scores.items()
             }
+        if isinstance(scores, Mapping) and not scores:
+            return {}
         return self._core.evaluate(scores)
 
     def __reduce__(self):

@@ -38,7 +38,9 @@ mod _core {
         standardised, top_weighted, weightedtau,
     };
     #[pymodule_export]
-    use crate::relevance::{TrecEvaluator, parse_qrel, parse_run};
+    use crate::relevance::{
+        TrecEvaluator, parse_qrel, parse_run, supported_measures, supported_nicknames,
+    };
     #[pymodule_export]
     use crate::scoring::{
         TripletDataset, lexsub_score, lexsub_score_pl, triplet_score_file, triplet_score_vectors,

@@ -5,10 +5,11 @@ use std::fs::File;
 use std::io::BufReader;
 
 use adaptive_comp_metrics::relevance::{
-    Ids, Measure, Qrels, Ties, TrecEvalVersion, TrecOptions, TrecRun, TrecSyntax, evaluate_trec,
-    read_trec_qrels, read_trec_qrels_with, read_trec_run, read_trec_run_with,
+    Ids, Measure, MeasureSelection, MeasureSyntax, Qrels, Ties, TrecEvalVersion, TrecOptions,
+    TrecRun, TrecSyntax, evaluate_trec, read_trec_qrels, read_trec_qrels_with, read_trec_run,
+    read_trec_run_with,
 };
-use pyo3::exceptions::{PyOSError, PyTypeError};
+use pyo3::exceptions::{PyOSError, PyTypeError, PyUserWarning};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 
@@ -73,32 +74,39 @@ impl Source {
     }
 }
 
-/// pytrec_eval's measure strings (`map`, `P`, `P.5,10`, `ndcg_cut.10`, …,
-/// and the nickname `official`) parsed by the library, duplicates dropped,
-/// in order; and whether `runid` is asked for (pytrec_eval gives it the
-/// value 0 for every query).
-fn measures(names: &[String]) -> PyResult<(Vec<Measure>, bool)> {
-    let mut out: Vec<Measure> = Vec::new();
-    let mut runid = false;
-    for name in names {
-        let list = match name.as_str() {
-            "runid" => {
-                runid = true;
-                continue;
-            }
-            "official" => {
-                runid = true;
-                Measure::OFFICIAL.to_vec()
-            }
-            _ => Measure::parse_list(name).or_value_error()?,
-        };
-        for m in list {
-            if !out.contains(&m) {
-                out.push(m);
-            }
-        }
+/// pytrec_eval's measure sets (`map`, `P`, `P.5,10`, `ndcg_cut_20,4`, the
+/// nicknames `official`, `set`, `all_trec`, …) read by the library's
+/// [`MeasureSelection`], the reading `acm trec -m` shares; what it left
+/// out (measures of a nickname not computed here) becomes a `UserWarning`.
+fn measures(py: Python<'_>, names: &[String], ties: Ties) -> PyResult<MeasureSelection> {
+    let selection =
+        MeasureSelection::parse(names, MeasureSyntax::PytrecEval, ties).or_value_error()?;
+    for note in selection.notes() {
+        let message = std::ffi::CString::new(note.to_string()).unwrap_or_default();
+        PyErr::warn(py, &py.get_type::<PyUserWarning>(), &message, 2)?;
     }
-    Ok((out, runid))
+    Ok(selection)
+}
+
+/// `pytrec_eval.supported_measures`: the names of trec_eval's measures
+/// (families by their root: `P`, `ndcg_cut`) that the library computes.
+#[pyfunction]
+pub fn supported_measures() -> Vec<&'static str> {
+    MeasureSelection::supported_measures().collect()
+}
+
+/// `pytrec_eval.supported_nicknames`: each nickname of trec_eval with the
+/// measures of its set that the library computes.
+#[pyfunction]
+pub fn supported_nicknames() -> Vec<(&'static str, Vec<&'static str>)> {
+    MeasureSelection::nicknames()
+        .map(|n| {
+            let names = MeasureSelection::nickname(n)
+                .map(Iterator::collect)
+                .unwrap_or_default();
+            (n, names)
+        })
+        .collect()
 }
 
 /// Qrels and the measures to score runs with (pytrec_eval's
@@ -169,8 +177,9 @@ impl TrecEvaluator {
         trec_eval_version: &str,
     ) -> PyResult<Self> {
         guard(|| {
-            let (measures, runid) = measures(&measure_names)?;
             let options = options(relevance_level, ties, complete, trec_eval_version)?;
+            let selection = measures(py, &measure_names, options.ties)?;
+            let (measures, runid) = (selection.measures().to_vec(), selection.runid());
             let mut ids = Ids::new();
             let qrels = if let Ok(dict) = qrels.cast::<PyDict>() {
                 let mut b = Qrels::builder(&mut ids);
@@ -219,13 +228,17 @@ impl TrecEvaluator {
 
     /// Scores a run given as `{query: {document: score}}` or as a path or
     /// file object: `{query: {measure: value}}` for the queries both judged
-    /// and ranked (trec_eval's convention, and pytrec_eval's).
+    /// and in the run (trec_eval's convention, and pytrec_eval's), a query
+    /// of the dict without documents as an empty ranking (as pytrec_eval
+    /// scores it).
     fn evaluate<'py>(
         &mut self,
         py: Python<'py>,
         run: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyDict>> {
         guard(|| {
+            // Queries of the dict without documents.
+            let mut empty: Vec<String> = Vec::new();
             let run = if let Ok(dict) = run.cast::<PyDict>() {
                 let mut b = TrecRun::builder(&mut self.ids);
                 for (q, docs) in dict.iter() {
@@ -237,6 +250,10 @@ impl TrecEvaluator {
                             "run['{q}'] must be a dict {{document: score}}"
                         ))
                     })?;
+                    if docs.is_empty() {
+                        empty.push(q);
+                        continue;
+                    }
                     for (d, s) in docs.iter() {
                         let d: String = d.extract().map_err(|_| {
                             PyTypeError::new_err(format!(
@@ -256,12 +273,38 @@ impl TrecEvaluator {
                 let ids = &mut self.ids;
                 source.read(py, |r| read_trec_run(r, ids))?
             };
-            let (qrels, measures, options) = (&self.qrels, &self.measures, &self.options);
+            // The judged queries of the dict without documents, scored as
+            // empty rankings: every judged query is, and the others are
+            // dropped below.
+            let mut unranked = vec![false; self.ids.queries().len()];
+            let mut any = false;
+            for q in empty.iter().filter_map(|q| self.ids.queries().get(q)) {
+                if let Some(u) = unranked.get_mut(q as usize) {
+                    *u = true;
+                    any = true;
+                }
+            }
+            let options = TrecOptions {
+                complete: self.options.complete || any,
+                ..self.options
+            };
+            // No measure: the queries are still those a measure scores.
+            let counted = [Measure::Queries];
+            let measures = if self.measures.is_empty() {
+                &counted[..]
+            } else {
+                &self.measures[..]
+            };
+            let qrels = &self.qrels;
             let report = py
-                .detach(|| evaluate_trec(qrels, &run, measures, options))
+                .detach(|| evaluate_trec(qrels, &run, measures, &options))
                 .or_value_error()?;
             let out = PyDict::new(py);
             for (q, row) in report.rows() {
+                let listed = run.ranking(q).is_some() || unranked.get(q as usize) == Some(&true);
+                if !self.options.complete && !listed {
+                    continue;
+                }
                 let name = self.ids.queries().name(q).unwrap_or_default();
                 let values = PyDict::new(py);
                 if self.runid {

@@ -18,24 +18,43 @@
 //!                 anything else → refused, with the reason
 //! after a control answer: the exclusion rule on the worker's accuracy
 //! after the last comparison's vote: the rule on everyone, then close and open the next ballot
+//! finish(worker): "I want to stop here": their lease ends at once; early (under the quota) or not
 //! ```
+//!
+//! The engine also keeps the dashboard's figures ([`Tally`]): the library's
+//! ballot and worker statistics, brought up to date at each answer in O(1)
+//! and computed again ([`Campaign::worker_stats`], O(tasks)) only when an
+//! exclusion or a transition changes them wholesale, and for the agreement
+//! with the majority, which no single answer updates, at most every
+//! [`AGREEMENT_REFRESH_MS`].
 
 use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap, HashSet};
+use std::collections::{BinaryHeap, HashMap, HashSet, VecDeque};
+use std::sync::Arc;
 
 use adaptive_comp_metrics::ballot::{
-    Campaign, Exclusion, ExclusionRule, Outcome, Phase, Task, TaskId, Unvoted, Vote,
+    BallotStatus, Campaign, Exclusion, ExclusionRule, Outcome, Phase, RankedItem, Task, TaskId,
+    Unvoted, Vote, WorkerStats,
 };
 use serde_json::{Value, json};
 
 use crate::state::CampaignFile;
-use crate::store::{self, Event, EventKind, Loaded, Op, WorkerRow, random_token};
+use crate::store::{self, Activity, Event, EventKind, Loaded, Op, WorkerRow, random_token};
 
 const NONE: u32 = u32::MAX;
 
 /// How many free tasks a request looks at, at most, for one a worker may
 /// take (tasks whose pair the worker has seen are skipped).
 const SCAN_LIMIT: usize = 20_000;
+
+/// Sessions kept per worker (each browser the worker used is one): the
+/// oldest is forgotten past this.
+pub(crate) const SESSIONS_PER_WORKER: usize = 8;
+
+/// The agreement with the majority is computed again (O(tasks), under the
+/// engine's lock) at most this often for the dashboard; every other
+/// figure is exact at every moment.
+pub(crate) const AGREEMENT_REFRESH_MS: u64 = 30_000;
 
 /// The serving policy.
 #[derive(Debug, Clone)]
@@ -134,6 +153,103 @@ pub(crate) enum Done {
     Finished,
     /// The worker was excluded (the page does not say so).
     Excluded,
+    /// The worker stopped ("I want to stop here").
+    Stopped,
+}
+
+/// A worker who stopped: when, and whether before the quota.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Finish {
+    pub(crate) at_ms: u64,
+    /// Stopped under the quota, while tasks remained: partial work.
+    pub(crate) partial: bool,
+}
+
+/// One worker's figures, as [`WorkerStats`] has them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct WorkerTally {
+    pub(crate) worker: String,
+    pub(crate) votes: u64,
+    pub(crate) controls: u64,
+    pub(crate) correct: u64,
+    pub(crate) discarded: u64,
+    pub(crate) agreement_votes: u64,
+    pub(crate) agreement_doubled: u64,
+    pub(crate) excluded_at: Option<usize>,
+}
+
+impl From<WorkerStats> for WorkerTally {
+    fn from(s: WorkerStats) -> Self {
+        Self {
+            worker: s.worker,
+            votes: s.votes,
+            controls: s.controls,
+            correct: s.correct,
+            discarded: s.discarded,
+            agreement_votes: s.agreement_votes,
+            agreement_doubled: s.agreement_doubled,
+            excluded_at: s.excluded_at,
+        }
+    }
+}
+
+impl WorkerTally {
+    /// Accuracy on control pairs.
+    pub(crate) fn accuracy(&self) -> Option<f64> {
+        (self.controls > 0).then(|| self.correct as f64 / self.controls as f64)
+    }
+
+    /// Agreement with the majority.
+    pub(crate) fn agreement(&self) -> Option<f64> {
+        (self.agreement_votes > 0)
+            .then(|| self.agreement_doubled as f64 / (2 * self.agreement_votes) as f64)
+    }
+}
+
+/// The dashboard's figures: [`Campaign::ballot_status`] and
+/// [`Campaign::worker_stats`] (workers in the campaign's order), kept up to
+/// date by the engine.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Tally {
+    pub(crate) ballots: Vec<BallotStatus>,
+    pub(crate) workers: Vec<WorkerTally>,
+    /// Worker name → index in `workers`.
+    index: HashMap<String, usize>,
+    /// When the agreement was computed.
+    pub(crate) agreement_ms: u64,
+}
+
+impl Tally {
+    fn of(c: &Campaign, now: u64) -> Self {
+        let workers: Vec<WorkerTally> = c.worker_stats().into_iter().map(Into::into).collect();
+        let index = workers
+            .iter()
+            .enumerate()
+            .map(|(i, w)| (w.worker.clone(), i))
+            .collect();
+        Self {
+            ballots: c.ballot_status(),
+            workers,
+            index,
+            agreement_ms: now,
+        }
+    }
+
+    /// The figures of worker `name`.
+    pub(crate) fn worker(&self, name: &str) -> Option<&WorkerTally> {
+        self.index.get(name).map(|&i| &self.workers[i])
+    }
+
+    fn worker_mut(&mut self, name: &str) -> &mut WorkerTally {
+        let i = *self.index.entry(name.to_owned()).or_insert_with(|| {
+            self.workers.push(WorkerTally {
+                worker: name.to_owned(),
+                ..WorkerTally::default()
+            });
+            self.workers.len() - 1
+        });
+        &mut self.workers[i]
+    }
 }
 
 /// Why an answer is refused.
@@ -201,8 +317,18 @@ pub(crate) struct Engine {
     pub(crate) invitations: Vec<(String, String)>,
     invitation_index: HashMap<String, usize>,
     run: Option<BallotRun>,
-    /// Control answers and correct ones, per worker name (discarded ones included).
-    controls: HashMap<String, (u64, u64)>,
+    /// The dashboard's figures.
+    pub(crate) tally: Tally,
+    /// Per worker (by id): arrival, answers through the server.
+    pub(crate) activity: Vec<Activity>,
+    /// Workers who stopped.
+    pub(crate) finished: HashMap<u32, Finish>,
+    /// Each worker's sessions, oldest first.
+    worker_sessions: HashMap<u32, VecDeque<String>>,
+    /// When each ballot opened and closed (where this store saw it).
+    pub(crate) ballot_times: Vec<(Option<u64>, Option<u64>)>,
+    /// The ranking after the closed ballots (their number), computed once.
+    ranking: Option<(usize, Arc<Vec<RankedItem>>)>,
     excluded: HashSet<String>,
     /// The open ballot has every vote: the next must be opened.
     pub(crate) transition: bool,
@@ -231,11 +357,18 @@ impl Engine {
             file,
             last_seq,
             workers,
+            activity,
             leases,
             sessions,
             invitations,
+            finishes,
+            ballot_times,
             ..
         } = loaded;
+        let mut worker_sessions: HashMap<u32, VecDeque<String>> = HashMap::new();
+        for (t, w, _, _) in &sessions {
+            worker_sessions.entry(*w).or_default().push_back(t.clone());
+        }
         let index = workers
             .iter()
             .map(|w| (w.name.clone(), w.id))
@@ -258,11 +391,10 @@ impl Engine {
             .enumerate()
             .map(|(i, (t, _))| (t.clone(), i))
             .collect();
-        let controls = file
-            .campaign
-            .worker_stats()
+        let tally = Tally::of(&file.campaign, now);
+        let finished = finishes
             .into_iter()
-            .map(|s| (s.worker.clone(), (s.controls, s.correct)))
+            .map(|(w, at_ms, partial)| (w, Finish { at_ms, partial }))
             .collect();
         let excluded = file
             .campaign
@@ -280,7 +412,12 @@ impl Engine {
             invitations,
             invitation_index,
             run: None,
-            controls,
+            tally,
+            activity,
+            finished,
+            worker_sessions,
+            ballot_times,
+            ranking: None,
             excluded,
             transition: false,
             ops: Vec::new(),
@@ -332,6 +469,10 @@ impl Engine {
         };
         self.ops.push(Op::Worker(row.clone(), now));
         self.workers.push(row);
+        self.activity.push(Activity {
+            arrived_ms: now,
+            ..Activity::default()
+        });
         self.index.insert(name.to_owned(), id);
         self.logs.push(line(
             "worker_arrived",
@@ -359,6 +500,14 @@ impl Engine {
                 started: false,
             },
         );
+        let kept = self.worker_sessions.entry(worker).or_default();
+        kept.push_back(token.clone());
+        while kept.len() > SESSIONS_PER_WORKER {
+            if let Some(old) = kept.pop_front() {
+                self.sessions.remove(&old);
+                self.ops.push(Op::DropSession { token: old });
+            }
+        }
         (token, csrf)
     }
 
@@ -483,12 +632,17 @@ impl Engine {
                 ballot: k,
                 position: pos,
             };
-            run.holder[pos] = w;
-            run.expires[pos] = exp;
             let wr = run.workers.entry(w).or_default();
             if let Some((false, p)) = pair_of(c, id) {
                 wr.seen.insert(p);
             }
+            if c.answer_of(id).is_some() {
+                // Answered: the lease ended with the answer (a store
+                // written before lease rows were deleted still has it).
+                continue;
+            }
+            run.holder[pos] = w;
+            run.expires[pos] = exp;
             if run.free.get(pos) && exp > now {
                 run.free.clear(pos);
                 if !run.control.get(pos) {
@@ -541,6 +695,12 @@ impl Engine {
         if self.is_excluded(w) {
             return Next::Done {
                 why: Done::Excluded,
+                answered,
+            };
+        }
+        if self.finished.contains_key(&w) {
+            return Next::Done {
+                why: Done::Stopped,
                 answered,
             };
         }
@@ -732,6 +892,24 @@ impl Engine {
             wr.current = None;
         }
         let is_control = run.control.get(pos);
+        self.ops.push(Op::DropLease {
+            ballot: task.ballot,
+            position: pos,
+        });
+        if let Some(a) = self.activity.get_mut(w as usize) {
+            a.first_ms.get_or_insert(now);
+            a.last_ms = Some(now);
+            a.answers += 1;
+        }
+        if !is_control {
+            self.tally.worker_mut(&name).votes += 1;
+            if let Some(b) = self.tally.ballots.get_mut(task.ballot - 1) {
+                b.votes += 1;
+                b.missing = b.missing.saturating_sub(1);
+            }
+        } else if let Some(b) = self.tally.ballots.get_mut(task.ballot - 1) {
+            b.control_answers += 1;
+        }
         self.event(
             EventKind::Answer {
                 task,
@@ -789,10 +967,10 @@ impl Engine {
             Task::Comparison { .. } => None,
         });
         let Some(expected) = expected else { return };
-        let e = self.controls.entry(name.to_owned()).or_default();
-        e.0 += 1;
-        e.1 += u64::from(vote == expected);
-        let (controls, correct) = *e;
+        let t = self.tally.worker_mut(name);
+        t.controls += 1;
+        t.correct += u64::from(vote == expected);
+        let (controls, correct) = (t.controls, t.correct);
         if let Some(rule) = self.policy.rule
             && rule.condemns(controls, correct)
             && let Some(&w) = self.index.get(name)
@@ -838,8 +1016,21 @@ impl Engine {
         }
         // Discarded answers reopen their tasks; the excluded workers'
         // leases end.
+        if let Some(run) = &self.run {
+            let k = run.ballot;
+            let ended: Vec<usize> = (0..run.len)
+                .filter(|&p| run.holder[p] != NONE && run.expires[p] > 0)
+                .filter(|&p| self.excluded.contains(self.worker_name(run.holder[p])))
+                .collect();
+            self.ops
+                .extend(ended.into_iter().map(|position| Op::DropLease {
+                    ballot: k,
+                    position,
+                }));
+        }
         let leases = self.current_leases();
         self.build_run(&leases, now);
+        self.tally = Tally::of(&self.file.campaign, now);
     }
 
     /// The leases of the open ballot, as the store holds them.
@@ -902,6 +1093,18 @@ impl Engine {
         let scores = self.file.campaign.scheduler().history().last().cloned();
         self.transition = false;
         self.build_run(&[], now);
+        self.tally = Tally::of(&self.file.campaign, now);
+        if let Some(t) = self.ballot_times.get_mut(k - 1) {
+            t.1 = Some(now);
+        }
+        if let Some(t) = self
+            .file
+            .campaign
+            .open_ballot_number()
+            .and_then(|n| self.ballot_times.get_mut(n - 1))
+        {
+            t.0 = Some(now);
+        }
         self.ops.push(Op::PruneLeases {
             before_ballot: k + 1,
         });
@@ -959,5 +1162,201 @@ impl Engine {
     /// Workers known to the server, in order of arrival.
     pub(crate) fn workers(&self) -> &[WorkerRow] {
         &self.workers
+    }
+
+    /// `true` when a worker of this name came through the server.
+    pub(crate) fn knows(&self, name: &str) -> bool {
+        self.index.contains_key(name)
+    }
+
+    /// The id of the worker of this name, if they came through the server.
+    pub(crate) fn worker_id(&self, name: &str) -> Option<u32> {
+        self.index.get(name).copied()
+    }
+
+    /// Gives back the worker's leased task, if any: it returns to the pool
+    /// at once.
+    pub(crate) fn release(&mut self, w: u32) {
+        let Some(run) = self.run.as_mut() else { return };
+        let Some(pos) = run.workers.get_mut(&w).and_then(|r| r.current.take()) else {
+            return;
+        };
+        let id = TaskId {
+            ballot: run.ballot,
+            position: pos,
+        };
+        if run.holder[pos] != w || self.file.campaign.answer_of(id).is_some() {
+            return;
+        }
+        run.holder[pos] = NONE;
+        run.expires[pos] = 0;
+        if !run.free.get(pos) {
+            run.free.set(pos);
+            run.first_free = run.first_free.min(pos);
+            if !run.control.get(pos) {
+                run.free_comparisons += 1;
+            }
+        }
+        self.ops.push(Op::DropLease {
+            ballot: id.ballot,
+            position: pos,
+        });
+    }
+
+    /// "I want to stop here": the worker's lease ends at once, and they
+    /// have nothing more to do. Early (partial work) when a quota is set,
+    /// the worker is under it, and tasks remain. Stopping twice keeps the
+    /// first.
+    pub(crate) fn finish(&mut self, w: u32, now: u64) -> Finish {
+        if let Some(&f) = self.finished.get(&w) {
+            return f;
+        }
+        let answered = self.answered(w);
+        let partial = self.file.campaign.scheduler().phase() != Phase::Finished
+            && !self.is_excluded(w)
+            && self.policy.quota.is_some_and(|q| answered < q);
+        let f = Finish {
+            at_ms: now,
+            partial,
+        };
+        self.release(w);
+        self.finished.insert(w, f);
+        self.ops.push(Op::Finish {
+            worker: w,
+            at_ms: now,
+            partial,
+        });
+        let name = self.worker_name(w).to_owned();
+        self.logs.push(line(
+            "worker_stopped",
+            vec![
+                ("worker", json!(name)),
+                ("answered", json!(answered)),
+                ("partial", json!(partial)),
+            ],
+            format!(
+                "worker {name} stopped after {answered} answer(s) in this ballot{}",
+                if partial { " (under the quota)" } else { "" }
+            ),
+        ));
+        f
+    }
+
+    /// Why the worker has nothing more to do, if so, without leasing
+    /// anything (the end screen).
+    pub(crate) fn done_state(&self, w: u32) -> Option<Done> {
+        if self.finished.contains_key(&w) {
+            Some(Done::Stopped)
+        } else if self.file.campaign.scheduler().phase() == Phase::Finished {
+            Some(Done::Finished)
+        } else if self.is_excluded(w) {
+            Some(Done::Excluded)
+        } else if self
+            .policy
+            .quota
+            .is_some_and(|q| self.run.is_some() && self.answered(w) >= q)
+        {
+            Some(Done::Quota)
+        } else {
+            None
+        }
+    }
+
+    /// The worker stopped early (their work is partial).
+    pub(crate) fn stopped_early(&self, w: u32) -> bool {
+        self.finished.get(&w).is_some_and(|f| f.partial)
+    }
+
+    /// The agreement is computed again when it is older than
+    /// [`AGREEMENT_REFRESH_MS`] (O(tasks)); the other figures are exact.
+    pub(crate) fn refresh_tally(&mut self, now: u64) {
+        if now.saturating_sub(self.tally.agreement_ms) >= AGREEMENT_REFRESH_MS {
+            self.tally = Tally::of(&self.file.campaign, now);
+        }
+    }
+
+    /// The ranking after the closed ballots: computed once per closed
+    /// ballot (O(N log N)), then shared. `None` before the first close.
+    ///
+    /// # Errors
+    /// The library's, as a message.
+    pub(crate) fn ranking(&mut self) -> Option<Result<Arc<Vec<RankedItem>>, String>> {
+        let s = self.file.campaign.scheduler();
+        let closed = s.history().len();
+        if closed == 0 {
+            return None;
+        }
+        if let Some((k, r)) = &self.ranking
+            && *k == closed
+        {
+            return Some(Ok(Arc::clone(r)));
+        }
+        let f = &self.file;
+        let r = f
+            .ballot_rng
+            .generator(f.seed)
+            .map_err(|e| e.to_string())
+            .and_then(|mut rng| f.campaign.ranking(&mut rng).map_err(|e| e.to_string()))
+            .map(|r| Arc::new(r.entries));
+        if let Ok(r) = &r {
+            self.ranking = Some((closed, Arc::clone(r)));
+        }
+        Some(r)
+    }
+
+    /// What closing the open ballot now lacks: its number, comparisons
+    /// without a vote, and the items without any vote (which make closing
+    /// now impossible: withdrawing the comparisons without a vote leaves
+    /// every item with one vote at least). `None` without an open ballot.
+    ///
+    /// # Complexity
+    /// O(comparisons of the ballot).
+    pub(crate) fn close_check(&self) -> Option<CloseCheck> {
+        let c = &self.file.campaign;
+        let k = c.open_ballot_number()?;
+        let s = c.scheduler();
+        let log = s.logs().get(k - 1)?;
+        let n = s.config().n_items();
+        let mut voted = Bits::new(n);
+        let mut without = 0;
+        for (cmp, v) in log.comparisons().iter().zip(log.votes()) {
+            if v.is_some() {
+                voted.set(cmp.first);
+                voted.set(cmp.second);
+            } else {
+                without += 1;
+            }
+        }
+        let unvoted: Vec<usize> = log
+            .items()
+            .iter()
+            .copied()
+            .filter(|&i| i < n && !voted.get(i))
+            .collect();
+        Some(CloseCheck {
+            ballot: k,
+            comparisons: log.comparisons().len(),
+            without_vote: without,
+            items: log.items().len(),
+            unvoted_items: unvoted,
+        })
+    }
+}
+
+/// What closing the open ballot now lacks ([`Engine::close_check`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct CloseCheck {
+    pub(crate) ballot: usize,
+    pub(crate) comparisons: usize,
+    pub(crate) without_vote: usize,
+    pub(crate) items: usize,
+    /// Items of the ballot without any vote.
+    pub(crate) unvoted_items: Vec<usize>,
+}
+
+impl CloseCheck {
+    /// Closing now (withdrawing the comparisons without a vote) is possible.
+    pub(crate) fn can_withdraw(&self) -> bool {
+        self.unvoted_items.is_empty()
     }
 }

@@ -30,7 +30,7 @@ use std::sync::{Arc, Mutex};
 use adaptive_comp_metrics::ballot::{Phase, Unvoted, Vote};
 use axum::Router;
 use axum::extract::rejection::FormRejection;
-use axum::extract::{ConnectInfo, DefaultBodyLimit, Form, Path, Query, Request, State};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Form, Path, Query, RawQuery, Request, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::middleware::{self, Next as MwNext};
 use axum::response::{IntoResponse, Response};
@@ -40,6 +40,7 @@ use serde_json::{Value, json};
 use crate::engine::{Accepted, Done, Engine, LogLine, Next, Refusal};
 use crate::log::Logger;
 use crate::pages::{self, Shown};
+use crate::parse::{self, BadId};
 use crate::state::PageSettings;
 use crate::store::{Writer, now_ms};
 
@@ -94,6 +95,44 @@ pub(crate) struct App {
     pub(crate) log: Logger,
     pub(crate) failed: AtomicBool,
     pub(crate) fatal: tokio::sync::Notify,
+    pub(crate) arrivals: Mutex<Arrivals>,
+}
+
+/// The limit on new participant ids: a token bucket of `per_minute`
+/// tokens, refilled at `per_minute` a minute (0: no limit). Made-up ids
+/// would otherwise each make a worker, and each could hold a lease.
+#[derive(Debug)]
+pub(crate) struct Arrivals {
+    per_minute: u32,
+    tokens: f64,
+    at_ms: u64,
+}
+
+impl Arrivals {
+    pub(crate) fn new(per_minute: u32, now: u64) -> Self {
+        Self {
+            per_minute,
+            tokens: f64::from(per_minute),
+            at_ms: now,
+        }
+    }
+
+    /// Takes a token, or says in how many seconds one is there.
+    pub(crate) fn take(&mut self, now: u64) -> Result<(), u64> {
+        if self.per_minute == 0 {
+            return Ok(());
+        }
+        let cap = f64::from(self.per_minute);
+        let per_ms = cap / 60_000.0;
+        self.tokens = (self.tokens + now.saturating_sub(self.at_ms) as f64 * per_ms).min(cap);
+        self.at_ms = self.at_ms.max(now);
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            Ok(())
+        } else {
+            Err((((1.0 - self.tokens) / per_ms) / 1000.0).ceil().max(1.0) as u64)
+        }
+    }
 }
 
 impl std::fmt::Debug for App {
@@ -267,38 +306,106 @@ fn wants_json(h: &HeaderMap) -> bool {
 }
 
 fn cookie<'a>(h: &'a HeaderMap, name: &str) -> Option<&'a str> {
-    h.get_all(header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .filter_map(|kv| kv.trim().split_once('='))
-        .find(|(k, _)| *k == name)
-        .map(|(_, v)| v)
+    parse::cookie(
+        h.get_all(header::COOKIE)
+            .iter()
+            .filter_map(|v| v.to_str().ok()),
+        name,
+    )
 }
 
-/// Refuses a form posted from another site (defence in depth: the CSRF
-/// token is the protection). A browser's `Sec-Fetch-Site` decides when it
-/// is sent (a document may post with `Origin: null` even to its own
-/// origin); otherwise `Origin`, when present, must name this host.
+/// [`parse::cross_site`] on a request's headers.
 fn cross_site(h: &HeaderMap) -> Option<&'static str> {
-    let get = |name: header::HeaderName| h.get(name).and_then(|v| v.to_str().ok());
-    match h.get("sec-fetch-site").and_then(|v| v.to_str().ok()) {
-        Some("same-origin" | "none") => return None,
-        Some(_) => return Some("a form posted from another site"),
-        None => {}
-    }
-    let origin = get(header::ORIGIN)?;
-    if origin == "null" {
-        return Some("a form posted from an opaque origin");
-    }
-    let host = get(header::HOST).unwrap_or("");
-    let origin_host = origin.split_once("://").map_or(origin, |(_, r)| r);
-    (origin_host != host).then_some("a form posted from another origin")
+    let get = |name: &str| h.get(name).and_then(|v| v.to_str().ok());
+    parse::cross_site(get("sec-fetch-site"), get("origin"), get("host"))
 }
 
-/// A valid worker id from a URL: 1 to 128 characters, no control character.
-fn valid_worker_id(s: &str) -> bool {
-    !s.is_empty() && s.chars().count() <= 128 && !s.chars().any(char::is_control)
+/// The largest request head (request line and headers), in bytes; past it,
+/// 431 and the connection is closed.
+pub(crate) const HEAD_LIMIT: usize = 16 * 1024;
+/// The most headers a request may have.
+const HEADERS_LIMIT: usize = 64;
+/// Time a client has to send a request head (also how long an idle
+/// keep-alive connection stays open).
+const HEAD_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// Serves HTTP/1 on `listener` until `shutdown`, then lets the requests
+/// under way finish (at most 30 s). Requests refused before routing (a
+/// head over [`HEAD_LIMIT`], a malformed request) are answered by hyper
+/// and logged here.
+pub(crate) async fn accept(
+    listener: tokio::net::TcpListener,
+    router: Router,
+    app: Arc<App>,
+    shutdown: impl std::future::Future<Output = ()>,
+) -> std::io::Result<()> {
+    use tower::ServiceExt as _;
+    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+    let mut builder = hyper::server::conn::http1::Builder::new();
+    builder
+        .timer(hyper_util::rt::TokioTimer::new())
+        .header_read_timeout(HEAD_TIMEOUT)
+        .max_header_size(HEAD_LIMIT)
+        .max_headers(HEADERS_LIMIT);
+    tokio::pin!(shutdown);
+    loop {
+        let (stream, remote) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(x) => x,
+                Err(_) => {
+                    // Out of file descriptors, a connection reset before
+                    // it was accepted: go on after a pause.
+                    tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+                    continue;
+                }
+            },
+            () = &mut shutdown => break,
+        };
+        let _ = stream.set_nodelay(true);
+        let router = router.clone();
+        let service = hyper::service::service_fn(move |mut req: Request<hyper::body::Incoming>| {
+            req.extensions_mut().insert(ConnectInfo(remote));
+            router.clone().oneshot(req.map(axum::body::Body::new))
+        });
+        let conn =
+            graceful.watch(builder.serve_connection(hyper_util::rt::TokioIo::new(stream), service));
+        let app = Arc::clone(&app);
+        tokio::spawn(async move {
+            if let Err(e) = conn.await {
+                app.connection_failed(remote, &e);
+            }
+        });
+    }
+    drop(listener);
+    tokio::select! {
+        () = graceful.shutdown() => {}
+        () = tokio::time::sleep(std::time::Duration::from_secs(30)) => {}
+    }
+    Ok(())
+}
+
+impl App {
+    /// Logs a request hyper refused before routing (it answered 431 or
+    /// 400 itself); a connection closed or timed out while idle is not a
+    /// refusal.
+    fn connection_failed(&self, remote: SocketAddr, e: &hyper::Error) {
+        let (status, reason) = if e.is_parse_too_large() {
+            (
+                StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+                "request head over the size limit",
+            )
+        } else if e.is_parse() {
+            (StatusCode::BAD_REQUEST, "malformed request")
+        } else {
+            return;
+        };
+        let r = ReqInfo {
+            method: "-".into(),
+            path: "-".into(),
+            remote: remote.to_string(),
+        };
+        self.refuse(&r, status, reason, None);
+    }
 }
 
 /// The routes of a server.
@@ -477,41 +584,30 @@ async fn entry(
     ConnectInfo(remote): ConnectInfo<SocketAddr>,
     method: Method,
     h: HeaderMap,
-    Query(q): Query<HashMap<String, String>>,
+    RawQuery(raw): RawQuery,
 ) -> Response {
     let r = info(&method, "/", remote);
+    let q = parse::query_pairs(raw.as_deref().unwrap_or(""));
     let found = app
         .identity
         .worker_params
         .iter()
-        .find_map(|p| q.get(p).map(|v| (p.clone(), v.trim().to_owned())));
+        .find_map(|p| parse::first(&q, p).map(|v| (p.clone(), v)));
     match found {
-        Some((param, id)) if !app.identity.invitations_only => {
-            if !valid_worker_id(&id) {
-                app.refuse(
-                    &r,
-                    StatusCode::BAD_REQUEST,
-                    "malformed worker id in the URL",
-                    None,
-                );
-                return html(
-                    StatusCode::BAD_REQUEST,
-                    pages::message(
-                        "This link is not valid",
-                        "The participant id in this link is malformed. Open the study again from where you found it.",
-                        None,
-                    ),
-                );
-            }
+        Some((param, raw_id)) if !app.identity.invitations_only => {
+            let id = match parse::participant_id(raw_id) {
+                Ok(id) => id,
+                Err(why) => return bad_id(&app, &r, why),
+            };
             let mut params = serde_json::Map::new();
             for p in &app.identity.record_params {
-                if let Some(v) = q.get(p) {
+                if let Some(v) = parse::first(&q, p) {
+                    let v = String::from_utf8_lossy(v);
                     params.insert(p.clone(), Value::String(v.chars().take(200).collect()));
                 }
             }
-            let preview = q
-                .get("assignmentId")
-                .is_some_and(|a| a == "ASSIGNMENT_ID_NOT_AVAILABLE");
+            let preview = parse::first(&q, "assignmentId")
+                .is_some_and(|a| a == b"ASSIGNMENT_ID_NOT_AVAILABLE");
             if preview {
                 // MTurk's preview: the instructions, no session, no task.
                 let quota = app
@@ -524,6 +620,21 @@ async fn entry(
                     StatusCode::OK,
                     pages::instructions(&app.page, "", quota, true),
                 );
+            }
+            let known = app
+                .engine
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .knows(&id);
+            if !known {
+                let wait = app
+                    .arrivals
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .take(now_ms());
+                if let Err(seconds) = wait {
+                    return too_many(&app, &r, seconds, raw.as_deref().unwrap_or(""));
+                }
             }
             enter(&app, &h, &id, &param, Value::Object(params), false).await
         }
@@ -571,6 +682,46 @@ async fn entry(
             }
         },
     }
+}
+
+/// A participant id refused: logged with its reason, explained on the page.
+fn bad_id(app: &App, r: &ReqInfo, why: BadId) -> Response {
+    app.refuse(
+        r,
+        StatusCode::BAD_REQUEST,
+        &format!("malformed worker id in the URL: {}", why.reason()),
+        None,
+    );
+    html(
+        StatusCode::BAD_REQUEST,
+        pages::message(
+            "This link is not valid",
+            &format!(
+                "{} Open the study again from where you found it.",
+                why.explain()
+            ),
+            None,
+        ),
+    )
+}
+
+/// Too many new participant ids at once: come back in `seconds` (the page
+/// reloads itself).
+fn too_many(app: &App, r: &ReqInfo, seconds: u64, query: &str) -> Response {
+    app.refuse(
+        r,
+        StatusCode::TOO_MANY_REQUESTS,
+        "too many new participants at once",
+        None,
+    );
+    let mut res = html(
+        StatusCode::TOO_MANY_REQUESTS,
+        pages::busy(seconds, &format!("/?{query}")),
+    );
+    if let Ok(v) = HeaderValue::from_str(&seconds.to_string()) {
+        res.headers_mut().insert(header::RETRY_AFTER, v);
+    }
+    res
 }
 
 async fn invite(
@@ -760,6 +911,7 @@ async fn task(
     let (shown, ack) = app.run(|e| {
         let n = e.next(w, now_ms());
         let quota = e.policy.quota;
+        let partial = e.stopped_early(w);
         match &n {
             Next::Task { task, .. } => {
                 let v = e.file.campaign.task(*task);
@@ -770,9 +922,9 @@ async fn task(
                         e.file.thing(v.second).1.to_owned(),
                     )
                 });
-                (n, Some((label, first, second)), quota)
+                (n, Some((label, first, second)), quota, partial)
             }
-            _ => (n, None, quota),
+            _ => (n, None, quota, partial),
         }
     });
     // The lease goes to the store with the next group commit, without
@@ -780,7 +932,7 @@ async fn task(
     // answer be refused (it was never acknowledged), and the task returns
     // to the pool.
     drop(ack);
-    let (next, texts, quota) = shown;
+    let (next, texts, quota, partial) = shown;
     match next {
         Next::Task {
             answered,
@@ -811,7 +963,7 @@ async fn task(
             transition,
             answered,
         } => wait_response(&app, as_json, &csrf, transition, answered),
-        Next::Done { why, answered } => done_response(&app, as_json, why, answered),
+        Next::Done { why, answered } => done_response(&app, as_json, why, answered, partial),
     }
 }
 
@@ -843,22 +995,23 @@ fn wait_response(
     res
 }
 
-fn done_response(app: &App, as_json: bool, why: Done, answered: usize) -> Response {
+fn done_response(app: &App, as_json: bool, why: Done, answered: usize, partial: bool) -> Response {
     if as_json {
         let why = match why {
             Done::Quota => "quota",
             Done::Finished => "finished",
-            Done::Excluded => "stopped",
+            Done::Excluded | Done::Stopped => "stopped",
         };
         return json_response(
             StatusCode::OK,
             &json!({
-                "state": "done", "why": why, "answered": answered,
-                "code": app.page.completion_code, "url": pages::completion_url(&app.page),
+                "state": "done", "why": why, "answered": answered, "partial": partial,
+                "code": pages::completion_code(&app.page, partial),
+                "url": pages::completion_url(&app.page, partial),
             }),
         );
     }
-    html(StatusCode::OK, pages::done(&app.page, answered))
+    html(StatusCode::OK, pages::done(&app.page, answered, partial))
 }
 
 #[derive(Debug, serde::Deserialize)]
@@ -975,10 +1128,15 @@ async fn finish(
     form: Result<Form<CsrfForm>, FormRejection>,
 ) -> Response {
     let r = info(&method, "/finish", remote);
-    match annotator_form(&app, &r, &h, form) {
-        Ok(_) => see_other("/done"),
-        Err(res) => res,
+    let (_, _, w) = match annotator_form(&app, &r, &h, form) {
+        Ok(x) => x,
+        Err(res) => return res,
+    };
+    let (_, ack) = app.run(|e| e.finish(w, now_ms()));
+    if let Err(res) = app.committed(ack).await {
+        return res;
     }
+    see_other("/done")
 }
 
 async fn done(
@@ -992,12 +1150,18 @@ async fn done(
         app.refuse(&r, StatusCode::UNAUTHORIZED, "no session", None);
         return no_session();
     };
-    let answered = app
-        .engine
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .answered(w);
-    done_response(&app, wants_json(&h), Done::Quota, answered)
+    let (state, answered, partial) = {
+        let e = app
+            .engine
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        (e.done_state(w), e.answered(w), e.stopped_early(w))
+    };
+    match state {
+        Some(why) => done_response(&app, wants_json(&h), why, answered, partial),
+        // Not at the end: no code for work not done.
+        None => see_other("/task"),
+    }
 }
 
 // ---------------------------------------------------------------- admin
@@ -1078,6 +1242,7 @@ async fn admin_page(
         Err(res) => return res,
     };
     let notice = q.get("done").map(String::as_str);
+    let status = serde_json::to_value(&status).unwrap_or(Value::Null);
     html(
         StatusCode::OK,
         crate::admin::page(&status, &app.admin_csrf, notice, &app.page),
@@ -1115,24 +1280,27 @@ async fn admin_json(
         },
     };
     match dashboard(&app, top).await {
-        Ok(status) => json_response(StatusCode::OK, &status),
+        Ok(status) => json_response(
+            StatusCode::OK,
+            &serde_json::to_value(&status).unwrap_or(Value::Null),
+        ),
         Err(res) => res,
     }
 }
 
-/// The dashboard's content: copied under the engine's lock, computed on a
-/// blocking thread without it.
-async fn dashboard(app: &Arc<App>, top: Option<usize>) -> Result<Value, Response> {
-    let snapshot = {
-        let e = app
-            .engine
+/// The dashboard's content, from the engine's figures (on a blocking
+/// thread: the agreement, when due, and the ranking after a close take
+/// O(tasks) and O(N log N) under the engine's lock).
+async fn dashboard(app: &Arc<App>, top: Option<usize>) -> Result<crate::status::Status, Response> {
+    let app = Arc::clone(app);
+    tokio::task::spawn_blocking(move || {
+        app.engine
             .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        crate::admin::Snapshot::of(&e, now_ms())
-    };
-    tokio::task::spawn_blocking(move || crate::admin::status(&snapshot, top))
-        .await
-        .map_err(|_| plain(StatusCode::INTERNAL_SERVER_ERROR, "the dashboard failed"))
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .status(top, now_ms())
+    })
+    .await
+    .map_err(|_| plain(StatusCode::INTERNAL_SERVER_ERROR, "the dashboard failed"))
 }
 
 /// An admin post: authenticated, and with the dashboard's CSRF token when
@@ -1229,6 +1397,11 @@ async fn admin_close(
     }
     let (result, ack) = app.run(|e| {
         let k = e.file.campaign.open_ballot_number();
+        if let Some(check) = e.close_check()
+            && !check.can_withdraw()
+        {
+            return Err(cannot_close(e, &check));
+        }
         e.advance(Unvoted::Withdraw, now_ms()).map(|()| {
             json!({"closed": k, "open": e.file.campaign.open_ballot_number(),
                    "finished": e.file.campaign.scheduler().phase() == Phase::Finished})
@@ -1236,6 +1409,32 @@ async fn admin_close(
     });
     app.advancing.store(false, Ordering::SeqCst);
     admin_done(&app, &r, as_json, result, ack, "closed").await
+}
+
+/// Why the open ballot cannot be closed now, and the choices (those of the
+/// file workflow's `close --unvoted`).
+fn cannot_close(e: &Engine, k: &crate::engine::CloseCheck) -> String {
+    let n = k.unvoted_items.len();
+    let names: Vec<String> = k
+        .unvoted_items
+        .iter()
+        .take(crate::status::EXAMPLES)
+        .map(|&i| e.file.thing(i).0.to_owned())
+        .collect();
+    format!(
+        "ballot {} cannot be closed now: {n} of its {} items {} no vote yet ({}{}), and closing \
+         now (withdrawing the {} of {} comparisons without a vote) needs a vote for every item; \
+         either wait: the ballot closes by itself once every comparison has its vote (as acm \
+         campaign close --unvoted reject), or close now once every item has a vote (as \
+         --unvoted withdraw)",
+        k.ballot,
+        k.items,
+        if n == 1 { "has" } else { "have" },
+        names.join(", "),
+        if n > names.len() { ", …" } else { "" },
+        k.without_vote,
+        k.comparisons,
+    )
 }
 
 #[derive(Debug, serde::Deserialize)]
@@ -1327,7 +1526,7 @@ async fn admin_invite(
             }
         }
     }
-    if let Some(bad) = names.iter().find(|n| !valid_worker_id(n)) {
+    if let Some(bad) = names.iter().find(|n| parse::invitation_name(n).is_err()) {
         let m = format!(
             "invalid name {:?}",
             bad.chars().take(60).collect::<String>()

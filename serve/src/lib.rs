@@ -53,6 +53,7 @@
 
 pub mod error;
 pub mod log;
+pub mod parse;
 pub mod state;
 pub mod store;
 
@@ -60,6 +61,7 @@ mod admin;
 mod engine;
 mod http;
 mod pages;
+mod status;
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -120,6 +122,10 @@ pub struct Options {
     pub frame_ancestors: String,
     /// Worker threads of the runtime.
     pub threads: usize,
+    /// New participant ids admitted per minute, in bursts of as many (0: no
+    /// limit); past it, the page asks to wait and reloads itself (429).
+    /// Returning participants and invitations are not counted.
+    pub new_workers_per_minute: u32,
 }
 
 impl Default for Options {
@@ -146,6 +152,7 @@ impl Default for Options {
             secure_cookies: false,
             frame_ancestors: "'none'".into(),
             threads: 2,
+            new_workers_per_minute: 120,
         }
     }
 }
@@ -260,6 +267,10 @@ impl Server {
             log: logger.clone(),
             failed: AtomicBool::new(false),
             fatal: tokio::sync::Notify::new(),
+            arrivals: std::sync::Mutex::new(http::Arrivals::new(
+                options.new_workers_per_minute,
+                store::now_ms(),
+            )),
         });
         logger.all(&logs);
         let (status_line, transition) = {
@@ -316,12 +327,7 @@ impl Server {
                             () = signal(signals) => {}
                         }
                     };
-                    let served = axum::serve(
-                        listener,
-                        router.into_make_service_with_connect_info::<SocketAddr>(),
-                    )
-                    .with_graceful_shutdown(shutdown)
-                    .await;
+                    let served = http::accept(listener, router, Arc::clone(&app), shutdown).await;
                     // Let an ongoing ballot transition finish.
                     while app.advancing.load(std::sync::atomic::Ordering::SeqCst) {
                         tokio::time::sleep(Duration::from_millis(20)).await;

@@ -187,20 +187,27 @@ pub(crate) fn wait(
 }
 
 /// The end screen: the completion code, or the redirect to the
-/// completion URL.
-pub(crate) fn done(page: &PageSettings, answered: usize) -> String {
+/// completion URL; for partial work (stopped under the quota), the partial
+/// code and URL, if any.
+pub(crate) fn done(page: &PageSettings, answered: usize, partial: bool) -> String {
     let mut body = format!(
         "<section class=\"card\" id=\"done\"><h1>Thank you!</h1><p>You answered {answered} pair{}.</p>",
         if answered == 1 { "" } else { "s" }
     );
-    if let Some(code) = &page.completion_code {
+    let code = completion_code(page, partial);
+    if let Some(code) = code {
         let _ = write!(
             body,
             "<p>Your completion code:</p><p class=\"code\" id=\"code\">{}</p>",
             esc(code)
         );
+    } else if partial {
+        body.push_str(
+            "<p id=\"partial\">You stopped before the end of the study, so there is no \
+             completion code. The researchers can see how many answers you gave.</p>",
+        );
     }
-    let url = completion_url(page);
+    let url = completion_url(page, partial);
     if let Some(u) = &url {
         let _ = write!(
             body,
@@ -208,19 +215,49 @@ pub(crate) fn done(page: &PageSettings, answered: usize) -> String {
 <p>You will be taken there in a few seconds.</p>",
             esc(u)
         );
-    } else if page.completion_code.is_none() {
+    } else if code.is_none() {
         body.push_str("<p>You can close this page.</p>");
     }
     body.push_str("</section>");
     layout(&page.title, &body, url.as_deref().map(|u| (3, u)))
 }
 
-/// The completion URL with `{code}` replaced, when it is an http(s) URL.
-pub(crate) fn completion_url(page: &PageSettings) -> Option<String> {
-    let u = page.completion_url.as_ref()?;
-    let code = page.completion_code.as_deref().unwrap_or("");
+/// The code the end screen shows: the completion code, or for partial work
+/// the partial completion code.
+pub(crate) fn completion_code(page: &PageSettings, partial: bool) -> Option<&str> {
+    if partial {
+        page.partial_completion_code.as_deref()
+    } else {
+        page.completion_code.as_deref()
+    }
+}
+
+/// The completion URL (for partial work, the partial one) with `{code}`
+/// replaced, when it is an http(s) URL.
+pub(crate) fn completion_url(page: &PageSettings, partial: bool) -> Option<String> {
+    let u = if partial {
+        page.partial_completion_url.as_ref()?
+    } else {
+        page.completion_url.as_ref()?
+    };
+    let code = completion_code(page, partial).unwrap_or("");
     let u = u.replace("{code}", code);
     (u.starts_with("https://") || u.starts_with("http://")).then_some(u)
+}
+
+/// "Too many people are starting": reloads `again` after `seconds`.
+pub(crate) fn busy(seconds: u64, again: &str) -> String {
+    let body = format!(
+        "<section class=\"card\" id=\"busy\"><h1>Please wait a moment</h1>\
+<p>Many participants are starting the study right now. This page tries again by itself in \
+{seconds} second{}.</p></section>",
+        if seconds == 1 { "" } else { "s" }
+    );
+    layout(
+        "Please wait a moment",
+        &body,
+        Some((seconds.min(600) as u32, again)),
+    )
 }
 
 /// A page that says what went wrong and how to go on.
@@ -277,10 +314,18 @@ mod tests {
             ..PageSettings::default()
         };
         assert_eq!(
-            completion_url(&p).as_deref(),
+            completion_url(&p, false).as_deref(),
             Some("https://app.example/complete?cc=C0DE")
         );
+        // Partial work: no partial URL, no redirect.
+        assert_eq!(completion_url(&p, true), None);
+        p.partial_completion_code = Some("PART".into());
+        p.partial_completion_url = Some("https://app.example/complete?cc={code}".into());
+        assert_eq!(
+            completion_url(&p, true).as_deref(),
+            Some("https://app.example/complete?cc=PART")
+        );
         p.completion_url = Some("javascript:alert(1)".into());
-        assert_eq!(completion_url(&p), None);
+        assert_eq!(completion_url(&p, false), None);
     }
 }

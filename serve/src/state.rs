@@ -118,6 +118,15 @@ pub struct PageSettings {
     /// Where the end screen sends the annotator (Prolific's completion URL,
     /// for instance); `{code}` is replaced by the completion code.
     pub completion_url: Option<String>,
+    /// The code shown to an annotator who stops under the quota ("I want
+    /// to stop here" before the last task); `None`: no code for partial
+    /// work (the dashboard lists what each annotator did, for payment).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub partial_completion_code: Option<String>,
+    /// Where the end screen sends an annotator who stops under the quota;
+    /// `{code}` is replaced by the partial completion code.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub partial_completion_url: Option<String>,
 }
 
 impl Default for PageSettings {
@@ -132,6 +141,8 @@ impl Default for PageSettings {
             tie_label: None,
             completion_code: None,
             completion_url: None,
+            partial_completion_code: None,
+            partial_completion_url: None,
         }
     }
 }

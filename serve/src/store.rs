@@ -16,7 +16,12 @@
 //! leases(ballot, position, worker, expires_ms)
 //! sessions(token, worker, csrf, created_ms, started)
 //! invitations(token, worker, created_ms)
+//! finishes(worker, at_ms, partial)       who stopped by "I want to stop here", and whether early
 //! ```
+//!
+//! A lease row lives while its task is leased and unanswered: answering
+//! the task, stopping, or an exclusion deletes it, so that the rows whose
+//! time has not run out are the live leases (as the dashboard counts them).
 //!
 //! Locks: `<store>.lock` is the campaign's lock, as `acm campaign` takes it
 //! for every command that writes (the same convention as for a JSON state);
@@ -59,6 +64,13 @@ CREATE TABLE sessions (token TEXT PRIMARY KEY, worker INTEGER NOT NULL, csrf TEX
                        created_ms INTEGER NOT NULL, started INTEGER NOT NULL) WITHOUT ROWID;
 CREATE TABLE invitations (token TEXT PRIMARY KEY, worker TEXT NOT NULL UNIQUE,
                           created_ms INTEGER NOT NULL) WITHOUT ROWID;
+CREATE TABLE finishes (worker INTEGER PRIMARY KEY, at_ms INTEGER NOT NULL, partial INTEGER NOT NULL);
+";
+
+/// Tables added since version 1 was first written: created when a server
+/// opens an older store (a reader tolerates their absence).
+const MIGRATE: &str = "
+CREATE TABLE IF NOT EXISTS finishes (worker INTEGER PRIMARY KEY, at_ms INTEGER NOT NULL, partial INTEGER NOT NULL);
 ";
 
 /// Milliseconds since the Unix epoch.
@@ -148,6 +160,21 @@ pub(crate) enum Op {
     },
     PruneLeases {
         before_ballot: usize,
+    },
+    /// The lease of a task ends (answered, given back, or its worker excluded).
+    DropLease {
+        ballot: usize,
+        position: usize,
+    },
+    /// A worker stopped ("I want to stop here").
+    Finish {
+        worker: u32,
+        at_ms: u64,
+        partial: bool,
+    },
+    /// A session forgotten (a worker's oldest, past the number kept).
+    DropSession {
+        token: String,
     },
 }
 
@@ -239,15 +266,35 @@ pub(crate) fn advance(file: &mut CampaignFile, unvoted: Unvoted) -> Result<(), S
     Ok(())
 }
 
+/// A worker's answers through the server: when they came and how many.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Activity {
+    /// When the worker first came (their first session).
+    pub(crate) arrived_ms: u64,
+    /// Their first answer.
+    pub(crate) first_ms: Option<u64>,
+    /// Their last answer.
+    pub(crate) last_ms: Option<u64>,
+    /// Answers recorded (discarded ones included): what they did, for payment.
+    pub(crate) answers: u64,
+}
+
 /// Everything a store holds, read back.
 #[derive(Debug)]
 pub(crate) struct Loaded {
     pub(crate) file: CampaignFile,
     pub(crate) last_seq: i64,
     pub(crate) workers: Vec<WorkerRow>,
+    /// Per worker (by id).
+    pub(crate) activity: Vec<Activity>,
     pub(crate) leases: Vec<(usize, usize, u32, u64)>,
+    /// Oldest first.
     pub(crate) sessions: Vec<(String, u32, String, bool)>,
     pub(crate) invitations: Vec<(String, String)>,
+    /// (worker, at_ms, partial).
+    pub(crate) finishes: Vec<(u32, u64, bool)>,
+    /// When each ballot opened and closed, where the store saw it.
+    pub(crate) ballot_times: Vec<(Option<u64>, Option<u64>)>,
     pub(crate) admin_token: String,
     pub(crate) events: usize,
 }
@@ -559,27 +606,61 @@ pub(crate) fn load(conn: &mut Connection, path: &Path) -> Result<Loaded, ServeEr
         ));
     }
     let mut workers = Vec::new();
+    let mut activity = Vec::new();
     {
         let mut stmt = tx
-            .prepare("SELECT id, name, source, params FROM workers ORDER BY id")
+            .prepare("SELECT id, name, source, params, first_ms FROM workers ORDER BY id")
             .map_err(e)?;
         let rows = stmt
             .query_map([], |r| {
-                Ok(WorkerRow {
-                    id: r.get(0)?,
-                    name: r.get(1)?,
-                    source: r.get(2)?,
-                    params: r.get(3)?,
-                })
+                Ok((
+                    WorkerRow {
+                        id: r.get(0)?,
+                        name: r.get(1)?,
+                        source: r.get(2)?,
+                        params: r.get(3)?,
+                    },
+                    r.get::<_, i64>(4)?,
+                ))
             })
             .map_err(e)?;
         for (i, w) in rows.enumerate() {
-            let w = w.map_err(e)?;
+            let (w, first_ms) = w.map_err(e)?;
             if w.id as usize != i {
                 return Err(ServeError::corrupt("worker ids are not dense"));
             }
             workers.push(w);
+            activity.push(Activity {
+                arrived_ms: first_ms.max(0) as u64,
+                ..Activity::default()
+            });
         }
+    }
+    {
+        let mut stmt = tx
+            .prepare(
+                "SELECT worker, MIN(at_ms), MAX(at_ms), COUNT(*) FROM events \
+                 WHERE kind = 1 GROUP BY worker",
+            )
+            .map_err(e)?;
+        let mut rows = stmt.query([]).map_err(e)?;
+        while let Some(r) = rows.next().map_err(e)? {
+            let w: Option<u32> = r.get(0).map_err(e)?;
+            if let Some(a) = w.and_then(|w| activity.get_mut(w as usize)) {
+                a.first_ms = Some(r.get::<_, i64>(1).map_err(e)?.max(0) as u64);
+                a.last_ms = Some(r.get::<_, i64>(2).map_err(e)?.max(0) as u64);
+                a.answers = r.get::<_, i64>(3).map_err(e)?.max(0) as u64;
+            }
+        }
+    }
+    let created_ms = meta.get("created_ms").and_then(|v| v.parse::<u64>().ok());
+    let mut ballot_times: Vec<(Option<u64>, Option<u64>)> =
+        vec![(None, None); file.campaign.scheduler().ballot_sizes().len()];
+    if snap_seq == 0
+        && let Some(k) = file.campaign.open_ballot_number()
+        && let Some(t) = ballot_times.get_mut(k - 1)
+    {
+        t.0 = created_ms;
     }
     let names: Vec<String> = workers.iter().map(|w| w.name.clone()).collect();
     let mut last_seq = snap_seq;
@@ -597,7 +678,17 @@ pub(crate) fn load(conn: &mut Connection, path: &Path) -> Result<Loaded, ServeEr
             let ev = read_event(r).map_err(e)?.ok_or_else(|| {
                 ServeError::corrupt(format!("event {seq} is not one this version knows"))
             })?;
+            let open = file.campaign.open_ballot_number();
             apply(&mut file, &names, &ev)?;
+            if let EventKind::Advance { .. } = ev.kind {
+                let (k0, k1) = (open, file.campaign.open_ballot_number());
+                if let Some(t) = k0.and_then(|k| ballot_times.get_mut(k - 1)) {
+                    t.1 = Some(ev.at_ms);
+                }
+                if let Some(t) = k1.and_then(|k| ballot_times.get_mut(k - 1)) {
+                    t.0 = Some(ev.at_ms);
+                }
+            }
             last_seq = seq;
             count += 1;
         }
@@ -628,7 +719,7 @@ pub(crate) fn load(conn: &mut Connection, path: &Path) -> Result<Loaded, ServeEr
     let mut sessions = Vec::new();
     {
         let mut stmt = tx
-            .prepare("SELECT token, worker, csrf, started FROM sessions")
+            .prepare("SELECT token, worker, csrf, started FROM sessions ORDER BY created_ms, token")
             .map_err(e)?;
         let rows = stmt
             .query_map([], |r| {
@@ -651,14 +742,43 @@ pub(crate) fn load(conn: &mut Connection, path: &Path) -> Result<Loaded, ServeEr
             invitations.push(s.map_err(e)?);
         }
     }
+    let mut finishes = Vec::new();
+    let has_finishes: bool = tx
+        .query_row(
+            "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'finishes'",
+            [],
+            |r| r.get::<_, i64>(0),
+        )
+        .map_err(e)?
+        > 0;
+    if has_finishes {
+        let mut stmt = tx
+            .prepare("SELECT worker, at_ms, partial FROM finishes ORDER BY worker")
+            .map_err(e)?;
+        let rows = stmt
+            .query_map([], |r| {
+                Ok((
+                    r.get::<_, u32>(0)?,
+                    r.get::<_, i64>(1)?.max(0) as u64,
+                    r.get::<_, i64>(2)? != 0,
+                ))
+            })
+            .map_err(e)?;
+        for f in rows {
+            finishes.push(f.map_err(e)?);
+        }
+    }
     let admin_token = meta.get("admin_token").cloned().unwrap_or_default();
     Ok(Loaded {
         file,
         last_seq,
         workers,
+        activity,
         leases,
         sessions,
         invitations,
+        finishes,
+        ballot_times,
         admin_token,
         events: count,
     })
@@ -851,6 +971,24 @@ fn write_op(tx: &rusqlite::Transaction<'_>, op: &Op) -> rusqlite::Result<()> {
             tx.prepare_cached("DELETE FROM leases WHERE ballot < ?1")?
                 .execute(params![*before_ballot as i64])?;
         }
+        Op::DropLease { ballot, position } => {
+            tx.prepare_cached("DELETE FROM leases WHERE ballot = ?1 AND position = ?2")?
+                .execute(params![*ballot as i64, *position as i64])?;
+        }
+        Op::Finish {
+            worker,
+            at_ms,
+            partial,
+        } => {
+            tx.prepare_cached(
+                "INSERT OR IGNORE INTO finishes (worker, at_ms, partial) VALUES (?1, ?2, ?3)",
+            )?
+            .execute(params![worker, *at_ms as i64, i64::from(*partial)])?;
+        }
+        Op::DropSession { token } => {
+            tx.prepare_cached("DELETE FROM sessions WHERE token = ?1")?
+                .execute(params![token])?;
+        }
     }
     Ok(())
 }
@@ -900,6 +1038,9 @@ pub(crate) fn open_for_serving(path: &Path, durability: Durability) -> Result<Op
     ))
     .map_err(|e| ServeError::store(path, &e))?;
     let loaded = load(&mut conn, path)?;
+    // Checked as a store of this format by `load`: bring its tables up to date.
+    conn.execute_batch(MIGRATE)
+        .map_err(|e| ServeError::store(path, &e))?;
     let shared = Arc::new((Mutex::new(Queue::default()), Condvar::new()));
     let writer = Writer {
         shared: Arc::clone(&shared),

@@ -240,7 +240,7 @@ fn a_browser_answers_with_keys_and_clicks() {
             .into(),
         tie_label: Some("About the same".into()),
         completion_code: Some("C7D2X9".into()),
-        completion_url: None,
+        ..PageSettings::default()
     };
     let mut f = state(16, 2, 0.5, 2, 0.0, 21, Some(page));
     // Readable pairs of words for the screenshot.

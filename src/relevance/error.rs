@@ -176,6 +176,37 @@ pub enum RelevanceError {
         /// The name given (cut to 40 characters).
         name: String,
     },
+    /// A family of measures with nothing after its `.` (`P.`).
+    #[error("measure {spec:?} has no cut-offs after its '.'")]
+    NoCutoffs {
+        /// The measure as given (cut to 40 characters).
+        spec: String,
+    },
+    /// `ndcg` with parameters: `trec_eval` reads them as gains of grades;
+    /// here the gains are the grades.
+    #[error("measure {spec:?}: ndcg takes no gain parameters here (its gains are the grades)")]
+    GainParameters {
+        /// The measure as given (cut to 40 characters).
+        spec: String,
+    },
+    /// A family's cut-offs that do not parse: rank cut-offs are integers
+    /// ≥ 1, recall levels numbers in \[0, 1\] with at most two decimals.
+    #[error("bad cut-offs {cutoffs:?} for {family}: {} expected", cutoff_kind(.family))]
+    BadCutoffs {
+        /// The family (`"P"`, `"iprec_at_recall"`).
+        family: &'static str,
+        /// The cut-offs as given (cut to 40 characters).
+        cutoffs: String,
+    },
+    /// A family's cut-offs that name one twice (`trec_eval`: "duplicate
+    /// cutoffs").
+    #[error("cut-offs {cutoffs:?} for {family} repeat one")]
+    RepeatedCutoff {
+        /// The family.
+        family: &'static str,
+        /// The cut-offs as given (cut to 40 characters).
+        cutoffs: String,
+    },
     /// A measure has no tie-aware expectation
     /// ([`Ties::Expected`](super::Ties::Expected)): `gm_map` and
     /// `iprec_at_recall`.
@@ -319,6 +350,15 @@ impl RelevanceError {
             Self::BlankLine { column, .. } => Some(*column),
             _ => None,
         }
+    }
+}
+
+/// What the cut-offs of a family are.
+fn cutoff_kind(family: &str) -> &'static str {
+    if family == "iprec_at_recall" {
+        "recall levels from 0 to 1 with at most two decimals"
+    } else {
+        "integers of at least 1"
     }
 }
 

@@ -163,7 +163,7 @@ pub use judgements::{
     Assessments, Class, GradeStats, Judgements, Level, PairSummary, QuerySummary, Scale,
     Thresholds, classify, grade_stats,
 };
-pub use measure::Measure;
+pub use measure::{Measure, MeasureSelection, MeasureSyntax, SelectionNote};
 pub use metrics::{
     Exponential, Gain, Label, Linear, Mean, MeanMetrics, NoRelevant, Options, QueryMetrics,
     QueryReport, Run, RunReport, evaluate_query, evaluate_query_with_missing, evaluate_run,

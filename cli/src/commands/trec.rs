@@ -9,8 +9,10 @@
 //! recall, ndcg, ndcg_cut, map_cut, success), whatever the order of the
 //! `-m` options; `-m` takes trec_eval's names, families with cut-offs
 //! (`P.5,10`, `ndcg_cut.10`; the first cut-offs given for a family count,
-//! as in trec_eval) and the nicknames `official` (the default) and
-//! `all_trec` (the part of that set computed here). The summary is computed
+//! as in trec_eval) and the nicknames `official` (the default), `set` and
+//! `all_trec` (the part of those sets computed here), read by the library's
+//! [`MeasureSelection`] as the Python `RelevanceEvaluator` reads its
+//! measures. The summary is computed
 //! with trec_eval's arithmetic (plain sums in qid order), so that the
 //! output is trec_eval's byte for byte.
 
@@ -19,8 +21,9 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use adaptive_comp_metrics::relevance::{
-    Ids, Measure, NoRelevant, Qrels, RelevanceError, Ties, TrecEvalVersion, TrecOptions,
-    TrecSyntax, evaluate_trec, read_trec_qrels_with, read_trec_run_with,
+    Ids, Measure, MeasureSelection, MeasureSyntax, NoRelevant, Qrels, RelevanceError,
+    SelectionNote, Ties, TrecEvalVersion, TrecOptions, TrecSyntax, evaluate_trec,
+    read_trec_qrels_with, read_trec_run_with,
 };
 
 use crate::error::{Failure, Outcome, echo};
@@ -39,7 +42,7 @@ is the tag of the run's last line; with -c the summary num_rel counts every grad
 Measures: runid, num_q, num_ret, num_rel, num_rel_ret, map, gm_map, Rprec, bpref, recip_rank,
 iprec_at_recall (iprec_at_recall.0,0.5,1), P (P.5,10,…), recall (recall.10,…), ndcg, ndcg_cut
 (ndcg_cut.10,…), map_cut (map_cut.10,…), success (success.1,5,10), and the nicknames official
-(the default) and all_trec (the part of that set computed here). As in trec_eval, the first
+(the default), set and all_trec (the part of those sets computed here). As in trec_eval, the first
 cut-offs given for a family count (-m P.5 -m P.10 prints P_5 alone). With --ties expected, gm_map
 and iprec_at_recall have no value (they are left out of a nickname's set).
 
@@ -137,104 +140,16 @@ enum Item {
     Measure(Measure),
 }
 
-impl Item {
-    /// Position in trec_eval's measure table (its print order), then cut-off.
-    fn order(self) -> (u32, usize) {
-        match self {
-            Self::Runid => (0, 0),
-            Self::Measure(m) => match m {
-                Measure::Queries => (1, 0),
-                Measure::Retrieved => (2, 0),
-                Measure::Relevant => (3, 0),
-                Measure::RelevantRetrieved => (4, 0),
-                Measure::AveragePrecision => (5, 0),
-                Measure::GeometricMap => (6, 0),
-                Measure::RPrecision => (7, 0),
-                Measure::Bpref => (8, 0),
-                Measure::ReciprocalRank => (9, 0),
-                Measure::InterpolatedPrecision(p) => (10, p as usize),
-                Measure::Precision(k) => (11, k),
-                Measure::Recall(k) => (13, k),
-                Measure::Ndcg => (23, 0),
-                Measure::NdcgCut(k) => (26, k),
-                Measure::MapCut(k) => (27, k),
-                Measure::Success(k) => (29, k),
-                _ => (99, 0),
-            },
-        }
-    }
-}
-
 /// The measures this command computes, for error messages.
-pub const KNOWN: &str = "runid, num_q, num_ret, num_rel, num_rel_ret, map, gm_map, Rprec, bpref, \
-                         recip_rank, iprec_at_recall, P (P.5,10,…), recall, ndcg, ndcg_cut, \
-                         map_cut, success, and the nicknames official and all_trec";
-
-/// trec_eval's measures with one value (not a family).
-const SINGLE: [&str; 11] = [
-    "runid",
-    "num_q",
-    "num_ret",
-    "num_rel",
-    "num_rel_ret",
-    "map",
-    "gm_map",
-    "Rprec",
-    "bpref",
-    "recip_rank",
-    "ndcg",
-];
-
-/// trec_eval's families with cut-offs.
-const FAMILIES: [&str; 6] = [
-    "iprec_at_recall",
-    "P",
-    "recall",
-    "ndcg_cut",
-    "map_cut",
-    "success",
-];
-
-/// trec_eval's `official` set.
-const OFFICIAL: [&str; 12] = [
-    "runid",
-    "num_q",
-    "num_ret",
-    "num_rel",
-    "num_rel_ret",
-    "map",
-    "gm_map",
-    "Rprec",
-    "bpref",
-    "recip_rank",
-    "iprec_at_recall",
-    "P",
-];
-
-/// The part of trec_eval's `all_trec` set computed here, and the rest.
-const ALL_TREC: [&str; 17] = [
-    "runid",
-    "num_q",
-    "num_ret",
-    "num_rel",
-    "num_rel_ret",
-    "map",
-    "gm_map",
-    "Rprec",
-    "bpref",
-    "recip_rank",
-    "iprec_at_recall",
-    "P",
-    "recall",
-    "ndcg",
-    "success",
-    "map_cut",
-    "ndcg_cut",
-];
-const ALL_TREC_MISSING: &str = "relstring, unj, rbp, rbp_resid, infAP, gm_bpref, utility, \
-                                11pt_avg, relative_P, Rprec_mult, ndcg_rel, Rndcg, binG, G, \
-                                set_P, set_recall, set_relative_P, set_map, set_F, \
-                                num_nonrel_judged_ret";
+fn known() -> String {
+    let names: Vec<&str> = MeasureSelection::supported_measures().collect();
+    let nicknames: Vec<&str> = MeasureSelection::nicknames().collect();
+    format!(
+        "{}, and the nicknames {}",
+        names.join(", "),
+        nicknames.join(", ")
+    )
+}
 
 /// What the `-m` options ask for.
 struct Selection {
@@ -243,142 +158,83 @@ struct Selection {
 }
 
 /// The lines asked for by the `-m` options, in trec_eval's order, as
-/// trec_eval reads them: names and nicknames mark measures; the first
-/// cut-offs given for a family are its cut-offs (later ones are ignored,
-/// with a note), its defaults if none.
+/// trec_eval reads them (the library's [`MeasureSelection`], shared with
+/// the Python `RelevanceEvaluator`), with its errors and notes in the
+/// command line's words.
 fn select(specs: &[String], ties: Ties) -> Outcome<Selection> {
-    let unknown = |name: &str| {
-        Failure::usage(format!(
-            "unknown measure {} (-m): acm trec computes {KNOWN}",
-            echo(name)
-        ))
-    };
-    let defaults = ["official".to_owned()];
-    let specs = if specs.is_empty() {
-        &defaults[..]
-    } else {
+    // The library quotes a spec cut to 40 characters: echo the one given.
+    let given = |cut: &str| -> String {
         specs
+            .iter()
+            .find(|s| s.chars().take(40).eq(cut.chars()))
+            .map_or_else(|| cut.to_owned(), Clone::clone)
     };
-    // Marked names (with whether a -m named them itself), first cut-offs
-    // of each family, and measures named as `P_5` (an extension).
-    let mut marked: Vec<(&str, bool)> = Vec::new();
-    let mut params: HashMap<&str, &str> = HashMap::new();
-    let mut extra: Vec<Measure> = Vec::new();
-    let mut notes = Vec::new();
-    let mark = |name: &'static str, named: bool, marked: &mut Vec<(&str, bool)>| match marked
-        .iter_mut()
-        .find(|(n, _)| *n == name)
-    {
-        Some(entry) => entry.1 |= named,
-        None => marked.push((name, named)),
-    };
-    for spec in specs {
-        let (name, cuts) = match spec.split_once('.') {
-            Some((n, c)) => (n, Some(c)),
-            None => (spec.as_str(), None),
-        };
-        if cuts == Some("") {
-            return Err(Failure::usage(format!(
+    let selection = MeasureSelection::parse(specs, MeasureSyntax::TrecEval, ties).map_err(|e| {
+        Failure::usage(match e {
+            RelevanceError::NoCutoffs { spec } => format!(
                 "measure {} (-m) has no cut-offs after its '.'",
-                echo(spec)
-            )));
-        }
-        match name {
-            "official" => OFFICIAL.iter().for_each(|n| mark(n, false, &mut marked)),
-            "all_trec" => {
-                ALL_TREC.iter().for_each(|n| mark(n, false, &mut marked));
-                notes.push(format!(
-                    "trec_eval's all_trec set also has {ALL_TREC_MISSING}: not computed here"
-                ));
-            }
-            _ => {
-                if let Some(n) = SINGLE.iter().chain(&FAMILIES).find(|n| **n == name) {
-                    if *n == "ndcg" && cuts.is_some() {
-                        return Err(Failure::usage(format!(
-                            "{} (-m): acm trec takes no gain parameters for ndcg (its gains are \
-                             the grades)",
-                            echo(spec)
-                        )));
-                    }
-                    mark(n, true, &mut marked);
-                    if let (Some(cuts), true) = (cuts, FAMILIES.contains(n)) {
-                        match params.get(n) {
-                            None => {
-                                params.insert(n, cuts);
-                            }
-                            Some(first) => notes.push(format!(
-                                "-m {spec} ignored: as in trec_eval, the first cut-offs given \
-                                 for {name} count ({name}.{first})"
-                            )),
-                        }
-                    }
-                } else if cuts.is_none()
-                    && let Ok(m) = spec.parse::<Measure>()
-                {
-                    extra.push(m);
+                echo(&given(&spec))
+            ),
+            RelevanceError::GainParameters { spec } => format!(
+                "{} (-m): acm trec takes no gain parameters for ndcg (its gains are the \
+                     grades)",
+                echo(&given(&spec))
+            ),
+            RelevanceError::BadCutoffs { family, cutoffs } => {
+                let what = if family == "iprec_at_recall" {
+                    "recall levels from 0 to 1 with at most two decimals"
                 } else {
-                    return Err(unknown(spec));
-                }
+                    "integers of at least 1"
+                };
+                format!(
+                    "bad cut-offs {} for {family} (-m): {what} expected",
+                    echo(&cut_offs_given(specs, family, &cutoffs))
+                )
             }
-        }
-    }
-    let mut items: Vec<Item> = extra.into_iter().map(Item::Measure).collect();
-    let mut dropped = Vec::new();
-    for (name, named) in marked {
-        let measures = match name {
-            "runid" => {
-                items.push(Item::Runid);
-                continue;
-            }
-            _ => match params.get(name) {
-                Some(cuts) => cut_offs(name, cuts)?,
-                None => Measure::parse_list(name).map_err(|_| unknown(name))?,
-            },
-        };
-        if ties == Ties::Expected && measures.iter().any(|m| !m.has_expectation()) {
-            if named {
-                return Err(Failure::usage(format!(
-                    "{name} has no tie-aware expectation: drop --ties expected or -m {name}"
-                )));
-            }
-            dropped.push(name);
-            continue;
-        }
-        items.extend(measures.into_iter().map(Item::Measure));
-    }
-    if !dropped.is_empty() {
-        notes.push(format!(
-            "{} left out: no tie-aware expectation (--ties expected)",
-            dropped.join(", ")
-        ));
-    }
-    items.sort_by_key(|i| i.order());
-    items.dedup();
+            RelevanceError::RepeatedCutoff { family, cutoffs } => format!(
+                "cut-offs {} for {family} (-m) repeat one (trec_eval: duplicate cutoffs)",
+                echo(&cut_offs_given(specs, family, &cutoffs))
+            ),
+            RelevanceError::NoExpectation { measure } => format!(
+                "{measure} has no tie-aware expectation: drop --ties expected or -m {measure}"
+            ),
+            RelevanceError::UnknownMeasure { name } => format!(
+                "unknown measure {} (-m): acm trec computes {}",
+                echo(&given(&name)),
+                known()
+            ),
+            other => other.to_string(),
+        })
+    })?;
+    let notes = selection
+        .notes()
+        .iter()
+        .map(|note| match note {
+            SelectionNote::CutoffsIgnored { .. } => format!("-m {note}"),
+            SelectionNote::NoExpectation { .. } => format!("{note} (--ties expected)"),
+            _ => note.to_string(),
+        })
+        .collect();
+    let items = selection
+        .runid()
+        .then_some(Item::Runid)
+        .into_iter()
+        .chain(selection.measures().iter().copied().map(Item::Measure))
+        .collect();
     Ok(Selection { items, notes })
 }
 
-/// A family's cut-offs as trec_eval takes them: sorted, each once.
-fn cut_offs(name: &str, cuts: &str) -> Outcome<Vec<Measure>> {
-    let mut measures = Measure::parse_list(&format!("{name}.{cuts}")).map_err(|_| {
-        let what = if name == "iprec_at_recall" {
-            "recall levels from 0 to 1 with at most two decimals"
-        } else {
-            "integers of at least 1"
-        };
-        Failure::usage(format!(
-            "bad cut-offs {} for {name} (-m): {what} expected",
-            echo(cuts)
-        ))
-    })?;
-    let key = |m: &Measure| Item::Measure(*m).order();
-    measures.sort_by_key(key);
-    if measures.windows(2).any(|w| w[0] == w[1]) {
-        return Err(Failure::usage(format!(
-            "cut-offs {} for {name} (-m) repeat one (trec_eval: duplicate cutoffs)",
-            echo(cuts)
-        )));
-    }
-    Ok(measures)
+/// The cut-offs of `family` as an `-m` option gave them (the library
+/// quotes them cut to 40 characters).
+fn cut_offs_given(specs: &[String], family: &str, cut: &str) -> String {
+    specs
+        .iter()
+        .filter_map(|s| s.split_once('.'))
+        .filter(|(name, _)| *name == family)
+        .map(|(_, cuts)| cuts)
+        .find(|cuts| cuts.chars().take(40).eq(cut.chars()))
+        .unwrap_or(cut)
+        .to_owned()
 }
 
 /// The score order of a release: larger first (as `f32` for 9).
@@ -841,6 +697,51 @@ mod tests {
                 .err()
                 .map(|e| e.status()),
             Some(2)
+        );
+    }
+
+    #[test]
+    fn the_set_nickname_and_full_names_are_read_by_the_library() {
+        // trec_eval's `set`: the counts computed here, and a note naming
+        // the rest.
+        let s = select(&["set".into()], Ties::TrecEval).unwrap();
+        assert_eq!(
+            s.items,
+            [
+                Item::Runid,
+                Item::Measure(Measure::Queries),
+                Item::Measure(Measure::Retrieved),
+                Item::Measure(Measure::Relevant),
+                Item::Measure(Measure::RelevantRetrieved),
+            ]
+        );
+        assert_eq!(
+            s.notes,
+            [
+                "trec_eval's set set also has utility, set_P, set_recall, set_relative_P, \
+              set_map, set_F: not computed here"
+            ]
+        );
+        // A measure's full name, recall levels included.
+        assert_eq!(
+            items(&["iprec_at_recall_0.20"]).unwrap(),
+            [Item::Measure(Measure::InterpolatedPrecision(20))]
+        );
+        // Errors quote the option as given, however long.
+        let long = format!("P.{}", "1,".repeat(50) + "x");
+        let e = items(&[&long]).unwrap_err();
+        assert!(e.message.contains(&echo(&long[2..])), "{}", e.message);
+        let e = items(&["ndcg.1"]).unwrap_err();
+        assert!(
+            e.message.contains("takes no gain parameters"),
+            "{}",
+            e.message
+        );
+        let e = items(&["map.", "P.5"]).unwrap_err();
+        assert!(
+            e.message.contains("no cut-offs after its '.'"),
+            "{}",
+            e.message
         );
     }
 

@@ -25,7 +25,8 @@
 //!  "control_items": { same layout },
 //!  "campaign": <the library's ballot::Campaign in its serde form>,
 //!  "page": {"title", "question", "instructions", "tie_label", "completion_code",
-//!           "completion_url"}                   (optional: init's page options)}
+//!           "completion_url", "partial_completion_code", "partial_completion_url"}
+//!                                               (optional: init's page options, those given)}
 //! ```
 //!
 //! A campaign served by `acm campaign serve` (feature `serve`) lives in a

@@ -32,7 +32,8 @@ A JSON state (from acm campaign init) is turned into a store at the first start:
 ballot since. Give the store to status, export and rank from then on (also while it is served);
 the JSON file is left as it was. Restarting on the store resumes where the server stopped, even
 after kill -9. The page's question, instructions, tie label and completion code or URL are set at
-init (acm campaign init --question … --tie-label … --completion-code …).
+init (acm campaign init --question … --tie-label … --completion-code …), and the code for those who
+stop before their quota (--partial-completion-code; none by default).
 
 Annotators open the study URL with their participant id (Prolific: append
 ?PROLIFIC_PID={{%PROLIFIC_PID%}}&STUDY_ID={{%STUDY_ID%}}&SESSION_ID={{%SESSION_ID%}}; MTurk:
@@ -95,6 +96,10 @@ pub struct ServeArgs {
     /// Who may show the page in a frame (CSP frame-ancestors), e.g. https://*.mturk.com.
     #[arg(long, default_value = "'none'")]
     pub frame_ancestors: String,
+    /// New participant ids admitted per minute, in bursts of as many (0: no limit); past it the
+    /// page asks to wait a moment and reloads itself.
+    #[arg(long, value_name = "N", default_value_t = 120)]
+    pub new_participants_per_minute: u32,
 }
 
 /// The store beside a JSON state: `s.json` → `s.db`, `s` → `s.db`.
@@ -221,6 +226,7 @@ pub fn serve(args: &ServeArgs, env: &mut Env<'_>) -> Outcome {
         },
         secure_cookies: args.secure_cookies,
         frame_ancestors: args.frame_ancestors.clone(),
+        new_workers_per_minute: args.new_participants_per_minute,
         ..defaults
     };
     adaptive_comp_metrics_serve::serve(&store, options).map_err(|e| match e {

@@ -119,6 +119,22 @@ pub struct InitArgs {
         help_heading = "The annotator's page (acm campaign serve)"
     )]
     pub completion_url: Option<String>,
+    /// The code shown to annotators who stop before their quota ("I want to stop here");
+    /// without it they get no code (the dashboard lists each one's answers, for payment).
+    #[arg(
+        long,
+        value_name = "CODE",
+        help_heading = "The annotator's page (acm campaign serve)"
+    )]
+    pub partial_completion_code: Option<String>,
+    /// Where the end screen sends annotators who stop before their quota ({code}: the
+    /// partial completion code).
+    #[arg(
+        long,
+        value_name = "URL",
+        help_heading = "The annotator's page (acm campaign serve)"
+    )]
+    pub partial_completion_url: Option<String>,
 }
 
 /// The page settings given to `init`, as the state keeps them (`None`
@@ -133,13 +149,18 @@ fn page_settings(args: &InitArgs) -> Result<Option<serde_json::Value>, Failure> 
         ),
         None => None,
     };
-    if let Some(u) = args.completion_url.as_deref()
-        && !(u.starts_with("https://") || u.starts_with("http://"))
-    {
-        return Err(Failure::Usage(AppError::msg(format!(
-            "--completion-url {}: expected an http:// or https:// URL",
-            crate::error::echo(u)
-        ))));
+    for (flag, url) in [
+        ("--completion-url", &args.completion_url),
+        ("--partial-completion-url", &args.partial_completion_url),
+    ] {
+        if let Some(u) = url.as_deref()
+            && !(u.starts_with("https://") || u.starts_with("http://"))
+        {
+            return Err(Failure::Usage(AppError::msg(format!(
+                "{flag} {}: expected an http:// or https:// URL",
+                crate::error::echo(u)
+            ))));
+        }
     }
     let mut page = serde_json::Map::new();
     for (key, value) in [
@@ -149,6 +170,8 @@ fn page_settings(args: &InitArgs) -> Result<Option<serde_json::Value>, Failure> 
         ("tie_label", args.tie_label.clone()),
         ("completion_code", args.completion_code.clone()),
         ("completion_url", args.completion_url.clone()),
+        ("partial_completion_code", args.partial_completion_code.clone()),
+        ("partial_completion_url", args.partial_completion_url.clone()),
     ] {
         if let Some(v) = value {
             page.insert(key.to_owned(), serde_json::Value::String(v));

@@ -1,6 +1,10 @@
 //! The measures of [`evaluate_trec`](super::evaluate_trec), named as
 //! `trec_eval` names them.
 
+mod selection;
+
+pub use selection::{MeasureSelection, MeasureSyntax, SelectionNote};
+
 use super::error::{RelevanceError, Result};
 use core::fmt;
 use core::str::FromStr;
@@ -102,11 +106,163 @@ const SUCCESS_CUTS: [usize; 3] = [1, 5, 10];
 /// A measure of a family from its cut-off.
 type Make = fn(usize) -> Measure;
 
-/// The measures of a family with cut-offs.
+/// What a name of `trec_eval`'s measure table stands for here.
 #[derive(Clone, Copy)]
-enum Family {
+enum Entry {
+    /// `runid`: the run's name, not a value.
+    Runid,
+    /// A measure with one value.
+    One(Measure),
+    /// A family with rank cut-offs, and its default cut-offs.
     Cut(Make, &'static [usize]),
+    /// `iprec_at_recall`: recall levels, 0.0, 0.1, …, 1.0 by default.
     RecallLevels,
+    /// A measure of `trec_eval` this crate does not compute.
+    Absent,
+}
+
+/// `trec_eval` 10.0's measure table (its `measures.c`) in its order, the
+/// order of its output, without the measures of preference and
+/// multiple-judgement qrels (which no nickname here names); `dcg` and
+/// `ideal_dcg` are in the table but in no nickname.
+const TABLE: [(&str, Entry); 39] = {
+    use Entry::{Absent, Cut, One, RecallLevels, Runid};
+    use Measure as M;
+    [
+        ("runid", Runid),
+        ("num_q", One(M::Queries)),
+        ("num_ret", One(M::Retrieved)),
+        ("num_rel", One(M::Relevant)),
+        ("num_rel_ret", One(M::RelevantRetrieved)),
+        ("map", One(M::AveragePrecision)),
+        ("gm_map", One(M::GeometricMap)),
+        ("Rprec", One(M::RPrecision)),
+        ("bpref", One(M::Bpref)),
+        ("recip_rank", One(M::ReciprocalRank)),
+        ("iprec_at_recall", RecallLevels),
+        ("P", Cut(M::Precision, &DEFAULT_CUTS)),
+        ("relstring", Absent),
+        ("recall", Cut(M::Recall, &DEFAULT_CUTS)),
+        ("infAP", Absent),
+        ("gm_bpref", Absent),
+        ("Rprec_mult", Absent),
+        ("utility", Absent),
+        ("11pt_avg", Absent),
+        ("binG", Absent),
+        ("G", Absent),
+        ("dcg", Absent),
+        ("ideal_dcg", Absent),
+        ("ndcg", One(M::Ndcg)),
+        ("ndcg_rel", Absent),
+        ("Rndcg", Absent),
+        ("ndcg_cut", Cut(M::NdcgCut, &DEFAULT_CUTS)),
+        ("map_cut", Cut(M::MapCut, &DEFAULT_CUTS)),
+        ("relative_P", Absent),
+        ("success", Cut(M::Success, &SUCCESS_CUTS)),
+        ("set_P", Absent),
+        ("set_relative_P", Absent),
+        ("set_recall", Absent),
+        ("set_map", Absent),
+        ("set_F", Absent),
+        ("num_nonrel_judged_ret", Absent),
+        ("rbp", Absent),
+        ("rbp_resid", Absent),
+        ("unj", Absent),
+    ]
+};
+
+/// The entry of a table name.
+fn entry(name: &str) -> Option<(usize, Entry)> {
+    TABLE
+        .iter()
+        .position(|(n, _)| *n == name)
+        .and_then(|i| TABLE.get(i).map(|&(_, e)| (i, e)))
+}
+
+/// `trec_eval`'s nicknames of measure sets (its `measures.c`), with their
+/// names in its order. `all_trec` is 10.0's: 9.0.x and `pytrec_eval` lack
+/// its `unj`, `rbp` and `rbp_resid`.
+const NICKNAMES: [(&str, &[&str]); 3] = [
+    (
+        "official",
+        &[
+            "runid",
+            "num_q",
+            "num_ret",
+            "num_rel",
+            "num_rel_ret",
+            "map",
+            "gm_map",
+            "Rprec",
+            "bpref",
+            "recip_rank",
+            "iprec_at_recall",
+            "P",
+        ],
+    ),
+    (
+        "set",
+        &[
+            "runid",
+            "num_q",
+            "num_ret",
+            "num_rel",
+            "num_rel_ret",
+            "utility",
+            "set_P",
+            "set_recall",
+            "set_relative_P",
+            "set_map",
+            "set_F",
+        ],
+    ),
+    (
+        "all_trec",
+        &[
+            "runid",
+            "num_q",
+            "num_ret",
+            "num_rel",
+            "num_rel_ret",
+            "map",
+            "gm_map",
+            "Rprec",
+            "bpref",
+            "recip_rank",
+            "iprec_at_recall",
+            "P",
+            "relstring",
+            "recall",
+            "unj",
+            "rbp",
+            "rbp_resid",
+            "infAP",
+            "gm_bpref",
+            "utility",
+            "11pt_avg",
+            "ndcg",
+            "relative_P",
+            "Rprec_mult",
+            "success",
+            "map_cut",
+            "ndcg_cut",
+            "ndcg_rel",
+            "Rndcg",
+            "binG",
+            "G",
+            "set_P",
+            "set_recall",
+            "set_relative_P",
+            "set_map",
+            "set_F",
+            "num_nonrel_judged_ret",
+        ],
+    ),
+];
+
+/// A nickname as `NICKNAMES` spells it, and the names of its set.
+fn nickname(name: &str) -> Option<(&'static str, &'static [&'static str])> {
+    NICKNAMES.iter().find(|(n, _)| *n == name).copied()
 }
 
 impl Measure {
@@ -220,16 +376,25 @@ impl Measure {
         !matches!(self, Self::GeometricMap | Self::InterpolatedPrecision(_))
     }
 
-    fn family(name: &str) -> Option<Family> {
-        Some(match name {
-            "P" => Family::Cut(Self::Precision, &DEFAULT_CUTS),
-            "ndcg_cut" => Family::Cut(Self::NdcgCut, &DEFAULT_CUTS),
-            "recall" => Family::Cut(Self::Recall, &DEFAULT_CUTS),
-            "map_cut" => Family::Cut(Self::MapCut, &DEFAULT_CUTS),
-            "success" => Family::Cut(Self::Success, &SUCCESS_CUTS),
-            "iprec_at_recall" => Family::RecallLevels,
-            _ => return None,
-        })
+    /// The measure's place in `trec_eval`'s output: the row of its table,
+    /// then the cut-off or recall level.
+    fn position(self) -> (usize, usize) {
+        let row = |name: &str| entry(name).map_or(usize::MAX, |(i, _)| i);
+        match self {
+            Self::Precision(k) => (row("P"), k),
+            Self::Recall(k) => (row("recall"), k),
+            Self::Success(k) => (row("success"), k),
+            Self::MapCut(k) => (row("map_cut"), k),
+            Self::NdcgCut(k) => (row("ndcg_cut"), k),
+            Self::InterpolatedPrecision(p) => (row("iprec_at_recall"), p as usize),
+            _ => (
+                TABLE
+                    .iter()
+                    .position(|(_, e)| matches!(e, Entry::One(m) if *m == self))
+                    .unwrap_or(usize::MAX),
+                0,
+            ),
+        }
     }
 
     /// Parses a `trec_eval -m` argument: a measure name (`map`, `P_5`,
@@ -241,7 +406,8 @@ impl Measure {
     /// `success`; 0.0, 0.1, …, 1.0 for `iprec_at_recall`. The measures come
     /// in the order given (`trec_eval` sorts the cut-offs and refuses a
     /// repeated one; its command line, `acm trec`, does too). Nicknames of
-    /// sets (`official`) are not measures: see [`Measure::OFFICIAL`].
+    /// sets (`official`) are not measures: see [`MeasureSelection`], which
+    /// reads whole lists as `trec_eval` and `pytrec_eval` do.
     ///
     /// # Errors
     /// [`RelevanceError::UnknownMeasure`] for a name this crate does not
@@ -264,27 +430,48 @@ impl Measure {
     /// ```
     pub fn parse_list(spec: &str) -> Result<Vec<Self>> {
         let unknown = || RelevanceError::UnknownMeasure {
-            name: spec.chars().take(40).collect(),
+            name: cut_text(spec),
         };
         if let Some((name, cuts)) = spec.split_once('.') {
-            let family = Self::family(name).ok_or_else(unknown)?;
-            return cuts
-                .split(',')
-                .map(|c| match family {
-                    Family::Cut(make, _) => parse_cut(c).map(make),
-                    Family::RecallLevels => parse_recall_level(c).map(Self::InterpolatedPrecision),
-                })
-                .map(|m| m.ok_or_else(unknown))
-                .collect();
+            return match entry(name) {
+                Some((_, e)) => family_cutoffs(e, cuts).ok_or_else(unknown),
+                None => Err(unknown()),
+            };
         }
-        match Self::family(spec) {
-            Some(Family::Cut(make, cuts)) => Ok(cuts.iter().map(|&k| make(k)).collect()),
-            Some(Family::RecallLevels) => Ok((0..=10)
-                .map(|p| Self::InterpolatedPrecision(p * 10))
-                .collect()),
-            None => spec.parse().map(|m| vec![m]),
+        match entry(spec) {
+            Some((_, e @ (Entry::Cut(..) | Entry::RecallLevels))) => Ok(family_defaults(e)),
+            _ => spec.parse().map(|m| vec![m]),
         }
     }
+}
+
+/// A name as an error quotes it: cut to 40 characters.
+fn cut_text(text: &str) -> String {
+    text.chars().take(40).collect()
+}
+
+/// A family's default measures (none for other entries).
+fn family_defaults(e: Entry) -> Vec<Measure> {
+    match e {
+        Entry::Cut(make, cuts) => cuts.iter().map(|&k| make(k)).collect(),
+        Entry::RecallLevels => (0..=10)
+            .map(|p| Measure::InterpolatedPrecision(p * 10))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// A family's measures at comma-separated cut-offs (recall levels for
+/// `iprec_at_recall`) in the order given; `None` if one does not parse or
+/// the entry is not a family.
+fn family_cutoffs(e: Entry, cuts: &str) -> Option<Vec<Measure>> {
+    cuts.split(',')
+        .map(|c| match e {
+            Entry::Cut(make, _) => parse_cut(c).map(make),
+            Entry::RecallLevels => parse_recall_level(c).map(Measure::InterpolatedPrecision),
+            _ => None,
+        })
+        .collect()
 }
 
 /// A rank cut-off: an integer ≥ 1.
@@ -341,9 +528,7 @@ impl FromStr for Measure {
     /// `ndcg_cut_10`, `ndcg`, `num_q`, `num_ret`, `num_rel`,
     /// `num_rel_ret`).
     fn from_str(s: &str) -> Result<Self> {
-        let unknown = || RelevanceError::UnknownMeasure {
-            name: s.chars().take(40).collect(),
-        };
+        let unknown = || RelevanceError::UnknownMeasure { name: cut_text(s) };
         let cut = parse_cut;
         Ok(match s {
             "map" => Self::AveragePrecision,

@@ -1,0 +1,327 @@
+//! The dashboard's status: what `/admin` shows and `/admin/status.json`
+//! gives, as one typed document built from the engine's figures under its
+//! lock in O(workers + ballots + the ranking entries listed): no copy of the
+//! campaign per request.
+
+use adaptive_comp_metrics::ballot::{BallotStatus, Exclusion, Phase};
+use serde::Serialize;
+
+use crate::engine::{Engine, Finish};
+
+/// The whole status.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct Status {
+    /// The campaign and where it stands.
+    pub(crate) campaign: CampaignInfo,
+    /// Every opened ballot.
+    pub(crate) ballots: Vec<BallotRow>,
+    /// Tasks leased now and not answered.
+    pub(crate) live_leases: usize,
+    /// The serving policy.
+    pub(crate) policy: PolicyInfo,
+    /// Every worker: those with answers (the campaign's order), then those
+    /// who came and have not answered.
+    pub(crate) workers: Vec<WorkerRow>,
+    /// The exclusions, in order.
+    pub(crate) exclusions: Vec<Exclusion>,
+    /// The ranking after the closed ballots (`null` before the first close).
+    pub(crate) ranking: Option<RankingInfo>,
+    /// Invitation links.
+    pub(crate) invitations: Vec<InvitationRow>,
+    /// What closing the open ballot now lacks (`null` without an open ballot).
+    pub(crate) close: Option<CloseInfo>,
+    /// When the status was taken (ms since the epoch).
+    pub(crate) now_ms: u64,
+    /// When the agreement figures were computed.
+    pub(crate) agreement_ms: u64,
+}
+
+/// The campaign.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct CampaignInfo {
+    pub(crate) tag: String,
+    pub(crate) title: String,
+    pub(crate) items: usize,
+    pub(crate) m: usize,
+    pub(crate) alpha: f64,
+    pub(crate) ballots: usize,
+    pub(crate) control_pairs: usize,
+    /// `open`, `ready` or `finished`.
+    pub(crate) phase: &'static str,
+    pub(crate) open_ballot: Option<usize>,
+    /// The open ballot has all its votes and is being closed.
+    pub(crate) closing: bool,
+    pub(crate) votes: u64,
+    /// Comparisons of every ballot (the campaign's budget of votes).
+    pub(crate) budget: usize,
+}
+
+/// One ballot: the library's figures, and when it opened and closed.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct BallotRow {
+    #[serde(flatten)]
+    pub(crate) status: BallotStatus,
+    pub(crate) opened_ms: Option<u64>,
+    pub(crate) closed_ms: Option<u64>,
+}
+
+/// The serving policy.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct PolicyInfo {
+    pub(crate) quota: Option<usize>,
+    pub(crate) lease_seconds: u64,
+    pub(crate) min_accuracy: Option<f64>,
+    pub(crate) min_controls: Option<u64>,
+}
+
+/// One worker.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct WorkerRow {
+    pub(crate) worker: String,
+    /// How they came: the URL parameter, `invitation`, or `file` (answers
+    /// imported by the file workflow).
+    pub(crate) source: String,
+    /// Votes on comparisons that count.
+    pub(crate) votes: u64,
+    pub(crate) controls: u64,
+    pub(crate) correct: u64,
+    pub(crate) accuracy: Option<f64>,
+    pub(crate) agreement: Option<f64>,
+    pub(crate) discarded: u64,
+    pub(crate) excluded_at: Option<usize>,
+    /// Answers recorded through the server, discarded ones included: the
+    /// work done, for payment.
+    pub(crate) answers: u64,
+    /// Answers in the open ballot (what the quota counts).
+    pub(crate) answered_now: usize,
+    /// The URL parameters recorded (STUDY_ID, SESSION_ID, …).
+    pub(crate) params: serde_json::Map<String, serde_json::Value>,
+    pub(crate) arrived_ms: Option<u64>,
+    pub(crate) first_answer_ms: Option<u64>,
+    pub(crate) last_answer_ms: Option<u64>,
+    /// When they stopped by "I want to stop here".
+    pub(crate) stopped_ms: Option<u64>,
+    /// What the end screen gave them: `full` (the completion code),
+    /// `partial` (stopped under the quota: the partial code, if any),
+    /// `excluded` (stopped by the exclusion rule), or `null` (still going,
+    /// or gone without reaching the end).
+    pub(crate) completion: Option<&'static str>,
+}
+
+/// The ranking.
+#[derive(Debug, Clone, Serialize)]
+#[serde(untagged)]
+pub(crate) enum RankingInfo {
+    /// The first entries.
+    Ranked {
+        closed_ballots: usize,
+        total: usize,
+        items: Vec<RankedRow>,
+    },
+    /// The library refused.
+    Failed { error: String },
+}
+
+/// One ranked item.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct RankedRow {
+    pub(crate) rank: usize,
+    pub(crate) id: String,
+    pub(crate) text: String,
+    pub(crate) score: f64,
+    pub(crate) last_ballot: usize,
+}
+
+/// An invitation.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct InvitationRow {
+    pub(crate) worker: String,
+    pub(crate) path: String,
+}
+
+/// What closing the open ballot now lacks.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct CloseInfo {
+    pub(crate) ballot: usize,
+    pub(crate) comparisons: usize,
+    pub(crate) without_vote: usize,
+    pub(crate) items: usize,
+    /// Items without any vote: closing now is impossible while there are.
+    pub(crate) unvoted_items: usize,
+    /// The ids of the first of them.
+    pub(crate) unvoted_examples: Vec<String>,
+    /// Closing now, withdrawing the comparisons without a vote, is possible.
+    pub(crate) can_close_now: bool,
+}
+
+/// Items named in a refusal or on the dashboard, at most.
+pub(crate) const EXAMPLES: usize = 10;
+
+impl Engine {
+    /// The status. `top`: ranking entries to list (`None`: all).
+    ///
+    /// # Complexity
+    /// O(workers + ballots + listed entries + comparisons of the open
+    /// ballot); O(tasks) when the agreement is due again
+    /// ([`Engine::refresh_tally`]); O(N log N) after a close.
+    pub(crate) fn status(&mut self, top: Option<usize>, now: u64) -> Status {
+        self.refresh_tally(now);
+        let ranking = self.ranking().map(|r| match r {
+            Ok(entries) => {
+                let n = top.unwrap_or(entries.len()).min(entries.len());
+                RankingInfo::Ranked {
+                    closed_ballots: self.file.campaign.scheduler().history().len(),
+                    total: entries.len(),
+                    items: entries[..n]
+                        .iter()
+                        .enumerate()
+                        .map(|(i, it)| {
+                            let (id, text) = self.file.thing(it.item);
+                            RankedRow {
+                                rank: i + 1,
+                                id: id.to_owned(),
+                                text: text.to_owned(),
+                                score: it.score,
+                                last_ballot: it.last_ballot,
+                            }
+                        })
+                        .collect(),
+                }
+            }
+            Err(error) => RankingInfo::Failed { error },
+        });
+        let f = &self.file;
+        let c = &f.campaign;
+        let s = c.scheduler();
+        let cfg = s.config();
+        let phase = match s.phase() {
+            Phase::Open { .. } => "open",
+            Phase::Ready { .. } => "ready",
+            Phase::Finished => "finished",
+        };
+        let page = f.page();
+        let campaign = CampaignInfo {
+            tag: f.tag.clone(),
+            title: page.title,
+            items: cfg.n_items(),
+            m: cfg.m(),
+            alpha: cfg.alpha(),
+            ballots: cfg.n_ballots(),
+            control_pairs: c.controls().len(),
+            phase,
+            open_ballot: c.open_ballot_number(),
+            closing: self.transition,
+            votes: s.total_votes(),
+            budget: s.ballot_sizes().iter().map(|b| b * cfg.m() / 2).sum(),
+        };
+        let ballots = self
+            .tally
+            .ballots
+            .iter()
+            .enumerate()
+            .map(|(k0, b)| {
+                let (opened_ms, closed_ms) = self.ballot_times.get(k0).copied().unwrap_or_default();
+                BallotRow {
+                    status: *b,
+                    opened_ms,
+                    closed_ms,
+                }
+            })
+            .collect();
+        let mut workers: Vec<WorkerRow> = Vec::with_capacity(self.workers().len());
+        for t in &self.tally.workers {
+            let id = self.worker_id(&t.worker);
+            workers.push(self.worker_row(id, Some(t)));
+        }
+        for w in self.workers() {
+            if self.tally.worker(&w.name).is_none() {
+                workers.push(self.worker_row(Some(w.id), None));
+            }
+        }
+        let close = self.close_check().map(|k| CloseInfo {
+            ballot: k.ballot,
+            comparisons: k.comparisons,
+            without_vote: k.without_vote,
+            items: k.items,
+            unvoted_items: k.unvoted_items.len(),
+            unvoted_examples: k
+                .unvoted_items
+                .iter()
+                .take(EXAMPLES)
+                .map(|&i| self.file.thing(i).0.to_owned())
+                .collect(),
+            can_close_now: k.can_withdraw(),
+        });
+        Status {
+            campaign,
+            ballots,
+            live_leases: self.live_leases(now),
+            policy: PolicyInfo {
+                quota: self.policy.quota,
+                lease_seconds: self.policy.lease_ms / 1000,
+                min_accuracy: self.policy.rule.map(|r| r.min_accuracy()),
+                min_controls: self.policy.rule.map(|r| r.min_controls()),
+            },
+            workers,
+            exclusions: c.exclusions().to_vec(),
+            ranking,
+            invitations: self
+                .invitations
+                .iter()
+                .map(|(t, n)| InvitationRow {
+                    worker: n.clone(),
+                    path: format!("/invite/{t}"),
+                })
+                .collect(),
+            close,
+            now_ms: now,
+            agreement_ms: self.tally.agreement_ms,
+        }
+    }
+
+    /// One worker's row: `id` when they came through the server, `t` when
+    /// they have answers.
+    fn worker_row(&self, id: Option<u32>, t: Option<&crate::engine::WorkerTally>) -> WorkerRow {
+        let row = id.and_then(|w| self.workers().get(w as usize));
+        let activity = id.and_then(|w| self.activity.get(w as usize));
+        let finish: Option<Finish> = id.and_then(|w| self.finished.get(&w).copied());
+        let params = row
+            .and_then(|r| serde_json::from_str::<serde_json::Value>(&r.params).ok())
+            .and_then(|v| match v {
+                serde_json::Value::Object(m) => Some(m),
+                _ => None,
+            })
+            .unwrap_or_default();
+        let answered_now = id.map_or(0, |w| self.answered(w));
+        let done = id.and_then(|w| self.done_state(w));
+        let completion = match (finish, done) {
+            (Some(f), _) => Some(if f.partial { "partial" } else { "full" }),
+            (None, Some(crate::engine::Done::Excluded)) => Some("excluded"),
+            (None, Some(_)) => Some("full"),
+            (None, None) => None,
+        };
+        let name = t.map_or_else(
+            || row.map_or_else(String::new, |r| r.name.clone()),
+            |t| t.worker.clone(),
+        );
+        WorkerRow {
+            source: row.map_or_else(|| "file".to_owned(), |r| r.source.clone()),
+            votes: t.map_or(0, |t| t.votes),
+            controls: t.map_or(0, |t| t.controls),
+            correct: t.map_or(0, |t| t.correct),
+            accuracy: t.and_then(crate::engine::WorkerTally::accuracy),
+            agreement: t.and_then(crate::engine::WorkerTally::agreement),
+            discarded: t.map_or(0, |t| t.discarded),
+            excluded_at: t.and_then(|t| t.excluded_at),
+            answers: activity.map_or(0, |a| a.answers),
+            answered_now,
+            params,
+            arrived_ms: activity.map(|a| a.arrived_ms),
+            first_answer_ms: activity.and_then(|a| a.first_ms),
+            last_answer_ms: activity.and_then(|a| a.last_ms),
+            stopped_ms: finish.map(|f| f.at_ms),
+            completion,
+            worker: name,
+        }
+    }
+}
