@@ -734,8 +734,8 @@ proptest! {
                 ties += t * t * t - t;
             }
         }
-        for s in 0..k {
-            prop_assert!((f.average_ranks[s] - ranks[s]).abs() < 1e-12);
+        for (ours, want) in f.average_ranks.iter().zip(&ranks) {
+            prop_assert!((ours - want).abs() < 1e-12);
         }
         let c = 1.0 - ties / (n * 4.0 * 15.0);
         if c > 0.0 {
@@ -753,4 +753,37 @@ proptest! {
             prop_assert!(f.groups.iter().any(|g| g.contains(&s)));
         }
     }
+}
+
+/// The sizes of the performance bars, for profiling (`cargo test --release
+/// … compare::profile -- --ignored`; the timings are in benches/compare.rs).
+#[test]
+#[ignore = "a profiling target, not a check"]
+fn profile() {
+    let systems = std::env::var("PROFILE_SYSTEMS").map_or(10, |v| v.parse().unwrap());
+    let units = std::env::var("PROFILE_UNITS").map_or(10_000, |v| v.parse().unwrap());
+    let replicates = std::env::var("PROFILE_REPLICATES").map_or(10_000, |v| v.parse().unwrap());
+    let test = match std::env::var("PROFILE_TEST").as_deref() {
+        Ok("bootstrap") => Test::Bootstrap,
+        _ => Test::Randomisation,
+    };
+    let columns: Vec<(String, Vec<f64>)> = (0..systems)
+        .map(|s| {
+            let col = (0..units)
+                .map(|u| ((u * 7919 + s * 104_729) % 1000) as f64 / 1000.0)
+                .collect();
+            (format!("s{s}"), col)
+        })
+        .collect();
+    let t = ScoreTable::from_columns(&columns).unwrap();
+    let start = std::time::Instant::now();
+    let c = Compare::new()
+        .test(test)
+        .replicates(replicates)
+        .units_seeded(&t, 1)
+        .unwrap();
+    if test == Test::Bootstrap {
+        friedman(&t, Order::LargerIsBetter, 0.05).unwrap();
+    }
+    eprintln!("{} pairs in {:?}", c.pairs.len(), start.elapsed());
 }

@@ -173,7 +173,7 @@ pub(crate) fn chi2_sf(x: f64, df: u64) -> (f64, f64) {
         return (0.0, f64::NEG_INFINITY);
     }
     let y = 0.5 * x;
-    if df % 2 == 0 {
+    if df.is_multiple_of(2) {
         // Q(a, y) = e^(−y) Σ_(j<a) y^j/j!,  a = df/2.
         let mut s = Scaled::new(1.0);
         for j in 1..df / 2 {

@@ -407,22 +407,15 @@ impl Compare {
                 got: n,
             });
         }
-        let columns: Vec<Vec<f64>> = (0..k).map(|s| table.column(s)).collect();
-        let means: Vec<f64> = columns
-            .iter()
-            .map(|c| crate::sum::neumaier(c.iter().copied()) / n as f64)
+        // The scores system by system: column a is columns[a·n..(a + 1)·n].
+        let columns: Vec<f64> = (0..k).flat_map(|s| table.column(s)).collect();
+        let column = |a: usize| &columns[a * n..(a + 1) * n];
+        let means: Vec<f64> = (0..k)
+            .map(|a| crate::sum::neumaier(column(a).iter().copied()) / n as f64)
             .collect();
-        let abs_sums: Vec<f64> = columns
-            .iter()
-            .map(|c| c.iter().map(|x| x.abs()).sum())
+        let abs_sums: Vec<f64> = (0..k)
+            .map(|a| column(a).iter().map(|x| x.abs()).sum())
             .collect();
-        let diffs = |a: usize, b: usize| -> Vec<f64> {
-            columns[a]
-                .iter()
-                .zip(&columns[b])
-                .map(|(x, y)| x - y)
-                .collect()
-        };
         let spec = IntervalSpec {
             level: self.level,
             interval: match settings.interval {
@@ -431,107 +424,81 @@ impl Compare {
             },
             alternative: self.alternative,
         };
-        // The bootstrap, shared: means of every system on every resample.
+        // The bootstrap, shared: every system's mean on every resample.
+        let resamples = self.replicates;
         let boot = (matches!(settings.interval, IntervalMethod::Bootstrap(_))
             || self.test == Test::Bootstrap)
             .then(|| {
-                resample::matrix(
-                    n,
-                    k,
-                    self.replicates,
-                    interval_seed,
-                    self.threads,
-                    |idx, out| {
-                        out.fill(0.0);
-                        for &i in idx {
-                            for (o, x) in out.iter_mut().zip(table.row(i)) {
-                                *o += x;
-                            }
+                resample::matrix(n, k, resamples, interval_seed, self.threads, |idx, out| {
+                    out.fill(0.0);
+                    for &i in idx {
+                        for (o, x) in out.iter_mut().zip(table.row(i)) {
+                            *o += x;
                         }
-                        out.iter_mut().for_each(|o| *o /= n as f64);
-                    },
-                )
-            });
-        let boot_column = |f: &dyn Fn(&[f64]) -> f64| -> Vec<f64> {
-            boot.as_ref()
-                .map(|m| m.chunks_exact(k).map(f).collect())
-                .unwrap_or_default()
-        };
-        // Leave-one-out means of a column, for BCa.
-        let jackknife = |x: Vec<f64>| {
-            move || -> Result<Vec<f64>, UncertaintyError> {
-                let total = crate::sum::neumaier(x.iter().copied());
-                let m = (x.len() as f64 - 1.0).max(1.0);
-                Ok(x.iter().map(|v| (total - v) / m).collect())
-            }
-        };
-        // Systems.
-        let systems: Vec<SystemSummary> = (0..k)
-            .map(|s| {
-                let interval = match settings.interval {
-                    IntervalMethod::Student => (n >= 2).then(|| {
-                        Bounds::new(ttest::student_interval(
-                            &columns[s],
-                            self.level,
-                            self.alternative,
-                        ))
-                    }),
-                    IntervalMethod::Bootstrap(_) => {
-                        let values = boot_column(&|row| row[s]);
-                        let tol = randomisation::tolerance(abs_sums[s] / n as f64);
-                        let r = resample::summarise(
-                            values,
-                            means[s],
-                            tol,
-                            spec,
-                            jackknife(columns[s].clone()),
-                        );
-                        r.interval.ok().map(Bounds::new)
                     }
-                };
-                SystemSummary {
-                    name: table.names()[s].clone(),
-                    estimate: means[s],
-                    interval,
-                }
-            })
-            .collect();
+                    out.iter_mut().for_each(|o| *o /= n as f64);
+                })
+            });
+        let boot_of = |a: usize| {
+            boot.as_deref()
+                .map(|m| &m[a * resamples..(a + 1) * resamples])
+        };
+        let student = |x: &[f64]| {
+            (n >= 2).then(|| Bounds::new(ttest::student_interval(x, self.level, self.alternative)))
+        };
+        let workers = self.threads.count();
+        // Systems.
+        let systems: Vec<SystemSummary> = crate::threads::map((0..k).collect(), workers, |s| {
+            let interval = match (settings.interval, boot_of(s)) {
+                (IntervalMethod::Bootstrap(_), Some(values)) => resample::summarise(
+                    values.to_vec(),
+                    means[s],
+                    randomisation::tolerance(abs_sums[s] / n as f64),
+                    spec,
+                    || Ok(leave_one_out_means(column(s))),
+                )
+                .interval
+                .ok()
+                .map(Bounds::new),
+                _ => student(column(s)),
+            };
+            SystemSummary {
+                name: table.names()[s].clone(),
+                estimate: means[s],
+                interval,
+            }
+        });
         // Randomisation: exact per pair, or random sign vectors shared by all.
-        let flips: Vec<Counts> = if self.test == Test::Randomisation {
+        let exact = n <= self.exact_up_to;
+        let flips: Vec<Counts> = if self.test == Test::Randomisation && !exact {
             let tols: Vec<f64> = pairs
                 .iter()
                 .map(|&(a, b)| randomisation::tolerance(abs_sums[a] + abs_sums[b]))
                 .collect();
-            if n <= self.exact_up_to {
-                let jobs: Vec<(usize, (usize, usize))> =
-                    pairs.iter().copied().enumerate().collect();
-                crate::threads::map(jobs, self.threads.count(), |(i, (a, b))| {
-                    randomisation::exact_counts(&diffs(a, b), tols[i])
-                })
-            } else {
-                self.monte_carlo(table, &pairs, &tols, test_seed)
-            }
+            self.monte_carlo(&columns, n, k, &pairs, &tols, test_seed)
         } else {
             Vec::new()
         };
-        let mut out = Vec::with_capacity(pairs.len());
-        for (i, &(a, b)) in pairs.iter().enumerate() {
-            let d = diffs(a, b);
+        let jobs: Vec<(usize, (usize, usize))> = pairs.iter().copied().enumerate().collect();
+        let out = crate::threads::map(jobs, workers, |(i, (a, b))| {
+            let d: Vec<f64> = column(a)
+                .iter()
+                .zip(column(b))
+                .map(|(x, y)| x - y)
+                .collect();
             let difference = means[a] - means[b];
-            let scale = (abs_sums[a] + abs_sums[b]) / n as f64;
-            let boot_pair = boot.as_ref().map(|_| {
-                resample::summarise(
-                    boot_column(&|row| row[a] - row[b]),
+            let boot_pair = match (boot_of(a), boot_of(b)) {
+                (Some(va), Some(vb)) => Some(resample::summarise(
+                    va.iter().zip(vb).map(|(x, y)| x - y).collect(),
                     difference,
-                    randomisation::tolerance(scale),
+                    randomisation::tolerance((abs_sums[a] + abs_sums[b]) / n as f64),
                     spec,
-                    jackknife(d.clone()),
-                )
-            });
+                    || Ok(leave_one_out_means(&d)),
+                )),
+                _ => None,
+            };
             let interval = match settings.interval {
-                IntervalMethod::Student => (n >= 2).then(|| {
-                    Bounds::new(ttest::student_interval(&d, self.level, self.alternative))
-                }),
+                IntervalMethod::Student => student(&d),
                 IntervalMethod::Bootstrap(_) => {
                     boot_pair.and_then(|r| r.interval.ok()).map(Bounds::new)
                 }
@@ -558,28 +525,26 @@ impl Compare {
                     (statistic, w.p, method)
                 }
                 Test::Randomisation => {
-                    let exact = n <= self.exact_up_to;
-                    let (p, se) = randomisation::p_value(flips[i], exact, self.alternative);
+                    let counts = if exact {
+                        let tol = randomisation::tolerance(abs_sums[a] + abs_sums[b]);
+                        randomisation::exact_counts(&d, tol)
+                    } else {
+                        flips[i]
+                    };
+                    let (p, se) = randomisation::p_value(counts, exact, self.alternative);
                     let method = match se {
                         Some(standard_error) => PValueMethod::MonteCarlo {
-                            replicates: flips[i].total,
+                            replicates: counts.total,
                             standard_error,
                         },
                         None => PValueMethod::Exact {
-                            assignments: flips[i].total,
+                            assignments: counts.total,
                         },
                     };
                     (difference, p, method)
                 }
                 Test::Bootstrap => {
-                    let counts = boot_pair.map_or(
-                        Counts {
-                            at_least: 0,
-                            at_most: 0,
-                            total: 0,
-                        },
-                        |r| r.counts,
-                    );
+                    let counts = boot_pair.map_or(Counts::default(), |r| r.counts);
                     let (p, se) = randomisation::p_value(counts, false, self.alternative);
                     let method = PValueMethod::MonteCarlo {
                         replicates: counts.total,
@@ -591,7 +556,7 @@ impl Compare {
             let (cohens_dz, hedges_gz) = ttest::effect_sizes(&d);
             let wins = d.iter().filter(|&&x| x > 0.0).count();
             let losses = d.iter().filter(|&&x| x < 0.0).count();
-            out.push(PairComparison {
+            Ok(PairComparison {
                 a,
                 b,
                 difference,
@@ -610,8 +575,10 @@ impl Compare {
                 method,
                 adjusted_p_value: p_value,
                 reject: false,
-            });
-        }
+            })
+        })
+        .into_iter()
+        .collect::<Result<Vec<_>, CompareError>>()?;
         let mut comparison = Comparison {
             statistic: "mean".to_owned(),
             units: n,
@@ -642,24 +609,23 @@ impl Compare {
         self.units(table, &mut seeded_rng(seed))
     }
 
-    /// The Monte-Carlo counts of every pair from shared random sign vectors.
+    /// The Monte-Carlo counts of every pair from shared random sign
+    /// vectors (`columns`: k columns of n scores, one after another).
     fn monte_carlo(
         &self,
-        table: &ScoreTable,
+        columns: &[f64],
+        n: usize,
+        k: usize,
         pairs: &[(usize, usize)],
         tols: &[f64],
         seed: u64,
     ) -> Vec<Counts> {
-        let k = table.systems();
-        let rows = table.scores();
-        let mut partial = vec![0.0; k];
         let mut observed = vec![0.0; k];
-        randomisation::signed_system_sums(rows, k, || u64::MAX, &mut partial, &mut observed);
+        randomisation::signed_sums(columns, &vec![1.0; n], &mut observed);
         let mut counts = vec![
             Counts {
-                at_least: 0,
-                at_most: 0,
                 total: self.replicates as u64,
+                ..Counts::default()
             };
             pairs.len()
         ];
@@ -667,10 +633,10 @@ impl Compare {
             self.replicates,
             seed,
             self.threads,
-            || vec![0.0; k],
-            |partial, _, rng| {
+            || vec![0.0; n],
+            |signs, _, rng| {
                 let mut sums = vec![0.0; k];
-                randomisation::random_sums(rows, k, rng, partial, &mut sums);
+                randomisation::random_sums(columns, rng, signs, &mut sums);
                 sums
             },
             |_, sums| {
@@ -802,7 +768,7 @@ impl Compare {
         let tol = |v: f64| 1e-12 * v.abs().max(1.0);
         let systems: Vec<SystemSummary> = (0..k)
             .map(|s| {
-                let column: Vec<f64> = boot.chunks_exact(k).map(|r| r[s]).collect();
+                let column = boot[s * self.replicates..(s + 1) * self.replicates].to_vec();
                 let r = resample::summarise(column, values[s], tol(values[s]), spec, || {
                     jackknife_of(jack.as_deref(), k, |r| r[s])
                 });
@@ -816,7 +782,11 @@ impl Compare {
         let mut out = Vec::with_capacity(pairs.len());
         for (i, &(a, b)) in pairs.iter().enumerate() {
             let difference = values[a] - values[b];
-            let column: Vec<f64> = boot.chunks_exact(k).map(|r| r[a] - r[b]).collect();
+            let (va, vb) = (
+                &boot[a * self.replicates..(a + 1) * self.replicates],
+                &boot[b * self.replicates..(b + 1) * self.replicates],
+            );
+            let column: Vec<f64> = va.iter().zip(vb).map(|(x, y)| x - y).collect();
             let r = resample::summarise(column, difference, tol(difference), spec, || {
                 jackknife_of(jack.as_deref(), k, |r| r[a] - r[b])
             });
@@ -903,6 +873,13 @@ impl Compare {
     ) -> Result<Comparison, CompareError> {
         self.coefficients(statistic, human, models, &mut seeded_rng(seed))
     }
+}
+
+/// The leave-one-out means of `x` (x̄ without item i), for BCa.
+fn leave_one_out_means(x: &[f64]) -> Vec<f64> {
+    let total = crate::sum::neumaier(x.iter().copied());
+    let m = (x.len() as f64 - 1.0).max(1.0);
+    x.iter().map(|v| (total - v) / m).collect()
 }
 
 /// The leave-one-out values `f(row)` of a jackknife matrix (n rows of k).

@@ -36,7 +36,7 @@ pub(crate) fn tolerance(scale: f64) -> f64 {
 }
 
 /// Counts of a sign-flip test: values ≥ T − tol, values ≤ T + tol, of `total`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(crate) struct Counts {
     pub(crate) at_least: u64,
     pub(crate) at_most: u64,
@@ -45,7 +45,7 @@ pub(crate) struct Counts {
 
 /// The signed sums Σ_(j ∈ half) ±d_j of every sign pattern of `half`
 /// (bit j of the mask set = +), each summed in index order.
-fn signed_sums(half: &[f64]) -> Vec<f64> {
+fn half_sums(half: &[f64]) -> Vec<f64> {
     (0..1u64 << half.len())
         .map(|mask| {
             half.iter().enumerate().fold(
@@ -61,8 +61,8 @@ fn signed_sums(half: &[f64]) -> Vec<f64> {
 pub(crate) fn exact_counts(d: &[f64], tol: f64) -> Counts {
     debug_assert!(d.len() <= 62);
     let h = d.len() / 2;
-    let left = signed_sums(&d[..h]);
-    let mut right = signed_sums(&d[h..]);
+    let left = half_sums(&d[..h]);
+    let mut right = half_sums(&d[h..]);
     let observed = left[left.len() - 1] + right[right.len() - 1];
     right.sort_by(f64::total_cmp);
     let (hi, lo) = (observed - tol, observed + tol);
@@ -103,46 +103,50 @@ pub(crate) fn p_value(
     (value, (!exact).then_some(error))
 }
 
-/// Units per block of the signed sums: one 64-bit draw of signs, and a
-/// partial sum added to the total (which keeps rounding errors small).
-const BLOCK: usize = 64;
-
-/// `out[a] = Σᵢ sᵢ·rows[i·k + a]` over the units, with the signs of each
-/// block of 64 units from one `u64` of `signs()` (bit j set = +).
-pub(crate) fn signed_system_sums(
-    rows: &[f64],
-    k: usize,
-    mut signs: impl FnMut() -> u64,
-    partial: &mut [f64],
-    out: &mut [f64],
-) {
-    debug_assert!(partial.len() == k && out.len() == k);
-    out.fill(0.0);
-    for block in rows.chunks(BLOCK * k) {
-        let bits = signs();
-        partial.fill(0.0);
-        for (j, row) in block.chunks_exact(k).enumerate() {
+/// Fills `signs` with ±1.0, 64 units a draw of `bits()` (bit j set = +).
+pub(crate) fn fill_signs(signs: &mut [f64], mut bits: impl FnMut() -> u64) {
+    for block in signs.chunks_mut(64) {
+        let b = bits();
+        for (j, s) in block.iter_mut().enumerate() {
             // ±1.0 from the bit, without a branch.
-            let s = f64::from_bits(1f64.to_bits() | ((!bits >> j & 1) << 63));
-            for (p, &x) in partial.iter_mut().zip(row) {
-                *p += s * x;
-            }
-        }
-        for (o, p) in out.iter_mut().zip(partial.iter()) {
-            *o += p;
+            *s = f64::from_bits(1f64.to_bits() | ((!b >> j & 1) << 63));
         }
     }
 }
 
+/// `out[a] = Σᵢ signs[i]·columns[a·n + i]`: every system's signed sum, the
+/// columns stored one system after another.
+pub(crate) fn signed_sums(columns: &[f64], signs: &[f64], out: &mut [f64]) {
+    let n = signs.len();
+    for (o, column) in out.iter_mut().zip(columns.chunks_exact(n.max(1))) {
+        *o = dot(column, signs);
+    }
+}
+
+/// Σ aᵢbᵢ with eight running sums (vectorised; a fixed order, so the same
+/// on every machine and thread).
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    let (ca, ra) = a.as_chunks::<8>();
+    let (cb, rb) = b.as_chunks::<8>();
+    let mut acc = [0.0; 8];
+    for (x, y) in ca.iter().zip(cb) {
+        for j in 0..8 {
+            acc[j] += x[j] * y[j];
+        }
+    }
+    let tail: f64 = ra.iter().zip(rb).map(|(x, y)| x * y).sum();
+    ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7])) + tail
+}
+
 /// One random sign vector's signed sums of every system.
 pub(crate) fn random_sums<R: Rng + ?Sized>(
-    rows: &[f64],
-    k: usize,
+    columns: &[f64],
     rng: &mut R,
-    partial: &mut [f64],
+    signs: &mut [f64],
     out: &mut [f64],
 ) {
-    signed_system_sums(rows, k, || rng.next_u64(), partial, out);
+    fill_signs(signs, || rng.next_u64());
+    signed_sums(columns, signs, out);
 }
 
 #[cfg(test)]
@@ -191,11 +195,22 @@ mod tests {
     #[test]
     fn signed_sums_use_one_bit_a_unit() {
         // Two systems, 3 units; signs + − + (bits 0b101).
-        let rows = [1.0, 10.0, 2.0, 20.0, 4.0, 40.0];
-        let (mut partial, mut out) = ([0.0; 2], [0.0; 2]);
-        signed_system_sums(&rows, 2, || 0b101, &mut partial, &mut out);
+        let columns = [1.0, 2.0, 4.0, 10.0, 20.0, 40.0];
+        let (mut signs, mut out) = ([0.0; 3], [0.0; 2]);
+        fill_signs(&mut signs, || 0b101);
+        assert_eq!(signs, [1.0, -1.0, 1.0]);
+        signed_sums(&columns, &signs, &mut out);
         assert_eq!(out, [3.0, 30.0]);
-        signed_system_sums(&rows, 2, || u64::MAX, &mut partial, &mut out);
-        assert_eq!(out, [7.0, 70.0]);
+        // 70 units: two draws, the second for units 64…69.
+        let mut draws = [u64::MAX, 0].into_iter();
+        let mut signs = vec![0.0; 70];
+        fill_signs(&mut signs, || draws.next().unwrap());
+        let column: Vec<f64> = (0..70).map(f64::from).collect();
+        let mut out = [0.0];
+        signed_sums(&column, &signs, &mut out);
+        assert_eq!(
+            out[0],
+            (0..64).sum::<i32>() as f64 - (64..70).sum::<i32>() as f64
+        );
     }
 }

@@ -23,8 +23,9 @@ use crate::uncertainty::{Interval, Threads, UncertaintyError};
 use rand::RngExt;
 
 /// Runs `per_resample(indices, out)` for B resamples of n units on the
-/// replicate streams of `seed`, and returns the B × k matrix of their
-/// outputs (row b = resample b), the same on any number of threads.
+/// replicate streams of `seed`, and returns the outputs system by system
+/// (`[a·B + b]`: system a's value on resample b), the same on any number of
+/// threads.
 pub(crate) fn matrix<F>(
     n: usize,
     k: usize,
@@ -36,20 +37,21 @@ pub(crate) fn matrix<F>(
 where
     F: Fn(&[usize], &mut [f64]) + Sync,
 {
-    let mut out = Vec::with_capacity(resamples * k);
+    let mut out = vec![0.0; resamples * k];
     let Ok(()) = engine::for_each(
         resamples,
         seed,
         threads,
-        || vec![0usize; n],
-        |idx, _, rng| {
+        || (vec![0usize; n], vec![0.0; k]),
+        |(idx, row), _, rng| {
             idx.iter_mut().for_each(|i| *i = rng.random_range(0..n));
-            let mut row = vec![0.0; k];
-            per_resample(idx, &mut row);
-            row
+            per_resample(idx, row);
+            row.clone()
         },
-        |_, row| {
-            out.extend_from_slice(&row);
+        |b, row| {
+            for (a, v) in row.into_iter().enumerate() {
+                out[a * resamples + b] = v;
+            }
             Ok::<(), core::convert::Infallible>(())
         },
     );

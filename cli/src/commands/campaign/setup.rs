@@ -170,8 +170,14 @@ fn page_settings(args: &InitArgs) -> Result<Option<serde_json::Value>, Failure> 
         ("tie_label", args.tie_label.clone()),
         ("completion_code", args.completion_code.clone()),
         ("completion_url", args.completion_url.clone()),
-        ("partial_completion_code", args.partial_completion_code.clone()),
-        ("partial_completion_url", args.partial_completion_url.clone()),
+        (
+            "partial_completion_code",
+            args.partial_completion_code.clone(),
+        ),
+        (
+            "partial_completion_url",
+            args.partial_completion_url.clone(),
+        ),
     ] {
         if let Some(v) = value {
             page.insert(key.to_owned(), serde_json::Value::String(v));
