@@ -49,63 +49,69 @@
 //!
 //! | module | error | wraps |
 //! |---|---|---|
-//! | ranks, weights, correlations (the core) | [`Error`] (also `Copy`) | |
-//! | the standardised scale | [`StandardisedError`] (also `Copy`) | [`Error`] |
-//! | `uncertainty` | `uncertainty::UncertaintyError` (also `Copy`) | [`Error`], [`StandardisedError`] |
+//! | ranks, weights, correlations (the core) | [`CorrelationError`] (also `Copy`) | |
+//! | the standardised scale | [`StandardisedError`] (also `Copy`) | [`CorrelationError`] |
+//! | `uncertainty` | `uncertainty::UncertaintyError` (also `Copy`) | [`CorrelationError`], [`StandardisedError`] |
 //! | [`lexsub`] | [`lexsub::LexsubError`] | |
 //! | [`embedding`] | [`embedding::EmbeddingError`] | |
 //! | [`triplet`] | [`triplet::TripletError`] | [`embedding::EmbeddingError`] |
-//! | [`wordsim`] | [`wordsim::WordsimError`] | [`embedding::EmbeddingError`], [`Error`], `UncertaintyError` |
+//! | [`wordsim`] | [`wordsim::WordsimError`] | [`embedding::EmbeddingError`], [`CorrelationError`], `UncertaintyError` |
 //! | [`relevance`] | [`relevance::RelevanceError`] | |
 //! | `ballot` | `ballot::BallotError` (also `Copy`); `ballot::AnswerError` for an answer a campaign refuses | |
-//! | `simulate` | `simulate::SimError` | `BallotError` |
+//! | `simulate` | `simulate::SimulateError` | `BallotError` |
 //!
-//! Code that calls several modules returns [`AnyError`], the crate-wide
+//! The errors of the readers (lexical substitution, triplets, word vectors,
+//! word-similarity benchmarks, relevance judgements and TREC files) say the
+//! 1-based line and column of the input they are about, where there is one,
+//! with `line()` and `column()`; [`Error`] answers both for any module.
+//!
+//! Code that calls several modules returns [`Error`], the crate-wide
 //! type: every module error converts into it with `From`, so `?` works across
 //! modules without `map_err`, and matching on its variant (one per module
-//! error) gives the module error back:
+//! error) gives the module error back. [`Result`] is `Result<T, Error>`:
 //!
 //! ```
 //! use adaptive_comp_metrics::relevance::{read_trec_qrels, Ids};
 //! use adaptive_comp_metrics::wordsim::{Benchmark, PairFormat};
-//! use adaptive_comp_metrics::{rho_w, AnyError};
+//! use adaptive_comp_metrics::{rho_w, Error, Result};
 //!
-//! fn main() -> Result<(), AnyError> {
+//! fn main() -> Result<()> {
 //!     let pairs = "tiger cat 7.35\nbook paper 7.46\ncomputer keyboard 7.62\n";
 //!     let benchmark = Benchmark::read("toy", pairs.as_bytes(), &PairFormat::new())?; // WordsimError
 //!     let human: Vec<f64> = benchmark.pairs().iter().map(|p| p.score).collect();
 //!     let model = [0.52, 0.61, 0.70];
-//!     assert_eq!(rho_w(&human, &model)?.rho, 1.0); // Error
+//!     assert_eq!(rho_w(&human, &model)?.rho, 1.0); // CorrelationError
 //!     let qrels = read_trec_qrels("q1 0 d1 1\nq1 0 d2 0\n".as_bytes(), &mut Ids::new())?; // RelevanceError
 //!     assert_eq!(qrels.len(), 2);
 //!
 //!     // The message is the module error's; the variant holds the module error.
-//!     let e: AnyError = read_trec_qrels("q1 0 d1 1\nq1 0 d2\n".as_bytes(), &mut Ids::new())
+//!     let e: Error = read_trec_qrels("q1 0 d1 1\nq1 0 d2\n".as_bytes(), &mut Ids::new())
 //!         .unwrap_err()
 //!         .into();
 //!     assert_eq!(e.to_string(), "line 2: expected 4 fields (qid iter docno rel), found 3");
-//!     let AnyError::Relevance(r) = &e else { unreachable!() };
+//!     assert_eq!(e.line(), Some(2));
+//!     let Error::Relevance(r) = &e else { unreachable!() };
 //!     assert_eq!(r.line(), Some(2));
 //!     Ok(())
 //! }
 //! ```
 //!
-//! How [`AnyError`] is built, and why:
+//! How [`Error`] is built, and why:
 //!
-//! - *A new type, not a wider [`Error`].* [`Error`] is `Copy`, and a
-//!   variant holding [`lexsub::LexsubError`] (which holds `String`s) would
-//!   take `Copy` away, a breaking change; it would also make the error type
-//!   of every core function name failures the function cannot have. The
-//!   module errors stay the return types of their modules' functions.
+//! - *A new type, not a wider [`CorrelationError`].* [`CorrelationError`] is
+//!   `Copy`, and a variant holding [`lexsub::LexsubError`] (which holds
+//!   `String`s) would take `Copy` away; it would also make the error type of
+//!   every core function name failures the function cannot have. The module
+//!   errors stay the return types of their modules' functions.
 //! - *One variant per module error, named after its module, holding it
-//!   boxed* ([`AnyError::Correlation`] for the core's [`Error`],
-//!   `AnyError::Answer` for `ballot::AnswerError`). Matching needs no
-//!   downcast. The box keeps [`AnyError`] two words in size whatever the
+//!   boxed* ([`Error::Correlation`] for the core's [`CorrelationError`],
+//!   `Error::Answer` for `ballot::AnswerError`). Matching needs no
+//!   downcast. The box keeps [`Error`] two words in size whatever the
 //!   module errors hold (the largest, [`relevance::RelevanceError`], is 104
-//!   bytes on 64-bit targets), so a `Result<T, AnyError>` is as small as a
-//!   `Result<T, Box<dyn Error>>`, and a module error that grows in a minor
-//!   release does not change it. The cost is one allocation, on the error
-//!   path only.
+//!   bytes on 64-bit targets), so a `Result<T, Error>` is as small as a
+//!   `Result<T, Box<dyn std::error::Error>>`, and a module error that grows
+//!   in a minor release does not change it. The cost is one allocation, on
+//!   the error path only.
 //! - *Transparent, as [`std::io::Error`] is for the error it wraps:*
 //!   `Display` is the module error's message, unchanged, and
 //!   [`source`](std::error::Error::source) is the module error's own
@@ -113,25 +119,29 @@
 //!   its message twice in every report that walks the chain of sources (an
 //!   error should either show its cause in its message or return it as its
 //!   source, not both). The module error as a trait object is
-//!   [`AnyError::module_error`].
+//!   [`Error::module_error`].
 //! - *A module error that wraps another is kept whole:* a
-//!   [`wordsim::WordsimError`] wrapping a core [`Error`] becomes
-//!   [`AnyError::Wordsim`], so the variant names the module whose call
+//!   [`wordsim::WordsimError`] wrapping a core [`CorrelationError`] becomes
+//!   [`Error::Wordsim`], so the variant names the module whose call
 //!   failed.
 //! - *No `std::io::Error` variant.* No function of the crate returns a bare
 //!   I/O error: the readers report one inside their module error, with the
 //!   line being read and the error's kind (and message). Opening a file is
-//!   the caller's, and an application error type (`Box<dyn Error>`,
-//!   `anyhow::Error`) takes both an `std::io::Error` and an [`AnyError`].
-//!   An `std::io::Error` inside would also cost [`AnyError`] its `Clone` and
+//!   the caller's, and an application error type (`Box<dyn std::error::Error>`,
+//!   `anyhow::Error`) takes both an `std::io::Error` and an [`Error`].
+//!   An `std::io::Error` inside would also cost [`Error`] its `Clone` and
 //!   `PartialEq`.
-//! - *No new `Result` alias:* [`Result`] is the core's
-//!   (`Result<T, E = Error>`) and stays so; write `Result<T, AnyError>`.
+//! - *Two kinds of `Result` alias:* the crate-wide [`Result`] is
+//!   `Result<T, E = Error>` (as `std::io::Result` is for its error); each
+//!   module's own ([`correlation::Result`], [`relevance::Result`], …)
+//!   defaults to that module's error, and the modules' functions return it.
 //! - Variants of feature-gated modules exist with their feature only
-//!   (`Uncertainty`, `Ballot` and `Answer`, `Simulate`); [`AnyError`] is
+//!   (`Uncertainty`, `Ballot` and `Answer`, `Simulate`); [`Error`] is
 //!   `#[non_exhaustive]` (a new module brings a new variant in a minor
 //!   release), `Clone`, `PartialEq`, `Send + Sync + 'static` (checked at
 //!   compile time), and, as the module errors, has no serialised form.
+//! - *Names.* Before 0.1.0 the umbrella was `AnyError` and the core's error
+//!   `Error`; `AnyError` stays as a deprecated alias of [`Error`].
 //!
 //! ## Sizes and memory
 //!
@@ -156,11 +166,11 @@
 //! | items of a vote collection (feature `scheduler`) | 2²⁴ | `BallotError::TooLarge` | `BallotConfig::MAX_ITEMS` |
 //! | comparisons of a collection, of `random_matchings`, `spread_over_voters`, `uniform_plan` | 2²⁶ | `BallotError::TooLarge` | `BallotConfig::MAX_COMPARISONS` |
 //! | voters of `spread_over_voters` | 2²⁴ | `BallotError::TooLarge` | `BallotConfig::MAX_VOTERS` |
-//! | simulations of a run or a sweep (feature `simulator`) | 2²⁰ | `SimError::TooLarge` | `Simulation::MAX_SIMULATIONS` |
-//! | voter × item opinions of a simulated crowd | 2²⁷ (1 GiB) | `SimError::TooLarge` | `Simulation::MAX_OPINIONS` |
+//! | simulations of a run or a sweep (feature `simulator`) | 2²⁰ | `SimulateError::TooLarge` | `Simulation::MAX_SIMULATIONS` |
+//! | voter × item opinions of a simulated crowd | 2²⁷ (1 GiB) | `SimulateError::TooLarge` | `Simulation::MAX_OPINIONS` |
 //! | triplet comparisons of a dataset | 2²⁴ | [`triplet::TripletError::TooLarge`] | [`triplet::MAX_COMPARISONS`] |
 //! | items of `GammaMonteCarlo::moments` (feature `uncertainty`) | 2²⁶ | `UncertaintyError::TooLarge` | `GammaMonteCarlo::MAX_ITEMS` |
-//! | items of the weighted Kendall kernel | 2³² − 1 | [`Error::TooManyItems`] | 32-bit item indices |
+//! | items of the weighted Kendall kernel | 2³² − 1 | [`CorrelationError::TooManyItems`] | 32-bit item indices |
 //! | distinct query or document ids, and lines, of a TREC qrels or run | 2³² − 2 ids, 2³² − 1 lines | [`relevance::RelevanceError::TooLarge`] | 32-bit ids in the flat layout |
 //!
 //! Permutation tests stream their replicates (two counts and two running
@@ -231,7 +241,7 @@
 //!   configuration type, read back with the checks of their constructors
 //!   (an invalid configuration is refused, as its constructor refuses it),
 //!   and for a resumable scheduler state. Not serialised: the error types,
-//!   [`AnyError`] among them (and `lexsub::Parsed`, which holds them;
+//!   [`Error`] among them (and `lexsub::Parsed`, which holds them;
 //!   `ballot::AnswerError` is the exception, serialised as part of a
 //!   `ballot::ImportReport`), readers and builders, and
 //!   bulk data: `lexsub::{Corpus, Paired}`, `relevance::{Qrels, TrecRun,
@@ -270,7 +280,6 @@
 #![doc(test(attr(deny(warnings))))]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
-mod any_error;
 #[cfg(feature = "scheduler")]
 #[cfg_attr(docsrs, doc(cfg(feature = "scheduler")))]
 pub mod ballot;
@@ -291,7 +300,6 @@ pub mod uncertainty;
 pub mod weigh;
 pub mod wordsim;
 
-pub use any_error::AnyError;
 pub use correlation::standardised::{
     Coefficient, GammaMoments, MomentEstimate, MomentSource, StandardisedError, StandardisedRho,
     StandardisedTau, Standardiser,
@@ -303,13 +311,16 @@ pub use correlation::vigna::{
 pub use correlation::weighted::{
     RhoW, TauW, TopWeighted, rho_w, rho_w_with_weights, tau_w, tau_w_with_weights,
 };
+pub use correlation::{CorrelationError, WeightProblem};
 pub use correlation::{
     kendall::{KendallResult, kendall_tau_b, kendall_tau_b_naive},
     pearson::{FisherInterval, PearsonResult, pearson},
     pvalue::Alternative,
     spearman::{SpearmanResult, spearman, spearman_ranks},
 };
-pub use error::{Error, Result, WeightProblem};
+#[allow(deprecated)]
+pub use error::AnyError;
+pub use error::{Error, Result};
 pub use rank::{Order, Ties, rank, validate_ranks};
 pub use threads::{Threads, current_threads, with_threads};
 pub use weigh::{

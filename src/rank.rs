@@ -5,7 +5,7 @@
 //! all work that way. Distances and error rates use
 //! [`Order::SmallerIsBetter`].
 
-use crate::error::{Error, Result, check_finite};
+use crate::correlation::error::{CorrelationError, Result, check_finite};
 use crate::threads::{self, PARALLEL_FROM, workers_for};
 use num_traits::Float;
 
@@ -59,7 +59,7 @@ pub enum Ties {
 /// and the other [`Ties`] variants as documented there.
 ///
 /// # Errors
-/// [`Error::NaN`] or [`Error::Infinite`] with the index of the first bad score
+/// [`CorrelationError::NaN`] or [`CorrelationError::Infinite`] with the index of the first bad score
 /// (input name `"scores"`). An empty slice gives an empty ranking.
 ///
 /// # Complexity
@@ -78,7 +78,7 @@ pub enum Ties {
 /// assert_eq!(r, [1.0, 4.0, 2.5, 2.5]);
 /// let d = rank(&[0.9, 0.1, 0.5, 0.5], Order::SmallerIsBetter, Ties::Dense)?;
 /// assert_eq!(d, [3.0, 1.0, 2.0, 2.0]);
-/// # Ok::<(), adaptive_comp_metrics::Error>(())
+/// # Ok::<(), adaptive_comp_metrics::CorrelationError>(())
 /// ```
 pub fn rank<F: Float>(scores: &[F], order: Order, ties: Ties) -> Result<Vec<f64>> {
     check_finite("scores", scores)?;
@@ -214,7 +214,7 @@ pub(crate) fn rank_of_keys(keys: Vec<u128>, ties: Ties, workers: usize, out: &mu
 /// ranks are accepted. Rank 1 is the top.
 ///
 /// # Errors
-/// [`Error::InvalidRank`] naming `input` and the first bad index.
+/// [`CorrelationError::InvalidRank`] naming `input` and the first bad index.
 ///
 /// # Complexity
 /// O(n).
@@ -231,7 +231,7 @@ pub fn validate_ranks(input: &'static str, ranks: &[f64]) -> Result<()> {
         .iter()
         .position(|&r| !r.is_finite() || !(1.0..=n).contains(&r))
     {
-        Some(index) => Err(Error::InvalidRank {
+        Some(index) => Err(CorrelationError::InvalidRank {
             input,
             index,
             len: ranks.len(),
@@ -281,14 +281,14 @@ mod tests {
     fn bad_scores_are_reported_with_their_index() {
         assert_eq!(
             rank(&[1.0, f64::NAN], Order::LargerIsBetter, Ties::Average),
-            Err(Error::NaN {
+            Err(CorrelationError::NaN {
                 input: "scores",
                 index: 1
             })
         );
         assert_eq!(
             rank(&[f64::NEG_INFINITY], Order::LargerIsBetter, Ties::Average),
-            Err(Error::Infinite {
+            Err(CorrelationError::Infinite {
                 input: "scores",
                 index: 0
             })
@@ -335,7 +335,7 @@ mod tests {
         assert!(validate_ranks("a", &[1.0, 2.0, 3.0]).is_ok());
         assert_eq!(
             validate_ranks("a", &[1.0, 4.0, 3.0]),
-            Err(Error::InvalidRank {
+            Err(CorrelationError::InvalidRank {
                 input: "a",
                 index: 1,
                 len: 3

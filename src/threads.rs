@@ -29,7 +29,7 @@
 //! let one = with_threads(Threads::Fixed(NonZeroUsize::MIN), || kendall_tau_b(&x, &y))?;
 //! let all = kendall_tau_b(&x, &y)?; // every core
 //! assert_eq!(one, all); // bit for bit
-//! # Ok::<(), adaptive_comp_metrics::Error>(())
+//! # Ok::<(), adaptive_comp_metrics::CorrelationError>(())
 //! ```
 //!
 //! # Determinism

@@ -14,14 +14,14 @@
 //! ```
 
 #[cfg(test)]
-use crate::error::WeightProblem;
-use crate::error::{Error, Result};
+use crate::correlation::error::WeightProblem;
+use crate::correlation::error::{CorrelationError, Result};
 
 /// A weighting function of a 1-based rank: rank 1 is the top.
 ///
 /// Implementations should return finite, non-negative values and decrease
 /// with the rank; functions that use weighers validate every value they get
-/// and report [`Error::InvalidWeight`] otherwise.
+/// and report [`CorrelationError::InvalidWeight`] otherwise.
 ///
 /// Closures are weighers:
 ///
@@ -55,7 +55,7 @@ impl<T: Fn(f64) -> f64> Weigher for T {
 /// assert_eq!(f.weight(1.0), 1.0 / 9.0);
 /// assert!(OffsetQuadratic::new(-1.0).is_err());
 /// assert!(OffsetQuadratic::new(1e308).is_err()); // every weight would underflow
-/// # Ok::<(), adaptive_comp_metrics::Error>(())
+/// # Ok::<(), adaptive_comp_metrics::CorrelationError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(
@@ -76,7 +76,7 @@ struct RawOffsetQuadratic {
 
 #[cfg(feature = "serde")]
 impl TryFrom<RawOffsetQuadratic> for OffsetQuadratic {
-    type Error = Error;
+    type Error = CorrelationError;
     fn try_from(r: RawOffsetQuadratic) -> Result<Self> {
         Self::new(r.n0)
     }
@@ -90,7 +90,7 @@ impl OffsetQuadratic {
     /// multiplicative scheme's product f(a)·f(b) = (a + n0)⁻²(b + n0)⁻² then
     /// stays a normal `f64` (≥ 2⁻¹⁰²² needs a + n0 ≤ 2²⁵⁵·⁵ ≈ 5.8·10⁷⁶).
     /// Beyond, weights lose precision and then underflow to zero, so every
-    /// later call would fail with [`Error::ZeroWeights`]. Offsets this large
+    /// later call would fail with [`CorrelationError::ZeroWeights`]. Offsets this large
     /// weigh every rank alike anyway (relative differences 2n/n0): use
     /// [`Unweighted`] for that.
     pub const MAX_N0: f64 = 1e76;
@@ -98,13 +98,13 @@ impl OffsetQuadratic {
     /// `1/(n + n0)²` for a finite `0 ≤ n0 ≤` [`MAX_N0`](Self::MAX_N0).
     ///
     /// # Errors
-    /// [`Error::InvalidParameter`] for a negative, NaN or infinite `n0`, or
+    /// [`CorrelationError::InvalidParameter`] for a negative, NaN or infinite `n0`, or
     /// one above [`MAX_N0`](Self::MAX_N0).
     pub fn new(n0: f64) -> Result<Self> {
         if (0.0..=Self::MAX_N0).contains(&n0) {
             Ok(Self { n0 })
         } else {
-            Err(Error::InvalidParameter {
+            Err(CorrelationError::InvalidParameter {
                 name: "n0",
                 expected: "a finite offset 0 ≤ n0 ≤ 1e76 (beyond, the weights underflow to zero)",
             })
@@ -191,7 +191,7 @@ impl Weigher for Unweighted {
 /// Use it to choose `n0` for how much the first rank should matter.
 ///
 /// # Errors
-/// [`Error::InvalidParameter`] for a negative, NaN or infinite `n0`, or one
+/// [`CorrelationError::InvalidParameter`] for a negative, NaN or infinite `n0`, or one
 /// above [`OffsetQuadratic::MAX_N0`].
 ///
 /// # Complexity
@@ -203,7 +203,7 @@ impl Weigher for Unweighted {
 /// let r0 = first_rank_fraction(0.0)?;
 /// assert!((r0 - 6.0 / std::f64::consts::PI.powi(2)).abs() < 1e-15);
 /// assert!((first_rank_fraction(2.0)? - 0.2813).abs() < 1e-4);
-/// # Ok::<(), adaptive_comp_metrics::Error>(())
+/// # Ok::<(), adaptive_comp_metrics::CorrelationError>(())
 /// ```
 pub fn first_rank_fraction(n0: f64) -> Result<f64> {
     let n0 = OffsetQuadratic::new(n0)?.n0;
@@ -265,12 +265,12 @@ pub enum Scheme {
 /// ranks allowed. Both are checked, whichever the scheme uses.
 ///
 /// # Errors
-/// [`Error::LengthMismatch`]; [`Error::TooFewItems`] for no item;
-/// [`Error::NaN`] or [`Error::Infinite`] for a rank that is not a number
-/// (input `"a"` or `"b"`, first index), then [`Error::InvalidRank`] for one
-/// outside [1, n]; [`Error::InvalidWeight`] when the weigher returns a
+/// [`CorrelationError::LengthMismatch`]; [`CorrelationError::TooFewItems`] for no item;
+/// [`CorrelationError::NaN`] or [`CorrelationError::Infinite`] for a rank that is not a number
+/// (input `"a"` or `"b"`, first index), then [`CorrelationError::InvalidRank`] for one
+/// outside [1, n]; [`CorrelationError::InvalidWeight`] when the weigher returns a
 /// negative, NaN or infinite value (index of the item);
-/// [`Error::ZeroWeights`] when every weight is zero.
+/// [`CorrelationError::ZeroWeights`] when every weight is zero.
 ///
 /// # Complexity
 /// O(n), n evaluations of the weigher per ranking used.
@@ -282,7 +282,7 @@ pub enum Scheme {
 /// assert_eq!(w, [0.5, 0.5]);
 /// let w = item_weights(&[1.0, 2.0], &[2.0, 1.0], &Hyperbolic, Scheme::First)?;
 /// assert!((w[0] - 2.0 / 3.0).abs() < 1e-15);
-/// # Ok::<(), adaptive_comp_metrics::Error>(())
+/// # Ok::<(), adaptive_comp_metrics::CorrelationError>(())
 /// ```
 pub fn item_weights<W: Weigher + ?Sized>(
     a: &[f64],
@@ -290,9 +290,9 @@ pub fn item_weights<W: Weigher + ?Sized>(
     weigher: &W,
     scheme: Scheme,
 ) -> Result<Vec<f64>> {
-    crate::error::check_pair_len("a", a, "b", b, 1)?;
-    crate::error::check_finite("a", a)?;
-    crate::error::check_finite("b", b)?;
+    crate::correlation::error::check_pair_len("a", a, "b", b, 1)?;
+    crate::correlation::error::check_finite("a", a)?;
+    crate::correlation::error::check_finite("b", b)?;
     crate::rank::validate_ranks("a", a)?;
     crate::rank::validate_ranks("b", b)?;
     let mut w: Vec<f64> = match scheme {
@@ -316,9 +316,9 @@ pub fn item_weights<W: Weigher + ?Sized>(
 /// Validates weights (finite, ≥ 0, not all zero) and scales them to sum 1.
 ///
 /// # Errors
-/// [`Error::InvalidWeight`], [`Error::ZeroWeights`].
+/// [`CorrelationError::InvalidWeight`], [`CorrelationError::ZeroWeights`].
 pub(crate) fn normalise(w: &mut [f64]) -> Result<()> {
-    crate::error::check_weights(w)?;
+    crate::correlation::error::check_weights(w)?;
     let total = crate::sum::neumaier(w.iter().copied());
     if !total.is_finite() {
         // Each weight is finite but the sum overflowed: scale first.
@@ -399,25 +399,25 @@ mod tests {
         let a = [1.0, 2.0];
         assert_eq!(
             item_weights(&a, &a, &|n: f64| 1.0 - n, Scheme::First),
-            Err(Error::InvalidWeight {
+            Err(CorrelationError::InvalidWeight {
                 index: 1,
                 problem: WeightProblem::Negative
             })
         );
         assert_eq!(
             item_weights(&a, &a, &|_n: f64| 0.0, Scheme::First),
-            Err(Error::ZeroWeights)
+            Err(CorrelationError::ZeroWeights)
         );
         assert_eq!(
             item_weights(&a, &a, &|_n: f64| f64::NAN, Scheme::Additive),
-            Err(Error::InvalidWeight {
+            Err(CorrelationError::InvalidWeight {
                 index: 0,
                 problem: WeightProblem::NaN
             })
         );
         assert!(matches!(
             item_weights(&a, &[1.0], &Hyperbolic, Scheme::Additive),
-            Err(Error::LengthMismatch { .. })
+            Err(CorrelationError::LengthMismatch { .. })
         ));
     }
 
@@ -426,7 +426,7 @@ mod tests {
         // Issue 17: a NaN rank was reported as "weight 0 is infinite".
         assert_eq!(
             item_weights(&[0.0, f64::NAN], &[1.0, 2.0], &Hyperbolic, Scheme::Additive),
-            Err(Error::NaN {
+            Err(CorrelationError::NaN {
                 input: "a",
                 index: 1
             })
@@ -438,7 +438,7 @@ mod tests {
                 &Hyperbolic,
                 Scheme::First
             ),
-            Err(Error::Infinite {
+            Err(CorrelationError::Infinite {
                 input: "b",
                 index: 1
             })
@@ -446,7 +446,7 @@ mod tests {
         // Rank 0 is outside [1, n]: its weight 1/0 is never computed.
         assert_eq!(
             item_weights(&[0.0, 1.0], &[1.0, 2.0], &Hyperbolic, Scheme::Additive),
-            Err(Error::InvalidRank {
+            Err(CorrelationError::InvalidRank {
                 input: "a",
                 index: 0,
                 len: 2
@@ -455,7 +455,7 @@ mod tests {
         // Issue 17: no item said "all weights are zero".
         assert_eq!(
             item_weights(&[], &[], &Hyperbolic, Scheme::Additive),
-            Err(Error::TooFewItems { needed: 1, got: 0 })
+            Err(CorrelationError::TooFewItems { needed: 1, got: 0 })
         );
         assert_eq!(
             item_weights(&[1.0], &[1.0], &Hyperbolic, Scheme::Additive),
@@ -470,7 +470,7 @@ mod tests {
             assert!(
                 matches!(
                     OffsetQuadratic::new(n0),
-                    Err(Error::InvalidParameter { name: "n0", .. })
+                    Err(CorrelationError::InvalidParameter { name: "n0", .. })
                 ),
                 "{n0}"
             );

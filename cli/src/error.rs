@@ -16,6 +16,9 @@ pub const STATUS_USAGE: u8 = 2;
 /// Echoed input longer than this many characters is cut.
 pub const ECHO_LIMIT: usize = 80;
 
+/// The message of a simulated crash (tests only), [`Failure::crash`].
+pub const CRASH: &str = "simulated crash";
+
 /// What kind of stop it is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -25,6 +28,9 @@ pub enum Kind {
     Usage,
     /// The reader of the output went away (a closed pipe): status 0, silent.
     Quiet,
+    /// A simulated crash at a checkpoint of a campaign step (tests only):
+    /// status 1, printed as an error.
+    Crash,
 }
 
 /// Why a command stopped, and where: a message with the file, line and
@@ -95,6 +101,27 @@ impl Failure {
         f
     }
 
+    /// A simulated crash at a checkpoint (tests only), [`Kind::Crash`].
+    pub fn crash() -> Self {
+        let mut f = Self::new(CRASH);
+        f.kind = Kind::Crash;
+        f
+    }
+
+    /// An error about the file `path` (no line).
+    pub fn about(path: impl AsRef<Path>, message: impl Into<String>) -> Self {
+        Self::new(message).file(path)
+    }
+
+    /// An error at the 1-based `line` of `path` (a line count of a file
+    /// read as bytes: `u64`); the message names no location (it is taken
+    /// as it is).
+    pub fn at_line(path: impl AsRef<Path>, line: u64, message: impl Into<String>) -> Self {
+        let mut f = Self::about(path, message);
+        f.line = Some(usize::try_from(line).unwrap_or(usize::MAX));
+        f
+    }
+
     /// Several errors, printed one per line (the first one first).
     ///
     /// # Panics
@@ -120,9 +147,15 @@ impl Failure {
     }
 
     /// The error `e` of reading `path`, with the line and column it names
-    /// ([`Located`]); the location's words are dropped from the message.
-    pub fn in_file<E: Error + Located + 'static>(path: impl AsRef<Path>, e: &E) -> Self {
-        Self::from_error(e).file(path).at(e.line(), e.column())
+    /// (the library errors' `line()` and `column()`, through
+    /// [`adaptive_comp_metrics::Error`]); the location's words are dropped
+    /// from the message.
+    pub fn in_file<E>(path: impl AsRef<Path>, e: &E) -> Self
+    where
+        E: Clone + Into<adaptive_comp_metrics::Error>,
+    {
+        let e: adaptive_comp_metrics::Error = e.clone().into();
+        Self::from_error(&e).file(path).at(e.line(), e.column())
     }
 
     /// The error this failure was made from (by `?` or [`From`]), if it is
@@ -157,7 +190,7 @@ impl Failure {
     /// The exit status for this failure.
     pub fn status(&self) -> u8 {
         match self.kind {
-            Kind::Error => STATUS_ERROR,
+            Kind::Error | Kind::Crash => STATUS_ERROR,
             Kind::Usage => STATUS_USAGE,
             Kind::Quiet => 0,
         }
@@ -173,7 +206,7 @@ impl Failure {
                 "error: {}\n\nFor more information, try '--help'.",
                 cut_quoted(&self.message)
             )),
-            Kind::Error => {
+            Kind::Error | Kind::Crash => {
                 let mut text = format!("error: {}", cut_quoted(&self.to_string()));
                 for m in &self.more {
                     text.push_str("\nerror: ");
@@ -341,71 +374,6 @@ pub fn cut_quoted(message: &str) -> String {
         }
     }
     out
-}
-
-/// The 1-based line and column an error of a library reader names.
-pub trait Located {
-    /// 1-based line of the input file, if the error names one.
-    fn line(&self) -> Option<usize>;
-    /// 1-based character column, if the error names one.
-    fn column(&self) -> Option<usize> {
-        None
-    }
-}
-
-impl Located for adaptive_comp_metrics::lexsub::LexsubError {
-    fn line(&self) -> Option<usize> {
-        use adaptive_comp_metrics::lexsub::LexsubError as E;
-        match self {
-            E::Syntax { line, .. }
-            | E::CountOverflow { line, .. }
-            | E::NotReproducible { line, .. }
-            | E::InvalidUtf8 { line }
-            | E::Io { line, .. } => Some(*line),
-            _ => None,
-        }
-    }
-
-    fn column(&self) -> Option<usize> {
-        match self {
-            Self::CountOverflow { column, .. } => Some(*column),
-            _ => None,
-        }
-    }
-}
-
-impl Located for adaptive_comp_metrics::triplet::TripletError {
-    fn line(&self) -> Option<usize> {
-        use adaptive_comp_metrics::triplet::TripletError as E;
-        match self {
-            E::Format { line, .. } => Some(*line),
-            E::Vectors(e) => e.line(),
-            E::Io { line, .. } if *line > 0 => Some(*line),
-            _ => None,
-        }
-    }
-}
-
-impl Located for adaptive_comp_metrics::embedding::EmbeddingError {
-    fn line(&self) -> Option<usize> {
-        Self::line(self)
-    }
-}
-
-impl Located for adaptive_comp_metrics::relevance::RelevanceError {
-    fn line(&self) -> Option<usize> {
-        Self::line(self)
-    }
-
-    fn column(&self) -> Option<usize> {
-        Self::column(self)
-    }
-}
-
-impl Located for adaptive_comp_metrics::wordsim::WordsimError {
-    fn line(&self) -> Option<usize> {
-        Self::line(self)
-    }
 }
 
 #[cfg(test)]

@@ -29,7 +29,7 @@ fn check(v: f64) {
 }
 
 fn run<W: adaptive_comp_metrics::Weigher + Copy>(tw: TopWeighted<W>, input: &Input) {
-    let weigher_ok = |r: &Result<f64, adaptive_comp_metrics::Error>| {
+    let weigher_ok = |r: &Result<f64, adaptive_comp_metrics::CorrelationError>| {
         if let Ok(v) = r {
             check(*v)
         }

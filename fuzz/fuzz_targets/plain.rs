@@ -4,7 +4,7 @@
 #![no_main]
 
 use adaptive_comp_metrics::{
-    Alternative, Error, kendall_tau_b, kendall_tau_b_naive, spearman, spearman_ranks,
+    Alternative, CorrelationError, kendall_tau_b, kendall_tau_b_naive, spearman, spearman_ranks,
 };
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
@@ -42,7 +42,7 @@ macro_rules! checker {
                 }
                 Err(e) => {
                     if nan && x.len() == y.len() && x.len() >= 2 {
-                        assert!(matches!(e, Error::NaN { .. } | Error::Infinite { .. }), "{e:?}");
+                        assert!(matches!(e, CorrelationError::NaN { .. } | CorrelationError::Infinite { .. }), "{e:?}");
                     }
                 }
             }

@@ -8,7 +8,7 @@
 
 use adaptive_comp_metrics::ballot::{BallotConfig, Options, UniformBudget, m_for_budget};
 use adaptive_comp_metrics::simulate::{
-    EqualOpinions, Judgement, Metric, Noise, Nonconformity, PowerLaw, SimError, Simulation,
+    EqualOpinions, Judgement, Metric, Noise, Nonconformity, PowerLaw, SimulateError, Simulation,
     Summary, Underlying, VoterModel, sweep,
 };
 use arbitrary::Arbitrary;
@@ -99,7 +99,7 @@ fn underlying(u: &UnderlyingIn) -> Option<Underlying> {
         _ => unreachable!(),
     };
     if p == Plan::Refuse {
-        assert!(matches!(r, Err(SimError::TooLarge { .. })), "{r:?}");
+        assert!(matches!(r, Err(SimulateError::TooLarge { .. })), "{r:?}");
         return None;
     }
     let r = r.ok()?;
@@ -129,7 +129,7 @@ fn simulation(s: &SimIn) -> Option<Simulation> {
     let sim = Simulation::new(underlying, config).expect("same item count");
     let sim = match (p, sim.n_voters(s.n_voters.0)) {
         (Plan::Refuse, r) => {
-            assert!(matches!(r, Err(SimError::TooLarge { .. })), "{r:?}");
+            assert!(matches!(r, Err(SimulateError::TooLarge { .. })), "{r:?}");
             return None;
         }
         (Plan::Skip, _) => return None,
@@ -183,13 +183,13 @@ fn check_summary(s: &Summary) {
 }
 
 /// Refusals of the simulation count that come before any work.
-fn check_count_refusal(simulations: usize, r: Result<impl core::fmt::Debug, SimError>) {
+fn check_count_refusal(simulations: usize, r: Result<impl core::fmt::Debug, SimulateError>) {
     match simulations {
         0 | 1 => assert!(
-            matches!(r, Err(SimError::TooFewSimulations { needed: 2, got }) if got == simulations),
+            matches!(r, Err(SimulateError::TooFewSimulations { needed: 2, got }) if got == simulations),
             "{r:?}"
         ),
-        _ => assert!(matches!(r, Err(SimError::TooLarge { .. })), "{r:?}"),
+        _ => assert!(matches!(r, Err(SimulateError::TooLarge { .. })), "{r:?}"),
     }
 }
 
@@ -221,7 +221,7 @@ fuzz_target!(|ops: Vec<Op>| {
                 }
                 let r = sim.run_with_threads(s, seed, threads.0);
                 if threads.0 == 0 {
-                    assert!(matches!(r, Err(SimError::InvalidParameter { .. })), "{r:?}");
+                    assert!(matches!(r, Err(SimulateError::InvalidParameter { .. })), "{r:?}");
                     continue;
                 }
                 // Constant estimates or truths are typed metric errors.
@@ -241,7 +241,7 @@ fuzz_target!(|ops: Vec<Op>| {
                 };
                 let r = sim.simulate(seed, index.0);
                 if index.0 >= Simulation::MAX_SIMULATIONS {
-                    assert!(matches!(r, Err(SimError::TooLarge { .. })), "{r:?}");
+                    assert!(matches!(r, Err(SimulateError::TooLarge { .. })), "{r:?}");
                     continue;
                 }
                 if let Ok(run) = r {
@@ -311,7 +311,7 @@ fuzz_target!(|ops: Vec<Op>| {
                 }
                 let r = sweep(&sim, budget.u64(), &alphas, &n_ballots, &metric, s, seed);
                 if alphas.is_empty() || n_ballots.is_empty() {
-                    assert!(matches!(r, Err(SimError::InvalidParameter { .. })), "{r:?}");
+                    assert!(matches!(r, Err(SimulateError::InvalidParameter { .. })), "{r:?}");
                     continue;
                 }
                 let Ok(sw) = r else { continue };
@@ -350,7 +350,7 @@ fuzz_target!(|ops: Vec<Op>| {
                     Err(e) => assert!(
                         values.len() < 2
                             || values.iter().any(|v| !v.is_finite())
-                            || matches!(e, SimError::InvalidParameter { .. }),
+                            || matches!(e, SimulateError::InvalidParameter { .. }),
                         "{e:?}"
                     ),
                 }

@@ -63,6 +63,12 @@ pub enum ServeError {
     },
 }
 
+impl From<crate::state::StateError> for ServeError {
+    fn from(e: crate::state::StateError) -> Self {
+        Self::corrupt(e.to_string())
+    }
+}
+
 impl ServeError {
     pub(crate) fn corrupt(reason: impl Into<String>) -> Self {
         Self::Corrupt {

@@ -57,11 +57,16 @@ pub mod parse;
 pub mod state;
 pub mod store;
 
-mod admin;
 mod engine;
+#[cfg(feature = "fuzzing")]
+#[doc(hidden)]
+pub mod fuzzing;
 mod http;
 mod pages;
+mod secret;
 mod status;
+#[cfg(any(test, feature = "fuzzing"))]
+mod testing;
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -73,9 +78,9 @@ use adaptive_comp_metrics::ballot::ExclusionRule;
 use serde_json::json;
 
 pub use error::ServeError;
-pub use http::ct_eq;
 pub use log::LogFormat;
-pub use state::{CampaignFile, PageSettings};
+pub use secret::ct_eq;
+pub use state::{CampaignFile, Page, PageSettings};
 pub use store::{Durability, Store};
 
 use engine::{Engine, LogLine, Policy};
@@ -157,28 +162,41 @@ impl Default for Options {
     }
 }
 
-/// A running server.
+/// The server's routes on a store, without a listener: an
+/// [`axum::Router`] (a `tower::Service`) to drive with
+/// `tower::ServiceExt::oneshot`, as the tests do, or to nest in another
+/// server. It holds the store's lock until [`Routes::close`] (or drop).
+///
+/// # Examples
+/// ```no_run
+/// use adaptive_comp_metrics_serve::{Options, Routes};
+/// # fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let rt = tokio::runtime::Runtime::new()?;
+/// let _in_runtime = rt.enter();
+/// let routes = Routes::open("study.db".as_ref(), Options::default())?;
+/// let app: axum::Router = routes.router(); // serve it, or call it
+/// routes.close()?;
+/// # Ok(()) }
+/// ```
 #[derive(Debug)]
-pub struct Server {
-    addr: SocketAddr,
+pub struct Routes {
+    app: Arc<App>,
     admin_token: String,
-    stop: Option<tokio::sync::oneshot::Sender<()>>,
-    thread: Option<std::thread::JoinHandle<Result<(), ServeError>>>,
+    store: PathBuf,
+    events: usize,
+    seconds: f64,
+    writer_thread: Option<std::thread::JoinHandle<()>>,
 }
 
-impl Server {
-    /// Opens the store (taking its lock), binds, and serves in a thread of
-    /// its own until [`Server::shutdown`] (or, through [`serve`], a signal).
+impl Routes {
+    /// Opens the store (taking its lock), replays it, and makes the routes.
+    /// Call it within a Tokio runtime: a ballot transition due at start
+    /// runs on it.
     ///
     /// # Errors
     /// [`ServeError::Locked`] when another server serves the store; those
-    /// of reading the store; [`ServeError::Io`] when the address cannot be
-    /// bound; [`ServeError::Option`] for a bad option.
-    pub fn start(store: &Path, options: Options) -> Result<Self, ServeError> {
-        Self::start_with(store, options, false)
-    }
-
-    fn start_with(store: &Path, options: Options, signals: bool) -> Result<Self, ServeError> {
+    /// of reading the store; [`ServeError::Option`] for a bad option.
+    pub fn open(store: &Path, options: Options) -> Result<Self, ServeError> {
         if options.worker_params.is_empty() && !options.invitations_only {
             return Err(ServeError::option(
                 "worker_params",
@@ -222,7 +240,7 @@ impl Server {
         let page = options
             .page
             .clone()
-            .unwrap_or_else(|| opened.loaded.file.page());
+            .unwrap_or_else(|| PageSettings::resolve(opened.loaded.file.page.as_ref()));
         let policy = Policy {
             quota: options.quota,
             lease_ms: options.lease.as_millis() as u64,
@@ -234,37 +252,23 @@ impl Server {
         }
         let ops = engine.take_ops();
         let logs = engine.take_logs();
-        let writer = opened.writer.clone();
-        writer.push(ops);
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(options.threads.max(1))
-            .enable_all()
-            .build()
-            .map_err(|e| ServeError::io(store, &e))?;
-        let listener = runtime
-            .block_on(tokio::net::TcpListener::bind(options.addr))
-            .map_err(|e| ServeError::Io {
-                path: PathBuf::from(options.addr.to_string()),
-                message: format!("cannot listen: {}", e.to_string().to_lowercase()),
-            })?;
-        let addr = listener
-            .local_addr()
-            .map_err(|e| ServeError::io(store, &e))?;
+        opened.writer.push(ops);
+        let transition = engine.transition;
         let app = Arc::new(App {
             engine: std::sync::Mutex::new(engine),
-            writer: writer.clone(),
+            writer: opened.writer,
             advancing: AtomicBool::new(false),
             admin_token: admin_token.clone(),
-            admin_csrf: store::random_token(24),
+            admin_csrf: secret::random_token(24),
             page,
             identity: Identity {
-                worker_params: options.worker_params.clone(),
-                record_params: options.record_params.clone(),
+                worker_params: options.worker_params,
+                record_params: options.record_params,
                 invitations_only: options.invitations_only,
             },
             secure_cookies: options.secure_cookies,
-            frame_ancestors: options.frame_ancestors.clone(),
-            log: logger.clone(),
+            frame_ancestors: options.frame_ancestors,
+            log: logger,
             failed: AtomicBool::new(false),
             fatal: tokio::sync::Notify::new(),
             arrivals: std::sync::Mutex::new(http::Arrivals::new(
@@ -272,99 +276,172 @@ impl Server {
                 store::now_ms(),
             )),
         });
-        logger.all(&logs);
-        let (status_line, transition) = {
-            let e = app
-                .engine
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
-            let c = &e.file.campaign;
-            (
-                match c.open_ballot_number() {
-                    Some(k) => format!(
-                        "ballot {k} of {} open, {} of {} comparisons voted",
-                        c.scheduler().ballot_sizes().len(),
-                        c.scheduler().comparisons().len() - c.scheduler().pending(),
-                        c.scheduler().comparisons().len()
-                    ),
-                    None => "every ballot is closed".to_owned(),
-                },
-                e.transition,
-            )
+        app.log.all(&logs);
+        if transition {
+            app.spawn_advance();
+        }
+        Ok(Self {
+            app,
+            admin_token,
+            store: store.to_owned(),
+            events,
+            seconds: t0.elapsed().as_secs_f64(),
+            writer_thread: Some(opened.thread),
+        })
+    }
+
+    /// The routes.
+    pub fn router(&self) -> axum::Router {
+        http::router(Arc::clone(&self.app))
+    }
+
+    /// The dashboard's token.
+    #[must_use]
+    pub fn admin_token(&self) -> &str {
+        &self.admin_token
+    }
+
+    /// Lets an ongoing ballot transition finish, commits what is queued,
+    /// and releases the store.
+    ///
+    /// # Errors
+    /// A store failure met while serving.
+    pub fn close(mut self) -> Result<(), ServeError> {
+        self.finish()
+    }
+
+    fn finish(&mut self) -> Result<(), ServeError> {
+        let Some(t) = self.writer_thread.take() else {
+            return Ok(());
         };
-        logger.write(&LogLine {
+        while self.app.advancing.load(std::sync::atomic::Ordering::SeqCst) {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        self.app.writer.stop();
+        let failed = self.app.writer.failure();
+        let _ = t.join();
+        match failed {
+            Some(message) => Err(ServeError::Store {
+                path: self.store.clone(),
+                message,
+            }),
+            None => Ok(()),
+        }
+    }
+
+    /// What the start line says of where the campaign stands.
+    fn standing(&self) -> String {
+        let e = self.app.engine();
+        let c = &e.file.campaign;
+        match c.open_ballot_number() {
+            Some(k) => format!(
+                "ballot {k} of {} open, {} of {} comparisons voted",
+                c.scheduler().ballot_sizes().len(),
+                c.scheduler().comparisons().len() - c.scheduler().pending(),
+                c.scheduler().comparisons().len()
+            ),
+            None => "every ballot is closed".to_owned(),
+        }
+    }
+}
+
+impl Drop for Routes {
+    fn drop(&mut self) {
+        let _ = self.finish();
+    }
+}
+
+/// A running server.
+#[derive(Debug)]
+pub struct Server {
+    addr: SocketAddr,
+    admin_token: String,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<Result<(), ServeError>>>,
+}
+
+impl Server {
+    /// Opens the store (taking its lock), binds, and serves in a thread of
+    /// its own until [`Server::shutdown`] (or, through [`serve`], a signal).
+    ///
+    /// # Errors
+    /// [`ServeError::Locked`] when another server serves the store; those
+    /// of reading the store; [`ServeError::Io`] when the address cannot be
+    /// bound; [`ServeError::Option`] for a bad option.
+    pub fn start(store: &Path, options: Options) -> Result<Self, ServeError> {
+        Self::start_with(store, options, false)
+    }
+
+    fn start_with(store: &Path, options: Options, signals: bool) -> Result<Self, ServeError> {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(options.threads.max(1))
+            .enable_all()
+            .build()
+            .map_err(|e| ServeError::io(store, &e))?;
+        let addr = options.addr;
+        let routes = {
+            let _in_runtime = runtime.enter();
+            Routes::open(store, options)?
+        };
+        let listener = runtime
+            .block_on(tokio::net::TcpListener::bind(addr))
+            .map_err(|e| ServeError::Io {
+                path: PathBuf::from(addr.to_string()),
+                message: format!("cannot listen: {}", e.to_string().to_lowercase()),
+            })?;
+        let addr = listener
+            .local_addr()
+            .map_err(|e| ServeError::io(store, &e))?;
+        let admin_token = routes.admin_token.clone();
+        let (events, seconds) = (routes.events, routes.seconds);
+        routes.app.log.write(&LogLine {
             event: "listening",
             fields: vec![
                 ("address", json!(addr.to_string())),
                 ("store", json!(store.display().to_string())),
                 ("replayed", json!(events)),
-                ("seconds", json!(t0.elapsed().as_secs_f64())),
+                ("seconds", json!(seconds)),
                 ("admin", json!(format!("http://{addr}/admin?token={admin_token}"))),
             ],
             message: format!(
-                "serving {} at http://{addr}/ ({status_line}; {events} operation(s) replayed in {:.3} s); \
+                "serving {} at http://{addr}/ ({}; {events} operation(s) replayed in {seconds:.3} s); \
                  study URL for Prolific: http://{addr}/?PROLIFIC_PID={{{{%PROLIFIC_PID%}}}}&STUDY_ID={{{{%STUDY_ID%}}}}&SESSION_ID={{{{%SESSION_ID%}}}}; \
                  dashboard: http://{addr}/admin?token={admin_token}",
                 store.display(),
-                t0.elapsed().as_secs_f64()
+                routes.standing(),
             ),
         });
         let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
-        let writer_thread = opened.thread;
+        let path = store.to_owned();
         let thread = std::thread::Builder::new()
             .name("acm-serve".into())
             .spawn(move || {
-                runtime.block_on(async move {
-                    if transition {
-                        app.spawn_advance();
-                    }
-                    let router = http::router(Arc::clone(&app));
-                    let app2 = Arc::clone(&app);
-                    let shutdown = async move {
+                let app = Arc::clone(&routes.app);
+                let served = runtime.block_on(async {
+                    let shutdown = async {
                         tokio::select! {
                             _ = stop_rx => {}
-                            () = app2.fatal.notified() => {}
+                            () = app.fatal.notified() => {}
                             () = signal(signals) => {}
                         }
                     };
-                    let served = http::accept(listener, router, Arc::clone(&app), shutdown).await;
-                    // Let an ongoing ballot transition finish.
-                    while app.advancing.load(std::sync::atomic::Ordering::SeqCst) {
-                        tokio::time::sleep(Duration::from_millis(20)).await;
-                    }
-                    writer.stop();
-                    let failed = writer.failure();
-                    app.log.write(&LogLine {
-                        event: "stopped",
-                        fields: vec![],
-                        message: "stopped".to_owned(),
-                    });
-                    (served, failed)
-                })
-            })
-            .map_err(|e| ServeError::io(store, &e))?;
-        let path = store.to_owned();
-        let joined = std::thread::Builder::new()
-            .name("acm-serve-join".into())
-            .spawn(move || {
-                let r = thread.join();
-                let _ = writer_thread.join();
-                match r {
-                    Ok((Ok(()), None)) => Ok(()),
-                    Ok((Ok(()), Some(f))) => Err(ServeError::Store { path, message: f }),
-                    Ok((Err(e), _)) => Err(ServeError::io(&path, &e)),
-                    Err(_) => Err(ServeError::Store {
-                        path,
-                        message: "the server thread panicked".into(),
-                    }),
-                }
+                    http::accept(listener, routes.router(), Arc::clone(&app), shutdown).await
+                });
+                let closed = routes.close();
+                app.log.write(&LogLine {
+                    event: "stopped",
+                    fields: vec![],
+                    message: "stopped".to_owned(),
+                });
+                served.map_err(|e| ServeError::io(&path, &e))?;
+                closed
             })
             .map_err(|e| ServeError::io(store, &e))?;
         Ok(Self {
             addr,
             admin_token,
             stop: Some(stop_tx),
-            thread: Some(joined),
+            thread: Some(thread),
         })
     }
 

@@ -6,7 +6,8 @@
 use adaptive_comp_metrics::ballot::{BallotStatus, Exclusion, Phase};
 use serde::Serialize;
 
-use crate::engine::{Engine, Finish};
+use crate::engine::{Engine, Finish, WorkerTally};
+use crate::state::WorkerSummary;
 
 /// The whole status.
 #[derive(Debug, Clone, Serialize)]
@@ -74,21 +75,15 @@ pub(crate) struct PolicyInfo {
     pub(crate) min_controls: Option<u64>,
 }
 
-/// One worker.
+/// One worker: the figures `acm campaign status` has, and what the server
+/// knows.
 #[derive(Debug, Clone, Serialize)]
 pub(crate) struct WorkerRow {
-    pub(crate) worker: String,
+    #[serde(flatten)]
+    pub(crate) stats: WorkerSummary,
     /// How they came: the URL parameter, `invitation`, or `file` (answers
     /// imported by the file workflow).
     pub(crate) source: String,
-    /// Votes on comparisons that count.
-    pub(crate) votes: u64,
-    pub(crate) controls: u64,
-    pub(crate) correct: u64,
-    pub(crate) accuracy: Option<f64>,
-    pub(crate) agreement: Option<f64>,
-    pub(crate) discarded: u64,
-    pub(crate) excluded_at: Option<usize>,
     /// Answers recorded through the server, discarded ones included: the
     /// work done, for payment.
     pub(crate) answers: u64,
@@ -176,7 +171,7 @@ impl Engine {
                         .iter()
                         .enumerate()
                         .map(|(i, it)| {
-                            let (id, text) = self.file.thing(it.item);
+                            let (id, text, _) = self.file.thing(it.item);
                             RankedRow {
                                 rank: i + 1,
                                 id: id.to_owned(),
@@ -199,10 +194,9 @@ impl Engine {
             Phase::Ready { .. } => "ready",
             Phase::Finished => "finished",
         };
-        let page = f.page();
         let campaign = CampaignInfo {
             tag: f.tag.clone(),
-            title: page.title,
+            title: crate::state::PageSettings::resolve(f.page.as_ref()).title,
             items: cfg.n_items(),
             m: cfg.m(),
             alpha: cfg.alpha(),
@@ -281,7 +275,7 @@ impl Engine {
 
     /// One worker's row: `id` when they came through the server, `t` when
     /// they have answers.
-    fn worker_row(&self, id: Option<u32>, t: Option<&crate::engine::WorkerTally>) -> WorkerRow {
+    fn worker_row(&self, id: Option<u32>, t: Option<&WorkerTally>) -> WorkerRow {
         let row = id.and_then(|w| self.workers().get(w as usize));
         let activity = id.and_then(|w| self.activity.get(w as usize));
         let finish: Option<Finish> = id.and_then(|w| self.finished.get(&w).copied());
@@ -300,19 +294,19 @@ impl Engine {
             (None, Some(_)) => Some("full"),
             (None, None) => None,
         };
-        let name = t.map_or_else(
-            || row.map_or_else(String::new, |r| r.name.clone()),
-            |t| t.worker.clone(),
+        let stats = t.map_or_else(
+            || {
+                WorkerTally {
+                    worker: row.map_or_else(String::new, |r| r.name.clone()),
+                    ..WorkerTally::default()
+                }
+                .summary()
+            },
+            WorkerTally::summary,
         );
         WorkerRow {
+            stats,
             source: row.map_or_else(|| "file".to_owned(), |r| r.source.clone()),
-            votes: t.map_or(0, |t| t.votes),
-            controls: t.map_or(0, |t| t.controls),
-            correct: t.map_or(0, |t| t.correct),
-            accuracy: t.and_then(crate::engine::WorkerTally::accuracy),
-            agreement: t.and_then(crate::engine::WorkerTally::agreement),
-            discarded: t.map_or(0, |t| t.discarded),
-            excluded_at: t.and_then(|t| t.excluded_at),
             answers: activity.map_or(0, |a| a.answers),
             answered_now,
             params,
@@ -321,7 +315,6 @@ impl Engine {
             last_answer_ms: activity.and_then(|a| a.last_ms),
             stopped_ms: finish.map(|f| f.at_ms),
             completion,
-            worker: name,
         }
     }
 }

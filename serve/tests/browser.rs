@@ -17,7 +17,8 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use adaptive_comp_metrics_serve::{Options, PageSettings, Server, Store};
-use common::{Client, state, store, temp_dir};
+use common::socket::Client;
+use common::{Http, state, store, temp_dir};
 use serde_json::{Value, json};
 
 const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";

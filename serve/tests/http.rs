@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use adaptive_comp_metrics::ballot::ExclusionRule;
 use adaptive_comp_metrics_serve::{Options, PageSettings, Server, Store};
-use common::{Client, enc, enter, state, store, temp_dir};
+use common::{Client, Handle, Http, TestServer, enc, enter, state, store, temp_dir};
 
 fn page() -> PageSettings {
     PageSettings {
@@ -45,7 +45,7 @@ fn assets_health_and_unknown_paths() {
     let dir = temp_dir("assets");
     let s = store(&dir, &state(8, 2, 0.5, 2, 0.0, 1, None));
     let log = dir.join("log.txt");
-    let server = Server::start(&s, options(&log)).unwrap();
+    let server = TestServer::start(&s, options(&log)).unwrap();
     let mut c = Client::new(server.local_addr());
     let r = c.get("/healthz");
     assert_eq!((r.status, r.body.trim()), (200, "ok"));
@@ -92,7 +92,7 @@ fn entry_identity_and_session() {
     let dir = temp_dir("entry");
     let s = store(&dir, &state(8, 2, 0.5, 2, 0.0, 2, Some(page())));
     let log = dir.join("log.txt");
-    let server = Server::start(&s, options(&log)).unwrap();
+    let server = TestServer::start(&s, options(&log)).unwrap();
     let addr = server.local_addr();
     let mut c = Client::new(addr);
     // No id: refused.
@@ -200,7 +200,7 @@ fn tasks_answers_and_refusals() {
     // 8 items, M = 2: 8 comparisons in ballot 1, 4 items and 4 in ballot 2.
     let s = store(&dir, &state(8, 2, 0.5, 2, 0.0, 3, Some(page())));
     let log = dir.join("log.txt");
-    let server = Server::start(
+    let server = TestServer::start(
         &s,
         Options {
             quota: Some(3),
@@ -348,7 +348,7 @@ fn no_tie_choice_without_a_tie_label() {
     let dir = temp_dir("notie");
     let s = store(&dir, &state(8, 2, 0.5, 2, 0.0, 4, None));
     let log = dir.join("log.txt");
-    let server = Server::start(&s, options(&log)).unwrap();
+    let server = TestServer::start(&s, options(&log)).unwrap();
     let mut c = Client::new(server.local_addr());
     let csrf = enter(&mut c, "carol");
     let r = c.get("/task");
@@ -368,7 +368,7 @@ fn leases_run_out_and_pass_to_others() {
     let dir = temp_dir("lease");
     let s = store(&dir, &state(8, 2, 0.5, 2, 0.0, 5, None));
     let log = dir.join("log.txt");
-    let server = Server::start(
+    let server = TestServer::start(
         &s,
         Options {
             lease: Duration::from_secs(1),
@@ -423,7 +423,7 @@ fn ballots_close_by_themselves_and_the_campaign_ends() {
     // 8 items, M = 2, 2 ballots: 8 + 4 comparisons.
     let s = store(&dir, &state(8, 2, 0.5, 2, 0.0, 6, Some(page())));
     let log = dir.join("log.txt");
-    let server = Server::start(&s, options(&log)).unwrap();
+    let server = TestServer::start(&s, options(&log)).unwrap();
     let addr = server.local_addr();
     let mut w = Client::new(addr);
     let csrf = enter(&mut w, "w1");
@@ -502,7 +502,7 @@ fn wait_page_when_every_task_is_leased() {
     let dir = temp_dir("wait");
     let s = store(&dir, &state(4, 1, 0.5, 1, 0.0, 7, None)); // 2 comparisons
     let log = dir.join("log.txt");
-    let server = Server::start(&s, options(&log)).unwrap();
+    let server = TestServer::start(&s, options(&log)).unwrap();
     let addr = server.local_addr();
     let mut clients: Vec<Client> = (0..3).map(|_| Client::new(addr)).collect();
     for (i, c) in clients.iter_mut().enumerate() {
@@ -523,7 +523,7 @@ fn exclusion_by_control_accuracy() {
     // Controls: items 0, 1, 2 beat items 15, 14, 13; a third of the tasks.
     let s = store(&dir, &state(16, 4, 0.5, 2, 1.0 / 3.0, 8, None));
     let log = dir.join("log.txt");
-    let server = Server::start(
+    let server = TestServer::start(
         &s,
         Options {
             exclusion: Some(ExclusionRule::new(0.8, 3).unwrap()),
@@ -568,7 +568,7 @@ fn dashboard_and_admin_actions() {
     let dir = temp_dir("admin");
     let s = store(&dir, &state(8, 2, 0.5, 2, 0.0, 9, None));
     let log = dir.join("log.txt");
-    let server = Server::start(&s, options(&log)).unwrap();
+    let server = TestServer::start(&s, options(&log)).unwrap();
     let addr = server.local_addr();
     let token = "admin-token-0123456789";
     let mut anon = Client::new(addr);
@@ -653,7 +653,7 @@ fn restart_keeps_answers_sessions_and_leases() {
     let dir = temp_dir("restart");
     let s = store(&dir, &state(8, 2, 0.5, 2, 0.0, 10, None));
     let log = dir.join("log.txt");
-    let server = Server::start(&s, options(&log)).unwrap();
+    let server = TestServer::start(&s, options(&log)).unwrap();
     let addr = server.local_addr();
     let mut c = Client::new(addr);
     let csrf = enter(&mut c, "dora");
@@ -666,9 +666,9 @@ fn restart_keeps_answers_sessions_and_leases() {
     let t2 = c.get("/task").hidden("task").unwrap();
     server.shutdown().unwrap();
     // A second server on the same store while the first runs is refused.
-    let server = Server::start(&s, options(&log)).unwrap();
+    let server = TestServer::start(&s, options(&log)).unwrap();
     assert!(matches!(
-        Server::start(&s, options(&log)),
+        TestServer::start(&s, options(&log)),
         Err(adaptive_comp_metrics_serve::ServeError::Locked { .. })
     ));
     let mut c2 = Client::new(server.local_addr());
@@ -689,7 +689,7 @@ fn restart_keeps_answers_sessions_and_leases() {
 }
 
 /// The dashboard's status, read with the bearer token.
-fn status(addr: std::net::SocketAddr) -> serde_json::Value {
+fn status(addr: &Handle) -> serde_json::Value {
     let mut api = Client::new(addr);
     api.extra.push((
         "Authorization".into(),
@@ -723,7 +723,7 @@ fn participant_ids_that_are_not_utf8_or_look_alike_are_refused() {
     let dir = temp_dir("ids");
     let s = store(&dir, &state(8, 2, 0.5, 2, 0.0, 40, None));
     let log = dir.join("log.txt");
-    let server = Server::start(&s, options(&log)).unwrap();
+    let server = TestServer::start(&s, options(&log)).unwrap();
     let addr = server.local_addr();
     for (id, says) in [
         ("%FFid", "not valid text"),
@@ -757,7 +757,7 @@ fn stopping_gives_the_leased_task_back_at_once() {
     let dir = temp_dir("stop");
     let s = store(&dir, &state(4, 1, 0.5, 1, 0.0, 41, None)); // 2 comparisons
     let log = dir.join("log.txt");
-    let server = Server::start(&s, options(&log)).unwrap();
+    let server = TestServer::start(&s, options(&log)).unwrap();
     let addr = server.local_addr();
     let mut alice = Client::new(addr);
     let csrf = enter(&mut alice, "alice");
@@ -784,7 +784,7 @@ fn answered_tasks_are_not_live_leases_after_a_restart() {
     let dir = temp_dir("relive");
     let s = store(&dir, &state(8, 2, 0.5, 2, 0.0, 42, None));
     let log = dir.join("log.txt");
-    let server = Server::start(&s, options(&log)).unwrap();
+    let server = TestServer::start(&s, options(&log)).unwrap();
     let mut c = Client::new(server.local_addr());
     let csrf = enter(&mut c, "dora");
     for _ in 0..3 {
@@ -805,7 +805,7 @@ fn answered_tasks_are_not_live_leases_after_a_restart() {
     );
     // The store's live leases are the dashboard's.
     assert_eq!(count(&s, &live), 1);
-    let server = Server::start(&s, options(&log)).unwrap();
+    let server = TestServer::start(&s, options(&log)).unwrap();
     assert_eq!(status(server.local_addr())["live_leases"], 1);
     let mut c2 = Client::new(server.local_addr());
     c2.cookies = c.cookies.clone();
@@ -821,7 +821,7 @@ fn stopping_early_does_not_give_the_full_completion_code() {
     let dir = temp_dir("early");
     let s = store(&dir, &state(8, 2, 0.5, 2, 0.0, 43, Some(page())));
     let log = dir.join("log.txt");
-    let server = Server::start(
+    let server = TestServer::start(
         &s,
         Options {
             quota: Some(3),
@@ -906,7 +906,7 @@ fn a_partial_completion_code_for_partial_work() {
         quota: Some(3),
         ..options(&log)
     };
-    let server = Server::start(&s, opts()).unwrap();
+    let server = TestServer::start(&s, opts()).unwrap();
     let mut bob = Client::new(server.local_addr());
     let csrf = enter(&mut bob, "bob");
     bob.get("/task");
@@ -919,7 +919,7 @@ fn a_partial_completion_code_for_partial_work() {
     );
     assert!(r.body.contains("https://app.example/partial?cc=P4RT14L"));
     server.shutdown().unwrap();
-    let server = Server::start(&s, opts()).unwrap();
+    let server = TestServer::start(&s, opts()).unwrap();
     let mut again = Client::new(server.local_addr());
     again.cookies = bob.cookies.clone();
     assert!(again.get("/done").body.contains("P4RT14L"));
@@ -934,7 +934,7 @@ fn closing_now_says_what_is_missing_and_what_can_be_done() {
     let dir = temp_dir("closenow");
     let s = store(&dir, &state(8, 2, 0.5, 2, 0.0, 45, None));
     let log = dir.join("log.txt");
-    let server = Server::start(&s, options(&log)).unwrap();
+    let server = TestServer::start(&s, options(&log)).unwrap();
     let addr = server.local_addr();
     let mut api = Client::new(addr);
     api.extra.push((
@@ -1017,7 +1017,7 @@ fn new_participant_ids_are_rate_limited() {
     let dir = temp_dir("flood");
     let s = store(&dir, &state(8, 2, 0.5, 2, 0.0, 47, None));
     let log = dir.join("log.txt");
-    let server = Server::start(&s, options(&log)).unwrap(); // 120 a minute
+    let server = TestServer::start(&s, options(&log)).unwrap(); // 120 a minute
     let addr = server.local_addr();
     let t0 = std::time::Instant::now();
     let mut c = Client::new(addr);

@@ -26,7 +26,8 @@ use adaptive_comp_metrics::rand_chacha::ChaCha8Rng;
 use adaptive_comp_metrics::simulate::{Choice, Underlying, VoterModel};
 use adaptive_comp_metrics_serve::state::{CampaignFile, RngState};
 use adaptive_comp_metrics_serve::{Durability, Options, Store, serve};
-use common::{Client, enc, state, temp_dir};
+use common::socket::Client;
+use common::{Http, enc, state, temp_dir};
 
 const CHILD: &str = "ACM_SERVE_TEST_CHILD";
 

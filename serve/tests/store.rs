@@ -7,7 +7,7 @@ mod common;
 
 use adaptive_comp_metrics::ballot::{Answer, ImportMode, Vote};
 use adaptive_comp_metrics_serve::{CampaignFile, LogFormat, Options, ServeError, Server, Store};
-use common::{Client, enter, state, store, temp_dir};
+use common::{Client, Http, TestServer, enter, socket, state, store, temp_dir};
 
 #[test]
 fn create_read_replace() {
@@ -35,7 +35,7 @@ fn create_read_replace() {
         },
     )
     .unwrap();
-    let mut c = Client::new(server.local_addr());
+    let mut c = socket::Client::new(server.local_addr());
     let csrf = enter(&mut c, "erin");
     let t = c.get("/task").hidden("task").unwrap();
     assert_eq!(
@@ -82,7 +82,7 @@ fn create_read_replace() {
         Err(ServeError::Corrupt { .. })
     ));
     // Served again: the replaced state is the one served.
-    let server = Server::start(
+    let server = TestServer::start(
         &s,
         Options {
             addr: "127.0.0.1:0".parse().unwrap(),
@@ -125,7 +125,7 @@ fn foreign_and_corrupt_files_are_refused() {
         Store::state_json(&p),
         Err(ServeError::NotAStore { .. })
     ));
-    assert!(Server::start(&p, Options::default()).is_err());
+    assert!(TestServer::start(&p, Options::default()).is_err());
     // SQLite, but not a store.
     let q = dir.join("other.db");
     let conn = rusqlite::Connection::open(&q).unwrap();

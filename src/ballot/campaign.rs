@@ -209,7 +209,7 @@ impl Exclusion {
 /// let stats = c.worker_stats();
 /// assert_eq!(stats[0].accuracy(), Some(1.0));
 /// assert_eq!(c.ranking(&mut rng)?.entries[0].item, 0);
-/// # Ok::<(), adaptive_comp_metrics::AnyError>(())
+/// # Ok::<(), adaptive_comp_metrics::Error>(())
 /// ```
 #[derive(Debug, Clone)]
 #[cfg_attr(

@@ -210,7 +210,7 @@ impl Campaign {
     /// // Excluding workers under 90% accuracy (with 3 controls at least) spares "ok".
     /// let out = c.exclude_workers(&ExclusionRule::new(0.9, 3)?)?;
     /// assert!(out.iter().all(|e| e.worker == "lazy"));
-    /// # Ok::<(), adaptive_comp_metrics::AnyError>(())
+    /// # Ok::<(), adaptive_comp_metrics::Error>(())
     /// ```
     #[must_use]
     pub fn worker_stats(&self) -> Vec<WorkerStats> {

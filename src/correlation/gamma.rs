@@ -15,7 +15,7 @@
 //! every fast routine of this crate is property-tested against them, and
 //! other crates can use them as their correctness baseline.
 
-use crate::error::{Error, Result, check_pair_len};
+use crate::correlation::error::{CorrelationError, Result, check_pair_len};
 use crate::sum::Neumaier;
 
 /// Kendall's general Γ (Eq. 7) for any pair scores `a(i, j)`, `b(i, j)`,
@@ -26,9 +26,9 @@ use crate::sum::Neumaier;
 /// ```
 ///
 /// # Errors
-/// [`Error::TooFewItems`] for `n < 2`; [`Error::NaN`] / [`Error::Infinite`]
+/// [`CorrelationError::TooFewItems`] for `n < 2`; [`CorrelationError::NaN`] / [`CorrelationError::Infinite`]
 /// when a pair score is not finite (input `"a"` or `"b"`, index `i·n + j`);
-/// [`Error::Undefined`] when `Σ a_ij²` or `Σ b_ij²` is zero, or the sums
+/// [`CorrelationError::Undefined`] when `Σ a_ij²` or `Σ b_ij²` is zero, or the sums
 /// overflow.
 ///
 /// # Complexity
@@ -42,7 +42,7 @@ use crate::sum::Neumaier;
 /// let b = [1.0, 3.0, 2.0, 4.0];
 /// let rho = kendall_gamma(4, |i, j| a[j] - a[i], |i, j| b[j] - b[i])?;
 /// assert!((rho - 0.8).abs() < 1e-15);
-/// # Ok::<(), adaptive_comp_metrics::Error>(())
+/// # Ok::<(), adaptive_comp_metrics::CorrelationError>(())
 /// ```
 pub fn kendall_gamma(
     n: usize,
@@ -50,7 +50,7 @@ pub fn kendall_gamma(
     b: impl Fn(usize, usize) -> f64,
 ) -> Result<f64> {
     if n < 2 {
-        return Err(Error::TooFewItems { needed: 2, got: n });
+        return Err(CorrelationError::TooFewItems { needed: 2, got: n });
     }
     let (mut ab, mut aa, mut bb) = (
         Neumaier::default(),
@@ -66,10 +66,10 @@ pub fn kendall_gamma(
             let index = i * n + j;
             for (input, v) in [("a", x), ("b", y)] {
                 if v.is_nan() {
-                    return Err(Error::NaN { input, index });
+                    return Err(CorrelationError::NaN { input, index });
                 }
                 if v.is_infinite() {
-                    return Err(Error::Infinite { input, index });
+                    return Err(CorrelationError::Infinite { input, index });
                 }
             }
             ab.add(x * y);
@@ -79,7 +79,7 @@ pub fn kendall_gamma(
     }
     let (aa, bb) = (aa.value(), bb.value());
     if aa == 0.0 || bb == 0.0 {
-        return Err(Error::Undefined {
+        return Err(CorrelationError::Undefined {
             reason: "a sum of squared pair scores is zero",
         });
     }
@@ -87,7 +87,7 @@ pub fn kendall_gamma(
     if gamma.is_finite() {
         Ok(gamma.clamp(-1.0, 1.0))
     } else {
-        Err(Error::Undefined {
+        Err(CorrelationError::Undefined {
             reason: "the pair score sums overflow",
         })
     }
@@ -108,9 +108,9 @@ fn sgn(d: f64) -> f64 {
 fn check_naive(a: &[f64], b: &[f64], w: &[f64]) -> Result<()> {
     check_pair_len("a", a, "b", b, 2)?;
     check_pair_len("a", a, "weights", w, 2)?;
-    crate::error::check_finite("a", a)?;
-    crate::error::check_finite("b", b)?;
-    crate::error::check_weights(w)
+    crate::correlation::error::check_finite("a", a)?;
+    crate::correlation::error::check_finite("b", b)?;
+    crate::correlation::error::check_weights(w)
 }
 
 /// The weighted Spearman ρ_w of Eq. 8 as a Γ with
@@ -120,7 +120,7 @@ fn check_naive(a: &[f64], b: &[f64], w: &[f64]) -> Result<()> {
 ///
 /// # Errors
 /// As [`kendall_gamma`], plus length mismatch, non-finite input and
-/// invalid weights ([`Error::InvalidWeight`], [`Error::ZeroWeights`]).
+/// invalid weights ([`CorrelationError::InvalidWeight`], [`CorrelationError::ZeroWeights`]).
 ///
 /// # Complexity
 /// O(n²).
@@ -130,7 +130,7 @@ fn check_naive(a: &[f64], b: &[f64], w: &[f64]) -> Result<()> {
 /// use adaptive_comp_metrics::correlation::gamma::rho_w_naive;
 /// let r = rho_w_naive(&[1.0, 2.0, 3.0], &[3.0, 2.0, 1.0], &[0.5, 0.3, 0.2])?;
 /// assert!((r + 1.0).abs() < 1e-15);
-/// # Ok::<(), adaptive_comp_metrics::Error>(())
+/// # Ok::<(), adaptive_comp_metrics::CorrelationError>(())
 /// ```
 pub fn rho_w_naive(a: &[f64], b: &[f64], w: &[f64]) -> Result<f64> {
     check_naive(a, b, w)?;
@@ -165,7 +165,7 @@ pub fn rho_w_naive(a: &[f64], b: &[f64], w: &[f64]) -> Result<f64> {
 /// // Unit weights: τ-b of [1, 2, 3] and [1, 3, 2] is (2 − 1)/3.
 /// let t = tau_w_naive(&[1.0, 2.0, 3.0], &[1.0, 3.0, 2.0], &[1.0; 3])?;
 /// assert!((t - 1.0 / 3.0).abs() < 1e-15);
-/// # Ok::<(), adaptive_comp_metrics::Error>(())
+/// # Ok::<(), adaptive_comp_metrics::CorrelationError>(())
 /// ```
 pub fn tau_w_naive(a: &[f64], b: &[f64], w: &[f64]) -> Result<f64> {
     check_naive(a, b, w)?;
@@ -213,33 +213,33 @@ mod tests {
     fn bad_input_is_reported() {
         assert_eq!(
             kendall_gamma(1, |_, _| 1.0, |_, _| 1.0),
-            Err(Error::TooFewItems { needed: 2, got: 1 })
+            Err(CorrelationError::TooFewItems { needed: 2, got: 1 })
         );
         assert_eq!(
             kendall_gamma(2, |_, _| f64::NAN, |_, _| 1.0),
-            Err(Error::NaN {
+            Err(CorrelationError::NaN {
                 input: "a",
                 index: 1
             })
         );
         assert_eq!(
             kendall_gamma(2, |_, _| 1.0, |_, _| f64::INFINITY),
-            Err(Error::Infinite {
+            Err(CorrelationError::Infinite {
                 input: "b",
                 index: 1
             })
         );
         assert!(matches!(
             kendall_gamma(3, |_, _| 0.0, |_, _| 1.0),
-            Err(Error::Undefined { .. })
+            Err(CorrelationError::Undefined { .. })
         ));
         assert!(matches!(
             tau_w_naive(&[1.0, 2.0], &[1.0, 2.0], &[1.0]),
-            Err(Error::LengthMismatch { .. })
+            Err(CorrelationError::LengthMismatch { .. })
         ));
         assert_eq!(
             tau_w_naive(&[1.0, 2.0], &[1.0, 2.0], &[0.0, 0.0]),
-            Err(Error::ZeroWeights)
+            Err(CorrelationError::ZeroWeights)
         );
     }
 }

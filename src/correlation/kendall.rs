@@ -18,7 +18,7 @@
 use super::pvalue::{Alternative, kendall_exact_p, normal_p};
 use super::spearman::check_scores;
 use super::vigna::Layout;
-use crate::error::{Error, Result};
+use crate::correlation::error::{CorrelationError, Result};
 use crate::threads::workers_for;
 use num_traits::Float;
 
@@ -79,7 +79,7 @@ impl KendallResult {
     /// // One discordant pair among the 6 pairs of 4 items: P(C ≥ 5) = 4/24.
     /// let k = kendall_tau_b(&[1.0, 2.0, 3.0, 4.0], &[1.0, 3.0, 2.0, 4.0])?;
     /// assert!((k.p_value(Alternative::Greater) - 1.0 / 6.0).abs() < 1e-15);
-    /// # Ok::<(), adaptive_comp_metrics::Error>(())
+    /// # Ok::<(), adaptive_comp_metrics::CorrelationError>(())
     /// ```
     #[must_use]
     pub fn p_value(&self, alternative: Alternative) -> f64 {
@@ -119,7 +119,7 @@ impl KendallResult {
     /// let k = kendall_tau_b(&[12.0, 2.0, 1.0, 12.0, 2.0], &[1.0, 4.0, 7.0, 1.0, 0.0])?;
     /// // scipy.stats.kendalltau gives pvalue=0.2827454599327748.
     /// assert!((k.p_value_asymptotic(Alternative::TwoSided) - 0.2827454599327748).abs() < 1e-12);
-    /// # Ok::<(), adaptive_comp_metrics::Error>(())
+    /// # Ok::<(), adaptive_comp_metrics::CorrelationError>(())
     /// ```
     #[must_use]
     pub fn p_value_asymptotic(&self, alternative: Alternative) -> f64 {
@@ -144,11 +144,11 @@ impl KendallResult {
 /// reversed inputs exactly −1 at every n.
 ///
 /// # Errors
-/// - [`Error::LengthMismatch`] if `x` and `y` differ in length;
-/// - [`Error::TooFewItems`] for fewer than 2 items;
-/// - [`Error::NaN`] / [`Error::Infinite`] naming `"x"` or `"y"` and the index;
-/// - [`Error::Constant`] if all values of `x` (or `y`) are equal: τ-b is 0/0;
-/// - [`Error::InvalidParameter`] (`"n"`) beyond 2³² items, where the pair
+/// - [`CorrelationError::LengthMismatch`] if `x` and `y` differ in length;
+/// - [`CorrelationError::TooFewItems`] for fewer than 2 items;
+/// - [`CorrelationError::NaN`] / [`CorrelationError::Infinite`] naming `"x"` or `"y"` and the index;
+/// - [`CorrelationError::Constant`] if all values of `x` (or `y`) are equal: τ-b is 0/0;
+/// - [`CorrelationError::InvalidParameter`] (`"n"`) beyond 2³² items, where the pair
 ///   counts would no longer fit in `u64`.
 ///
 /// # Complexity
@@ -174,7 +174,7 @@ impl KendallResult {
 /// // (2 − 6)/√((10 − 2)(10 − 1)); scipy.stats.kendalltau: -0.47140452079103173
 /// assert!((k.tau + 4.0 / 72f64.sqrt()).abs() < 1e-15);
 /// assert!(k.p_value(Alternative::TwoSided) > 0.2);
-/// # Ok::<(), adaptive_comp_metrics::Error>(())
+/// # Ok::<(), adaptive_comp_metrics::CorrelationError>(())
 /// ```
 ///
 /// # References
@@ -224,7 +224,7 @@ struct Counts {
 /// integers, the same on any number of threads.
 ///
 /// # Errors
-/// [`Error::TooManyItems`] beyond `u32::MAX` items (not reached: the caller
+/// [`CorrelationError::TooManyItems`] beyond `u32::MAX` items (not reached: the caller
 /// uses the merge sort there).
 fn counts_by_kernel<F: Float>(x: &[F], y: &[F]) -> Result<Counts> {
     let pairs: Vec<(u64, u64)> = x.iter().zip(y).map(|(&a, &b)| (key(b), key(a))).collect();
@@ -330,7 +330,7 @@ fn counts_by_merge<F: Float>(x: &[F], y: &[F]) -> Counts {
 /// let x = [0.1, 0.4, 0.4, 0.9, 0.3];
 /// let y = [1.0, 3.0, 2.0, 2.0, 5.0];
 /// assert_eq!(kendall_tau_b_naive(&x, &y)?, kendall_tau_b(&x, &y)?);
-/// # Ok::<(), adaptive_comp_metrics::Error>(())
+/// # Ok::<(), adaptive_comp_metrics::CorrelationError>(())
 /// ```
 ///
 /// # References
@@ -380,7 +380,7 @@ pub fn kendall_tau_b_naive<F: Float>(x: &[F], y: &[F]) -> Result<KendallResult> 
 /// Rejects sizes whose pair counts would overflow `u64`.
 fn check_size(n: usize) -> Result<()> {
     if n as u64 > MAX_ITEMS {
-        return Err(Error::InvalidParameter {
+        return Err(CorrelationError::InvalidParameter {
             name: "n",
             expected: "at most 2³² items, so that pair counts fit in 64 bits",
         });
@@ -699,7 +699,7 @@ mod tests {
     fn errors_say_what_and_where() {
         assert_eq!(
             kendall_tau_b(&[1.0, 2.0, 3.0], &[1.0, 2.0]),
-            Err(Error::LengthMismatch {
+            Err(CorrelationError::LengthMismatch {
                 left: "x",
                 left_len: 3,
                 right: "y",
@@ -708,29 +708,29 @@ mod tests {
         );
         assert_eq!(
             kendall_tau_b(&[1.0], &[2.0]),
-            Err(Error::TooFewItems { needed: 2, got: 1 })
+            Err(CorrelationError::TooFewItems { needed: 2, got: 1 })
         );
         assert_eq!(
             kendall_tau_b(&[1.0, f64::NAN], &[2.0, 3.0]),
-            Err(Error::NaN {
+            Err(CorrelationError::NaN {
                 input: "x",
                 index: 1
             })
         );
         assert_eq!(
             kendall_tau_b(&[1.0, 2.0], &[2.0, f64::NEG_INFINITY]),
-            Err(Error::Infinite {
+            Err(CorrelationError::Infinite {
                 input: "y",
                 index: 1
             })
         );
         assert_eq!(
             kendall_tau_b(&[1.0, 1.0], &[2.0, 3.0]),
-            Err(Error::Constant { input: "x" })
+            Err(CorrelationError::Constant { input: "x" })
         );
         assert_eq!(
             kendall_tau_b_naive(&[1.0, 2.0], &[3.0, 3.0]),
-            Err(Error::Constant { input: "y" })
+            Err(CorrelationError::Constant { input: "y" })
         );
     }
 }

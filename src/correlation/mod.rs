@@ -4,6 +4,7 @@
 //! scale of ρ_w and τ_w (Lombardo 2025).
 
 mod display;
+pub(crate) mod error;
 pub mod gamma;
 pub mod kendall;
 pub mod pearson;
@@ -12,3 +13,5 @@ pub mod spearman;
 pub mod standardised;
 pub mod vigna;
 pub mod weighted;
+
+pub use error::{CorrelationError, Result, WeightProblem};

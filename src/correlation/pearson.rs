@@ -4,7 +4,7 @@
 
 use super::pvalue::{Alternative, pearson_p};
 use super::spearman::check_scores;
-use crate::error::{Error, Result};
+use crate::correlation::error::{CorrelationError, Result};
 use crate::special::dd::{Dd, two_prod, two_sum};
 use num_traits::Float;
 use statrs::distribution::{ContinuousCDF, Normal};
@@ -71,7 +71,7 @@ impl PearsonResult {
     /// // pvalue=0.0805095732984986.
     /// assert!((r.r - 0.8320502943378436).abs() < 1e-15);
     /// assert!((r.p_value(Alternative::TwoSided) - 0.0805095732984986).abs() < 1e-13);
-    /// # Ok::<(), adaptive_comp_metrics::Error>(())
+    /// # Ok::<(), adaptive_comp_metrics::CorrelationError>(())
     /// ```
     #[must_use]
     pub fn p_value(&self, alternative: Alternative) -> f64 {
@@ -101,7 +101,7 @@ impl PearsonResult {
     /// is the single point r.
     ///
     /// # Errors
-    /// [`Error::InvalidParameter`] (`"level"`) unless 0 < level < 1.
+    /// [`CorrelationError::InvalidParameter`] (`"level"`) unless 0 < level < 1.
     ///
     /// # Complexity
     /// O(1).
@@ -116,7 +116,7 @@ impl PearsonResult {
     /// // low=-0.055305159673339724, high=0.9761145801153426
     /// assert!((ci.lower - -0.055305159673339724).abs() < 1e-12);
     /// assert!((ci.upper - 0.9761145801153426).abs() < 1e-12);
-    /// # Ok::<(), adaptive_comp_metrics::Error>(())
+    /// # Ok::<(), adaptive_comp_metrics::CorrelationError>(())
     /// ```
     ///
     /// # References
@@ -128,7 +128,7 @@ impl PearsonResult {
         alternative: Alternative,
     ) -> Result<FisherInterval> {
         if !(level > 0.0 && level < 1.0) {
-            return Err(Error::InvalidParameter {
+            return Err(CorrelationError::InvalidParameter {
                 name: "level",
                 expected: "a confidence level strictly between 0 and 1",
             });
@@ -184,10 +184,10 @@ impl PearsonResult {
 /// give exactly ±1. For n = 2, r is ±1 exactly.
 ///
 /// # Errors
-/// - [`Error::LengthMismatch`] if `x` and `y` differ in length;
-/// - [`Error::TooFewItems`] for fewer than 2 items (SciPy's minimum);
-/// - [`Error::NaN`] / [`Error::Infinite`] naming `"x"` or `"y"` and the index;
-/// - [`Error::Constant`] if all values of `x` (or `y`) are equal: r is 0/0.
+/// - [`CorrelationError::LengthMismatch`] if `x` and `y` differ in length;
+/// - [`CorrelationError::TooFewItems`] for fewer than 2 items (SciPy's minimum);
+/// - [`CorrelationError::NaN`] / [`CorrelationError::Infinite`] naming `"x"` or `"y"` and the index;
+/// - [`CorrelationError::Constant`] if all values of `x` (or `y`) are equal: r is 0/0.
 ///
 /// # Complexity
 /// O(n) time in three passes over each input, no allocation.
@@ -204,7 +204,7 @@ impl PearsonResult {
 /// let x = [1e300, 2e300, 4e300];
 /// let y = [-1e-300, -2e-300, -4e-300];
 /// assert_eq!(pearson(&x, &y)?.r, -1.0);
-/// # Ok::<(), adaptive_comp_metrics::Error>(())
+/// # Ok::<(), adaptive_comp_metrics::CorrelationError>(())
 /// ```
 ///
 /// # References
@@ -445,7 +445,7 @@ mod tests {
         for bad in [0.0, 1.0, -0.5, f64::NAN] {
             assert_eq!(
                 r.confidence_interval(bad, Alternative::TwoSided),
-                Err(Error::InvalidParameter {
+                Err(CorrelationError::InvalidParameter {
                     name: "level",
                     expected: "a confidence level strictly between 0 and 1"
                 })
@@ -470,7 +470,7 @@ mod tests {
     fn errors_say_what_and_where() {
         assert_eq!(
             pearson(&[1.0, 2.0], &[1.0]),
-            Err(Error::LengthMismatch {
+            Err(CorrelationError::LengthMismatch {
                 left: "x",
                 left_len: 2,
                 right: "y",
@@ -479,33 +479,33 @@ mod tests {
         );
         assert_eq!(
             pearson(&[1.0], &[1.0]),
-            Err(Error::TooFewItems { needed: 2, got: 1 })
+            Err(CorrelationError::TooFewItems { needed: 2, got: 1 })
         );
         assert_eq!(
             pearson::<f32>(&[], &[]),
-            Err(Error::TooFewItems { needed: 2, got: 0 })
+            Err(CorrelationError::TooFewItems { needed: 2, got: 0 })
         );
         assert_eq!(
             pearson(&[1.0, 2.0, 3.0], &[1.0, f64::NAN, 3.0]),
-            Err(Error::NaN {
+            Err(CorrelationError::NaN {
                 input: "y",
                 index: 1
             })
         );
         assert_eq!(
             pearson(&[1.0, f64::NEG_INFINITY, 3.0], &[1.0, 2.0, 3.0]),
-            Err(Error::Infinite {
+            Err(CorrelationError::Infinite {
                 input: "x",
                 index: 1
             })
         );
         assert_eq!(
             pearson(&[2.0, 2.0, 2.0], &[1.0, 2.0, 3.0]),
-            Err(Error::Constant { input: "x" })
+            Err(CorrelationError::Constant { input: "x" })
         );
         assert_eq!(
             pearson(&[1.0, 2.0, 3.0], &[0.0, -0.0, 0.0]),
-            Err(Error::Constant { input: "y" })
+            Err(CorrelationError::Constant { input: "y" })
         );
     }
 }

@@ -53,7 +53,7 @@ use crate::special::{erf::normal_sf, student};
 /// let r = spearman(&[1.0, 2.0, 3.0, 4.0, 5.0], &[5.0, 6.0, 7.0, 8.0, 7.0])?;
 /// assert!(r.p_value(Alternative::Greater) < r.p_value(Alternative::TwoSided));
 /// assert_eq!(Alternative::default(), Alternative::TwoSided);
-/// # Ok::<(), adaptive_comp_metrics::Error>(())
+/// # Ok::<(), adaptive_comp_metrics::CorrelationError>(())
 /// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]

@@ -2,7 +2,7 @@
 //! vectors (Spearman 1904), with SciPy-compatible t-test p-values.
 
 use super::pvalue::{Alternative, student_t_p};
-use crate::error::{Error, Result, check_finite, check_pair_len};
+use crate::correlation::error::{CorrelationError, Result, check_finite, check_pair_len};
 use crate::rank::{Order, Ties, rank_keys, rank_of_keys, rank_with, validate_ranks};
 use crate::sum::Neumaier;
 use crate::threads::{self, workers_for};
@@ -56,7 +56,7 @@ impl SpearmanResult {
     /// let r = spearman(&[1.0, 2.0, 3.0, 4.0, 5.0], &[5.0, 6.0, 7.0, 8.0, 7.0])?;
     /// // scipy.stats.spearmanr gives pvalue=0.08858700531354381.
     /// assert!((r.p_value(Alternative::TwoSided) - 0.08858700531354381).abs() < 1e-12);
-    /// # Ok::<(), adaptive_comp_metrics::Error>(())
+    /// # Ok::<(), adaptive_comp_metrics::CorrelationError>(())
     /// ```
     #[must_use]
     pub fn p_value(&self, alternative: Alternative) -> f64 {
@@ -89,10 +89,10 @@ impl SpearmanResult {
 /// rankings leaves ρ unchanged.
 ///
 /// # Errors
-/// - [`Error::LengthMismatch`] if `x` and `y` differ in length;
-/// - [`Error::TooFewItems`] for fewer than 2 items;
-/// - [`Error::NaN`] / [`Error::Infinite`] naming `"x"` or `"y"` and the index;
-/// - [`Error::Constant`] if all values of `x` (or `y`) are equal: ρ is 0/0.
+/// - [`CorrelationError::LengthMismatch`] if `x` and `y` differ in length;
+/// - [`CorrelationError::TooFewItems`] for fewer than 2 items;
+/// - [`CorrelationError::NaN`] / [`CorrelationError::Infinite`] naming `"x"` or `"y"` and the index;
+/// - [`CorrelationError::Constant`] if all values of `x` (or `y`) are equal: ρ is 0/0.
 ///
 /// # Complexity
 /// O(n log n) time (two sorts), O(n) extra memory (two rank vectors and the
@@ -114,7 +114,7 @@ impl SpearmanResult {
 /// let r = spearman(&human, &model)?;
 /// assert!((r.rho - 0.9).abs() < 1e-15);
 /// assert!(r.p_value(Alternative::Greater) < 0.05);
-/// # Ok::<(), adaptive_comp_metrics::Error>(())
+/// # Ok::<(), adaptive_comp_metrics::CorrelationError>(())
 /// ```
 ///
 /// # References
@@ -149,10 +149,10 @@ pub fn spearman<F: Float>(x: &[F], y: &[F]) -> Result<SpearmanResult> {
 /// [`spearman`]. The p-values are those of [`SpearmanResult::p_value`].
 ///
 /// # Errors
-/// - [`Error::LengthMismatch`], [`Error::TooFewItems`] as for [`spearman`];
-/// - [`Error::InvalidRank`] naming `"a"` or `"b"` and the index of the first
+/// - [`CorrelationError::LengthMismatch`], [`CorrelationError::TooFewItems`] as for [`spearman`];
+/// - [`CorrelationError::InvalidRank`] naming `"a"` or `"b"` and the index of the first
 ///   value that is not finite or outside `[1, n]`;
-/// - [`Error::Constant`] naming `"a"` or `"b"` if all its ranks are equal.
+/// - [`CorrelationError::Constant`] naming `"a"` or `"b"` if all its ranks are equal.
 ///
 /// # Complexity
 /// O(n) time, no allocation.
@@ -164,7 +164,7 @@ pub fn spearman<F: Float>(x: &[F], y: &[F]) -> Result<SpearmanResult> {
 /// let r = spearman_ranks(&[1.0, 2.0, 3.0, 4.0], &[1.0, 2.0, 4.0, 3.0])?;
 /// // 1 − 6·Σd²/(n(n² − 1)) = 1 − 6·2/60 = 0.8
 /// assert!((r.rho - 0.8).abs() < 1e-15);
-/// # Ok::<(), adaptive_comp_metrics::Error>(())
+/// # Ok::<(), adaptive_comp_metrics::CorrelationError>(())
 /// ```
 ///
 /// # References
@@ -223,11 +223,11 @@ pub(crate) fn check_scores<F: Float>(x: &[F], y: &[F]) -> Result<usize> {
     Ok(n)
 }
 
-/// [`Error::Constant`] if every value equals the first (`-0.0 == 0.0`).
+/// [`CorrelationError::Constant`] if every value equals the first (`-0.0 == 0.0`).
 fn check_not_constant<F: Float>(input: &'static str, x: &[F]) -> Result<()> {
     match x.split_first() {
         Some((first, rest)) if rest.iter().any(|v| v != first) => Ok(()),
-        _ => Err(Error::Constant { input }),
+        _ => Err(CorrelationError::Constant { input }),
     }
 }
 
@@ -328,7 +328,7 @@ mod tests {
     fn errors_say_what_and_where() {
         assert_eq!(
             spearman(&[1.0, 2.0], &[1.0]),
-            Err(Error::LengthMismatch {
+            Err(CorrelationError::LengthMismatch {
                 left: "x",
                 left_len: 2,
                 right: "y",
@@ -337,38 +337,38 @@ mod tests {
         );
         assert_eq!(
             spearman(&[1.0], &[1.0]),
-            Err(Error::TooFewItems { needed: 2, got: 1 })
+            Err(CorrelationError::TooFewItems { needed: 2, got: 1 })
         );
         assert_eq!(
             spearman::<f64>(&[], &[]),
-            Err(Error::TooFewItems { needed: 2, got: 0 })
+            Err(CorrelationError::TooFewItems { needed: 2, got: 0 })
         );
         assert_eq!(
             spearman(&[1.0, 2.0, 3.0], &[1.0, f64::NAN, 3.0]),
-            Err(Error::NaN {
+            Err(CorrelationError::NaN {
                 input: "y",
                 index: 1
             })
         );
         assert_eq!(
             spearman(&[1.0, f64::INFINITY, 3.0], &[1.0, 2.0, 3.0]),
-            Err(Error::Infinite {
+            Err(CorrelationError::Infinite {
                 input: "x",
                 index: 1
             })
         );
         assert_eq!(
             spearman(&[2.0, 2.0, 2.0], &[1.0, 2.0, 3.0]),
-            Err(Error::Constant { input: "x" })
+            Err(CorrelationError::Constant { input: "x" })
         );
         assert_eq!(
             spearman(&[1.0, 2.0, 3.0], &[0.0, -0.0, 0.0]),
-            Err(Error::Constant { input: "y" })
+            Err(CorrelationError::Constant { input: "y" })
         );
         // NaN is reported even when the other input is constant.
         assert_eq!(
             spearman(&[2.0, 2.0], &[f64::NAN, 1.0]),
-            Err(Error::NaN {
+            Err(CorrelationError::NaN {
                 input: "y",
                 index: 0
             })
@@ -382,7 +382,7 @@ mod tests {
         assert_relative_eq!(r.rho, s.rho, max_relative = 1e-15);
         assert_eq!(
             spearman_ranks(&[1.0, 2.0, 3.0], &[1.0, 2.0, 3.5]),
-            Err(Error::InvalidRank {
+            Err(CorrelationError::InvalidRank {
                 input: "b",
                 index: 2,
                 len: 3
@@ -390,15 +390,15 @@ mod tests {
         );
         assert_eq!(
             spearman_ranks(&[2.0, 2.0, 2.0], &[1.0, 2.0, 3.0]),
-            Err(Error::Constant { input: "a" })
+            Err(CorrelationError::Constant { input: "a" })
         );
         assert_eq!(
             spearman_ranks(&[1.0, 2.0], &[1.5, 1.5]),
-            Err(Error::Constant { input: "b" })
+            Err(CorrelationError::Constant { input: "b" })
         );
         assert_eq!(
             spearman_ranks(&[1.0], &[1.0, 2.0]),
-            Err(Error::LengthMismatch {
+            Err(CorrelationError::LengthMismatch {
                 left: "a",
                 left_len: 1,
                 right: "b",

@@ -27,8 +27,8 @@
 //! [`rho_w_with_weights`] and [`tau_w_with_weights`] take weights you computed.
 
 use super::spearman::rank_both;
+use crate::correlation::error::{CorrelationError, Result, check_finite, check_pair_len};
 use crate::correlation::vigna::{Combine, WeightedTauStats, top_weighted_tau, weighted_kendall};
-use crate::error::{Error, Result, check_finite, check_pair_len};
 use crate::rank::{Order, Ties};
 use crate::sum::Neumaier;
 use crate::weigh::{OffsetQuadratic, Scheme, Weigher, item_weights, normalise};
@@ -100,7 +100,7 @@ pub struct TauW {
 ///     on_distances.rho(&human, &distances)?,
 ///     gold_weighted.rho(&human, &model)?
 /// );
-/// # Ok::<(), adaptive_comp_metrics::Error>(())
+/// # Ok::<(), adaptive_comp_metrics::CorrelationError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -205,7 +205,7 @@ impl<W: Weigher> TopWeighted<W> {
     ///
     /// # Errors
     /// As [`ranks_and_weights`](Self::ranks_and_weights), and
-    /// [`Error::Constant`] when all scores of an input are equal.
+    /// [`CorrelationError::Constant`] when all scores of an input are equal.
     ///
     /// # Complexity
     /// O(n log n) time, O(n) memory.
@@ -247,8 +247,8 @@ impl<W: Weigher> TopWeighted<W> {
     /// ranks allowed for ties); the weights come from these ranks.
     ///
     /// # Errors
-    /// Length mismatch, fewer than 2 items, [`Error::InvalidRank`],
-    /// [`Error::Constant`].
+    /// Length mismatch, fewer than 2 items, [`CorrelationError::InvalidRank`],
+    /// [`CorrelationError::Constant`].
     ///
     /// # Complexity
     /// O(n).
@@ -297,7 +297,7 @@ impl<W: Weigher> TopWeighted<W> {
 /// let top_swap = rho_w(&human, &[4.0, 5.0, 3.0, 2.0, 1.0])?.rho;
 /// let bottom_swap = rho_w(&human, &[5.0, 4.0, 3.0, 1.0, 2.0])?.rho;
 /// assert!(top_swap < bottom_swap);
-/// # Ok::<(), adaptive_comp_metrics::Error>(())
+/// # Ok::<(), adaptive_comp_metrics::CorrelationError>(())
 /// ```
 pub fn rho_w<F: Float>(x: &[F], y: &[F]) -> Result<RhoW> {
     TopWeighted::new().rho(x, y)
@@ -320,7 +320,7 @@ pub fn rho_w<F: Float>(x: &[F], y: &[F]) -> Result<RhoW> {
 /// let human = [5.0, 4.0, 3.0, 2.0, 1.0];
 /// let reversed = [1.0, 2.0, 3.0, 4.0, 5.0];
 /// assert_eq!(tau_w(&human, &reversed)?.tau, -1.0);
-/// # Ok::<(), adaptive_comp_metrics::Error>(())
+/// # Ok::<(), adaptive_comp_metrics::CorrelationError>(())
 /// ```
 pub fn tau_w<F: Float>(x: &[F], y: &[F]) -> Result<TauW> {
     TopWeighted::new().tau(x, y)
@@ -331,8 +331,8 @@ pub fn tau_w<F: Float>(x: &[F], y: &[F]) -> Result<TauW> {
 ///
 /// # Errors
 /// Length mismatch (of `a`, `b`, `weights`), fewer than 2 items, non-finite
-/// values, [`Error::InvalidWeight`], [`Error::ZeroWeights`],
-/// [`Error::Constant`] (all values of an input equal), [`Error::Undefined`]
+/// values, [`CorrelationError::InvalidWeight`], [`CorrelationError::ZeroWeights`],
+/// [`CorrelationError::Constant`] (all values of an input equal), [`CorrelationError::Undefined`]
 /// (all items with positive weight share one value).
 ///
 /// # Complexity
@@ -343,7 +343,7 @@ pub fn tau_w<F: Float>(x: &[F], y: &[F]) -> Result<TauW> {
 /// use adaptive_comp_metrics::rho_w_with_weights;
 /// let r = rho_w_with_weights(&[1.0, 2.0, 3.0], &[1.0, 3.0, 2.0], &[3.0, 2.0, 1.0])?;
 /// assert!(r.rho > 0.0 && r.rho < 1.0);
-/// # Ok::<(), adaptive_comp_metrics::Error>(())
+/// # Ok::<(), adaptive_comp_metrics::CorrelationError>(())
 /// ```
 pub fn rho_w_with_weights(a: &[f64], b: &[f64], weights: &[f64]) -> Result<RhoW> {
     let w = check_user_weights(a, b, weights)?;
@@ -367,7 +367,7 @@ pub fn rho_w_with_weights(a: &[f64], b: &[f64], weights: &[f64]) -> Result<RhoW>
 /// use adaptive_comp_metrics::tau_w_with_weights;
 /// let t = tau_w_with_weights(&[1.0, 2.0, 3.0], &[1.0, 3.0, 2.0], &[0.5, 0.3, 0.2])?;
 /// assert!((t.tau - 0.38 / 0.62).abs() < 1e-12);
-/// # Ok::<(), adaptive_comp_metrics::Error>(())
+/// # Ok::<(), adaptive_comp_metrics::CorrelationError>(())
 /// ```
 pub fn tau_w_with_weights(a: &[f64], b: &[f64], weights: &[f64]) -> Result<TauW> {
     let w = check_user_weights(a, b, weights)?;
@@ -388,13 +388,13 @@ fn is_constant(v: &[f64]) -> bool {
     v.iter().all(|&x| x == v[0])
 }
 
-fn constant_error(a: &[f64], b: &[f64]) -> Error {
+fn constant_error(a: &[f64], b: &[f64]) -> CorrelationError {
     if is_constant(a) {
-        Error::Constant { input: "x" }
+        CorrelationError::Constant { input: "x" }
     } else if is_constant(b) {
-        Error::Constant { input: "y" }
+        CorrelationError::Constant { input: "y" }
     } else {
-        Error::Undefined {
+        CorrelationError::Undefined {
             reason: "every item with positive weight has the same rank in one input",
         }
     }
@@ -460,7 +460,7 @@ pub(crate) fn rho_w_normalised(a: &[f64], b: &[f64], w: &[f64]) -> Result<RhoW> 
     };
     let rho = sab.value() / denominator;
     if !rho.is_finite() {
-        return Err(Error::Undefined {
+        return Err(CorrelationError::Undefined {
             reason: "the weighted variances underflow",
         });
     }

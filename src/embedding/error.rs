@@ -83,6 +83,14 @@ impl EmbeddingError {
         }
     }
 
+    /// The 1-based character column the error is about: always `None` (a
+    /// row's error names the vector component, see [`VectorProblem`], not a
+    /// character column), kept so that every reader error answers both.
+    #[must_use]
+    pub fn column(&self) -> Option<usize> {
+        None
+    }
+
     /// What is wrong with the vector or row, if the error is about one.
     #[must_use]
     pub fn problem(&self) -> Option<VectorProblem> {

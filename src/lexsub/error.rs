@@ -125,3 +125,36 @@ pub enum LexsubError {
         expected: &'static str,
     },
 }
+
+impl LexsubError {
+    /// The 1-based line of the gold or system file the error is about, if
+    /// any (so a caller can print `FILE:LINE: message`).
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::lexsub::{read_gold, Mode};
+    /// let e = read_gold(&b"bright.a 1 :: clever 1;\nbright.a 2 clever\n"[..], Mode::Strict).unwrap_err();
+    /// assert_eq!((e.line(), e.column()), (Some(2), None));
+    /// ```
+    #[must_use]
+    pub fn line(&self) -> Option<usize> {
+        match self {
+            Self::Syntax { line, .. }
+            | Self::CountOverflow { line, .. }
+            | Self::NotReproducible { line, .. }
+            | Self::InvalidUtf8 { line }
+            | Self::Io { line, .. } => Some(*line),
+            _ => None,
+        }
+    }
+
+    /// The 1-based character column of [`line`](Self::line) the error is
+    /// about, if it names one (an annotator count that overflows).
+    #[must_use]
+    pub fn column(&self) -> Option<usize> {
+        match self {
+            Self::CountOverflow { column, .. } => Some(*column),
+            _ => None,
+        }
+    }
+}

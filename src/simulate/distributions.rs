@@ -12,7 +12,7 @@
 //! same-area              the 990 word2vec cosine similarities of §2.2
 //! ```
 
-use super::error::{Result, SimError};
+use super::error::{Result, SimulateError};
 use num_traits::Float;
 
 /// The 990 "same-area" similarities as shipped in
@@ -61,7 +61,7 @@ pub enum PowerLaw {
 /// assert!((p.z()[1] - (2.0 / 1.5 - 1.0)).abs() < 1e-15); // √(1/4) = 0.5
 /// let mine = Underlying::new(&[0.9_f32, 0.1, -0.5])?;
 /// assert_eq!(mine.relatedness()[2], 0.5);
-/// # Ok::<(), adaptive_comp_metrics::simulate::SimError>(())
+/// # Ok::<(), adaptive_comp_metrics::simulate::SimulateError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(
@@ -82,7 +82,7 @@ struct UnderlyingRepr {
 
 #[cfg(feature = "serde")]
 impl TryFrom<UnderlyingRepr> for Underlying {
-    type Error = SimError;
+    type Error = SimulateError;
     fn try_from(r: UnderlyingRepr) -> Result<Self> {
         Self::new(&r.z)
     }
@@ -92,15 +92,15 @@ impl Underlying {
     /// Any user vector of similarities.
     ///
     /// # Errors
-    /// [`SimError::TooFewItems`] for fewer than 2 values;
-    /// [`SimError::Similarity`] for a value that is NaN, infinite or outside
+    /// [`SimulateError::TooFewItems`] for fewer than 2 values;
+    /// [`SimulateError::Similarity`] for a value that is NaN, infinite or outside
     /// [−1, 1] (the first, with its index).
     ///
     /// # Complexity
     /// O(N).
     pub fn new<F: Float>(z: &[F]) -> Result<Self> {
         if z.len() < 2 {
-            return Err(SimError::TooFewItems {
+            return Err(SimulateError::TooFewItems {
                 needed: 2,
                 got: z.len(),
             });
@@ -109,7 +109,7 @@ impl Underlying {
         for (index, v) in z.iter().enumerate() {
             let value = v.to_f64().unwrap_or(f64::NAN);
             if !(-1.0..=1.0).contains(&value) {
-                return Err(SimError::Similarity { index, value });
+                return Err(SimulateError::Similarity { index, value });
             }
             out.push(value);
         }
@@ -119,7 +119,7 @@ impl Underlying {
     /// The exponential distribution `z_i = 2·exp(−i/N) − 1`, i = 0 … N − 1.
     ///
     /// # Errors
-    /// [`SimError::TooFewItems`] for N < 2; [`SimError::TooLarge`] for
+    /// [`SimulateError::TooFewItems`] for N < 2; [`SimulateError::TooLarge`] for
     /// N > [`BallotConfig::MAX_ITEMS`](crate::ballot::BallotConfig::MAX_ITEMS).
     ///
     /// # Complexity
@@ -140,7 +140,7 @@ impl Underlying {
     /// [`PowerLaw`]), i = 0 … N − 1.
     ///
     /// # Errors
-    /// [`SimError::TooFewItems`] for N < 2; [`SimError::TooLarge`] for
+    /// [`SimulateError::TooFewItems`] for N < 2; [`SimulateError::TooLarge`] for
     /// N > [`BallotConfig::MAX_ITEMS`](crate::ballot::BallotConfig::MAX_ITEMS).
     ///
     /// # Complexity
@@ -169,7 +169,7 @@ impl Underlying {
     ///
     /// # Errors
     /// None in practice: the embedded file is checked by the test suite; a
-    /// malformed row would give [`SimError::Similarity`] with its index.
+    /// malformed row would give [`SimulateError::Similarity`] with its index.
     ///
     /// # Complexity
     /// O(N).
@@ -187,7 +187,7 @@ impl Underlying {
                 .and_then(|(_, v)| v.trim().parse::<f64>().ok())
                 .unwrap_or(f64::NAN);
             if !(-1.0..=1.0).contains(&value) {
-                return Err(SimError::Similarity { index, value });
+                return Err(SimulateError::Similarity { index, value });
             }
             z.push(value);
         }
@@ -224,9 +224,9 @@ impl Underlying {
 fn check_n(n: usize) -> Result<()> {
     let limit = crate::ballot::BallotConfig::MAX_ITEMS;
     if n < 2 {
-        Err(SimError::TooFewItems { needed: 2, got: n })
+        Err(SimulateError::TooFewItems { needed: 2, got: n })
     } else if n > limit {
-        Err(SimError::TooLarge {
+        Err(SimulateError::TooLarge {
             quantity: "items",
             requested: n as u64,
             limit: limit as u64,
@@ -264,23 +264,23 @@ mod tests {
     fn bad_input() {
         assert_eq!(
             Underlying::exponential(1),
-            Err(SimError::TooFewItems { needed: 2, got: 1 })
+            Err(SimulateError::TooFewItems { needed: 2, got: 1 })
         );
         assert_eq!(
             Underlying::new::<f64>(&[]),
-            Err(SimError::TooFewItems { needed: 2, got: 0 })
+            Err(SimulateError::TooFewItems { needed: 2, got: 0 })
         );
         assert!(matches!(
             Underlying::new(&[0.1, f64::NAN]),
-            Err(SimError::Similarity { index: 1, .. })
+            Err(SimulateError::Similarity { index: 1, .. })
         ));
         assert!(matches!(
             Underlying::new(&[0.1, 0.2, 1.5]),
-            Err(SimError::Similarity { index: 2, .. })
+            Err(SimulateError::Similarity { index: 2, .. })
         ));
         assert!(matches!(
             Underlying::new(&[f64::NEG_INFINITY, 0.2]),
-            Err(SimError::Similarity { index: 0, .. })
+            Err(SimulateError::Similarity { index: 0, .. })
         ));
     }
 }

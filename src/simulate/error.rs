@@ -7,9 +7,11 @@ use thiserror::Error;
 /// Every variant says what was wrong and where (which parameter, which
 /// index, which simulation). Messages are lowercase without a trailing
 /// period. New variants may be added in minor releases.
+///
+/// Named `SimError` before 0.1.0 (a deprecated alias remains).
 #[derive(Debug, Clone, PartialEq, Error)]
 #[non_exhaustive]
-pub enum SimError {
+pub enum SimulateError {
     /// A parameter is outside its domain.
     #[error("invalid parameter {name}: {expected}")]
     InvalidParameter {
@@ -83,7 +85,7 @@ pub enum SimError {
         /// Index of the simulation.
         simulation: usize,
         /// What the metric reported.
-        source: crate::Error,
+        source: crate::CorrelationError,
     },
     /// A size over its limit ([`Simulation::MAX_SIMULATIONS`],
     /// [`Simulation::MAX_OPINIONS`], [`BallotConfig::MAX_ITEMS`]): refused
@@ -124,4 +126,4 @@ pub enum SimError {
 }
 
 /// Shorthand for results of the simulator.
-pub type Result<T, E = SimError> = core::result::Result<T, E>;
+pub type Result<T, E = SimulateError> = core::result::Result<T, E>;

@@ -69,7 +69,11 @@ pub mod sweep;
 pub mod voter;
 
 pub use distributions::{PowerLaw, SAME_AREA_CSV, SAME_AREA_LEN, Underlying};
-pub use error::SimError;
+pub use error::SimulateError;
+
+/// The simulator's error before 0.1.0.
+#[deprecated(since = "0.1.0", note = "renamed `SimulateError`")]
+pub type SimError = SimulateError;
 pub use runner::{Arm, Collected, Estimate, Metric, MetricFn, Report, Run, Simulation};
 pub use stats::Summary;
 pub use sweep::{Skipped, Sweep, SweepPoint, sweep};

@@ -9,7 +9,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use super::distributions::Underlying;
-use super::error::{Result, SimError};
+use super::error::{Result, SimulateError};
 use super::stats::Summary;
 use super::voter::{Choice, Crowd, VoterModel};
 use crate::ballot::{
@@ -63,7 +63,7 @@ impl<'a> Estimate<'a> {
 }
 
 /// A user metric: the estimate in, a number out.
-pub type MetricFn = dyn Fn(&Estimate<'_>) -> crate::Result<f64> + Send + Sync;
+pub type MetricFn = dyn Fn(&Estimate<'_>) -> crate::correlation::Result<f64> + Send + Sync;
 
 #[derive(Clone)]
 enum Kind {
@@ -143,7 +143,7 @@ impl Metric {
     /// Any closure over an [`Estimate`].
     pub fn custom<F>(name: impl Into<String>, f: F) -> Self
     where
-        F: Fn(&Estimate<'_>) -> crate::Result<f64> + Send + Sync + 'static,
+        F: Fn(&Estimate<'_>) -> crate::correlation::Result<f64> + Send + Sync + 'static,
     {
         Self {
             name: name.into(),
@@ -167,9 +167,9 @@ impl Metric {
     /// Evaluates the metric on one estimate.
     ///
     /// # Errors
-    /// Whatever the metric reports (e.g. [`crate::Error::Constant`] for a
+    /// Whatever the metric reports (e.g. [`crate::CorrelationError::Constant`] for a
     /// constant estimate).
-    pub fn eval(&self, e: &Estimate<'_>) -> crate::Result<f64> {
+    pub fn eval(&self, e: &Estimate<'_>) -> crate::correlation::Result<f64> {
         match &self.kind {
             Kind::RhoW => Ok(crate::rho_w(e.truth, e.scores)?.rho),
             Kind::TauW => Ok(crate::tau_w(e.truth, e.scores)?.tau),
@@ -310,7 +310,7 @@ struct SimulationRepr {
 
 #[cfg(feature = "serde")]
 impl TryFrom<SimulationRepr> for Simulation {
-    type Error = SimError;
+    type Error = SimulateError;
     fn try_from(r: SimulationRepr) -> Result<Self> {
         Ok(Self::new(r.underlying, r.config)?
             .voters(r.voters)
@@ -355,7 +355,7 @@ impl Simulation {
     /// choose between the paper's text and the published code.
     ///
     /// # Errors
-    /// [`SimError::ItemCount`] when `config` is not for as many items as
+    /// [`SimulateError::ItemCount`] when `config` is not for as many items as
     /// `underlying` has.
     ///
     /// # Examples
@@ -370,7 +370,7 @@ impl Simulation {
     /// ```
     pub fn new(underlying: Underlying, config: BallotConfig) -> Result<Self> {
         if config.n_items() != underlying.len() {
-            return Err(SimError::ItemCount {
+            return Err(SimulateError::ItemCount {
                 config: config.n_items(),
                 underlying: underlying.len(),
             });
@@ -412,8 +412,8 @@ impl Simulation {
     /// Sets the number of voters (100 in Table 2).
     ///
     /// # Errors
-    /// [`SimError::InvalidParameter`] for zero voters;
-    /// [`SimError::TooLarge`] when voters × items exceeds
+    /// [`SimulateError::InvalidParameter`] for zero voters;
+    /// [`SimulateError::TooLarge`] when voters × items exceeds
     /// [`MAX_OPINIONS`](Self::MAX_OPINIONS).
     pub fn n_voters(mut self, n: usize) -> Result<Self> {
         check_crowd(n, self.underlying.len())?;
@@ -520,11 +520,11 @@ impl Simulation {
     /// exactly these values.
     ///
     /// # Errors
-    /// A metric failure ([`SimError::Metric`]); [`SimError::TooLarge`] for
+    /// A metric failure ([`SimulateError::Metric`]); [`SimulateError::TooLarge`] for
     /// an index no run can have (≥ [`MAX_SIMULATIONS`](Self::MAX_SIMULATIONS)).
     pub fn simulate(&self, seed: u64, index: usize) -> Result<Run> {
         if index >= Self::MAX_SIMULATIONS {
-            return Err(SimError::TooLarge {
+            return Err(SimulateError::TooLarge {
                 quantity: "simulation index",
                 requested: index as u64,
                 limit: Self::MAX_SIMULATIONS as u64 - 1,
@@ -559,11 +559,11 @@ impl Simulation {
     /// number (one simulation on its own is [`simulate`](Self::simulate)).
     ///
     /// # Errors
-    /// [`SimError::TooFewSimulations`] for fewer than 2 simulations,
-    /// [`SimError::TooLarge`] for more than
+    /// [`SimulateError::TooFewSimulations`] for fewer than 2 simulations,
+    /// [`SimulateError::TooLarge`] for more than
     /// [`MAX_SIMULATIONS`](Self::MAX_SIMULATIONS) (both before any work); the
     /// first failing simulation's error (by index), a metric that returns a
-    /// NaN or infinite value among them ([`SimError::Metric`]).
+    /// NaN or infinite value among them ([`SimulateError::Metric`]).
     pub fn run(&self, simulations: usize, seed: u64) -> Result<Report> {
         let threads = std::thread::available_parallelism().map_or(1, usize::from);
         self.run_with_threads(simulations, seed, threads)
@@ -573,7 +573,7 @@ impl Simulation {
     /// report is bit-for-bit the same for any `threads ≥ 1`.
     ///
     /// # Errors
-    /// As [`run`](Self::run), and [`SimError::InvalidParameter`] for zero
+    /// As [`run`](Self::run), and [`SimulateError::InvalidParameter`] for zero
     /// threads.
     pub fn run_with_threads(
         &self,
@@ -583,7 +583,7 @@ impl Simulation {
     ) -> Result<Report> {
         check_simulations(simulations)?;
         if threads == 0 {
-            return Err(SimError::InvalidParameter {
+            return Err(SimulateError::InvalidParameter {
                 name: "threads",
                 expected: "at least one thread",
             });
@@ -621,17 +621,17 @@ impl Simulation {
     }
 }
 
-/// [`SimError::TooFewSimulations`] below 2, [`SimError::TooLarge`] above
+/// [`SimulateError::TooFewSimulations`] below 2, [`SimulateError::TooLarge`] above
 /// [`Simulation::MAX_SIMULATIONS`].
 pub(crate) fn check_simulations(simulations: usize) -> Result<()> {
     if simulations < 2 {
-        return Err(SimError::TooFewSimulations {
+        return Err(SimulateError::TooFewSimulations {
             needed: 2,
             got: simulations,
         });
     }
     if simulations > Simulation::MAX_SIMULATIONS {
-        return Err(SimError::TooLarge {
+        return Err(SimulateError::TooLarge {
             quantity: "simulations",
             requested: simulations as u64,
             limit: Simulation::MAX_SIMULATIONS as u64,
@@ -640,18 +640,18 @@ pub(crate) fn check_simulations(simulations: usize) -> Result<()> {
     Ok(())
 }
 
-/// [`SimError::InvalidParameter`] for zero voters, [`SimError::TooLarge`]
+/// [`SimulateError::InvalidParameter`] for zero voters, [`SimulateError::TooLarge`]
 /// when voters × items exceeds [`Simulation::MAX_OPINIONS`].
 pub(crate) fn check_crowd(n_voters: usize, n_items: usize) -> Result<()> {
     if n_voters == 0 {
-        return Err(SimError::InvalidParameter {
+        return Err(SimulateError::InvalidParameter {
             name: "n_voters",
             expected: "at least one voter",
         });
     }
     let cells = (n_voters as u128) * (n_items as u128);
     if cells > Simulation::MAX_OPINIONS as u128 {
-        return Err(SimError::TooLarge {
+        return Err(SimulateError::TooLarge {
             quantity: "voter-item opinions (voters × items)",
             requested: u64::try_from(cells).unwrap_or(u64::MAX),
             limit: Simulation::MAX_OPINIONS as u64,
@@ -661,16 +661,16 @@ pub(crate) fn check_crowd(n_voters: usize, n_items: usize) -> Result<()> {
 }
 
 /// The value of `metric` on `e`, a failure or a non-finite value reported
-/// as [`SimError::Metric`] of simulation `index`.
+/// as [`SimulateError::Metric`] of simulation `index`.
 fn metric_value(metric: &Metric, e: &Estimate<'_>, index: usize) -> Result<f64> {
-    let fail = |source| SimError::Metric {
+    let fail = |source| SimulateError::Metric {
         metric: metric.name.clone(),
         simulation: index,
         source,
     };
     let v = metric.eval(e).map_err(fail)?;
     if !v.is_finite() {
-        return Err(fail(crate::Error::Undefined {
+        return Err(fail(crate::CorrelationError::Undefined {
             reason: "the metric returned a NaN or infinite value",
         }));
     }
@@ -716,7 +716,7 @@ where
     });
     let mut slots: Vec<Option<Result<T>>> = (0..n).map(|_| None).collect();
     for part in parts {
-        for (i, r) in part.map_err(|_| SimError::ThreadPanicked)? {
+        for (i, r) in part.map_err(|_| SimulateError::ThreadPanicked)? {
             if let Some(slot) = slots.get_mut(i) {
                 *slot = Some(r);
             }
@@ -724,7 +724,7 @@ where
     }
     slots
         .into_iter()
-        .map(|slot| slot.ok_or(SimError::ThreadPanicked)?)
+        .map(|slot| slot.ok_or(SimulateError::ThreadPanicked)?)
         .collect()
 }
 

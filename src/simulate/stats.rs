@@ -1,7 +1,7 @@
 //! Mean, sample standard deviation and standard error of repeated
 //! simulations.
 
-use super::error::{Result, SimError};
+use super::error::{Result, SimulateError};
 use crate::sum::neumaier;
 
 /// Mean ± sample standard deviation of one metric over S simulations, with
@@ -21,13 +21,13 @@ use crate::sum::neumaier;
 ///
 /// # Examples
 /// ```
-/// use adaptive_comp_metrics::simulate::{SimError, Summary};
+/// use adaptive_comp_metrics::simulate::{SimulateError, Summary};
 /// let s = Summary::of(&[1.0, 2.0, 3.0, 4.0])?;
 /// assert_eq!(s.mean, 2.5);
 /// assert!((s.sd - (5.0_f64 / 3.0).sqrt()).abs() < 1e-15);
 /// assert!((s.se - s.sd / 2.0).abs() < 1e-15);
-/// assert_eq!(Summary::of(&[0.3]).unwrap_err(), SimError::TooFewSimulations { needed: 2, got: 1 });
-/// # Ok::<(), SimError>(())
+/// assert_eq!(Summary::of(&[0.3]).unwrap_err(), SimulateError::TooFewSimulations { needed: 2, got: 1 });
+/// # Ok::<(), SimulateError>(())
 /// ```
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -62,7 +62,7 @@ struct SummaryRepr {
 
 #[cfg(feature = "serde")]
 impl TryFrom<SummaryRepr> for Summary {
-    type Error = SimError;
+    type Error = SimulateError;
     fn try_from(r: SummaryRepr) -> Result<Self> {
         let s = Summary::of(&r.values)?;
         let scale = r
@@ -73,7 +73,7 @@ impl TryFrom<SummaryRepr> for Summary {
         if agrees(r.mean, s.mean) && agrees(r.sd, s.sd) && agrees(r.se, s.se) {
             Ok(s)
         } else {
-            Err(SimError::InvalidParameter {
+            Err(SimulateError::InvalidParameter {
                 name: "summary",
                 expected: "a mean, SD and standard error that agree with the values",
             })
@@ -85,29 +85,29 @@ impl Summary {
     /// Summarises `values` (two-pass, compensated sums).
     ///
     /// # Errors
-    /// [`SimError::TooFewSimulations`] for fewer than 2 values;
-    /// [`SimError::NotFinite`] for a NaN or infinite value (the first);
-    /// [`SimError::InvalidParameter`] when finite values are so large that
+    /// [`SimulateError::TooFewSimulations`] for fewer than 2 values;
+    /// [`SimulateError::NotFinite`] for a NaN or infinite value (the first);
+    /// [`SimulateError::InvalidParameter`] when finite values are so large that
     /// the mean or the squared deviations overflow.
     ///
     /// # Complexity
     /// O(S).
     pub fn of(values: &[f64]) -> Result<Self> {
         if values.len() < 2 {
-            return Err(SimError::TooFewSimulations {
+            return Err(SimulateError::TooFewSimulations {
                 needed: 2,
                 got: values.len(),
             });
         }
         if let Some((index, &value)) = values.iter().enumerate().find(|(_, v)| !v.is_finite()) {
-            return Err(SimError::NotFinite { index, value });
+            return Err(SimulateError::NotFinite { index, value });
         }
         let n = values.len() as f64;
         let mean = neumaier(values.iter().copied()) / n;
         // Finite values can still overflow in the squares (|v| > 1e154).
         let sd = (neumaier(values.iter().map(|v| (v - mean) * (v - mean))) / (n - 1.0)).sqrt();
         if !(mean.is_finite() && sd.is_finite()) {
-            return Err(SimError::InvalidParameter {
+            return Err(SimulateError::InvalidParameter {
                 name: "values",
                 expected: "values whose mean and squared deviations fit in f64 (|v| < 1e154)",
             });
@@ -138,7 +138,7 @@ impl Summary {
     /// let z = s.z_score(0.0, 0.0, 50).expect("sd > 0");
     /// assert!((z - 1.0).abs() < 1e-15); // 1 / √(2/2)
     /// assert_eq!(Summary::of(&[1.0, 1.0])?.z_score(0.0, 0.0, 50), None);
-    /// # Ok::<(), adaptive_comp_metrics::simulate::SimError>(())
+    /// # Ok::<(), adaptive_comp_metrics::simulate::SimulateError>(())
     /// ```
     #[must_use]
     pub fn z_score(
@@ -176,16 +176,16 @@ mod tests {
 
     #[test]
     fn undefined_summaries_are_errors_not_nan() {
-        let few = |got| SimError::TooFewSimulations { needed: 2, got };
+        let few = |got| SimulateError::TooFewSimulations { needed: 2, got };
         assert_eq!(Summary::of(&[0.3]).unwrap_err(), few(1));
         assert_eq!(Summary::of(&[]).unwrap_err(), few(0));
         assert!(matches!(
             Summary::of(&[0.3, f64::NAN]).unwrap_err(),
-            SimError::NotFinite { index: 1, value } if value.is_nan()
+            SimulateError::NotFinite { index: 1, value } if value.is_nan()
         ));
         assert_eq!(
             Summary::of(&[1.0, f64::NEG_INFINITY]).unwrap_err(),
-            SimError::NotFinite {
+            SimulateError::NotFinite {
                 index: 1,
                 value: f64::NEG_INFINITY
             }
@@ -193,11 +193,11 @@ mod tests {
         // Finite values whose squared deviations overflow.
         assert!(matches!(
             Summary::of(&[-1e300, 1e300]).unwrap_err(),
-            SimError::InvalidParameter { name: "values", .. }
+            SimulateError::InvalidParameter { name: "values", .. }
         ));
         assert!(matches!(
             Summary::of(&[f64::MAX, f64::MAX]).unwrap_err(),
-            SimError::InvalidParameter { name: "values", .. }
+            SimulateError::InvalidParameter { name: "values", .. }
         ));
         let s = Summary::of(&[0.5, 0.5]).unwrap();
         assert_eq!((s.sd, s.se), (0.0, 0.0));

@@ -8,7 +8,7 @@
 //! same generator stream), so differences between points are not blurred by
 //! crowd-to-crowd variation (common random numbers).
 
-use super::error::{Result, SimError};
+use super::error::{Result, SimulateError};
 use super::runner::{Metric, Simulation, check_simulations, par_map};
 use super::stats::Summary;
 
@@ -103,10 +103,10 @@ impl Sweep {
 /// replaced at each point.
 ///
 /// # Errors
-/// [`SimError::TooFewSimulations`] for fewer than 2 simulations,
-/// [`SimError::TooLarge`] for more than
+/// [`SimulateError::TooFewSimulations`] for fewer than 2 simulations,
+/// [`SimulateError::TooLarge`] for more than
 /// [`Simulation::MAX_SIMULATIONS`](super::Simulation::MAX_SIMULATIONS),
-/// [`SimError::InvalidParameter`] for an empty grid;
+/// [`SimulateError::InvalidParameter`] for an empty grid;
 /// the first simulation error of a point that runs. Points whose
 /// configuration is invalid are listed in [`Sweep::skipped`], not errors.
 ///
@@ -141,7 +141,7 @@ pub fn sweep(
 ) -> Result<Sweep> {
     check_simulations(simulations)?;
     if alphas.is_empty() || n_ballots.is_empty() {
-        return Err(SimError::InvalidParameter {
+        return Err(SimulateError::InvalidParameter {
             name: "grid",
             expected: "at least one α and one n_b",
         });

@@ -25,7 +25,7 @@ use rand::{Rng, RngExt};
 use rand_distr::StandardNormal;
 
 use super::distributions::Underlying;
-use super::error::{Result, SimError};
+use super::error::{Result, SimulateError};
 
 /// A user amplitude function `(σ*_v, z) ↦ σ_v(z)`.
 pub type AmplitudeFn = dyn Fn(f64, f64) -> f64 + Send + Sync;
@@ -201,7 +201,7 @@ pub enum Choice {
 ///     .noise(Noise::PerComparison)
 ///     .judgement(Judgement::Similarity);
 /// assert_eq!(m.sigma(), (0.0, 0.1));
-/// # Ok::<(), adaptive_comp_metrics::simulate::SimError>(())
+/// # Ok::<(), adaptive_comp_metrics::simulate::SimulateError>(())
 /// ```
 ///
 /// Reference: Lombardo et al. (2020) §4.1–4.2; published-code departures 1 and 8.
@@ -236,7 +236,7 @@ struct VoterModelRepr {
 
 #[cfg(feature = "serde")]
 impl TryFrom<VoterModelRepr> for VoterModel {
-    type Error = SimError;
+    type Error = SimulateError;
     fn try_from(r: VoterModelRepr) -> Result<Self> {
         Ok(Self::paper()
             .sigma_range(r.sigma.0, r.sigma.1)?
@@ -284,7 +284,7 @@ impl VoterModel {
     /// voter; `low == high` fixes it).
     ///
     /// # Errors
-    /// [`SimError::InvalidRange`] unless `0 ≤ low ≤ high < ∞`.
+    /// [`SimulateError::InvalidRange`] unless `0 ≤ low ≤ high < ∞`.
     pub fn sigma_range(mut self, low: f64, high: f64) -> Result<Self> {
         check_range("sigma", low, high, f64::INFINITY)?;
         self.sigma = (low, high);
@@ -294,7 +294,7 @@ impl VoterModel {
     /// Sets the range of the oversight probability ε_v.
     ///
     /// # Errors
-    /// [`SimError::InvalidRange`] unless `0 ≤ low ≤ high ≤ 1`.
+    /// [`SimulateError::InvalidRange`] unless `0 ≤ low ≤ high ≤ 1`.
     pub fn epsilon_range(mut self, low: f64, high: f64) -> Result<Self> {
         check_range("epsilon", low, high, 1.0)?;
         self.epsilon = (low, high);
@@ -373,10 +373,10 @@ impl VoterModel {
     /// ```
     ///
     /// # Errors
-    /// [`SimError::InvalidParameter`] for zero voters; [`SimError::TooLarge`]
+    /// [`SimulateError::InvalidParameter`] for zero voters; [`SimulateError::TooLarge`]
     /// when voters × items exceeds
     /// [`Simulation::MAX_OPINIONS`](super::Simulation::MAX_OPINIONS);
-    /// [`SimError::Amplitude`] when a custom profile
+    /// [`SimulateError::Amplitude`] when a custom profile
     /// returns a negative or non-finite amplitude.
     ///
     /// # Complexity
@@ -391,7 +391,7 @@ impl VoterModel {
     /// let perfect = VoterModel::paper().sigma_range(0.0, 0.0)?.epsilon_range(0.0, 0.0)?;
     /// let crowd = perfect.draw(&z, 3, &mut rng)?;
     /// assert_eq!(crowd.vote(2, 1, 0, &mut rng)?, Choice::Second);
-    /// # Ok::<(), adaptive_comp_metrics::simulate::SimError>(())
+    /// # Ok::<(), adaptive_comp_metrics::simulate::SimulateError>(())
     /// ```
     pub fn draw<R: Rng + ?Sized>(
         &self,
@@ -442,7 +442,7 @@ impl VoterModel {
                 if !amp.is_finite()
                     || (amp < 0.0 && matches!(self.nonconformity, Nonconformity::Custom(_)))
                 {
-                    return Err(SimError::Amplitude {
+                    return Err(SimulateError::Amplitude {
                         voter,
                         item,
                         value: amp,
@@ -470,7 +470,7 @@ fn check_range(name: &'static str, low: f64, high: f64, max: f64) -> Result<()> 
     if low.is_finite() && high.is_finite() && 0.0 <= low && low <= high && high <= max {
         Ok(())
     } else {
-        Err(SimError::InvalidRange {
+        Err(SimulateError::InvalidRange {
             name,
             low,
             high,
@@ -571,7 +571,7 @@ impl Crowd {
     /// ```
     ///
     /// # Errors
-    /// [`SimError::InvalidParameter`] for a voter or item out of range.
+    /// [`SimulateError::InvalidParameter`] for a voter or item out of range.
     ///
     /// # Complexity
     /// O(1), no allocation.
@@ -583,13 +583,13 @@ impl Crowd {
         rng: &mut R,
     ) -> Result<Choice> {
         if voter >= self.n_voters {
-            return Err(SimError::InvalidParameter {
+            return Err(SimulateError::InvalidParameter {
                 name: "voter",
                 expected: "a voter index below the crowd's size",
             });
         }
         if first >= self.n_items || second >= self.n_items {
-            return Err(SimError::InvalidParameter {
+            return Err(SimulateError::InvalidParameter {
                 name: "item",
                 expected: "item indices below the number of items",
             });
@@ -662,7 +662,7 @@ mod tests {
         assert!(m.clone().epsilon_range(0.0, 1.0).is_ok());
         assert!(matches!(
             m.sigma_range(0.5, 0.1),
-            Err(SimError::InvalidRange { name: "sigma", .. })
+            Err(SimulateError::InvalidRange { name: "sigma", .. })
         ));
     }
 
@@ -685,7 +685,7 @@ mod tests {
         let m = VoterModel::paper().nonconformity(Nonconformity::custom(|_, z| z - 0.5));
         assert!(matches!(
             m.draw(&z, 2, &mut rng),
-            Err(SimError::Amplitude { voter: 0, .. })
+            Err(SimulateError::Amplitude { voter: 0, .. })
         ));
         let m = VoterModel::paper().nonconformity(Nonconformity::custom(|_, _| f64::NAN));
         assert!(m.draw(&z, 2, &mut rng).is_err());

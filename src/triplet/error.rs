@@ -109,6 +109,33 @@ impl TripletError {
             message: e.to_string(),
         }
     }
+
+    /// The 1-based line of a dataset or vector file the error is about, if
+    /// any (so a caller can print `FILE:LINE: message`).
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::triplet::read_dataset;
+    /// let e = read_dataset(&b"singer\nperson,0.1,musician\n"[..]).unwrap_err();
+    /// assert_eq!((e.line(), e.column()), (Some(2), None));
+    /// ```
+    #[must_use]
+    pub fn line(&self) -> Option<usize> {
+        match self {
+            Self::Format { line, .. } => Some(*line),
+            Self::Vectors(e) => e.line(),
+            Self::Io { line, .. } if *line > 0 => Some(*line),
+            _ => None,
+        }
+    }
+
+    /// The 1-based character column the error is about: always `None` (a
+    /// dataset line's error names its field, not a column), kept so that
+    /// every reader error answers both.
+    #[must_use]
+    pub fn column(&self) -> Option<usize> {
+        None
+    }
 }
 
 /// What is wrong with a word; see [`TripletError::Unwritable`].

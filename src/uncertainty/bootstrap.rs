@@ -4,7 +4,7 @@ use super::engine;
 use super::permutation::{check_range, finite};
 use super::statistic::Statistic;
 use super::{Threads, UncertaintyError, seeded_rng, to_f64_pair};
-use crate::error::Error;
+use crate::correlation::error::CorrelationError;
 use num_traits::Float;
 use rand::{Rng, RngExt};
 use statrs::distribution::{ContinuousCDF, Normal};
@@ -327,7 +327,7 @@ impl Bootstrap {
         on: G,
     ) -> Result<ConfidenceInterval, UncertaintyError>
     where
-        G: Fn(&[usize]) -> Result<f64, Error> + Sync,
+        G: Fn(&[usize]) -> Result<f64, CorrelationError> + Sync,
     {
         let mut values: Vec<f64> = Vec::with_capacity(self.resamples);
         let mut first_error = None;
@@ -348,9 +348,9 @@ impl Bootstrap {
         n: usize,
         seed: u64,
         on: &G,
-        mut sink: impl FnMut(Result<f64, Error>),
+        mut sink: impl FnMut(Result<f64, CorrelationError>),
     ) where
-        G: Fn(&[usize]) -> Result<f64, Error> + Sync,
+        G: Fn(&[usize]) -> Result<f64, CorrelationError> + Sync,
     {
         let Ok(()) = engine::for_each_in(
             range,
@@ -434,9 +434,9 @@ impl Bootstrap {
     /// error).
     ///
     /// # Errors
-    /// As [`run`](Self::run); [`Error::LengthMismatch`] (as
+    /// As [`run`](Self::run); [`CorrelationError::LengthMismatch`] (as
     /// [`UncertaintyError::Statistic`]) when there are not exactly as many
-    /// values as resamples, [`Error::Infinite`] (input `"values"`) for an
+    /// values as resamples, [`CorrelationError::Infinite`] (input `"values"`) for an
     /// infinite value.
     ///
     /// # Complexity
@@ -457,7 +457,7 @@ impl Bootstrap {
     {
         self.check()?;
         if values.len() != self.resamples {
-            return Err(Error::LengthMismatch {
+            return Err(CorrelationError::LengthMismatch {
                 left: "values",
                 left_len: values.len(),
                 right: "resamples",
@@ -466,7 +466,7 @@ impl Bootstrap {
             .into());
         }
         if let Some(index) = values.iter().position(|v| v.is_infinite()) {
-            return Err(Error::Infinite {
+            return Err(CorrelationError::Infinite {
                 input: "values",
                 index,
             }
@@ -495,17 +495,17 @@ impl Bootstrap {
         estimate: f64,
         n: usize,
         mut values: Vec<f64>,
-        first_error: Option<Error>,
+        first_error: Option<CorrelationError>,
         on: &G,
     ) -> Result<ConfidenceInterval, UncertaintyError>
     where
-        G: Fn(&[usize]) -> Result<f64, Error> + Sync,
+        G: Fn(&[usize]) -> Result<f64, CorrelationError> + Sync,
     {
         let failed = self.resamples - values.len();
         if values.len() < 2 {
             return Err(UncertaintyError::AllResamplesFailed {
                 resamples: self.resamples,
-                first: first_error.unwrap_or(Error::Undefined {
+                first: first_error.unwrap_or(CorrelationError::Undefined {
                     reason: "fewer than 2 resamples succeeded",
                 }),
             });
@@ -545,7 +545,7 @@ impl Bootstrap {
     /// The jackknife acceleration a.
     fn acceleration<G>(&self, n: usize, on: &G) -> Result<f64, UncertaintyError>
     where
-        G: Fn(&[usize]) -> Result<f64, Error> + Sync,
+        G: Fn(&[usize]) -> Result<f64, CorrelationError> + Sync,
     {
         let mut theta = Vec::with_capacity(n);
         engine::for_each(
@@ -618,7 +618,7 @@ fn resample_statistic<'a, S: Statistic + ?Sized>(
     statistic: &'a S,
     x: &'a [f64],
     y: &'a [f64],
-) -> impl Fn(&[usize]) -> Result<f64, Error> + Sync + 'a {
+) -> impl Fn(&[usize]) -> Result<f64, CorrelationError> + Sync + 'a {
     move |idx: &[usize]| {
         let xs: Vec<f64> = idx.iter().map(|&i| x[i]).collect();
         let ys: Vec<f64> = idx.iter().map(|&i| y[i]).collect();

@@ -1,7 +1,7 @@
 //! The error type of the uncertainty module.
 
+use crate::correlation::error::CorrelationError;
 use crate::correlation::standardised::StandardisedError;
-use crate::error::Error;
 use thiserror::Error as ThisError;
 
 /// Everything that can go wrong when estimating a null distribution, a
@@ -19,7 +19,7 @@ pub enum UncertaintyError {
     /// The statistic failed on the observed data, or the input is invalid
     /// (length mismatch, NaN, infinite score, constant input, …).
     #[error(transparent)]
-    Statistic(#[from] Error),
+    Statistic(#[from] CorrelationError),
     /// The statistic failed on one permutation or resample.
     #[error("{kind} {index}: {source}")]
     Replicate {
@@ -28,7 +28,7 @@ pub enum UncertaintyError {
         /// Index of the first failing replicate (0-based, in index order).
         index: usize,
         /// The statistic's error.
-        source: Error,
+        source: CorrelationError,
     },
     /// The statistic failed with item `left_out` removed (BCa acceleration).
     #[error("jackknife without item {left_out}: {source}")]
@@ -36,7 +36,7 @@ pub enum UncertaintyError {
         /// The 0-based index of the item left out.
         left_out: usize,
         /// The statistic's error.
-        source: Error,
+        source: CorrelationError,
     },
     /// Fewer items than the method needs (3: with 2 items every permutation
     /// gives ±1 and the jackknife has one item).
@@ -84,7 +84,7 @@ pub enum UncertaintyError {
         /// Number of resamples drawn.
         resamples: usize,
         /// The error of resample 0.
-        first: Error,
+        first: CorrelationError,
     },
     /// A problem specific to the standardised scale (accuracy target,
     /// number of items, moments without an increasing map).

@@ -5,7 +5,7 @@
 //! Everything works on any [`Statistic`] of two paired score vectors: the
 //! ready-made [`Spearman`], [`KendallTauB`], [`TopWeightedRho`] (ρ_w),
 //! [`TopWeightedTau`] (τ_w), or any closure
-//! `Fn(&[f64], &[f64]) -> Result<f64, Error>` ([`Error`](crate::Error)).
+//! `Fn(&[f64], &[f64]) -> Result<f64, Error>` ([`Error`](crate::CorrelationError)).
 //!
 //! | question | where |
 //! |---|---|
@@ -71,7 +71,7 @@ pub use statistic::{
     ExactNull, KendallTauB, Prepared, Spearman, Statistic, TopWeightedRho, TopWeightedTau, VignaTau,
 };
 
-use crate::error::{check_finite, check_pair_len};
+use crate::correlation::error::{check_finite, check_pair_len};
 use num_traits::Float;
 
 /// How many threads run the replicates (results do not depend on it): the

@@ -125,7 +125,7 @@ pub fn spearman_null(n: usize) -> Result<NullMoments, UncertaintyError> {
 ///
 /// # Errors
 /// Length mismatch, n < 3, NaN or infinite scores,
-/// [`Error::Constant`](crate::Error::Constant) when an input is constant.
+/// [`Error::Constant`](crate::CorrelationError::Constant) when an input is constant.
 ///
 /// # Complexity
 /// O(n log n).
@@ -146,9 +146,9 @@ pub fn kendall_tau_b_null<F: Float>(x: &[F], y: &[F]) -> Result<NullMoments, Unc
     let a = rank(&x, Order::LargerIsBetter, Ties::Average)?;
     let b = rank(&y, Order::LargerIsBetter, Ties::Average)?;
     let (mean, sd) = kendall_tau_b_null_of_ranks(&a, &b).ok_or(if is_constant(&a) {
-        crate::Error::Constant { input: "x" }
+        crate::CorrelationError::Constant { input: "x" }
     } else {
-        crate::Error::Constant { input: "y" }
+        crate::CorrelationError::Constant { input: "y" }
     })?;
     Ok(NullMoments {
         mean: Estimate::exact(mean),
@@ -408,13 +408,13 @@ mod tests {
         );
         assert_eq!(
             kendall_tau_b_null(&[1.0, 1.0, 1.0], &[1.0, 2.0, 3.0]),
-            Err(UncertaintyError::Statistic(crate::Error::Constant {
-                input: "x"
-            }))
+            Err(UncertaintyError::Statistic(
+                crate::CorrelationError::Constant { input: "x" }
+            ))
         );
         assert_eq!(
             kendall_tau_b_null(&[1.0, 2.0, 3.0], &[1.0, 2.0, f64::NAN]),
-            Err(UncertaintyError::Statistic(crate::Error::NaN {
+            Err(UncertaintyError::Statistic(crate::CorrelationError::NaN {
                 input: "y",
                 index: 2
             }))

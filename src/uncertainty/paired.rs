@@ -6,7 +6,7 @@ use super::bootstrap::{Bootstrap, ConfidenceInterval};
 use super::permutation::{PermutationTest, Permutations, Tally, finite, replicate_sink};
 use super::statistic::Statistic;
 use super::{UncertaintyError, check_len, engine, seeded_rng, to_f64};
-use crate::error::{Error, check_finite, check_pair_len};
+use crate::correlation::error::{CorrelationError, check_finite, check_pair_len};
 use crate::rank::{Order, Ties, rank_unchecked};
 use num_traits::Float;
 use rand::{Rng, RngExt};
@@ -163,7 +163,12 @@ fn validate<F: Float>(h: &[F], a: &[F], b: &[F]) -> Result<Triple, UncertaintyEr
     Ok((to_f64(h), to_f64(a), to_f64(b)))
 }
 
-fn difference<S: Statistic + ?Sized>(s: &S, h: &[f64], a: &[f64], b: &[f64]) -> Result<f64, Error> {
+fn difference<S: Statistic + ?Sized>(
+    s: &S,
+    h: &[f64],
+    a: &[f64],
+    b: &[f64],
+) -> Result<f64, CorrelationError> {
     finite(Ok(finite(s.value(h, a))? - finite(s.value(h, b))?))
 }
 

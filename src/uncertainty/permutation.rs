@@ -6,7 +6,7 @@ use super::null::{NullMoments, Standardised, moments_from};
 use super::paired::Exchange;
 use super::statistic::Statistic;
 use super::{Alternative, Threads, UncertaintyError, seeded_rng, to_f64_pair};
-use crate::error::Error;
+use crate::correlation::error::CorrelationError;
 use num_traits::Float;
 use rand::seq::SliceRandom;
 use rand::{Rng, RngExt};
@@ -363,9 +363,9 @@ impl Permutations {
     ///
     /// # Errors
     /// As [`test`](Self::test) on the observed data;
-    /// [`Error::LengthMismatch`] (as [`UncertaintyError::Statistic`]) when
+    /// [`CorrelationError::LengthMismatch`] (as [`UncertaintyError::Statistic`]) when
     /// there are not exactly as many values as permutations, and
-    /// [`Error::NaN`] / [`Error::Infinite`] (input `"values"`) for a value
+    /// [`CorrelationError::NaN`] / [`CorrelationError::Infinite`] (input `"values"`) for a value
     /// no replicate can give.
     ///
     /// # Complexity
@@ -383,7 +383,7 @@ impl Permutations {
     {
         self.check(1)?;
         if values.len() != self.permutations {
-            return Err(Error::LengthMismatch {
+            return Err(CorrelationError::LengthMismatch {
                 left: "values",
                 left_len: values.len(),
                 right: "permutations",
@@ -391,7 +391,7 @@ impl Permutations {
             }
             .into());
         }
-        crate::error::check_finite("values", values)?;
+        crate::correlation::error::check_finite("values", values)?;
         let (x, y) = to_f64_pair(x, y)?;
         let prepared = statistic.prepare(&x, &y)?;
         let observed = finite(statistic.value_prepared(&prepared.x, &prepared.y))?;
@@ -606,7 +606,7 @@ impl Permutations {
 pub(crate) fn replicate_sink(
     kind: &'static str,
     mut sink: impl FnMut(f64),
-) -> impl FnMut(usize, Result<f64, Error>) -> Result<(), UncertaintyError> {
+) -> impl FnMut(usize, Result<f64, CorrelationError>) -> Result<(), UncertaintyError> {
     move |index, result| match result {
         Ok(v) => {
             sink(v);
@@ -622,10 +622,10 @@ pub(crate) fn replicate_sink(
 
 /// The statistic's value, with a non-finite value (possible from user
 /// closures) reported as undefined.
-pub(crate) fn finite(value: Result<f64, Error>) -> Result<f64, Error> {
+pub(crate) fn finite(value: Result<f64, CorrelationError>) -> Result<f64, CorrelationError> {
     match value {
         Ok(v) if v.is_finite() => Ok(v),
-        Ok(_) => Err(Error::Undefined {
+        Ok(_) => Err(CorrelationError::Undefined {
             reason: "the statistic is not finite",
         }),
         Err(e) => Err(e),

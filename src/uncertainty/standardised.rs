@@ -2,13 +2,13 @@
 //! scale, to a standard error the caller sets, with control variates.
 
 use super::{Threads, UncertaintyError, engine, seeded_rng};
+use crate::correlation::error::CorrelationError;
 use crate::correlation::standardised::kernel::{CONTROLS, Item, NullKernel, Sample};
 use crate::correlation::standardised::{
     Coefficient, GammaMoments, MomentSource, StandardisedError, StandardisedRho, StandardisedTau,
     Standardiser,
 };
 use crate::correlation::weighted::TopWeighted;
-use crate::error::Error;
 use crate::weigh::Weigher;
 use num_traits::Float;
 use rand::seq::SliceRandom;
@@ -603,7 +603,7 @@ impl GammaMonteCarlo {
             seed,
             self.threads,
             || (kernel.b_items().to_vec(), kernel.scratch()),
-            |(b, scratch): &mut (Vec<Item>, _), i, _| -> Result<T, (usize, Error)> {
+            |(b, scratch): &mut (Vec<Item>, _), i, _| -> Result<T, (usize, CorrelationError)> {
                 let block = first + i;
                 let mut rng = engine::replicate_rng(seed, block);
                 b.copy_from_slice(kernel.b_items());
@@ -768,7 +768,7 @@ impl Acc {
             se_left_variance += d * d;
         }
         if !(mean.is_finite() && variance.is_finite() && left_variance.is_finite()) {
-            return Err(Error::Undefined {
+            return Err(CorrelationError::Undefined {
                 reason: "the Monte-Carlo moments are not finite",
             }
             .into());

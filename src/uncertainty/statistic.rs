@@ -1,10 +1,10 @@
 //! The statistic abstraction and the ready-made coefficients.
 
+use crate::correlation::error::Result;
 use crate::correlation::kendall::kendall_tau_b;
 use crate::correlation::spearman::{spearman, spearman_ranks};
 use crate::correlation::vigna::{WeightedTauOptions, weighted_tau};
 use crate::correlation::weighted::TopWeighted;
-use crate::error::Result;
 use crate::rank::{Order, Ties, rank_unchecked};
 use crate::weigh::{Hyperbolic, OffsetQuadratic, Scheme, Weigher, item_weights};
 
@@ -33,7 +33,7 @@ pub struct ExactNull {
 /// `x[i]`, `y[i]`), such as a rank correlation.
 ///
 /// Only [`value`](Self::value) is required; closures
-/// `Fn(&[f64], &[f64]) -> Result<f64, Error>` are statistics. The other
+/// `Fn(&[f64], &[f64]) -> Result<f64, CorrelationError>` are statistics. The other
 /// methods let a permutation test rank the data once instead of per
 /// permutation, and let [`null_moments`](super::null_moments) use closed
 /// forms.
@@ -46,9 +46,9 @@ pub struct ExactNull {
 /// # Examples
 /// ```
 /// use adaptive_comp_metrics::uncertainty::{Statistic, Spearman};
-/// use adaptive_comp_metrics::Error;
+/// use adaptive_comp_metrics::CorrelationError;
 /// // Any closure is a statistic: here the plain Pearson correlation.
-/// let pearson = |x: &[f64], y: &[f64]| -> Result<f64, Error> {
+/// let pearson = |x: &[f64], y: &[f64]| -> Result<f64, CorrelationError> {
 ///     let n = x.len() as f64;
 ///     let (mx, my) = (x.iter().sum::<f64>() / n, y.iter().sum::<f64>() / n);
 ///     let sxy: f64 = x.iter().zip(y).map(|(a, b)| (a - mx) * (b - my)).sum();
@@ -59,7 +59,7 @@ pub struct ExactNull {
 /// let (x, y) = ([1.0, 2.0, 3.0, 4.0], [1.0, 3.0, 2.0, 4.0]);
 /// assert!((pearson.value(&x, &y)? - 0.8).abs() < 1e-15);
 /// assert!((Spearman.value(&x, &y)? - 0.8).abs() < 1e-15);
-/// # Ok::<(), adaptive_comp_metrics::Error>(())
+/// # Ok::<(), adaptive_comp_metrics::CorrelationError>(())
 /// ```
 pub trait Statistic: Sync {
     /// The statistic of the paired scores.
@@ -127,7 +127,7 @@ fn average_ranks(x: &[f64], y: &[f64]) -> Prepared {
 /// ```
 /// use adaptive_comp_metrics::uncertainty::{Spearman, Statistic};
 /// assert_eq!(Spearman.value(&[1.0, 2.0, 3.0], &[3.0, 2.0, 1.0])?, -1.0);
-/// # Ok::<(), adaptive_comp_metrics::Error>(())
+/// # Ok::<(), adaptive_comp_metrics::CorrelationError>(())
 /// ```
 ///
 /// # References
@@ -142,9 +142,9 @@ impl Statistic for Spearman {
         spearman(x, y).map(|r| r.rho)
     }
     fn prepare(&self, x: &[f64], y: &[f64]) -> Result<Prepared> {
-        crate::error::check_pair_len("x", x, "y", y, 2)?;
-        crate::error::check_finite("x", x)?;
-        crate::error::check_finite("y", y)?;
+        crate::correlation::error::check_pair_len("x", x, "y", y, 2)?;
+        crate::correlation::error::check_finite("x", x)?;
+        crate::correlation::error::check_finite("y", y)?;
         Ok(average_ranks(x, y))
     }
     fn value_prepared(&self, a: &[f64], b: &[f64]) -> Result<f64> {
@@ -169,7 +169,7 @@ impl Statistic for Spearman {
 /// // 5 of the 6 pairs concordant, 1 discordant: τ = 4/6.
 /// let t = KendallTauB.value(&[1.0, 2.0, 3.0, 4.0], &[1.0, 2.0, 4.0, 3.0])?;
 /// assert!((t - 4.0 / 6.0).abs() < 1e-15);
-/// # Ok::<(), adaptive_comp_metrics::Error>(())
+/// # Ok::<(), adaptive_comp_metrics::CorrelationError>(())
 /// ```
 ///
 /// # References
@@ -306,7 +306,7 @@ macro_rules! weighted_statistic {
         #[doc = $example]
         #[doc = concat!("let gold_weighted = ", stringify!($name), "::new().weigher(Hyperbolic).scheme(Scheme::First);")]
         /// assert!(gold_weighted.value(&x, &y)? < 1.0);
-        /// # Ok::<(), adaptive_comp_metrics::Error>(())
+        /// # Ok::<(), adaptive_comp_metrics::CorrelationError>(())
         /// ```
         #[derive(Debug, Clone, Copy, PartialEq)]
         pub struct $name<W = OffsetQuadratic> {

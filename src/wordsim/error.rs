@@ -2,8 +2,8 @@
 
 use thiserror::Error;
 
+use crate::correlation::error::CorrelationError;
 use crate::embedding::EmbeddingError;
-use crate::error::Error;
 
 /// Everything that can go wrong when reading a benchmark, evaluating a model
 /// or comparing two.
@@ -101,7 +101,7 @@ pub enum WordsimError {
     Vectors(#[from] EmbeddingError),
     /// A correlation failed (too few pairs, a constant input, …).
     #[error(transparent)]
-    Correlation(#[from] Error),
+    Correlation(#[from] CorrelationError),
     /// A bootstrap interval or paired test failed.
     #[cfg(feature = "uncertainty")]
     #[cfg_attr(docsrs, doc(cfg(feature = "uncertainty")))]
@@ -137,6 +137,14 @@ impl WordsimError {
             Self::Vectors(e) => e.line(),
             _ => None,
         }
+    }
+
+    /// The 1-based character column the error is about: always `None` (a
+    /// benchmark line's error names its field, see [`PairProblem`], not a
+    /// character column), kept so that every reader error answers both.
+    #[must_use]
+    pub fn column(&self) -> Option<usize> {
+        None
     }
 }
 

@@ -1,12 +1,12 @@
 //! Evaluation of one model on one benchmark: cosine per pair, the
 //! unknown-word policy, and every correlation in one report.
 
+use crate::correlation::error::CorrelationError;
 use crate::correlation::kendall::{KendallResult, kendall_tau_b};
 use crate::correlation::pearson::{PearsonResult, pearson};
 use crate::correlation::spearman::{SpearmanResult, spearman};
 use crate::correlation::standardised::{StandardisedError, StandardisedRho, StandardisedTau};
 use crate::correlation::weighted::{RhoW, TauW, TopWeighted};
-use crate::error::Error;
 use crate::triplet::Similarity;
 use crate::weigh::{OffsetQuadratic, Weigher};
 
@@ -152,19 +152,19 @@ pub struct Report {
     pub imputed: Option<f64>,
     /// Pearson's r of human scores and model similarities.
     #[cfg_attr(feature = "serde", serde(serialize_with = "super::repr::outcome"))]
-    pub pearson: Result<PearsonResult, Error>,
+    pub pearson: Result<PearsonResult, CorrelationError>,
     /// Spearman's ρ.
     #[cfg_attr(feature = "serde", serde(serialize_with = "super::repr::outcome"))]
-    pub spearman: Result<SpearmanResult, Error>,
+    pub spearman: Result<SpearmanResult, CorrelationError>,
     /// Kendall's τ-b.
     #[cfg_attr(feature = "serde", serde(serialize_with = "super::repr::outcome"))]
-    pub kendall: Result<KendallResult, Error>,
+    pub kendall: Result<KendallResult, CorrelationError>,
     /// The top-weighted ρ_w (raw).
     #[cfg_attr(feature = "serde", serde(serialize_with = "super::repr::outcome"))]
-    pub rho_w: Result<RhoW, Error>,
+    pub rho_w: Result<RhoW, CorrelationError>,
     /// The top-weighted τ_w (raw).
     #[cfg_attr(feature = "serde", serde(serialize_with = "super::repr::outcome"))]
-    pub tau_w: Result<TauW, Error>,
+    pub tau_w: Result<TauW, CorrelationError>,
     /// ρ_w on the standardised scale (0 = chance level).
     #[cfg_attr(feature = "serde", serde(serialize_with = "super::repr::outcome"))]
     pub rho_w_standardised: Result<StandardisedRho, StandardisedError>,

@@ -18,6 +18,7 @@
 
 use serde::{Deserialize, Serialize, Serializer};
 
+use crate::correlation::error::CorrelationError;
 use crate::correlation::kendall::{KendallResult, kendall_tau_b};
 use crate::correlation::pearson::{PearsonResult, pearson};
 use crate::correlation::spearman::{SpearmanResult, spearman};
@@ -25,7 +26,6 @@ use crate::correlation::standardised::{
     Coefficient, StandardisedError, StandardisedRho, StandardisedTau,
 };
 use crate::correlation::weighted::{RhoW, TauW, TopWeighted};
-use crate::error::Error;
 use crate::weigh::{Scheme, Unweighted};
 
 use super::compare::Comparison;
@@ -91,7 +91,7 @@ fn with_error<T, E: core::fmt::Display>(
 /// whose raw coefficient is `raw`: the raw coefficient's error, or the
 /// built-in table's (too few or too many items, a weighting it lacks).
 fn standardised_errors(
-    raw: Result<usize, &Error>,
+    raw: Result<usize, &CorrelationError>,
     coefficient: Coefficient,
 ) -> Vec<StandardisedError> {
     match raw {
@@ -127,10 +127,10 @@ fn has_ties(v: &[f64]) -> bool {
 /// stored value, or the recomputed error.
 fn agrees<T>(
     stored: Outcome<T>,
-    computed: Result<T, Error>,
+    computed: Result<T, CorrelationError>,
     numbers: impl Fn(&T) -> Vec<f64>,
     name: &'static str,
-) -> Result<Result<T, Error>, WordsimError> {
+) -> Result<Result<T, CorrelationError>, WordsimError> {
     let close = |a: f64, b: f64| a == b || (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1.0);
     match (stored, computed) {
         (Outcome::Ok(s), Ok(c)) => {
@@ -374,9 +374,13 @@ impl IntervalsRepr {
     /// The intervals of a report with `scored` pairs whose coefficients
     /// failed with `errors` (in field order): a failed interval must have
     /// failed as the bootstrap fails on such pairs.
-    fn read(self, scored: usize, errors: [Option<&Error>; 5]) -> Result<Intervals, WordsimError> {
+    fn read(
+        self,
+        scored: usize,
+        errors: [Option<&CorrelationError>; 5],
+    ) -> Result<Intervals, WordsimError> {
         use crate::uncertainty::UncertaintyError;
-        let cause = |e: Option<&Error>| {
+        let cause = |e: Option<&CorrelationError>| {
             if scored < 3 {
                 Some(UncertaintyError::TooFewItems {
                     needed: 3,

@@ -7,10 +7,10 @@
 use crate::harness::Harness;
 use adaptive_comp_metrics::correlation::gamma::kendall_gamma;
 use adaptive_comp_metrics::{
-    Alternative, Error, Hyperbolic, Logarithmic, OffsetQuadratic, Order, Quadratic, Scheme, Ties,
-    TopWeighted, Unweighted, WeightedTauOptions, first_rank_fraction, item_weights, kendall_tau_b,
-    kendall_tau_b_naive, pearson, rank, rho_w, rho_w_with_weights, spearman, spearman_ranks, tau_w,
-    tau_w_with_weights, validate_ranks, weighted_tau,
+    Alternative, CorrelationError, Hyperbolic, Logarithmic, OffsetQuadratic, Order, Quadratic,
+    Scheme, Ties, TopWeighted, Unweighted, WeightedTauOptions, first_rank_fraction, item_weights,
+    kendall_tau_b, kendall_tau_b_naive, pearson, rank, rho_w, rho_w_with_weights, spearman,
+    spearman_ranks, tau_w, tau_w_with_weights, validate_ranks, weighted_tau,
 };
 
 /// The benchmark example, compiled here so its size checks can be called
@@ -276,7 +276,7 @@ fn item_weights_names_the_nan_rank_and_the_missing_items() {
     let e = item_weights(&[0.0, f64::NAN], &[1.0, 2.0], &Hyperbolic, Scheme::Additive);
     assert_eq!(
         e,
-        Err(Error::NaN {
+        Err(CorrelationError::NaN {
             input: "a",
             index: 1
         })

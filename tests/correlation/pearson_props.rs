@@ -4,7 +4,7 @@
 //! plus range, symmetry, invariance under scaling by powers of two and
 //! shifts, and exact ±1 on exactly linear data.
 
-use adaptive_comp_metrics::{Alternative, Error, pearson};
+use adaptive_comp_metrics::{Alternative, CorrelationError, pearson};
 use proptest::prelude::*;
 
 /// Integer samples (as f64) of equal length, few or many distinct values.
@@ -88,7 +88,7 @@ proptest! {
             Err(e) => {
                 prop_assert!(constant(&x) || constant(&y));
                 let expect = if constant(&x) { "x" } else { "y" };
-                prop_assert_eq!(e, Error::Constant { input: expect });
+                prop_assert_eq!(e, CorrelationError::Constant { input: expect });
             }
         }
     }

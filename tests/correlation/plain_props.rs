@@ -3,7 +3,7 @@
 //! the O(n²) pair count, ρ against ranks by their definition.
 
 use adaptive_comp_metrics::{
-    Alternative, Error, kendall_tau_b, kendall_tau_b_naive, spearman, spearman_ranks,
+    Alternative, CorrelationError, kendall_tau_b, kendall_tau_b_naive, spearman, spearman_ranks,
 };
 use proptest::prelude::*;
 
@@ -71,7 +71,7 @@ proptest! {
             Err(e) => {
                 let expect = if constant(&x) { "x" } else { "y" };
                 prop_assert!(constant(&x) || constant(&y));
-                prop_assert_eq!(e, Error::Constant { input: expect });
+                prop_assert_eq!(e, CorrelationError::Constant { input: expect });
             }
         }
     }
@@ -154,9 +154,9 @@ proptest! {
         let mut bad = y.clone();
         bad[i] = if inf { f64::INFINITY } else { f64::NAN };
         let expect = if inf {
-            Error::Infinite { input: "y", index: i }
+            CorrelationError::Infinite { input: "y", index: i }
         } else {
-            Error::NaN { input: "y", index: i }
+            CorrelationError::NaN { input: "y", index: i }
         };
         prop_assert_eq!(kendall_tau_b(&x, &bad), Err(expect));
         prop_assert_eq!(kendall_tau_b_naive(&x, &bad), Err(expect));

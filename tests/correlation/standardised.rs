@@ -7,8 +7,9 @@
 use adaptive_comp_metrics::correlation::gamma::{rho_w_naive, tau_w_naive};
 use adaptive_comp_metrics::correlation::standardised::{Branch, MAX_EXACT};
 use adaptive_comp_metrics::{
-    Coefficient, Error, GammaMoments, Hyperbolic, Logarithmic, MomentSource, OffsetQuadratic,
-    Quadratic, Scheme, StandardisedError, Standardiser, TopWeighted, Weigher, item_weights,
+    Coefficient, CorrelationError, GammaMoments, Hyperbolic, Logarithmic, MomentSource,
+    OffsetQuadratic, Quadratic, Scheme, StandardisedError, Standardiser, TopWeighted, Weigher,
+    item_weights,
 };
 use proptest::prelude::*;
 
@@ -491,7 +492,7 @@ fn errors_are_typed() {
     );
     assert_eq!(
         paper.rho_standardised(&[1.0, f64::NAN, 3.0], &[1.0, 2.0, 3.0]),
-        Err(StandardisedError::Correlation(Error::NaN {
+        Err(StandardisedError::Correlation(CorrelationError::NaN {
             input: "x",
             index: 1
         }))
@@ -500,13 +501,15 @@ fn errors_are_typed() {
         paper
             .tau_standardised(&[1.0, 1.0, 1.0], &[1.0, 2.0, 3.0])
             .unwrap_err(),
-        StandardisedError::Correlation(Error::Constant { input: "x" })
+        StandardisedError::Correlation(CorrelationError::Constant { input: "x" })
     );
     assert!(matches!(
         TopWeighted::new()
             .weigher(|_: f64| -1.0)
             .null_exact(Coefficient::Rho, 4),
-        Err(StandardisedError::Correlation(Error::InvalidWeight { .. }))
+        Err(StandardisedError::Correlation(
+            CorrelationError::InvalidWeight { .. }
+        ))
     ));
     // Moments that no variable on [−1, 1] has.
     let invalid = |m: f64, v: f64, l: f64| match GammaMoments::given(m, v, l) {

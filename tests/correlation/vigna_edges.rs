@@ -7,7 +7,7 @@ use adaptive_comp_metrics::correlation::vigna::{
     Combine, NanPolicy, Rank, WeightedTauOptions, weighted_kendall, weighted_kendall_naive,
     weighted_tau, weighted_tau_stats,
 };
-use adaptive_comp_metrics::{Error, Hyperbolic, WeightProblem, tau_w_with_weights};
+use adaptive_comp_metrics::{CorrelationError, Hyperbolic, WeightProblem, tau_w_with_weights};
 
 const ADD: Combine = Combine::Additive;
 const MUL: Combine = Combine::Multiplicative;
@@ -21,7 +21,7 @@ fn length_mismatches_name_both_inputs() {
     let d = scipy_default();
     assert_eq!(
         weighted_tau(&[1.0, 2.0, 3.0], &[1.0, 2.0], &d),
-        Err(Error::LengthMismatch {
+        Err(CorrelationError::LengthMismatch {
             left: "x",
             left_len: 3,
             right: "y",
@@ -30,7 +30,7 @@ fn length_mismatches_name_both_inputs() {
     );
     assert_eq!(
         weighted_kendall(&[1.0, 2.0], &[1.0, 2.0], &[1.0], ADD),
-        Err(Error::LengthMismatch {
+        Err(CorrelationError::LengthMismatch {
             left: "x",
             left_len: 2,
             right: "u",
@@ -40,7 +40,7 @@ fn length_mismatches_name_both_inputs() {
     let r = [0.0];
     assert_eq!(
         weighted_tau(&[1.0, 2.0], &[1.0, 2.0], &d.rank(Rank::Given(&r))),
-        Err(Error::LengthMismatch {
+        Err(CorrelationError::LengthMismatch {
             left: "x",
             left_len: 2,
             right: "rank",
@@ -54,15 +54,15 @@ fn fewer_than_two_items() {
     let d = scipy_default();
     assert_eq!(
         weighted_tau::<f64, _>(&[], &[], &d),
-        Err(Error::TooFewItems { needed: 2, got: 0 })
+        Err(CorrelationError::TooFewItems { needed: 2, got: 0 })
     );
     assert_eq!(
         weighted_tau(&[1.0], &[1.0], &d),
-        Err(Error::TooFewItems { needed: 2, got: 1 })
+        Err(CorrelationError::TooFewItems { needed: 2, got: 1 })
     );
     assert_eq!(
         weighted_kendall(&[1.0], &[1.0], &[1.0], MUL),
-        Err(Error::TooFewItems { needed: 2, got: 1 })
+        Err(CorrelationError::TooFewItems { needed: 2, got: 1 })
     );
 }
 
@@ -72,7 +72,7 @@ fn nan_is_an_error_by_default_and_smallest_on_request() {
     let y = [2.0, 1.0, 4.0, 3.0, f64::NAN];
     assert_eq!(
         weighted_tau(&x, &y, &scipy_default()),
-        Err(Error::NaN {
+        Err(CorrelationError::NaN {
             input: "x",
             index: 3
         })
@@ -80,14 +80,14 @@ fn nan_is_an_error_by_default_and_smallest_on_request() {
     // Items are checked in order: y[3] comes before x[4].
     assert_eq!(
         weighted_tau(&y, &x, &scipy_default()),
-        Err(Error::NaN {
+        Err(CorrelationError::NaN {
             input: "y",
             index: 3
         })
     );
     assert_eq!(
         weighted_kendall(&[1.0, 2.0], &[f64::NAN, 1.0], &[1.0; 2], ADD),
-        Err(Error::NaN {
+        Err(CorrelationError::NaN {
             input: "y",
             index: 0
         })
@@ -116,7 +116,7 @@ fn infinite_scores_and_ranks_are_rejected() {
     let d = scipy_default();
     assert_eq!(
         weighted_tau(&[1.0, f64::INFINITY], &[1.0, 2.0], &d),
-        Err(Error::Infinite {
+        Err(CorrelationError::Infinite {
             input: "x",
             index: 1
         })
@@ -124,7 +124,7 @@ fn infinite_scores_and_ranks_are_rejected() {
     let r = [0.0, f64::NEG_INFINITY];
     assert_eq!(
         weighted_tau(&[1.0, 2.0], &[1.0, 2.0], &d.rank(Rank::Given(&r))),
-        Err(Error::Infinite {
+        Err(CorrelationError::Infinite {
             input: "rank",
             index: 1
         })
@@ -132,7 +132,7 @@ fn infinite_scores_and_ranks_are_rejected() {
     let r = [f64::NAN, 1.0];
     assert_eq!(
         weighted_tau(&[1.0, 2.0], &[1.0, 2.0], &d.rank(Rank::Given(&r))),
-        Err(Error::NaN {
+        Err(CorrelationError::NaN {
             input: "rank",
             index: 0
         })
@@ -140,7 +140,7 @@ fn infinite_scores_and_ranks_are_rejected() {
 }
 
 /// SciPy returns NaN for a constant input and Vigna's Java code 1.0 for two;
-/// here a constant input is always `Error::Constant`, x checked first.
+/// here a constant input is always `CorrelationError::Constant`, x checked first.
 #[test]
 fn constant_inputs_are_errors() {
     let d = scipy_default();
@@ -148,29 +148,29 @@ fn constant_inputs_are_errors() {
     let v = [1.0, 2.0, 3.0, 4.0];
     assert_eq!(
         weighted_tau(&c, &v, &d),
-        Err(Error::Constant { input: "x" })
+        Err(CorrelationError::Constant { input: "x" })
     );
     assert_eq!(
         weighted_tau(&v, &c, &d),
-        Err(Error::Constant { input: "y" })
+        Err(CorrelationError::Constant { input: "y" })
     );
     assert_eq!(
         weighted_tau(&c, &c, &d),
-        Err(Error::Constant { input: "x" })
+        Err(CorrelationError::Constant { input: "x" })
     );
     for rank in [Rank::ByXY, Rank::ByYX, Rank::Index] {
         assert_eq!(
             weighted_tau(&v, &c, &d.rank(rank)),
-            Err(Error::Constant { input: "y" })
+            Err(CorrelationError::Constant { input: "y" })
         );
     }
     assert_eq!(
         weighted_kendall(&v, &c, &[1.0; 4], MUL),
-        Err(Error::Constant { input: "y" })
+        Err(CorrelationError::Constant { input: "y" })
     );
     assert_eq!(
         weighted_kendall_naive(&v, &c, &[1.0; 4], MUL),
-        Err(Error::Constant { input: "y" })
+        Err(CorrelationError::Constant { input: "y" })
     );
 }
 
@@ -181,14 +181,14 @@ fn zero_denominators_are_errors_not_minus_one() {
     let (x, y) = ([1.0, 2.0, 3.0], [1.0, 3.0, 2.0]);
     assert_eq!(
         weighted_tau(&x, &y, &d.weigher(|_: f64| 0.0)),
-        Err(Error::ZeroWeights)
+        Err(CorrelationError::ZeroWeights)
     );
     assert_eq!(
         weighted_kendall(&x, &y, &[0.0; 3], ADD),
-        Err(Error::ZeroWeights)
+        Err(CorrelationError::ZeroWeights)
     );
     // One item with weight: every product w_i·w_j is 0.
-    let undefined = Error::Undefined {
+    let undefined = CorrelationError::Undefined {
         reason: "every pair untied in x or in y has zero weight",
     };
     assert_eq!(
@@ -217,14 +217,14 @@ fn bad_weights_and_weighers_are_reported() {
     let (x, y) = ([1.0, 2.0, 3.0], [1.0, 3.0, 2.0]);
     assert_eq!(
         weighted_kendall(&x, &y, &[1.0, -1.0, 1.0], ADD),
-        Err(Error::InvalidWeight {
+        Err(CorrelationError::InvalidWeight {
             index: 1,
             problem: WeightProblem::Negative
         })
     );
     assert_eq!(
         weighted_kendall(&x, &y, &[1.0, 1.0, f64::INFINITY], ADD),
-        Err(Error::InvalidWeight {
+        Err(CorrelationError::InvalidWeight {
             index: 2,
             problem: WeightProblem::Infinite
         })
@@ -233,7 +233,7 @@ fn bad_weights_and_weighers_are_reported() {
     let bad = scipy_default().weigher(|n: f64| 2.5 - n);
     assert_eq!(
         weighted_tau(&x, &y, &bad),
-        Err(Error::InvalidWeight {
+        Err(CorrelationError::InvalidWeight {
             index: 2,
             problem: WeightProblem::Negative
         })
@@ -241,7 +241,7 @@ fn bad_weights_and_weighers_are_reported() {
     let nan = scipy_default().weigher(|n: f64| if n > 1.0 { f64::NAN } else { 1.0 });
     assert_eq!(
         weighted_tau(&x, &y, &nan),
-        Err(Error::InvalidWeight {
+        Err(CorrelationError::InvalidWeight {
             index: 1,
             problem: WeightProblem::NaN
         })
@@ -278,7 +278,7 @@ fn extreme_weights_neither_overflow_nor_underflow() {
                 // Products of weights near 1e300 exceed f64: a typed error.
                 Err(e) => {
                     assert_eq!((scale, combine), (1e300, MUL));
-                    assert!(matches!(e, Error::Overflow { .. }), "{e}");
+                    assert!(matches!(e, CorrelationError::Overflow { .. }), "{e}");
                 }
             }
         }

@@ -12,18 +12,19 @@
 //! correctly rounded by definition.
 //!
 //! The kernel computes its sums exactly too, so each must equal the oracle's
-//! bit for bit, or be [`Error::Overflow`] exactly when the oracle's exceeds
+//! bit for bit, or be [`CorrelationError::Overflow`] exactly when the oracle's exceeds
 //! f64. τ is checked through exact integers: τ² · untied_x · untied_y against
 //! (C − D)².
 
 // Sums are compared bit for bit: the kernel and the oracle are both exact.
 #![allow(clippy::float_cmp)]
 
+use adaptive_comp_metrics::correlation::Result;
 use adaptive_comp_metrics::correlation::vigna::{
     Combine, Rank, WeightedTauOptions, WeightedTauStats, weighted_kendall, weighted_tau,
     weighted_tau_stats,
 };
-use adaptive_comp_metrics::{Error, Result, TopWeighted, Weigher};
+use adaptive_comp_metrics::{CorrelationError, TopWeighted, Weigher};
 use adaptive_comp_metrics::{Hyperbolic, Order, Scheme, Ties, Unweighted, tau_w_with_weights};
 use proptest::prelude::*;
 
@@ -280,7 +281,7 @@ fn check(x: &[f64], y: &[f64], u: &[f64], combine: Combine) {
     let rounded: Vec<Option<f64>> = fields.iter().map(|(_, v)| v.to_f64(UNIT)).collect();
     if rounded.iter().any(Option::is_none) {
         assert!(
-            matches!(got, Err(Error::Overflow { .. })),
+            matches!(got, Err(CorrelationError::Overflow { .. })),
             "a sum exceeds f64: expected Overflow, got {got:?}"
         );
     } else {
@@ -440,7 +441,10 @@ fn sums_beyond_f64_are_an_overflow_error_and_tau_survives() {
             let got = weighted_kendall(&x, &y, &u, combine);
             let e = oracle(&x, &y, &u, combine);
             if e.total.to_f64(UNIT).is_none() {
-                assert!(matches!(got, Err(Error::Overflow { .. })), "{got:?}");
+                assert!(
+                    matches!(got, Err(CorrelationError::Overflow { .. })),
+                    "{got:?}"
+                );
                 let msg = got.unwrap_err().to_string();
                 assert!(msg.contains("exceeds the largest f64"), "{msg}");
             }
@@ -449,7 +453,7 @@ fn sums_beyond_f64_are_an_overflow_error_and_tau_survives() {
     }
     // 1e308 with multiplicative pairs: every sum is a multiple of 1e616.
     let err = weighted_kendall(&x, &y, &[1e308; 4], Combine::Multiplicative).unwrap_err();
-    assert!(matches!(err, Error::Overflow { .. }));
+    assert!(matches!(err, CorrelationError::Overflow { .. }));
     // Unit weights give the same τ: (4 − 1)/sqrt(6·5) (tied pair in y only).
     let want = 3.0 / 30f64.sqrt();
     let s = weighted_kendall(&x, &y, &[1.0; 4], Combine::Multiplicative).unwrap();
@@ -461,7 +465,7 @@ fn sums_beyond_f64_are_an_overflow_error_and_tau_survives() {
     assert_eq!(weighted_tau(&x, &y, &opts).unwrap(), s.tau);
     assert!(matches!(
         weighted_tau_stats(&x, &y, &opts),
-        Err(Error::Overflow { .. })
+        Err(CorrelationError::Overflow { .. })
     ));
 }
 

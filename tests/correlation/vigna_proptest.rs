@@ -2,12 +2,13 @@
 //! with heavy ties, random weights and rank arrays, every built-in weigher and
 //! a closure, additive and multiplicative.
 
+use adaptive_comp_metrics::correlation::Result;
 use adaptive_comp_metrics::correlation::vigna::{
     Combine, NanPolicy, Rank, WeightedTau, WeightedTauOptions, WeightedTauStats, weighted_kendall,
     weighted_kendall_naive, weighted_tau_naive, weighted_tau_stats,
 };
 use adaptive_comp_metrics::{
-    Hyperbolic, Logarithmic, OffsetQuadratic, Quadratic, Result, Unweighted, Weigher,
+    Hyperbolic, Logarithmic, OffsetQuadratic, Quadratic, Unweighted, Weigher,
 };
 use proptest::prelude::*;
 

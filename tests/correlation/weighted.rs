@@ -4,8 +4,8 @@
 
 use adaptive_comp_metrics::correlation::gamma::{rho_w_naive, tau_w_naive};
 use adaptive_comp_metrics::{
-    Error, Hyperbolic, Logarithmic, OffsetQuadratic, Order, Quadratic, Scheme, Ties, TopWeighted,
-    Unweighted, WeightProblem, item_weights, rank, rho_w, rho_w_with_weights, tau_w,
+    CorrelationError, Hyperbolic, Logarithmic, OffsetQuadratic, Order, Quadratic, Scheme, Ties,
+    TopWeighted, Unweighted, WeightProblem, item_weights, rank, rho_w, rho_w_with_weights, tau_w,
     tau_w_with_weights,
 };
 use proptest::prelude::*;
@@ -189,32 +189,32 @@ fn user_weights_are_normalised_and_validated() {
     assert!((t1.tau - t2.tau).abs() < 1e-15);
     assert_eq!(
         rho_w_with_weights(&a, &b, &[1.0, -1.0, 1.0]),
-        Err(Error::InvalidWeight {
+        Err(CorrelationError::InvalidWeight {
             index: 1,
             problem: WeightProblem::Negative
         })
     );
     assert_eq!(
         rho_w_with_weights(&a, &b, &[1.0, f64::NAN, 1.0]),
-        Err(Error::InvalidWeight {
+        Err(CorrelationError::InvalidWeight {
             index: 1,
             problem: WeightProblem::NaN
         })
     );
     assert_eq!(
         tau_w_with_weights(&a, &b, &[f64::INFINITY, 1.0, 1.0]),
-        Err(Error::InvalidWeight {
+        Err(CorrelationError::InvalidWeight {
             index: 0,
             problem: WeightProblem::Infinite
         })
     );
     assert_eq!(
         tau_w_with_weights(&a, &b, &[0.0; 3]),
-        Err(Error::ZeroWeights)
+        Err(CorrelationError::ZeroWeights)
     );
     assert_eq!(
         rho_w_with_weights(&a, &b, &[1.0, 1.0]),
-        Err(Error::LengthMismatch {
+        Err(CorrelationError::LengthMismatch {
             left: "a",
             left_len: 3,
             right: "weights",
@@ -224,7 +224,7 @@ fn user_weights_are_normalised_and_validated() {
     // Only two items carry weight and they tie in a: undefined, not NaN.
     assert!(matches!(
         rho_w_with_weights(&[1.0, 1.0, 3.0], &b, &[1.0, 1.0, 0.0]),
-        Err(Error::Undefined { .. })
+        Err(CorrelationError::Undefined { .. })
     ));
 }
 
@@ -233,7 +233,7 @@ fn every_bad_input_is_a_typed_error() {
     let ok = [1.0, 2.0, 3.0];
     assert_eq!(
         rho_w(&ok, &[1.0, 2.0]),
-        Err(Error::LengthMismatch {
+        Err(CorrelationError::LengthMismatch {
             left: "x",
             left_len: 3,
             right: "y",
@@ -242,42 +242,42 @@ fn every_bad_input_is_a_typed_error() {
     );
     assert_eq!(
         tau_w(&[1.0], &[1.0]),
-        Err(Error::TooFewItems { needed: 2, got: 1 })
+        Err(CorrelationError::TooFewItems { needed: 2, got: 1 })
     );
     assert_eq!(
         tau_w::<f64>(&[], &[]),
-        Err(Error::TooFewItems { needed: 2, got: 0 })
+        Err(CorrelationError::TooFewItems { needed: 2, got: 0 })
     );
     assert_eq!(
         rho_w(&[1.0, f64::NAN, 3.0], &ok),
-        Err(Error::NaN {
+        Err(CorrelationError::NaN {
             input: "x",
             index: 1
         })
     );
     assert_eq!(
         tau_w(&ok, &[1.0, 2.0, f64::NEG_INFINITY]),
-        Err(Error::Infinite {
+        Err(CorrelationError::Infinite {
             input: "y",
             index: 2
         })
     );
     assert_eq!(
         rho_w(&[2.0, 2.0, 2.0], &ok),
-        Err(Error::Constant { input: "x" })
+        Err(CorrelationError::Constant { input: "x" })
     );
     assert_eq!(
         tau_w(&ok, &[0.5f64; 3]),
-        Err(Error::Constant { input: "y" })
+        Err(CorrelationError::Constant { input: "y" })
     );
     assert!(matches!(
         OffsetQuadratic::new(-0.5),
-        Err(Error::InvalidParameter { name: "n0", .. })
+        Err(CorrelationError::InvalidParameter { name: "n0", .. })
     ));
     let tw = TopWeighted::new();
     assert_eq!(
         tw.rho_ranks(&[1.0, 2.0, 4.0], &ok),
-        Err(Error::InvalidRank {
+        Err(CorrelationError::InvalidRank {
             input: "a",
             index: 2,
             len: 3
@@ -285,7 +285,7 @@ fn every_bad_input_is_a_typed_error() {
     );
     assert_eq!(
         tw.tau_ranks(&ok, &[1.0, f64::NAN, 2.0]),
-        Err(Error::InvalidRank {
+        Err(CorrelationError::InvalidRank {
             input: "b",
             index: 1,
             len: 3
@@ -296,7 +296,7 @@ fn every_bad_input_is_a_typed_error() {
     assert_eq!(
         bad.rho(&ok, &ok),
         // Item 0 has the smallest score, so rank 3, where the weigher is NaN.
-        Err(Error::InvalidWeight {
+        Err(CorrelationError::InvalidWeight {
             index: 0,
             problem: WeightProblem::NaN
         })
@@ -318,7 +318,7 @@ fn extreme_values_never_give_nan() {
     // The oracle's pair differences overflow: a typed error, not NaN.
     assert!(matches!(
         rho_w_naive(&big, &big, &[1.0; 3]),
-        Err(Error::Infinite { input: "a", .. })
+        Err(CorrelationError::Infinite { input: "a", .. })
     ));
 }
 
@@ -330,11 +330,11 @@ fn constant_input_is_an_error_despite_rounding_in_the_weighted_mean() {
         let tw = TopWeighted::new().weigher(Logarithmic).ties(ties);
         assert_eq!(
             tw.rho(&[0.0, 1.0], &[1.0, 1.0]),
-            Err(Error::Constant { input: "y" })
+            Err(CorrelationError::Constant { input: "y" })
         );
         assert_eq!(
             tw.tau(&[0.0, 1.0], &[1.0, 1.0]),
-            Err(Error::Constant { input: "y" })
+            Err(CorrelationError::Constant { input: "y" })
         );
     }
 }
@@ -374,7 +374,7 @@ proptest! {
 
     #[test]
     fn fast_paths_equal_the_gamma_oracle((x, y) in scores(40), (k, scheme, ties) in configs()) {
-        let check = |tw_rho: Result<f64, Error>, tw_tau: Result<f64, Error>, a: &[f64], b: &[f64], w: &[f64]| {
+        let check = |tw_rho: Result<f64, CorrelationError>, tw_tau: Result<f64, CorrelationError>, a: &[f64], b: &[f64], w: &[f64]| {
             match (tw_rho, rho_w_naive(a, b, w)) {
                 (Ok(fast), Ok(slow)) => prop_assert!((fast - slow).abs() <= 1e-12, "ρ_w {} vs {}", fast, slow),
                 (Err(_), Err(_)) => {}

@@ -85,10 +85,10 @@ fn failures_print_the_display_chain_with_file_line_and_column() {
     let f = Failure::new("bad").at(Some(2), None);
     assert_eq!(f.to_string(), "line 2: bad");
     // The source error stays reachable for callers that place it.
-    let f = Failure::from(adaptive_comp_metrics::Error::Constant { input: "x" });
+    let f = Failure::from(adaptive_comp_metrics::CorrelationError::Constant { input: "x" });
     assert_eq!(
-        f.source::<adaptive_comp_metrics::Error>(),
-        Some(&adaptive_comp_metrics::Error::Constant { input: "x" })
+        f.source::<adaptive_comp_metrics::CorrelationError>(),
+        Some(&adaptive_comp_metrics::CorrelationError::Constant { input: "x" })
     );
 }
 

@@ -8,8 +8,8 @@ use std::collections::HashMap;
 use adaptive_comp_metrics::embedding::{Similarity, Vectors};
 use adaptive_comp_metrics::wordsim::{Benchmark, Evaluator, Unknown, WordPair, WordsimError};
 use adaptive_comp_metrics::{
-    Coefficient, Error, Hyperbolic, Scheme, StandardisedError, Standardiser, TopWeighted,
-    kendall_tau_b, rho_w, spearman, tau_w,
+    Coefficient, CorrelationError, Hyperbolic, Scheme, StandardisedError, Standardiser,
+    TopWeighted, kendall_tau_b, rho_w, spearman, tau_w,
 };
 use proptest::prelude::*;
 
@@ -103,19 +103,28 @@ fn undefined_coefficients_stay_inside_the_report() {
     assert_eq!((drop.found, drop.scored(), drop.oov_ratio()), (0, 0, 1.0));
     assert_eq!(
         drop.spearman.unwrap_err(),
-        Error::TooFewItems { needed: 2, got: 0 }
+        CorrelationError::TooFewItems { needed: 2, got: 0 }
     );
     let mean = Evaluator::new()
         .unknown(Unknown::Mean)
         .evaluate(&none, &b)
         .unwrap();
     assert_eq!(mean.imputed, None);
-    assert_eq!(mean.pearson.unwrap_err(), Error::Constant { input: "y" });
-    assert_eq!(mean.tau_w.unwrap_err(), Error::Constant { input: "y" });
+    assert_eq!(
+        mean.pearson.unwrap_err(),
+        CorrelationError::Constant { input: "y" }
+    );
+    assert_eq!(
+        mean.tau_w.unwrap_err(),
+        CorrelationError::Constant { input: "y" }
+    );
     // A constant model.
     let flat = table(&[("a", "b", 0.5), ("c", "d", 0.5), ("e", "f", 0.5)]);
     let r = Evaluator::new().evaluate(&flat, &b).unwrap();
-    assert_eq!(r.kendall.unwrap_err(), Error::Constant { input: "y" });
+    assert_eq!(
+        r.kendall.unwrap_err(),
+        CorrelationError::Constant { input: "y" }
+    );
 }
 
 #[test]

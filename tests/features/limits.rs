@@ -340,7 +340,7 @@ mod ballot {
 mod simulate {
     use adaptive_comp_metrics::ballot::BallotConfig;
     use adaptive_comp_metrics::simulate::{
-        Estimate, Metric, PowerLaw, SimError, Simulation, Underlying, VoterModel, sweep,
+        Estimate, Metric, PowerLaw, SimulateError, Simulation, Underlying, VoterModel, sweep,
     };
     use rand::SeedableRng;
 
@@ -356,13 +356,13 @@ mod simulate {
     fn one_simulation_is_refused_instead_of_a_nan_sd() {
         // Issue 17: run(1, seed) gave Summary { sd: NaN, se: NaN }.
         let e = small().run(1, 7).unwrap_err();
-        assert_eq!(e, SimError::TooFewSimulations { needed: 2, got: 1 });
+        assert_eq!(e, SimulateError::TooFewSimulations { needed: 2, got: 1 });
         assert_eq!(
             e.to_string(),
             "too few simulations: 2 needed, got 1 (a standard deviation needs two)"
         );
         let e = sweep(&small(), 100, &[0.5], &[2], &Metric::rho(), 1, 7).unwrap_err();
-        assert_eq!(e, SimError::TooFewSimulations { needed: 2, got: 1 });
+        assert_eq!(e, SimulateError::TooFewSimulations { needed: 2, got: 1 });
         // One simulation on its own is still there.
         assert!(small().simulate(7, 0).is_ok());
         // Two give finite SDs.
@@ -382,7 +382,7 @@ mod simulate {
         let e = sweep(&small(), 100, &[0.5], &[2], &Metric::rho(), 1 << 40, 7).unwrap_err();
         assert!(matches!(
             e,
-            SimError::TooLarge {
+            SimulateError::TooLarge {
                 quantity: "simulations",
                 ..
             }
@@ -405,7 +405,7 @@ mod simulate {
         let e = small().n_voters(1 << 24).unwrap_err(); // 2²⁴·20 > 2²⁷
         assert_eq!(
             e,
-            SimError::TooLarge {
+            SimulateError::TooLarge {
                 quantity: "voter-item opinions (voters × items)",
                 requested: 20 << 24,
                 limit: 1 << 27
@@ -415,7 +415,7 @@ mod simulate {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
         assert!(matches!(
             VoterModel::paper().draw(&z, 1 << 40, &mut rng),
-            Err(SimError::TooLarge { .. })
+            Err(SimulateError::TooLarge { .. })
         ));
         let e = Underlying::exponential(usize::MAX).unwrap_err();
         assert_eq!(
@@ -424,7 +424,7 @@ mod simulate {
         );
         assert!(matches!(
             Underlying::power_law(1 << 40, PowerLaw::Paper),
-            Err(SimError::TooLarge {
+            Err(SimulateError::TooLarge {
                 quantity: "items",
                 ..
             })

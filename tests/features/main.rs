@@ -1,7 +1,7 @@
 //! Integration tests of the optional features: the ballot scheduler
 //! (`scheduler`), the voter simulator (`simulator`) and the uncertainty
 //! module (`uncertainty`). Each module is compiled only with its feature
-//! (`any_error`, on the crate-wide error type, always: its parts about a
+//! (`umbrella_error`, on the crate-wide error type, always: its parts about a
 //! feature-gated module only with that feature).
 //!
 //! One test binary with one module per topic, so a fresh `cargo test` links
@@ -13,7 +13,6 @@
 #[allow(dead_code)]
 mod script;
 
-mod any_error;
 mod ballot_campaign;
 mod ballot_scheduler;
 mod ballot_serde;
@@ -33,4 +32,5 @@ mod simulate_script;
 mod simulate_sweep;
 mod simulate_voter;
 mod standardised;
+mod umbrella_error;
 mod uncertainty;

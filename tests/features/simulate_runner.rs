@@ -4,7 +4,7 @@
 
 use adaptive_comp_metrics::ballot::{BallotConfig, Options, UniformBudget};
 use adaptive_comp_metrics::simulate::{
-    Arm, Estimate, Metric, SimError, Simulation, Underlying, VoterModel,
+    Arm, Estimate, Metric, SimulateError, Simulation, Underlying, VoterModel,
 };
 
 fn small() -> Simulation {
@@ -86,18 +86,18 @@ fn errors_are_typed() {
     let sim = small();
     assert!(matches!(
         sim.run(0, 1),
-        Err(SimError::TooFewSimulations { needed: 2, got: 0 })
+        Err(SimulateError::TooFewSimulations { needed: 2, got: 0 })
     ));
     assert!(matches!(
         sim.run_with_threads(3, 1, 0),
-        Err(SimError::InvalidParameter {
+        Err(SimulateError::InvalidParameter {
             name: "threads",
             ..
         })
     ));
     assert!(matches!(
         small().n_voters(0),
-        Err(SimError::InvalidParameter {
+        Err(SimulateError::InvalidParameter {
             name: "n_voters",
             ..
         })
@@ -107,7 +107,7 @@ fn errors_are_typed() {
         if e.scores[0] > 2.0 {
             Ok(0.0)
         } else {
-            Err(adaptive_comp_metrics::Error::Undefined { reason: "always" })
+            Err(adaptive_comp_metrics::CorrelationError::Undefined { reason: "always" })
         }
     });
     let err = sim
@@ -116,10 +116,10 @@ fn errors_are_typed() {
         .unwrap_err();
     assert_eq!(
         err,
-        SimError::Metric {
+        SimulateError::Metric {
             metric: "picky".into(),
             simulation: 0,
-            source: adaptive_comp_metrics::Error::Undefined { reason: "always" },
+            source: adaptive_comp_metrics::CorrelationError::Undefined { reason: "always" },
         }
     );
 }
@@ -131,7 +131,7 @@ fn a_panicking_metric_is_an_error_not_a_crash() {
         .metrics(vec![boom])
         .run_with_threads(2, 1, 2)
         .unwrap_err();
-    assert_eq!(err, SimError::ThreadPanicked);
+    assert_eq!(err, SimulateError::ThreadPanicked);
 }
 
 #[test]
@@ -218,7 +218,7 @@ fn configuration_must_match_the_items() {
     .unwrap_err();
     assert_eq!(
         err,
-        SimError::ItemCount {
+        SimulateError::ItemCount {
             config: 60,
             underlying: 50
         }

@@ -3,7 +3,7 @@
 #![cfg(feature = "simulator")]
 
 use adaptive_comp_metrics::ballot::{BallotConfig, plan};
-use adaptive_comp_metrics::simulate::{Arm, Metric, SimError, Simulation, Underlying, sweep};
+use adaptive_comp_metrics::simulate::{Arm, Metric, SimulateError, Simulation, Underlying, sweep};
 
 fn base() -> Simulation {
     Simulation::new(
@@ -65,11 +65,11 @@ fn bad_sweeps_are_errors() {
     let m = Metric::rho_w();
     assert!(matches!(
         sweep(&base(), 4_000, &[0.5], &[2], &m, 0, 1),
-        Err(SimError::TooFewSimulations { needed: 2, got: 0 })
+        Err(SimulateError::TooFewSimulations { needed: 2, got: 0 })
     ));
     assert!(matches!(
         sweep(&base(), 4_000, &[], &[2], &m, 2, 1),
-        Err(SimError::InvalidParameter { name: "grid", .. })
+        Err(SimulateError::InvalidParameter { name: "grid", .. })
     ));
     // A budget below M = 1 everywhere: every point skipped, no best.
     let s = sweep(&base(), 10, &[0.5, 1.5], &[2], &m, 2, 1).unwrap();

@@ -317,7 +317,7 @@ fn errors_are_typed() {
             &mut rng(1)
         ),
         Err(UncertaintyError::Statistic(
-            adaptive_comp_metrics::Error::NaN {
+            adaptive_comp_metrics::CorrelationError::NaN {
                 input: "x",
                 index: 1
             }
@@ -332,7 +332,7 @@ fn errors_are_typed() {
             &mut rng(1)
         ),
         Err(UncertaintyError::Statistic(
-            adaptive_comp_metrics::Error::Constant { input: "y" }
+            adaptive_comp_metrics::CorrelationError::Constant { input: "y" }
         ))
     ));
     assert!(matches!(
@@ -343,7 +343,7 @@ fn errors_are_typed() {
             &mut rng(1)
         ),
         Err(UncertaintyError::Statistic(
-            adaptive_comp_metrics::Error::InvalidWeight { .. }
+            adaptive_comp_metrics::CorrelationError::InvalidWeight { .. }
         ))
     ));
     // A weigher that gives weight to rank 1 only: with multiplicative

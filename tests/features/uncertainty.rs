@@ -9,7 +9,7 @@ use adaptive_comp_metrics::uncertainty::{
     kendall_tau_b_null, null_moments, paired_comparison, permutation_test, spearman_null,
     standardise,
 };
-use adaptive_comp_metrics::{Error, Hyperbolic, Scheme};
+use adaptive_comp_metrics::{CorrelationError, Hyperbolic, Scheme};
 use core::num::NonZeroUsize;
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
@@ -125,7 +125,7 @@ fn kendall_permutation_null_with_ties_matches_the_tie_corrected_variance() {
 fn perfect_correlation_reaches_the_smallest_possible_p_value() {
     let x: Vec<f64> = (0..15).map(|i| f64::from(i) * 0.37).collect();
     let reversed: Vec<f64> = x.iter().map(|v| -v).collect();
-    let pearson = |a: &[f64], b: &[f64]| -> Result<f64, Error> {
+    let pearson = |a: &[f64], b: &[f64]| -> Result<f64, CorrelationError> {
         Spearman.value(a, b) // any closure works
     };
     let stats: [&dyn Statistic; 7] = [
@@ -316,7 +316,7 @@ fn errors_for_bad_settings_and_inputs() {
             Alternative::Less,
             r
         ),
-        Err(UncertaintyError::Statistic(Error::NaN {
+        Err(UncertaintyError::Statistic(CorrelationError::NaN {
             input: "y",
             index: 1
         }))
@@ -330,39 +330,45 @@ fn errors_for_bad_settings_and_inputs() {
             0.9,
             r
         ),
-        Err(UncertaintyError::Statistic(Error::Infinite {
+        Err(UncertaintyError::Statistic(CorrelationError::Infinite {
             input: "x",
             index: 2
         }))
     );
     assert_eq!(
         permutation_test(&Spearman, &x, &y[..3], 9, Alternative::Less, r),
-        Err(UncertaintyError::Statistic(Error::LengthMismatch {
-            left: "x",
-            left_len: 4,
-            right: "y",
-            right_len: 3
-        }))
+        Err(UncertaintyError::Statistic(
+            CorrelationError::LengthMismatch {
+                left: "x",
+                left_len: 4,
+                right: "y",
+                right_len: 3
+            }
+        ))
     );
     assert_eq!(
         paired_comparison(&Spearman, &x, &y, &y[..3], 9, r),
-        Err(UncertaintyError::Statistic(Error::LengthMismatch {
-            left: "human",
-            left_len: 4,
-            right: "model_b",
-            right_len: 3
-        }))
+        Err(UncertaintyError::Statistic(
+            CorrelationError::LengthMismatch {
+                left: "human",
+                left_len: 4,
+                right: "model_b",
+                right_len: 3
+            }
+        ))
     );
     assert_eq!(
         paired_comparison(&Spearman, &x, &[1.0, 2.0, 3.0, f64::NAN], &y, 9, r),
-        Err(UncertaintyError::Statistic(Error::NaN {
+        Err(UncertaintyError::Statistic(CorrelationError::NaN {
             input: "model_a",
             index: 3
         }))
     );
     assert_eq!(
         null_moments(&TopWeightedTau::new(), &[1.0; 4], &y, 9, r),
-        Err(UncertaintyError::Statistic(Error::Constant { input: "x" }))
+        Err(UncertaintyError::Statistic(CorrelationError::Constant {
+            input: "x"
+        }))
     );
     // Messages: lowercase, no trailing period, say where.
     assert_eq!(
@@ -382,11 +388,11 @@ fn failures_of_the_statistic_are_reported_where_they_happen() {
     let x = range(8);
     let r = &mut rng(12);
     // Undefined unless y is increasing at its start.
-    let picky = |_: &[f64], y: &[f64]| -> Result<f64, Error> {
+    let picky = |_: &[f64], y: &[f64]| -> Result<f64, CorrelationError> {
         if y[0] < y[1] {
             Ok(y[0])
         } else {
-            Err(Error::Undefined { reason: "picky" })
+            Err(CorrelationError::Undefined { reason: "picky" })
         }
     };
     let e = permutation_test(&picky, &x, &x, 50, Alternative::Less, r).unwrap_err();
@@ -407,11 +413,11 @@ fn failures_of_the_statistic_are_reported_where_they_happen() {
     // About half the resamples have y[0] ≥ y[1].
     assert!(ci.failed > 100 && ci.failed < 300, "{}", ci.failed);
     // Defined only on the original data.
-    let original = |a: &[f64], _: &[f64]| -> Result<f64, Error> {
+    let original = |a: &[f64], _: &[f64]| -> Result<f64, CorrelationError> {
         if a == range(8).as_slice() {
             Ok(0.0)
         } else {
-            Err(Error::Undefined {
+            Err(CorrelationError::Undefined {
                 reason: "not the original",
             })
         }
@@ -421,11 +427,11 @@ fn failures_of_the_statistic_are_reported_where_they_happen() {
         Err(UncertaintyError::AllResamplesFailed { resamples: 50, .. })
     ));
     // Defined only on n items: resamples work, the jackknife does not.
-    let full = |a: &[f64], _: &[f64]| -> Result<f64, Error> {
+    let full = |a: &[f64], _: &[f64]| -> Result<f64, CorrelationError> {
         if a.len() == 8 {
             Ok(a.iter().sum())
         } else {
-            Err(Error::TooFewItems {
+            Err(CorrelationError::TooFewItems {
                 needed: 8,
                 got: a.len(),
             })
@@ -435,14 +441,16 @@ fn failures_of_the_statistic_are_reported_where_they_happen() {
         bootstrap_ci(&full, &x, &x, 50, 0.9, r),
         Err(UncertaintyError::Jackknife {
             left_out: 0,
-            source: Error::TooFewItems { needed: 8, got: 7 }
+            source: CorrelationError::TooFewItems { needed: 8, got: 7 }
         })
     );
     // A NaN from a closure is an error, never a silent p-value.
-    let nan = |_: &[f64], _: &[f64]| -> Result<f64, Error> { Ok(f64::NAN) };
+    let nan = |_: &[f64], _: &[f64]| -> Result<f64, CorrelationError> { Ok(f64::NAN) };
     assert!(matches!(
         permutation_test(&nan, &x, &x, 5, Alternative::Less, r),
-        Err(UncertaintyError::Statistic(Error::Undefined { .. }))
+        Err(UncertaintyError::Statistic(
+            CorrelationError::Undefined { .. }
+        ))
     ));
 }
 
@@ -669,7 +677,7 @@ fn perfect_correlation_gives_a_degenerate_interval_at_one() {
 #[test]
 fn bca_corrects_for_skewness() {
     let x: Vec<f64> = (0..40).map(|i| (f64::from(i) / 8.0).exp()).collect();
-    let mean_x = |a: &[f64], _: &[f64]| -> Result<f64, Error> { Ok(mean(a)) };
+    let mean_x = |a: &[f64], _: &[f64]| -> Result<f64, CorrelationError> { Ok(mean(a)) };
     let b = Bootstrap::new(4000).level(0.9);
     let p = b
         .interval(Interval::Percentile)
@@ -697,7 +705,7 @@ fn bca_corrects_for_skewness() {
 fn bca_reports_a_degenerate_bootstrap_distribution() {
     let x = range(10);
     // 0 on the original data, 1 on every other sample.
-    let jump = |a: &[f64], _: &[f64]| -> Result<f64, Error> {
+    let jump = |a: &[f64], _: &[f64]| -> Result<f64, CorrelationError> {
         Ok(if a == range(10).as_slice() { 0.0 } else { 1.0 })
     };
     assert!(matches!(
@@ -940,11 +948,13 @@ fn sharded_runs_equal_the_single_run() {
     ));
     assert!(matches!(
         plan.test_from_replicates(&stat, &x, &y, &[0.0; 9]),
-        Err(UncertaintyError::Statistic(Error::LengthMismatch { .. }))
+        Err(UncertaintyError::Statistic(
+            CorrelationError::LengthMismatch { .. }
+        ))
     ));
     assert!(matches!(
         plan.test_from_replicates(&stat, &x, &y, &[f64::NAN; 10]),
-        Err(UncertaintyError::Statistic(Error::NaN {
+        Err(UncertaintyError::Statistic(CorrelationError::NaN {
             input: "values",
             index: 0
         }))

@@ -7,8 +7,8 @@ use adaptive_comp_metrics::uncertainty::{
     Bootstrap, ConfidenceInterval, Permutations, TopWeightedRho, TopWeightedTau,
 };
 use adaptive_comp_metrics::{
-    Alternative, Error, Hyperbolic, OffsetQuadratic, Scheme, TopWeighted, first_rank_fraction,
-    kendall_tau_b, pearson, spearman, weighted_tau,
+    Alternative, CorrelationError, Hyperbolic, OffsetQuadratic, Scheme, TopWeighted,
+    first_rank_fraction, kendall_tau_b, pearson, spearman, weighted_tau,
 };
 use rand::SeedableRng;
 use serde_json::json;
@@ -102,7 +102,7 @@ pub fn run(a: &Args, ctx: &Ctx, out: &mut Out) -> Outcome {
 /// A coefficient's error said in the file's terms: the column names instead
 /// of `x` and `y`, the line and column of the value instead of its index.
 fn locate(f: Failure, a: &Args, data: &Columns) -> Failure {
-    let Some(&e) = f.source::<Error>() else {
+    let Some(&e) = f.source::<CorrelationError>() else {
         return f;
     };
     let column = |input: &str| {
@@ -118,8 +118,8 @@ fn locate(f: Failure, a: &Args, data: &Columns) -> Failure {
     };
     let failure = |message: String| Failure::new(message).file(&a.file);
     match e {
-        Error::NaN { input, index } | Error::Infinite { input, index } => {
-            let what = if matches!(e, Error::NaN { .. }) {
+        CorrelationError::NaN { input, index } | CorrelationError::Infinite { input, index } => {
+            let what = if matches!(e, CorrelationError::NaN { .. }) {
                 "NaN"
             } else {
                 "infinite"
@@ -128,7 +128,7 @@ fn locate(f: Failure, a: &Args, data: &Columns) -> Failure {
             failure(format!("column {:?}: the value is {what}", column(input).0))
                 .at(at.map(|c| c.line), at.map(|c| c.column))
         }
-        Error::Constant { input } => failure(format!(
+        CorrelationError::Constant { input } => failure(format!(
             "column {:?} is constant: the coefficient is undefined",
             column(input).0
         )),

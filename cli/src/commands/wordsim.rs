@@ -309,7 +309,7 @@ fn uncertainty_extra(
 }
 
 fn coefficient<T>(
-    r: &Result<T, adaptive_comp_metrics::Error>,
+    r: &Result<T, adaptive_comp_metrics::CorrelationError>,
     value: impl Fn(&T) -> f64,
     p: impl Fn(&T) -> Option<f64>,
 ) -> String {
@@ -449,7 +449,7 @@ fn render_csv(table: &Comparison) -> String {
 fn render_json(table: &Comparison, extra: &Extra) -> String {
     use serde_json::json;
     let two = Alternative::TwoSided;
-    let err = |e: &adaptive_comp_metrics::Error| json!({ "error": e.to_string() });
+    let err = |e: &adaptive_comp_metrics::CorrelationError| json!({ "error": e.to_string() });
     let err_s = |e: &adaptive_comp_metrics::StandardisedError| json!({ "error": e.to_string() });
     let rows: Vec<serde_json::Value> = table
         .rows()

@@ -13,8 +13,8 @@ use adaptive_comp_metrics::simulate::{Choice, Crowd, Underlying, VoterModel};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use acm_cli::commands::campaign::state::State;
-use acm_cli::commands::campaign::{Env, Failure, run_step};
+use acm_cli::commands::campaign::state::{State, StateFile as _};
+use acm_cli::commands::campaign::{Env, Failure, Kind, run_step};
 use acm_cli::{Ctx, Out};
 
 const N: usize = 60;
@@ -62,9 +62,7 @@ pub fn run_step_retrying(
         let r = run_step(step, &mut env);
         let used = env.checkpoints;
         match &r {
-            Err(Failure::Errors(e))
-                if e.len() == 1 && e[0].message.contains("already using this campaign") =>
-            {
+            Err(f) if f.more.is_empty() && f.message.contains("already using this campaign") => {
                 std::thread::sleep(std::time::Duration::from_millis(20));
             }
             _ => return (r, used),
@@ -106,7 +104,7 @@ impl Driver {
         self.passed += used;
         match r {
             Ok(()) => out,
-            Err(Failure::Crash) => {
+            Err(f) if f.kind == Kind::Crash => {
                 self.crashed = true;
                 let (r, out, err, _) = cmd(args, None);
                 assert!(r.is_ok(), "{args:?} after a crash: {out} {err} {r:?}");

@@ -6,8 +6,8 @@
 use std::fs;
 use std::path::PathBuf;
 
-use acm_cli::commands::campaign::state::State;
-use acm_cli::commands::campaign::{Env, Failure, run_step};
+use acm_cli::commands::campaign::state::{State, StateFile as _};
+use acm_cli::commands::campaign::{Env, Failure, Kind, run_step};
 use acm_cli::{Ctx, Out};
 
 /// A scratch directory, emptied first.
@@ -39,8 +39,7 @@ fn go(args: &[&str]) -> (Result<(), Result<Failure, clap::Error>>, String) {
 fn fails(args: &[&str]) -> Vec<String> {
     match go(args).0 {
         Err(Ok(f)) => {
-            let usage = matches!(f, Failure::Usage(_));
-            let f = acm_cli::Failure::from(f);
+            let usage = f.kind == Kind::Usage;
             assert_eq!(f.status(), if usage { 2 } else { 1 });
             f.render().unwrap().lines().map(str::to_owned).collect()
         }
@@ -807,7 +806,7 @@ fn a_closed_pipe_ends_quietly() {
         let step = crate::campaign_e2e::step_of(&args);
         let mut out = Out::closed();
         let r = run_step(&step, &mut Env::new(&mut out, Ctx { quiet: true }));
-        assert!(matches!(r, Err(Failure::BrokenPipe)), "{r:?}");
+        assert!(matches!(&r, Err(f) if f.kind == Kind::Quiet), "{r:?}");
     }
 }
 

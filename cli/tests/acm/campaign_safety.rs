@@ -6,7 +6,7 @@ use std::fs;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use acm_cli::commands::campaign::state::State;
+use acm_cli::commands::campaign::state::{State, StateFile as _};
 
 use crate::common::{Scratch, fails, ok};
 

@@ -1,13 +1,15 @@
 //! What the server's tests share: a campaign made from a small items file,
-//! a minimal HTTP/1.1 client over one keep-alive connection, and the
-//! helpers that walk the annotator's pages.
+//! a client of the routes through `tower::ServiceExt::oneshot` (and, in
+//! [`socket`], one over a real connection), and the helpers that walk the
+//! annotator's pages.
 #![allow(dead_code)]
 
+pub mod socket;
+
 use std::collections::HashMap;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{SocketAddr, TcpStream};
+use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::sync::Arc;
 
 use adaptive_comp_metrics::ballot::{
     BallotConfig, Campaign, ControlPair, LayoutOptions, Scheduler, Vote,
@@ -15,7 +17,7 @@ use adaptive_comp_metrics::ballot::{
 use adaptive_comp_metrics::rand::SeedableRng;
 use adaptive_comp_metrics::rand_chacha::ChaCha8Rng;
 use adaptive_comp_metrics_serve::state::{CampaignFile, RngState, Table};
-use adaptive_comp_metrics_serve::{PageSettings, Store};
+use adaptive_comp_metrics_serve::{Options, PageSettings, Routes, ServeError, Store};
 
 /// A fresh directory under the target directory.
 pub fn temp_dir(name: &str) -> PathBuf {
@@ -81,7 +83,7 @@ pub fn state(
         },
         control_items: Table::default(),
         campaign,
-        page,
+        page: page.map(Into::into),
     }
 }
 
@@ -112,6 +114,17 @@ impl Response {
         serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.body))
     }
 
+    /// Takes the response's cookies into a jar.
+    pub fn keep_cookies(&self, jar: &mut HashMap<String, String>) {
+        for (k, v) in &self.headers {
+            if k.eq_ignore_ascii_case("set-cookie")
+                && let Some((name, value)) = v.split(';').next().and_then(|kv| kv.split_once('='))
+            {
+                jar.insert(name.trim().to_owned(), value.trim().to_owned());
+            }
+        }
+    }
+
     /// The value of a hidden input `name` in the page.
     pub fn hidden(&self, name: &str) -> Option<String> {
         let key = format!("name=\"{name}\" value=\"");
@@ -121,167 +134,179 @@ impl Response {
     }
 }
 
-/// A client with its own cookie jar over one keep-alive connection.
+/// What both clients do: a request, and its usual forms.
+pub trait Http {
+    /// Sends a request; `body` is form-encoded unless a content type is given.
+    fn request(
+        &mut self,
+        method: &str,
+        path: &str,
+        body: Option<&str>,
+        headers: &[(&str, &str)],
+    ) -> std::io::Result<Response>;
+
+    fn get(&mut self, path: &str) -> Response {
+        self.request("GET", path, None, &[]).unwrap()
+    }
+
+    fn get_json(&mut self, path: &str) -> Response {
+        self.request("GET", path, None, &[("Accept", "application/json")])
+            .unwrap()
+    }
+
+    fn post(&mut self, path: &str, body: &str) -> Response {
+        self.request("POST", path, Some(body), &[]).unwrap()
+    }
+
+    fn post_json(&mut self, path: &str, body: &str) -> Response {
+        self.request("POST", path, Some(body), &[("Accept", "application/json")])
+            .unwrap()
+    }
+}
+
+/// A server's routes on a store, driven without a socket: each request goes
+/// through `tower::ServiceExt::oneshot` on a runtime of its own.
+pub struct TestServer {
+    handle: Handle,
+    routes: Option<Routes>,
+}
+
+/// What a client needs of a [`TestServer`].
+#[derive(Clone)]
+pub struct Handle {
+    router: axum::Router,
+    rt: Arc<tokio::runtime::Runtime>,
+}
+
+/// The host the clients name (requests never leave the process).
+pub const HOST: &str = "127.0.0.1:8080";
+
+impl std::fmt::Display for Handle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(HOST)
+    }
+}
+
+impl TestServer {
+    pub fn start(store: &Path, options: Options) -> Result<Self, ServeError> {
+        let rt = Arc::new(
+            tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .enable_all()
+                .build()
+                .unwrap(),
+        );
+        let routes = {
+            let _in = rt.enter();
+            Routes::open(store, options)?
+        };
+        Ok(Self {
+            handle: Handle {
+                router: routes.router(),
+                rt,
+            },
+            routes: Some(routes),
+        })
+    }
+
+    /// What clients connect to (named as the socket server's address is).
+    pub fn local_addr(&self) -> &Handle {
+        &self.handle
+    }
+
+    pub fn admin_token(&self) -> &str {
+        self.routes.as_ref().map_or("", Routes::admin_token)
+    }
+
+    pub fn shutdown(mut self) -> Result<(), ServeError> {
+        self.routes.take().map_or(Ok(()), Routes::close)
+    }
+}
+
+/// A client with its own cookie jar.
 pub struct Client {
-    pub addr: SocketAddr,
-    stream: Option<BufReader<TcpStream>>,
+    handle: Handle,
     pub cookies: HashMap<String, String>,
     pub extra: Vec<(String, String)>,
 }
 
 impl Client {
-    pub fn new(addr: SocketAddr) -> Self {
+    pub fn new(handle: &Handle) -> Self {
         Self {
-            addr,
-            stream: None,
+            handle: handle.clone(),
             cookies: HashMap::new(),
             extra: Vec::new(),
         }
     }
+}
 
-    fn connect(&mut self) -> std::io::Result<&mut BufReader<TcpStream>> {
-        if self.stream.is_none() {
-            let s = TcpStream::connect_timeout(&self.addr, Duration::from_secs(5))?;
-            s.set_read_timeout(Some(Duration::from_secs(30)))?;
-            s.set_nodelay(true)?;
-            self.stream = Some(BufReader::new(s));
-        }
-        Ok(self.stream.as_mut().unwrap())
-    }
-
-    /// Sends a request; `body` is form-encoded when given.
-    pub fn request(
+impl Http for Client {
+    fn request(
         &mut self,
         method: &str,
         path: &str,
         body: Option<&str>,
         headers: &[(&str, &str)],
     ) -> std::io::Result<Response> {
-        let mut req = format!("{method} {path} HTTP/1.1\r\nHost: {}\r\n", self.addr);
+        use axum::http::header;
+        use tower::ServiceExt as _;
+        let mut req = axum::http::Request::builder()
+            .method(method)
+            .uri(path)
+            .header(header::HOST, HOST);
         if !self.cookies.is_empty() {
             let c: Vec<String> = self
                 .cookies
                 .iter()
                 .map(|(k, v)| format!("{k}={v}"))
                 .collect();
-            req.push_str(&format!("Cookie: {}\r\n", c.join("; ")));
+            req = req.header(header::COOKIE, c.join("; "));
         }
-        for (k, v) in headers {
-            req.push_str(&format!("{k}: {v}\r\n"));
+        for (k, v) in headers
+            .iter()
+            .copied()
+            .chain(self.extra.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+        {
+            req = req.header(k, v);
         }
-        for (k, v) in &self.extra {
-            req.push_str(&format!("{k}: {v}\r\n"));
-        }
-        let body = body.unwrap_or("");
-        if method == "POST" || method == "DELETE" {
-            if !headers
+        if method == "POST"
+            && !headers
                 .iter()
                 .any(|(k, _)| k.eq_ignore_ascii_case("content-type"))
-            {
-                req.push_str("Content-Type: application/x-www-form-urlencoded\r\n");
+        {
+            req = req.header(header::CONTENT_TYPE, "application/x-www-form-urlencoded");
+        }
+        let mut req = req
+            .body(axum::body::Body::from(body.unwrap_or("").to_owned()))
+            .map_err(std::io::Error::other)?;
+        let remote: SocketAddr = "127.0.0.1:40000".parse().unwrap();
+        req.extensions_mut()
+            .insert(axum::extract::ConnectInfo(remote));
+        let router = self.handle.router.clone();
+        let res = self.handle.rt.block_on(async move {
+            let res = router.oneshot(req).await.unwrap();
+            let status = res.status().as_u16();
+            let headers: Vec<(String, String)> = res
+                .headers()
+                .iter()
+                .map(|(k, v)| {
+                    (
+                        k.to_string(),
+                        String::from_utf8_lossy(v.as_bytes()).into_owned(),
+                    )
+                })
+                .collect();
+            let body = axum::body::to_bytes(res.into_body(), usize::MAX)
+                .await
+                .unwrap();
+            Response {
+                status,
+                headers,
+                body: String::from_utf8_lossy(&body).into_owned(),
             }
-            req.push_str(&format!("Content-Length: {}\r\n", body.len()));
-        }
-        req.push_str("\r\n");
-        req.push_str(body);
-        let r = self.send(req.as_bytes());
-        if r.is_err() {
-            // The server may have closed an idle connection: once more.
-            self.stream = None;
-            return self.send(req.as_bytes());
-        }
-        r
-    }
-
-    fn send(&mut self, req: &[u8]) -> std::io::Result<Response> {
-        let s = self.connect()?;
-        s.get_mut().write_all(req)?;
-        let mut line = String::new();
-        if s.read_line(&mut line)? == 0 {
-            return Err(std::io::Error::other("connection closed"));
-        }
-        let status: u16 = line
-            .split_whitespace()
-            .nth(1)
-            .and_then(|x| x.parse().ok())
-            .ok_or_else(|| std::io::Error::other(format!("bad status line {line:?}")))?;
-        let mut headers = Vec::new();
-        let mut len = 0usize;
-        let mut chunked = false;
-        let mut close = false;
-        loop {
-            line.clear();
-            s.read_line(&mut line)?;
-            let l = line.trim_end();
-            if l.is_empty() {
-                break;
-            }
-            if let Some((k, v)) = l.split_once(':') {
-                let (k, v) = (k.trim().to_owned(), v.trim().to_owned());
-                if k.eq_ignore_ascii_case("content-length") {
-                    len = v.parse().unwrap_or(0);
-                }
-                if k.eq_ignore_ascii_case("transfer-encoding") && v.contains("chunked") {
-                    chunked = true;
-                }
-                if k.eq_ignore_ascii_case("connection") && v.eq_ignore_ascii_case("close") {
-                    close = true;
-                }
-                headers.push((k, v));
-            }
-        }
-        let mut body = Vec::new();
-        if chunked {
-            loop {
-                line.clear();
-                s.read_line(&mut line)?;
-                let n = usize::from_str_radix(line.trim(), 16).unwrap_or(0);
-                let mut chunk = vec![0u8; n + 2];
-                s.read_exact(&mut chunk)?;
-                if n == 0 {
-                    break;
-                }
-                body.extend_from_slice(&chunk[..n]);
-            }
-        } else {
-            body.resize(len, 0);
-            s.read_exact(&mut body)?;
-        }
-        for (k, v) in &headers {
-            if k.eq_ignore_ascii_case("set-cookie")
-                && let Some((kv, _)) = v.split_once(';').or(Some((v.as_str(), "")))
-                && let Some((name, value)) = kv.split_once('=')
-            {
-                self.cookies
-                    .insert(name.trim().to_owned(), value.trim().to_owned());
-            }
-        }
-        if close {
-            self.stream = None;
-        }
-        Ok(Response {
-            status,
-            headers,
-            body: String::from_utf8_lossy(&body).into_owned(),
-        })
-    }
-
-    pub fn get(&mut self, path: &str) -> Response {
-        self.request("GET", path, None, &[]).unwrap()
-    }
-
-    pub fn get_json(&mut self, path: &str) -> Response {
-        self.request("GET", path, None, &[("Accept", "application/json")])
-            .unwrap()
-    }
-
-    pub fn post(&mut self, path: &str, body: &str) -> Response {
-        self.request("POST", path, Some(body), &[]).unwrap()
-    }
-
-    pub fn post_json(&mut self, path: &str, body: &str) -> Response {
-        self.request("POST", path, Some(body), &[("Accept", "application/json")])
-            .unwrap()
+        });
+        res.keep_cookies(&mut self.cookies);
+        Ok(res)
     }
 }
 
@@ -300,7 +325,7 @@ pub fn enc(s: &str) -> String {
 
 /// Enters as a Prolific participant and reads the instructions: the CSRF
 /// token.
-pub fn enter(c: &mut Client, pid: &str) -> String {
+pub fn enter(c: &mut impl Http, pid: &str) -> String {
     let r = c.get(&format!(
         "/?PROLIFIC_PID={}&STUDY_ID=s1&SESSION_ID=x",
         enc(pid)

@@ -1,6 +1,6 @@
 //! The error type of the standardised scale.
 
-use crate::error::Error;
+use crate::correlation::error::CorrelationError;
 use thiserror::Error as ThisError;
 
 /// Everything that can go wrong when computing null moments or mapping a
@@ -14,7 +14,7 @@ pub enum StandardisedError {
     /// The coefficient itself failed (bad scores, a constant input, a bad
     /// weigher, …).
     #[error(transparent)]
-    Correlation(#[from] Error),
+    Correlation(#[from] CorrelationError),
     /// Fewer than 3 items: with 2 items every coefficient is ±1 and the
     /// null distribution has no shape to standardise.
     #[error("too few items: {needed} needed, got {got}")]

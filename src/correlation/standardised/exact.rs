@@ -10,7 +10,7 @@
 //! sums).
 
 use super::{Coefficient, StandardisedError};
-use crate::error::Error;
+use crate::correlation::error::CorrelationError;
 use crate::sum::Neumaier;
 use crate::weigh::{Scheme, Weigher};
 
@@ -26,9 +26,13 @@ struct Weights {
 }
 
 impl Weights {
-    fn new<W: Weigher + ?Sized>(n: usize, weigher: &W, scheme: Scheme) -> Result<Self, Error> {
+    fn new<W: Weigher + ?Sized>(
+        n: usize,
+        weigher: &W,
+        scheme: Scheme,
+    ) -> Result<Self, CorrelationError> {
         let f: Vec<f64> = (1..=n).map(|r| weigher.weight(r as f64)).collect();
-        crate::error::check_weights(&f)?;
+        crate::correlation::error::check_weights(&f)?;
         let total = crate::sum::neumaier(f.iter().copied());
         let f: Vec<f64> = f.iter().map(|v| v / total).collect();
         let mut w = Vec::with_capacity(n * n);
@@ -111,7 +115,7 @@ fn branch(
 }
 
 fn undefined_error() -> StandardisedError {
-    Error::Undefined {
+    CorrelationError::Undefined {
         reason: "some permutation gives every item with positive weight the same rank",
     }
     .into()

@@ -20,7 +20,7 @@
 //! double sums factor into single sums: O(n) for all nine means.
 
 use super::Coefficient;
-use crate::error::{Error, WeightProblem};
+use crate::correlation::error::{CorrelationError, WeightProblem};
 use crate::sum::neumaier;
 use crate::weigh::{Scheme, Weigher};
 
@@ -77,7 +77,7 @@ impl NullKernel {
         weigher: &W,
         scheme: Scheme,
         coefficient: Coefficient,
-    ) -> Result<Self, Error> {
+    ) -> Result<Self, CorrelationError> {
         let ranks: Vec<f64> = (1..=n).map(|r| r as f64).collect();
         Self::new(&ranks, &ranks, weigher, scheme, coefficient)
     }
@@ -90,16 +90,16 @@ impl NullKernel {
         weigher: &W,
         scheme: Scheme,
         coefficient: Coefficient,
-    ) -> Result<Self, Error> {
+    ) -> Result<Self, CorrelationError> {
         let n = a.len();
-        crate::error::check_pair_len("a", a, "b", b, 2)?;
+        crate::correlation::error::check_pair_len("a", a, "b", b, 2)?;
         let fa = weigher_values(a, weigher)?;
         let fb = weigher_values(b, weigher)?;
         let scale = {
             let (sa, sb) = (neumaier(fa.iter().copied()), neumaier(fb.iter().copied()));
             let s = if sa > 0.0 { sa } else { sb };
             if !(s > 0.0 && s.is_finite()) {
-                return Err(Error::ZeroWeights);
+                return Err(CorrelationError::ZeroWeights);
             }
             1.0 / s
         };
@@ -109,10 +109,10 @@ impl NullKernel {
         a_sorted.sort_by_key(|it| it.level);
         let a_tied = a_sorted.windows(2).any(|p| p[0].level == p[1].level);
         if a_sorted.first().map(|i| i.level) == a_sorted.last().map(|i| i.level) {
-            return Err(Error::Constant { input: "x" });
+            return Err(CorrelationError::Constant { input: "x" });
         }
         if b_levels < 2 {
-            return Err(Error::Constant { input: "y" });
+            return Err(CorrelationError::Constant { input: "y" });
         }
         let control_means = control_means(&a_sorted, &b_items, scheme);
         Ok(Self {
@@ -149,9 +149,13 @@ impl NullKernel {
     /// centred controls.
     ///
     /// # Errors
-    /// [`Error::Undefined`] when the weighted variance of a ranking (ρ_w)
+    /// [`CorrelationError::Undefined`] when the weighted variance of a ranking (ρ_w)
     /// or the untied pair weight (τ_w) is zero for this permutation.
-    pub(crate) fn evaluate(&self, b: &[Item], scratch: &mut Scratch) -> Result<Sample, Error> {
+    pub(crate) fn evaluate(
+        &self,
+        b: &[Item],
+        scratch: &mut Scratch,
+    ) -> Result<Sample, CorrelationError> {
         debug_assert_eq!(b.len(), self.a.len());
         let (gamma, mut controls) = match (self.coefficient, self.scheme) {
             (Coefficient::Rho, Scheme::Additive) => rho(&self.a, b, |x, y| x + y),
@@ -164,7 +168,7 @@ impl NullKernel {
             (Coefficient::Tau, Scheme::Second) => self.tau(b, scratch, |_, y| y),
         };
         if !gamma.is_finite() {
-            return Err(Error::Undefined {
+            return Err(CorrelationError::Undefined {
                 reason: "every permuted item with positive weight has the same rank",
             });
         }
@@ -291,7 +295,10 @@ fn add(tree: &mut [f64], level: usize, w: f64) {
 }
 
 /// The weigher's value at every rank, validated (finite, ≥ 0).
-fn weigher_values<W: Weigher + ?Sized>(ranks: &[f64], weigher: &W) -> Result<Vec<f64>, Error> {
+fn weigher_values<W: Weigher + ?Sized>(
+    ranks: &[f64],
+    weigher: &W,
+) -> Result<Vec<f64>, CorrelationError> {
     ranks
         .iter()
         .enumerate()
@@ -299,7 +306,7 @@ fn weigher_values<W: Weigher + ?Sized>(ranks: &[f64], weigher: &W) -> Result<Vec
             let v = weigher.weight(r);
             match WeightProblem::of(v) {
                 None => Ok(v),
-                Some(problem) => Err(Error::InvalidWeight { index, problem }),
+                Some(problem) => Err(CorrelationError::InvalidWeight { index, problem }),
             }
         })
         .collect()
@@ -498,15 +505,15 @@ mod tests {
         let r = [1.0, 2.0, 3.0, 4.0];
         assert_eq!(
             NullKernel::new(&c, &r, &Hyperbolic, Scheme::Additive, Coefficient::Rho).unwrap_err(),
-            Error::Constant { input: "x" }
+            CorrelationError::Constant { input: "x" }
         );
         assert_eq!(
             NullKernel::new(&r, &c, &Hyperbolic, Scheme::Additive, Coefficient::Tau).unwrap_err(),
-            Error::Constant { input: "y" }
+            CorrelationError::Constant { input: "y" }
         );
         assert!(matches!(
             NullKernel::new(&r, &r, &|_: f64| -1.0, Scheme::Additive, Coefficient::Tau),
-            Err(Error::InvalidWeight { index: 0, .. })
+            Err(CorrelationError::InvalidWeight { index: 0, .. })
         ));
     }
 }

@@ -12,11 +12,11 @@ use super::StandardisedError;
 use super::api::{StandardisedRho, StandardisedTau};
 use super::map::{MapCoefficients, Standardiser};
 use super::moments::{GammaMoments, MomentEstimate, MomentSource, validate};
+use crate::correlation::error::CorrelationError;
 use crate::correlation::weighted::{RhoW, TauW};
-use crate::error::Error;
 
 fn invalid(name: &'static str, expected: &'static str) -> StandardisedError {
-    StandardisedError::Correlation(Error::InvalidParameter { name, expected })
+    StandardisedError::Correlation(CorrelationError::InvalidParameter { name, expected })
 }
 
 /// Whether two stored and recomputed numbers agree to 10⁻⁹ (relative above 1).

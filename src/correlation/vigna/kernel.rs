@@ -18,7 +18,7 @@
 //! with a bitmap and a small Fenwick tree. The weighted sums over these
 //! orders are computed exactly in the sibling module `sums`.
 
-use crate::error::{Error, Result};
+use crate::correlation::error::{CorrelationError, Result};
 use crate::threads::{self, PARALLEL_FROM, map};
 
 /// Maps a finite score (no −0; NaN mapped beforehand) to a `u64` with the
@@ -187,7 +187,7 @@ impl Layout {
     /// when the scores are ranks) and linear passes.
     ///
     /// # Errors
-    /// [`Error::TooManyItems`] beyond `u32::MAX` items.
+    /// [`CorrelationError::TooManyItems`] beyond `u32::MAX` items.
     pub(crate) fn new(pairs: Vec<(u64, u64)>) -> Result<Self> {
         Self::build(pairs, false).map(|(layout, _)| layout)
     }
@@ -204,7 +204,7 @@ impl Layout {
         let n = pairs.len();
         let workers = threads::workers_for(n);
         if n > u32::MAX as usize {
-            return Err(Error::TooManyItems {
+            return Err(CorrelationError::TooManyItems {
                 max: u32::MAX as usize,
                 got: n,
             });

@@ -54,7 +54,7 @@
 //! the exact numerator C − D and the two exact denominator sums, each rounded
 //! once, so it is within a few units in the last place of its exact value
 //! (relative to τ itself: a τ of 1e-8 has 15 correct digits). A sum beyond
-//! `f64::MAX` is [`Error::Overflow`], never ∞ or NaN; τ alone
+//! `f64::MAX` is [`CorrelationError::Overflow`], never ∞ or NaN; τ alone
 //! ([`weighted_tau`]) is defined even then.
 //!
 //! # Threads
@@ -75,13 +75,13 @@
 //!
 //! # Differences from `scipy.stats.weightedtau` (on purpose)
 //! * A 0/0 coefficient is an error, never a number: a constant input gives
-//!   [`Error::Constant`] (SciPy: NaN; Vigna's Java code: 1.0 when both are
+//!   [`CorrelationError::Constant`] (SciPy: NaN; Vigna's Java code: 1.0 when both are
 //!   constant), a zero denominator for any other reason (every pair weight
-//!   zero) [`Error::Undefined`] or [`Error::ZeroWeights`] (SciPy: −1.0).
+//!   zero) [`CorrelationError::Undefined`] or [`CorrelationError::ZeroWeights`] (SciPy: −1.0).
 //! * NaN is an error by default ([`NanPolicy::Error`]); SciPy's rule, NaN
 //!   below every number and all NaNs tied, is [`NanPolicy::Smallest`].
-//! * Infinite scores are rejected ([`Error::Infinite`]); fewer than two items
-//!   is [`Error::TooFewItems`] (SciPy: NaN).
+//! * Infinite scores are rejected ([`CorrelationError::Infinite`]); fewer than two items
+//!   is [`CorrelationError::TooFewItems`] (SciPy: NaN).
 //! * Weighers are 1-based (rank 1 is the top): SciPy's `weigher(r)` for its
 //!   0-based r is `f(r + 1)` here, so [`Hyperbolic`] is SciPy's default
 //!   `1/(r + 1)`.
@@ -107,7 +107,7 @@ pub(crate) use kernel::Layout;
 pub use naive::{weighted_kendall_naive, weighted_tau_naive};
 pub(crate) use ranked::top_weighted_tau;
 
-use crate::error::{Error, Result, check_pair_len, check_weights};
+use crate::correlation::error::{CorrelationError, Result, check_pair_len, check_weights};
 use crate::rank::{Order, Ties, rank_unchecked};
 #[cfg(doc)]
 use crate::weigh::Unweighted;
@@ -177,12 +177,12 @@ fn key<F: Float>(v: F, input: &'static str, index: usize, nan: NanPolicy) -> Res
     let v = v.to_f64().unwrap_or(f64::NAN);
     if v.is_nan() {
         return match nan {
-            NanPolicy::Error => Err(Error::NaN { input, index }),
+            NanPolicy::Error => Err(CorrelationError::NaN { input, index }),
             NanPolicy::Smallest => Ok(f64::NEG_INFINITY),
         };
     }
     if v.is_infinite() {
-        return Err(Error::Infinite { input, index });
+        return Err(CorrelationError::Infinite { input, index });
     }
     Ok(v + 0.0)
 }
@@ -233,15 +233,15 @@ fn order_pairs<F: Float>(x: &[F], y: &[F], nan: NanPolicy) -> Result<Vec<(u64, u
 /// weight is scaled by the same factor. Any finite weights ≥ 0 are allowed:
 /// every sum is computed exactly and rounded once (see the [module
 /// docs](self)), so each field is correctly rounded, or the call is
-/// [`Error::Overflow`] when a sum exceeds `f64::MAX`.
+/// [`CorrelationError::Overflow`] when a sum exceeds `f64::MAX`.
 ///
 /// # Errors
-/// [`Error::LengthMismatch`] (x, y, u), [`Error::TooFewItems`] below two
-/// items, [`Error::NaN`] / [`Error::Infinite`] for a bad score (input `"x"`
-/// or `"y"`, first index), [`Error::InvalidWeight`] for a negative, NaN or
-/// infinite weight, [`Error::ZeroWeights`] when every weight is 0,
-/// [`Error::Constant`] when x or y is constant, [`Error::Undefined`] when
-/// every pair untied in x (or y) has weight 0, [`Error::Overflow`] when a
+/// [`CorrelationError::LengthMismatch`] (x, y, u), [`CorrelationError::TooFewItems`] below two
+/// items, [`CorrelationError::NaN`] / [`CorrelationError::Infinite`] for a bad score (input `"x"`
+/// or `"y"`, first index), [`CorrelationError::InvalidWeight`] for a negative, NaN or
+/// infinite weight, [`CorrelationError::ZeroWeights`] when every weight is 0,
+/// [`CorrelationError::Constant`] when x or y is constant, [`CorrelationError::Undefined`] when
+/// every pair untied in x (or y) has weight 0, [`CorrelationError::Overflow`] when a
 /// sum exceeds `f64::MAX` (e.g. multiplicative weights near 1e308: scale
 /// them down, τ does not change).
 ///
@@ -269,7 +269,7 @@ fn order_pairs<F: Float>(x: &[F], y: &[F], nan: NanPolicy) -> Result<Vec<(u64, u
 /// let s = weighted_kendall(&[1.0, 2.0, 3.0], &[1.0, 3.0, 2.0], &[1.0; 3], Combine::Multiplicative)?;
 /// assert_eq!((s.concordant, s.discordant, s.total), (2.0, 1.0, 3.0));
 /// assert!((s.tau - 1.0 / 3.0).abs() < 1e-15);
-/// # Ok::<(), adaptive_comp_metrics::Error>(())
+/// # Ok::<(), adaptive_comp_metrics::CorrelationError>(())
 /// ```
 ///
 /// # References
@@ -298,7 +298,7 @@ pub fn weighted_kendall<F: Float>(
 fn one(outcomes: Vec<Outcome>) -> Outcome {
     outcomes.into_iter().next().unwrap_or(Outcome {
         tau: f64::NAN,
-        stats: Err(Error::ZeroWeights),
+        stats: Err(CorrelationError::ZeroWeights),
     })
 }
 
@@ -368,7 +368,7 @@ impl TryFrom<RankRepr> for Rank<'_> {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum NanPolicy {
-    /// A NaN score is an error, [`Error::NaN`] with the input and index.
+    /// A NaN score is an error, [`CorrelationError::NaN`] with the input and index.
     #[default]
     Error,
     /// SciPy's rule: NaN is below every number and all NaNs are tied.
@@ -398,7 +398,7 @@ pub enum NanPolicy {
 /// // Weights 1, 1/4, 1/9, 1/16 for items 3, 2, 0, 1; concordant 125/576,
 /// // discordant 148/576, no ties: τ = −23/273 (SciPy: −0.08424908424908381).
 /// assert!((t - -23.0 / 273.0).abs() < 1e-15);
-/// # Ok::<(), adaptive_comp_metrics::Error>(())
+/// # Ok::<(), adaptive_comp_metrics::CorrelationError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -486,14 +486,14 @@ pub struct WeightedTau {
 /// difference from SciPy (0/0 and NaN are errors by default).
 ///
 /// # Errors
-/// [`Error::LengthMismatch`] (x, y, or a given rank array),
-/// [`Error::TooFewItems`] below two items, [`Error::NaN`] (unless
-/// [`NanPolicy::Smallest`]) / [`Error::Infinite`] for a bad score or given
-/// rank, with input and index; [`Error::InvalidWeight`] when the weigher
+/// [`CorrelationError::LengthMismatch`] (x, y, or a given rank array),
+/// [`CorrelationError::TooFewItems`] below two items, [`CorrelationError::NaN`] (unless
+/// [`NanPolicy::Smallest`]) / [`CorrelationError::Infinite`] for a bad score or given
+/// rank, with input and index; [`CorrelationError::InvalidWeight`] when the weigher
 /// gives a negative, NaN or infinite value (the `index` is the 0-based
-/// importance rank ρ); [`Error::ZeroWeights`]; [`Error::Constant`] when x or
-/// y is constant; [`Error::Undefined`] when the untied pairs of x or y weigh 0.
-/// τ is never [`Error::Overflow`]: it is scale-free, and formed from the
+/// importance rank ρ); [`CorrelationError::ZeroWeights`]; [`CorrelationError::Constant`] when x or
+/// y is constant; [`CorrelationError::Undefined`] when the untied pairs of x or y weigh 0.
+/// τ is never [`CorrelationError::Overflow`]: it is scale-free, and formed from the
 /// exact sums whatever their size.
 ///
 /// # Complexity
@@ -521,7 +521,7 @@ pub struct WeightedTau {
 /// // Any closure is a weigher: SciPy's weigher=lambda r: 1/(r+1)**2.
 /// let opts = WeightedTauOptions::default().weigher(|n: f64| 1.0 / (n * n));
 /// assert!(weighted_tau(&x, &y, &opts)? < 0.0);
-/// # Ok::<(), adaptive_comp_metrics::Error>(())
+/// # Ok::<(), adaptive_comp_metrics::CorrelationError>(())
 /// ```
 ///
 /// # References
@@ -541,7 +541,7 @@ pub fn weighted_tau<F: Float, W: Weigher>(
 /// and rounded once (see [`WeightedTauStats`]).
 ///
 /// # Errors
-/// As [`weighted_tau`], and [`Error::Overflow`] when a sum exceeds
+/// As [`weighted_tau`], and [`CorrelationError::Overflow`] when a sum exceeds
 /// `f64::MAX` (a weigher with values near 1e308; [`weighted_tau`] still
 /// gives τ).
 ///
@@ -561,7 +561,7 @@ pub fn weighted_tau<F: Float, W: Weigher>(
 /// let r = weighted_tau_stats(&[1.0, 2.0, 3.0, 4.0], &[1.0, 2.0, 4.0, 3.0], &opts)?;
 /// assert_eq!((r.stats.concordant, r.stats.discordant), (10.0, 2.0));
 /// assert!((r.tau - 4.0 / 6.0).abs() < 1e-15);
-/// # Ok::<(), adaptive_comp_metrics::Error>(())
+/// # Ok::<(), adaptive_comp_metrics::CorrelationError>(())
 /// ```
 pub fn weighted_tau_stats<F: Float, W: Weigher>(
     x: &[F],
@@ -571,7 +571,7 @@ pub fn weighted_tau_stats<F: Float, W: Weigher>(
     let mut outcomes = outcomes(x, y, opts)?.into_iter();
     let first = outcomes
         .next()
-        .map_or(Err(Error::ZeroWeights), |o| o.stats)?;
+        .map_or(Err(CorrelationError::ZeroWeights), |o| o.stats)?;
     match outcomes.next() {
         None => Ok(WeightedTau {
             tau: first.tau,

@@ -2,7 +2,7 @@
 //! kernel in tests, fuzzing and benchmarks.
 
 use super::{Combine, NanPolicy, Rank, WeightedTau, WeightedTauOptions, WeightedTauStats, keys_xy};
-use crate::error::{Error, Result, check_pair_len, check_weights};
+use crate::correlation::error::{CorrelationError, Result, check_pair_len, check_weights};
 use crate::sum::Neumaier;
 use crate::weigh::Weigher;
 use num_traits::Float;
@@ -31,7 +31,7 @@ use num_traits::Float;
 /// let slow = weighted_kendall_naive(&x, &y, &u, Combine::Additive)?;
 /// let fast = weighted_kendall(&x, &y, &u, Combine::Additive)?;
 /// assert!((slow.tau - fast.tau).abs() < 1e-15);
-/// # Ok::<(), adaptive_comp_metrics::Error>(())
+/// # Ok::<(), adaptive_comp_metrics::CorrelationError>(())
 /// ```
 pub fn weighted_kendall_naive<F: Float>(
     x: &[F],
@@ -84,14 +84,14 @@ fn naive(x: &[f64], y: &[f64], u: &[f64], combine: Combine) -> Result<WeightedTa
         }
     }
     if x.iter().all(|&v| v == x[0]) {
-        return Err(Error::Constant { input: "x" });
+        return Err(CorrelationError::Constant { input: "x" });
     }
     if y.iter().all(|&v| v == y[0]) {
-        return Err(Error::Constant { input: "y" });
+        return Err(CorrelationError::Constant { input: "y" });
     }
     let (ux, uy) = (untied_x.value(), untied_y.value());
     if ux <= 0.0 || uy <= 0.0 {
-        return Err(Error::Undefined {
+        return Err(CorrelationError::Undefined {
             reason: "every pair untied in x or in y has zero weight",
         });
     }
@@ -132,7 +132,7 @@ fn sign(d: f64) -> i32 {
 ///
 /// # Errors
 /// As [`weighted_tau`](super::weighted_tau), except that the `index` of
-/// [`Error::InvalidWeight`] is the item's index.
+/// [`CorrelationError::InvalidWeight`] is the item's index.
 ///
 /// # Complexity
 /// O(n²) time, O(n) memory.
@@ -143,7 +143,7 @@ fn sign(d: f64) -> i32 {
 /// let (x, y) = ([12.0, 2.0, 1.0, 12.0, 2.0], [1.0, 4.0, 7.0, 1.0, 0.0]);
 /// let t = weighted_tau_naive(&x, &y, &WeightedTauOptions::default())?;
 /// assert!((t.tau - -0.5669496815368272).abs() < 1e-15); // SciPy's documented value
-/// # Ok::<(), adaptive_comp_metrics::Error>(())
+/// # Ok::<(), adaptive_comp_metrics::CorrelationError>(())
 /// ```
 pub fn weighted_tau_naive<F: Float, W: Weigher>(
     x: &[F],

@@ -4,7 +4,7 @@
 
 use super::kernel::{Along, Layout, order_key};
 use super::{Combine, WeightedTauStats, sums};
-use crate::error::{Error, Result, check_finite, check_pair_len};
+use crate::correlation::error::{CorrelationError, Result, check_finite, check_pair_len};
 use crate::rank::{Order, Ties};
 use crate::sum::Neumaier;
 use crate::weigh::{Scheme, Weigher};
@@ -95,7 +95,7 @@ pub(crate) fn top_weighted_tau<F: Float, W: Weigher>(
     }
     let mut total = sum.value();
     if total == 0.0 {
-        return Err(Error::ZeroWeights);
+        return Err(CorrelationError::ZeroWeights);
     }
     if !total.is_finite() {
         let max = w.iter().copied().fold(0.0, f64::max);
@@ -107,7 +107,7 @@ pub(crate) fn top_weighted_tau<F: Float, W: Weigher>(
     let stats = outcome
         .into_iter()
         .next()
-        .map_or(Err(Error::ZeroWeights), |o| o.stats)?;
+        .map_or(Err(CorrelationError::ZeroWeights), |o| o.stats)?;
     Ok(Some((stats, w)))
 }
 

@@ -33,7 +33,7 @@
 use super::fixed::{ExponentSums, Fixed, SquareSums, ratio_of_parts, significand, unit_exponent};
 use super::kernel::{Along, Layout};
 use super::{Combine, WeightedTauStats};
-use crate::error::{Error, Result};
+use crate::correlation::error::{CorrelationError, Result};
 use crate::threads::{self, PARALLEL_FROM};
 use std::borrow::Cow;
 
@@ -42,7 +42,7 @@ use std::borrow::Cow;
 pub(crate) struct Outcome {
     /// The coefficient.
     pub(crate) tau: f64,
-    /// Every sum, rounded to f64, or [`Error::Overflow`] when a sum exceeds
+    /// Every sum, rounded to f64, or [`CorrelationError::Overflow`] when a sum exceeds
     /// the largest f64 (τ is still defined).
     pub(crate) stats: Result<WeightedTauStats>,
 }
@@ -62,8 +62,8 @@ struct Exact<const M: usize> {
 /// key).
 ///
 /// # Errors
-/// [`Error::Constant`] (x first), [`Error::ZeroWeights`] when no weight is
-/// positive, [`Error::Undefined`] when every pair untied in x (or y) has
+/// [`CorrelationError::Constant`] (x first), [`CorrelationError::ZeroWeights`] when no weight is
+/// positive, [`CorrelationError::Undefined`] when every pair untied in x (or y) has
 /// weight 0.
 pub(crate) fn evaluate(
     layout: &Layout,
@@ -78,10 +78,10 @@ pub(crate) fn evaluate(
         (constant_a, constant_b)
     };
     if constant_x {
-        return Err(Error::Constant { input: "x" });
+        return Err(CorrelationError::Constant { input: "x" });
     }
     if constant_y {
-        return Err(Error::Constant { input: "y" });
+        return Err(CorrelationError::Constant { input: "y" });
     }
     // The fixed-point scale: every weight is an integer significand times a
     // power of two; lsb is the smallest such unit, and the weights are below
@@ -104,7 +104,7 @@ pub(crate) fn evaluate(
         }
     }
     if hi == 0 {
-        return Err(Error::ZeroWeights);
+        return Err(CorrelationError::ZeroWeights);
     }
     let lsb = unit_exponent(lo);
     let top = unit_exponent(hi) + 53;
@@ -595,12 +595,12 @@ fn multiplicative_discordant<const N: usize, const M: usize>(
 /// Rounds the exact sums and forms τ.
 ///
 /// # Errors
-/// [`Error::Undefined`] when the untied pairs of x or of y weigh 0.
+/// [`CorrelationError::Undefined`] when the untied pairs of x or of y weigh 0.
 fn outcome<const M: usize>(e: &Exact<M>, scale: i64, swapped: bool) -> Result<Outcome> {
     let untied_a = e.total.minus(&e.tied_a);
     let untied_b = e.total.minus(&e.tied_b);
     if untied_a.is_zero() || untied_b.is_zero() {
-        return Err(Error::Undefined {
+        return Err(CorrelationError::Undefined {
             reason: "every pair untied in x or in y has zero weight",
         });
     }
@@ -628,8 +628,10 @@ fn outcome<const M: usize>(e: &Exact<M>, scale: i64, swapped: bool) -> Result<Ou
         }
         _ => 0.0,
     };
-    let round =
-        |v: &Fixed<M>, quantity: &'static str| v.rounded(scale).ok_or(Error::Overflow { quantity });
+    let round = |v: &Fixed<M>, quantity: &'static str| {
+        v.rounded(scale)
+            .ok_or(CorrelationError::Overflow { quantity })
+    };
     let stats = (|| {
         let (tied_x, untied_x, tied_y, untied_y) = if swapped {
             (&e.tied_b, &untied_b, &e.tied_a, &untied_a)

@@ -6,8 +6,8 @@ use adaptive_comp_metrics::ballot::{Answer, AnswerError, ImportMode, Phase};
 
 use super::files::{MAX_ERRORS, check_output, lock, read_columns, write_atomic};
 use super::setup::{Labels, choice_message, parse_choice};
-use super::state::State;
-use super::{AppError, Env, Failure, Outcome, errors, fmt_opt, open_ballot};
+use super::state::{CampaignStatus, State, StateFile as _};
+use super::{Env, Failure, Outcome, fmt_opt, open_ballot};
 use crate::error::echo;
 use crate::progress::Progress;
 
@@ -117,7 +117,7 @@ pub fn export(args: &ExportArgs, env: &mut Env<'_>) -> Outcome {
     let c = &state.campaign;
     let layout = c
         .layout(k)
-        .ok_or_else(|| AppError::file(&path, "corrupt state: no task list"))?;
+        .ok_or_else(|| Failure::about(&path, "corrupt state: no task list"))?;
     let units = layout.unit_size().is_some();
     let mut header: Vec<String> = vec!["task_id".into()];
     if units {
@@ -229,30 +229,33 @@ pub fn import(args: &ImportArgs, env: &mut Env<'_>) -> Outcome {
     let mut answers = Vec::with_capacity(rows.len());
     let mut lines = Vec::with_capacity(rows.len());
     for (line, v) in rows {
-        let parsed = state.parse_task(&v[0]).and_then(|task| {
-            let view = state
-                .campaign
-                .task(task)
-                .ok_or_else(|| format!("unknown task {}", echo(&v[0])))?;
-            let (fid, _, _) = state.thing(view.first);
-            let (sid, _, _) = state.thing(view.second);
-            let vote = parse_choice(&v[2], &labels, fid, sid)
-                .ok_or_else(|| choice_message(&v[2], &labels, fid, sid))?;
-            if v[1].trim().is_empty() {
-                return Err("empty worker id".to_owned());
-            }
-            Ok(Answer {
-                task,
-                worker: v[1].trim().to_owned(),
-                vote,
-            })
-        });
+        let parsed = state
+            .parse_task(&v[0])
+            .map_err(|e| e.to_string())
+            .and_then(|task| {
+                let view = state
+                    .campaign
+                    .task(task)
+                    .ok_or_else(|| format!("unknown task {}", echo(&v[0])))?;
+                let (fid, _, _) = state.thing(view.first);
+                let (sid, _, _) = state.thing(view.second);
+                let vote = parse_choice(&v[2], &labels, fid, sid)
+                    .ok_or_else(|| choice_message(&v[2], &labels, fid, sid))?;
+                if v[1].trim().is_empty() {
+                    return Err("empty worker id".to_owned());
+                }
+                Ok(Answer {
+                    task,
+                    worker: v[1].trim().to_owned(),
+                    vote,
+                })
+            });
         match parsed {
             Ok(a) => {
                 answers.push(a);
                 lines.push(line);
             }
-            Err(m) => bad.push(AppError::at(file, line, m)),
+            Err(m) => bad.push(Failure::at_line(file, line, m)),
         }
     }
     let mode = if skip {
@@ -288,23 +291,23 @@ pub fn import(args: &ImportArgs, env: &mut Env<'_>) -> Outcome {
             ),
             other => other.to_string(),
         };
-        bad.push(AppError::at(file, lines[*i], message));
+        bad.push(Failure::at_line(file, lines[*i], message));
     }
     bad.sort_by_key(|e| e.line);
     if !skip && !bad.is_empty() {
         let total = bad.len();
         bad.truncate(MAX_ERRORS);
         if total > MAX_ERRORS {
-            bad.push(AppError::file(
+            bad.push(Failure::about(
                 file,
                 format!("{} more refused row(s) not shown", total - MAX_ERRORS),
             ));
         }
-        bad.push(AppError::file(
+        bad.push(Failure::about(
             file,
             format!("{total} row(s) refused: nothing imported (fix them, or use --skip-refused)"),
         ));
-        return Err(errors(bad));
+        return Err(Failure::many(bad));
     }
     for e in bad.iter().take(MAX_ERRORS) {
         env.note(format_args!("warning: {e}"))?;
@@ -338,21 +341,15 @@ pub fn import(args: &ImportArgs, env: &mut Env<'_>) -> Outcome {
 /// An unreadable state.
 pub fn status(args: &StatusArgs, env: &mut Env<'_>) -> Outcome {
     let (_, state) = load(&args.state)?;
+    let st = state.status();
     if args.format == StatusFormat::Json {
-        return status_json(&state, env);
+        return status_json(&st, env);
     }
-    let c = &state.campaign;
-    let cfg = c.scheduler().config();
     env.say(format_args!(
         "campaign {}: {} items, M = {}, alpha = {}, n_b = {}, {} control pair(s)",
-        state.tag,
-        cfg.n_items(),
-        cfg.m(),
-        cfg.alpha(),
-        cfg.n_ballots(),
-        c.controls().len()
+        st.tag, st.items, st.m, st.alpha, st.n_ballots, st.control_pairs
     ))?;
-    match c.scheduler().phase() {
+    match st.phase {
         Phase::Open { ballot } => env.say(format_args!("ballot {ballot} is open"))?,
         Phase::Finished => env.say(format_args!("all ballots are closed"))?,
         Phase::Ready { next } => env.say(format_args!("ballot {next} is next"))?,
@@ -360,7 +357,7 @@ pub fn status(args: &StatusArgs, env: &mut Env<'_>) -> Outcome {
     env.say(format_args!(
         "ballot\tstate\titems\tcomparisons\tvotes\tmissing\tcontrol_tasks\tcontrol_answers\tdiscarded"
     ))?;
-    for s in c.ballot_status() {
+    for s in &st.ballots {
         env.say(format_args!(
             "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
             s.ballot,
@@ -374,20 +371,18 @@ pub fn status(args: &StatusArgs, env: &mut Env<'_>) -> Outcome {
             s.discarded
         ))?;
     }
-    let mut stats = c.worker_stats();
-    stats.sort_by(|a, b| a.worker.cmp(&b.worker));
     env.say(format_args!(
         "worker\tvotes\tcontrols\tcorrect\taccuracy\tagreement\tdiscarded\texcluded_at"
     ))?;
-    for s in &stats {
+    for s in &st.workers {
         env.say(format_args!(
             "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
             s.worker,
             s.votes,
             s.controls,
             s.correct,
-            fmt_opt(s.accuracy()),
-            fmt_opt(s.agreement()),
+            fmt_opt(s.accuracy),
+            fmt_opt(s.agreement),
             s.discarded,
             s.excluded_at
                 .map_or_else(|| "-".to_owned(), |k| k.to_string())
@@ -396,46 +391,10 @@ pub fn status(args: &StatusArgs, env: &mut Env<'_>) -> Outcome {
     Ok(())
 }
 
-/// `status --format json`: the same figures as one JSON document.
-fn status_json(state: &State, env: &mut Env<'_>) -> Outcome {
-    use serde_json::json;
-    let c = &state.campaign;
-    let cfg = c.scheduler().config();
-    let ballots: Vec<_> = c
-        .ballot_status()
-        .iter()
-        .map(|s| {
-            json!({
-                "ballot": s.ballot, "closed": s.closed, "items": s.items,
-                "comparisons": s.comparisons, "votes": s.votes, "missing": s.missing,
-                "control_tasks": s.control_tasks, "control_answers": s.control_answers,
-                "discarded": s.discarded,
-            })
-        })
-        .collect();
-    let mut stats = c.worker_stats();
-    stats.sort_by(|a, b| a.worker.cmp(&b.worker));
-    let workers: Vec<_> = stats
-        .iter()
-        .map(|s| {
-            json!({
-                "worker": s.worker, "votes": s.votes, "controls": s.controls,
-                "correct": s.correct, "accuracy": s.accuracy(), "agreement": s.agreement(),
-                "discarded": s.discarded, "excluded_at": s.excluded_at,
-            })
-        })
-        .collect();
-    let doc = json!({
-        "tag": state.tag, "items": cfg.n_items(), "m": cfg.m(), "alpha": cfg.alpha(),
-        "n_ballots": cfg.n_ballots(), "control_pairs": c.controls().len(),
-        "open_ballot": c.open_ballot_number(),
-        "ballots": ballots, "workers": workers,
-    });
-    env.out.json(&doc).map_err(|f| {
-        if f.kind == crate::error::Kind::Quiet {
-            Failure::BrokenPipe
-        } else {
-            AppError::msg(f.message.clone()).into()
-        }
-    })
+/// `status --format json`: the same figures as one JSON document (its keys
+/// in order, as a JSON object is written).
+fn status_json(st: &CampaignStatus, env: &mut Env<'_>) -> Outcome {
+    let doc = serde_json::to_value(st)
+        .map_err(|e| Failure::new(format!("cannot encode the status: {e}")))?;
+    env.out.json(&doc)
 }

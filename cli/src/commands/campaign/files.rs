@@ -9,9 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use serde::{Deserialize, Serialize};
-
-use super::{AppError, Env, Failure, Outcome};
+use super::{Env, Failure, Outcome};
 
 /// `STATE.lock` beside the state file: the file every command that changes
 /// the campaign locks (never the state itself, which is replaced by each
@@ -36,7 +34,7 @@ pub struct Lock {
 ///
 /// # Errors
 /// The lock is held by another process; the lock file cannot be created.
-pub fn lock(state: &str) -> Result<Lock, AppError> {
+pub fn lock(state: &str) -> Result<Lock, Failure> {
     let path = lock_path(Path::new(state));
     let file = OpenOptions::new()
         .create(true)
@@ -44,14 +42,14 @@ pub fn lock(state: &str) -> Result<Lock, AppError> {
         .write(true)
         .open(&path)
         .map_err(|e| {
-            AppError::file(
-                path.display(),
+            Failure::about(
+                &path,
                 format!("cannot create the campaign's lock file: {e}"),
             )
         })?;
     match file.try_lock() {
         Ok(()) => Ok(Lock { _file: file }),
-        Err(std::fs::TryLockError::WouldBlock) => Err(AppError::file(
+        Err(std::fs::TryLockError::WouldBlock) => Err(Failure::about(
             state,
             format!(
                 "another command is already using this campaign (it holds {}): \
@@ -59,8 +57,8 @@ pub fn lock(state: &str) -> Result<Lock, AppError> {
                 path.display()
             ),
         )),
-        Err(std::fs::TryLockError::Error(e)) => Err(AppError::file(
-            path.display(),
+        Err(std::fs::TryLockError::Error(e)) => Err(Failure::about(
+            &path,
             format!("cannot lock the campaign: {e}"),
         )),
     }
@@ -85,14 +83,14 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
 ///
 /// # Errors
 /// When `out` is one of them.
-pub fn check_output(out: &str, state: &str) -> Result<(), AppError> {
+pub fn check_output(out: &str, state: &str) -> Result<(), Failure> {
     if out == "-" {
         return Ok(());
     }
     let (o, s) = (Path::new(out), Path::new(state));
     let lock = lock_path(s);
     if o == s || same_file(o, s) || o == lock || same_file(o, &lock) {
-        return Err(AppError::msg(format!(
+        return Err(Failure::new(format!(
             "--out {out} is the campaign's state (or its lock) file: writing there would destroy \
              the campaign; choose another file"
         )));
@@ -119,7 +117,7 @@ pub fn write_atomic(path: &str, bytes: &[u8], env: &mut Env<'_>) -> Outcome {
     }
     let target = Path::new(path);
     let tmp = temp_path(target);
-    let io = |e: std::io::Error| Failure::from(AppError::file(path, format!("cannot write: {e}")));
+    let io = |e: std::io::Error| Failure::about(path, format!("cannot write: {e}"));
     let mut f = OpenOptions::new()
         .write(true)
         .create_new(true)
@@ -172,24 +170,7 @@ pub fn temp_path(target: &Path) -> PathBuf {
 }
 
 /// Items (or control items): id, text and the other columns carried through.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
-pub struct Table {
-    /// Header of the extra columns, in file order.
-    pub extra_columns: Vec<String>,
-    /// Ids, in file order.
-    pub ids: Vec<String>,
-    /// Texts.
-    pub texts: Vec<String>,
-    /// Extra values, one row per item.
-    pub extra: Vec<Vec<String>>,
-}
-
-impl Table {
-    /// Number of rows.
-    pub fn len(&self) -> usize {
-        self.ids.len()
-    }
-}
+pub use adaptive_comp_metrics_campaign::Table;
 
 /// A CSV file read whole, with the byte offset of every line break, so that
 /// records are located by their byte offset: the `csv` reader's own line
@@ -201,9 +182,9 @@ struct Csv<'p> {
 }
 
 impl<'p> Csv<'p> {
-    fn open(path: &'p str) -> Result<Self, AppError> {
+    fn open(path: &'p str) -> Result<Self, Failure> {
         let bytes =
-            fs::read(path).map_err(|e| AppError::file(path, format!("cannot read: {e}")))?;
+            fs::read(path).map_err(|e| Failure::about(path, format!("cannot read: {e}")))?;
         let newlines = memchr_all(&bytes);
         // The `csv` crate accepts a quote left open at the end of the file
         // (the field then runs to the end): refuse it, at the opening quote.
@@ -211,14 +192,13 @@ impl<'p> Csv<'p> {
             let line = newlines.partition_point(|&p| p < at);
             let start = if line == 0 { 0 } else { newlines[line - 1] + 1 };
             let column = String::from_utf8_lossy(&bytes[start..at]).chars().count() + 1;
-            return Err(AppError {
-                column: Some(column as u64),
-                ..AppError::at(
-                    path,
-                    line as u64 + 1,
-                    crate::input::unclosed_quote_failure().message.clone(),
-                )
-            });
+            let mut f = Failure::at_line(
+                path,
+                line as u64 + 1,
+                crate::input::unclosed_quote_failure().message.clone(),
+            );
+            f.column = Some(column);
+            return Err(f);
         }
         Ok(Self {
             path,
@@ -252,7 +232,7 @@ impl<'p> Csv<'p> {
     }
 
     /// A csv error, located.
-    fn error(&self, e: &csv::Error) -> AppError {
+    fn error(&self, e: &csv::Error) -> Failure {
         let message = match e.kind() {
             csv::ErrorKind::UnequalLengths {
                 expected_len, len, ..
@@ -262,8 +242,8 @@ impl<'p> Csv<'p> {
             _ => format!("malformed CSV: {e}"),
         };
         match e.position() {
-            Some(p) => AppError::at(self.path, self.line(p), message),
-            None => AppError::file(self.path, message),
+            Some(p) => Failure::at_line(self.path, self.line(p), message),
+            None => Failure::about(self.path, message),
         }
     }
 
@@ -272,7 +252,7 @@ impl<'p> Csv<'p> {
         &self,
         r: &mut csv::Reader<&[u8]>,
         wanted: &[&str],
-    ) -> Result<(Vec<String>, Vec<usize>), AppError> {
+    ) -> Result<(Vec<String>, Vec<usize>), Failure> {
         let h = r.headers().map_err(|e| self.error(&e))?.clone();
         let line = self.line_at(0);
         let names: Vec<String> = h
@@ -281,7 +261,7 @@ impl<'p> Csv<'p> {
             .collect();
         for (i, n) in names.iter().enumerate() {
             if names[..i].contains(n) {
-                return Err(AppError::at(
+                return Err(Failure::at_line(
                     self.path,
                     line,
                     format!("column {n:?} appears twice in the header"),
@@ -291,7 +271,7 @@ impl<'p> Csv<'p> {
         let mut pos = Vec::with_capacity(wanted.len());
         for w in wanted {
             let p = names.iter().position(|n| n == w).ok_or_else(|| {
-                AppError::at(
+                Failure::at_line(
                     self.path,
                     line,
                     format!("no column {w:?} in the header ({})", names.join(", ")),
@@ -320,7 +300,7 @@ pub const MAX_ERRORS: usize = 50;
 ///
 /// # Errors
 /// Every bad row (up to [`MAX_ERRORS`]), with its line.
-pub fn read_table(path: &str, id_column: &str, text_column: &str) -> Result<Table, Vec<AppError>> {
+pub fn read_table(path: &str, id_column: &str, text_column: &str) -> Result<Table, Vec<Failure>> {
     let file = Csv::open(path).map_err(|e| vec![e])?;
     let mut r = file.reader();
     let (names, pos) = file
@@ -348,9 +328,9 @@ pub fn read_table(path: &str, id_column: &str, text_column: &str) -> Result<Tabl
         let line = rec.position().map_or(0, |p| file.line(p));
         let id = rec.get(ic).unwrap_or("");
         if id.is_empty() {
-            errors.push(AppError::at(path, line, "empty id"));
+            errors.push(Failure::at_line(path, line, "empty id"));
         } else if let Some(&l) = first_line.get(id) {
-            errors.push(AppError::at(
+            errors.push(Failure::at_line(
                 path,
                 line,
                 format!("id {id:?} already on line {l}"),
@@ -386,7 +366,7 @@ pub type Rows = Vec<(u64, Vec<String>)>;
 ///
 /// # Errors
 /// A missing column or an unreadable file (fatal).
-pub fn read_columns(path: &str, columns: &[&str]) -> Result<(Rows, Vec<AppError>), AppError> {
+pub fn read_columns(path: &str, columns: &[&str]) -> Result<(Rows, Vec<Failure>), Failure> {
     let file = Csv::open(path)?;
     let mut r = file.reader();
     let (_, pos) = file.header(&mut r, columns)?;
@@ -414,7 +394,7 @@ pub fn read_columns(path: &str, columns: &[&str]) -> Result<(Rows, Vec<AppError>
                 if fatal {
                     return Err(errors
                         .pop()
-                        .unwrap_or_else(|| AppError::file(path, "unreadable")));
+                        .unwrap_or_else(|| Failure::about(path, "unreadable")));
                 }
             }
         }
@@ -431,7 +411,7 @@ pub fn csv_writer() -> csv::Writer<Vec<u8>> {
 ///
 /// # Errors
 /// Never in practice (writing to memory).
-pub fn csv_bytes(w: csv::Writer<Vec<u8>>) -> Result<Vec<u8>, AppError> {
+pub fn csv_bytes(w: csv::Writer<Vec<u8>>) -> Result<Vec<u8>, Failure> {
     w.into_inner()
-        .map_err(|e| AppError::msg(format!("cannot build the CSV: {e}")))
+        .map_err(|e| Failure::new(format!("cannot build the CSV: {e}")))
 }

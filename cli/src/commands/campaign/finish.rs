@@ -9,10 +9,8 @@ use super::files::{
     MAX_ERRORS, check_output, csv_bytes, csv_writer, lock, read_columns, write_atomic,
 };
 use super::setup::parse_layout;
-use super::state::{RngState, State};
-use super::{
-    AppError, Env, Failure, Outcome, ballot_error, errors, fmt_opt, open_ballot, report_open,
-};
+use super::state::{RngState, State, StateFile as _, state_error};
+use super::{Env, Failure, Outcome, ballot_error, fmt_opt, open_ballot, report_open};
 
 /// How unanswered comparisons are treated when a ballot closes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -126,7 +124,7 @@ pub fn close(args: &CloseArgs, env: &mut Env<'_>) -> Outcome {
             return report_open(&state, env);
         }
         if state.campaign.open_ballot_number() != Some(k) {
-            return Err(AppError::file(&path, format!("ballot {k} is not open")).into());
+            return Err(Failure::about(&path, format!("ballot {k} is not open")));
         }
     }
     let k = open_ballot(&state, &path)?;
@@ -144,34 +142,42 @@ pub fn close(args: &CloseArgs, env: &mut Env<'_>) -> Outcome {
     let closed = match state.campaign.close_ballot(unvoted) {
         Ok(s) => s.clone(),
         Err(BallotError::MissingVotes { ballot, missing }) => {
-            return Err(AppError::file(
+            return Err(Failure::about(
                 &path,
                 format!(
                     "ballot {ballot} has {missing} comparison(s) without a vote{}: import more answers, or close with --unvoted withdraw",
-                    if excluded.is_empty() { "" } else { " once the excluded workers' votes are discarded" }
+                    if excluded.is_empty() {
+                        ""
+                    } else {
+                        " once the excluded workers' votes are discarded"
+                    }
                 ),
-            )
-            .into());
+            ));
         }
         Err(BallotError::NoVotes { item, ballot }) => {
-            return Err(AppError::file(
+            return Err(Failure::about(
                 &path,
                 format!(
                     "item {:?} has no vote in ballot {ballot}: import answers for it before closing",
                     state.thing(item).0
                 ),
-            )
-            .into());
+            ));
         }
-        Err(e) => return Err(AppError::file(&path, e.to_string()).into()),
+        Err(e) => return Err(Failure::about(&path, e.to_string())),
     };
     state
         .campaign
         .set_layout_options(layout)
         .map_err(ballot_error)?;
     if state.campaign.scheduler().phase() != Phase::Finished {
-        let mut brng = state.ballot_rng.generator(state.seed)?;
-        let mut lrng = state.layout_rng.generator(state.seed)?;
+        let mut brng = state
+            .ballot_rng
+            .generator(state.seed)
+            .map_err(|e| state_error(None, &e))?;
+        let mut lrng = state
+            .layout_rng
+            .generator(state.seed)
+            .map_err(|e| state_error(None, &e))?;
         state
             .campaign
             .open_ballot(&mut brng, &mut lrng)
@@ -227,11 +233,10 @@ pub fn exclude(args: &ExcludeArgs, env: &mut Env<'_>) -> Outcome {
     let mut excluded = exclude_by_accuracy(&args.exclusion, &mut state)?;
     if let Some(w) = args.worker.as_deref() {
         if !state.campaign.workers().iter().any(|x| x == w) {
-            return Err(AppError::file(
+            return Err(Failure::about(
                 &path,
                 format!("no worker {} has answered", crate::error::echo(w)),
-            )
-            .into());
+            ));
         }
         excluded.extend(state.campaign.exclude_worker(w).map_err(ballot_error)?);
     }
@@ -253,10 +258,13 @@ pub fn rank(args: &RankArgs, env: &mut Env<'_>) -> Outcome {
     let (_, state) = load(&args.state)?;
     let out = args.out.as_str();
     let c = &state.campaign;
-    let mut rng = state.ballot_rng.generator(state.seed)?;
+    let mut rng = state
+        .ballot_rng
+        .generator(state.seed)
+        .map_err(|e| state_error(None, &e))?;
     let ranking = c.ranking(&mut rng).map_err(ballot_error)?;
     let mut w = csv_writer();
-    let csv_err = |e: csv::Error| AppError::msg(format!("cannot build the CSV: {e}"));
+    let csv_err = |e: csv::Error| Failure::new(format!("cannot build the CSV: {e}"));
     w.write_record(["rank", "id", "text", "score", "last_ballot"])
         .map_err(csv_err)?;
     for (r, e) in ranking.entries.iter().enumerate() {
@@ -288,7 +296,7 @@ pub fn rank(args: &RankArgs, env: &mut Env<'_>) -> Outcome {
         for e in &ranking.entries {
             collected[e.item] = e.score;
         }
-        let m = |r: adaptive_comp_metrics::Result<f64>| match r {
+        let m = |r: adaptive_comp_metrics::correlation::Result<f64>| match r {
             Ok(v) => format!("{v:.4}"),
             Err(e) => format!("undefined ({e})"),
         };
@@ -327,7 +335,7 @@ pub(super) fn read_model(args: &RankArgs, path: &str, state: &State) -> Result<V
     let mut line_of = vec![0u64; n];
     for (line, v) in rows {
         let Some(&i) = index.get(v[0].as_str()) else {
-            bad.push(AppError::at(
+            bad.push(Failure::at_line(
                 path,
                 line,
                 format!("unknown item id {}", crate::error::echo(&v[0])),
@@ -335,7 +343,7 @@ pub(super) fn read_model(args: &RankArgs, path: &str, state: &State) -> Result<V
             continue;
         };
         if line_of[i] != 0 {
-            bad.push(AppError::at(
+            bad.push(Failure::at_line(
                 path,
                 line,
                 format!("item {:?} already scored on line {}", v[0], line_of[i]),
@@ -347,7 +355,7 @@ pub(super) fn read_model(args: &RankArgs, path: &str, state: &State) -> Result<V
                 scores[i] = s;
                 line_of[i] = line;
             }
-            _ => bad.push(AppError::at(
+            _ => bad.push(Failure::at_line(
                 path,
                 line,
                 format!("score {} is not a finite number", crate::error::echo(&v[1])),
@@ -357,7 +365,7 @@ pub(super) fn read_model(args: &RankArgs, path: &str, state: &State) -> Result<V
     if bad.is_empty()
         && let Some(i) = line_of.iter().position(|&l| l == 0)
     {
-        bad.push(AppError::file(
+        bad.push(Failure::about(
             path,
             format!(
                 "no score for item {:?} ({} item(s) unscored)",
@@ -370,6 +378,6 @@ pub(super) fn read_model(args: &RankArgs, path: &str, state: &State) -> Result<V
         Ok(scores)
     } else {
         bad.truncate(MAX_ERRORS);
-        Err(errors(bad))
+        Err(Failure::many(bad))
     }
 }

@@ -51,11 +51,9 @@ pub mod state;
 
 use std::fmt;
 use std::io::{self, Write};
-use std::path::PathBuf;
 
 use adaptive_comp_metrics::ballot::BallotError;
 
-use crate::error::Failure as CliFailure;
 use crate::output::{Ctx, Out};
 use state::State;
 
@@ -100,105 +98,10 @@ pub enum Step {
     Serve(Box<serve::ServeArgs>),
 }
 
-/// One error, located: `FILE:LINE: message`, `FILE: message` or `message`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct AppError {
-    /// The file concerned, if any.
-    pub file: Option<String>,
-    /// The 1-based line, if known.
-    pub line: Option<u64>,
-    /// The 1-based column, if known.
-    pub column: Option<u64>,
-    /// What went wrong (lowercase, no trailing period).
-    pub message: String,
-}
-
-impl AppError {
-    /// An error without a place.
-    pub fn msg(message: impl Into<String>) -> Self {
-        Self {
-            file: None,
-            line: None,
-            column: None,
-            message: message.into(),
-        }
-    }
-
-    /// An error about a file.
-    pub fn file(file: impl fmt::Display, message: impl Into<String>) -> Self {
-        Self {
-            file: Some(file.to_string()),
-            ..Self::msg(message)
-        }
-    }
-
-    /// An error at a line of a file.
-    pub fn at(file: impl fmt::Display, line: u64, message: impl Into<String>) -> Self {
-        Self {
-            line: Some(line),
-            ..Self::file(file, message)
-        }
-    }
-}
-
-impl fmt::Display for AppError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some(file) = &self.file {
-            write!(f, "{file}:")?;
-            if let Some(line) = self.line {
-                write!(f, "{line}:")?;
-                if let Some(c) = self.column {
-                    write!(f, "{c}:")?;
-                }
-            }
-            f.write_str(" ")?;
-        }
-        f.write_str(&self.message)
-    }
-}
-
-/// Why a step did not complete.
-#[derive(Debug)]
-pub enum Failure {
-    /// Errors to report (exit status 1); nothing was changed.
-    Errors(Vec<AppError>),
-    /// An invalid parameter value (exit status 2); nothing was changed.
-    Usage(AppError),
-    /// A simulated crash (tests only): the process "died" at a checkpoint.
-    Crash,
-    /// The reader of standard output went away: exit quietly.
-    BrokenPipe,
-}
-
-impl From<AppError> for Failure {
-    fn from(e: AppError) -> Self {
-        Self::Errors(vec![e])
-    }
-}
-
-impl From<Failure> for CliFailure {
-    fn from(f: Failure) -> Self {
-        let one = |e: AppError| {
-            let mut c = CliFailure::new(e.message);
-            c.file = e.file.map(PathBuf::from);
-            c.line = e.line.map(|l| l as usize);
-            c.column = e.column.map(|l| l as usize);
-            c
-        };
-        match f {
-            Failure::Errors(list) => CliFailure::many(list.into_iter().map(one).collect()),
-            Failure::Usage(e) => CliFailure::usage(one(e).to_string()),
-            Failure::Crash => CliFailure::new(CRASH),
-            Failure::BrokenPipe => CliFailure::quiet(),
-        }
-    }
-}
-
-/// The message of a simulated crash (tests only).
-pub const CRASH: &str = "simulated crash";
-
-/// Result of a step.
-pub type Outcome<T = ()> = Result<T, Failure>;
+/// Why a step did not complete: the CLI's one failure type (errors with
+/// their file and line, a wrong parameter value, a closed pipe, a simulated
+/// crash in tests). Nothing was changed when a step fails.
+pub use crate::error::{CRASH, Failure, Kind, Outcome};
 
 /// Where a step writes its report, and whether it is to crash (tests).
 pub struct Env<'a> {
@@ -236,13 +139,7 @@ impl<'a> Env<'a> {
 
     /// Writes a line to the report.
     pub fn say(&mut self, line: fmt::Arguments<'_>) -> Outcome {
-        writeln!(self.out, "{line}").map_err(|f| {
-            if f.kind == crate::error::Kind::Quiet {
-                Failure::BrokenPipe
-            } else {
-                AppError::msg(f.message.clone()).into()
-            }
-        })
+        writeln!(self.out, "{line}")
     }
 
     /// Writes a line to standard error (after what stdout has so far).
@@ -252,11 +149,11 @@ impl<'a> Env<'a> {
         Ok(())
     }
 
-    /// Passes a checkpoint: fails with [`Failure::Crash`] at the planned one.
+    /// Passes a checkpoint: fails with [`Failure::crash`] at the planned one.
     pub fn checkpoint(&mut self) -> Outcome {
         self.checkpoints += 1;
         if self.crash_at == Some(self.checkpoints) {
-            return Err(Failure::Crash);
+            return Err(Failure::crash());
         }
         Ok(())
     }
@@ -265,9 +162,9 @@ impl<'a> Env<'a> {
 /// Maps an error writing to standard output.
 pub fn stdout_error(e: &io::Error) -> Failure {
     if e.kind() == io::ErrorKind::BrokenPipe {
-        Failure::BrokenPipe
+        Failure::quiet()
     } else {
-        AppError::msg(format!("cannot write the report: {e}")).into()
+        Failure::new(format!("cannot write the report: {e}"))
     }
 }
 
@@ -292,9 +189,9 @@ pub fn run_step(step: &Step, env: &mut Env<'_>) -> Outcome {
 ///
 /// # Errors
 /// What stopped the step.
-pub fn run(a: &Args, ctx: &Ctx, out: &mut Out) -> Result<(), CliFailure> {
+pub fn run(a: &Args, ctx: &Ctx, out: &mut Out) -> Outcome {
     let mut env = Env::new(out, *ctx);
-    run_step(&a.command, &mut env).map_err(CliFailure::from)
+    run_step(&a.command, &mut env)
 }
 
 /// A library error about a parameter value (a command-line error), or
@@ -302,14 +199,10 @@ pub fn run(a: &Args, ctx: &Ctx, out: &mut Out) -> Result<(), CliFailure> {
 pub(crate) fn ballot_error(e: BallotError) -> Failure {
     let text = e.to_string();
     if text.starts_with("invalid parameter") {
-        Failure::Usage(AppError::msg(text))
+        Failure::usage(text)
     } else {
-        Failure::Errors(vec![AppError::msg(text)])
+        Failure::new(text)
     }
-}
-
-pub(crate) fn errors(list: Vec<AppError>) -> Failure {
-    Failure::Errors(list)
 }
 
 pub(crate) fn report_open(state: &State, env: &mut Env<'_>) -> Outcome {
@@ -330,9 +223,9 @@ pub(crate) fn report_open(state: &State, env: &mut Env<'_>) -> Outcome {
     }
 }
 
-pub(crate) fn open_ballot(state: &State, path: &str) -> Result<usize, AppError> {
+pub(crate) fn open_ballot(state: &State, path: &str) -> Result<usize, Failure> {
     state.campaign.open_ballot_number().ok_or_else(|| {
-        AppError::file(
+        Failure::about(
             path,
             format!(
                 "no ballot is open: all {} ballots are closed",

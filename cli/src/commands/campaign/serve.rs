@@ -3,7 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{AppError, Env, Failure, Outcome};
+use super::state::StateFile as _;
+use super::{Env, Failure, Outcome};
 
 /// The event log's format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -126,14 +127,14 @@ pub fn serve(args: &ServeArgs, env: &mut Env<'_>) -> Outcome {
     let fail = |path: &Path, e: adaptive_comp_metrics_serve::ServeError| -> Failure {
         let text = e.to_string();
         let prefix = format!("{}: ", path.display());
-        AppError::file(path.display(), text.strip_prefix(&prefix).unwrap_or(&text)).into()
+        Failure::about(path, text.strip_prefix(&prefix).unwrap_or(&text))
     };
     let store: PathBuf = if super::state::is_store(&args.state) {
         if args.store.is_some() {
-            return Err(Failure::Usage(AppError::msg(format!(
+            return Err(Failure::usage(format!(
                 "--store is for a JSON state; {} is a store already",
                 args.state
-            ))));
+            )));
         }
         PathBuf::from(&args.state)
     } else {
@@ -144,20 +145,20 @@ pub fn serve(args: &ServeArgs, env: &mut Env<'_>) -> Outcome {
             .map_or_else(|| default_store(&args.state), PathBuf::from);
         if target.exists() {
             if !Store::is_store(&target) {
-                return Err(
-                    AppError::file(target.display(), "exists and is not a campaign store").into(),
-                );
+                return Err(Failure::about(
+                    &target,
+                    "exists and is not a campaign store",
+                ));
             }
             let tag = Store::tag(&target).map_err(|e| fail(&target, e))?;
             if tag != state.tag {
-                return Err(AppError::file(
-                    target.display(),
+                return Err(Failure::about(
+                    &target,
                     format!(
                         "holds another campaign ({tag}) than {} ({})",
                         args.state, state.tag
                     ),
-                )
-                .into());
+                ));
             }
             env.note(format_args!(
                 "note: serving {} (made from {} earlier; that file is left as it was)",
@@ -182,7 +183,7 @@ pub fn serve(args: &ServeArgs, env: &mut Env<'_>) -> Outcome {
     let admin_token = match args.admin_token_file.as_deref() {
         Some(p) => Some(
             std::fs::read_to_string(p)
-                .map_err(|e| AppError::file(p, format!("cannot read: {e}")))?
+                .map_err(|e| Failure::about(p, format!("cannot read: {e}")))?
                 .trim()
                 .to_owned(),
         ),
@@ -190,8 +191,7 @@ pub fn serve(args: &ServeArgs, env: &mut Env<'_>) -> Outcome {
     };
     let exclusion = match args.min_accuracy {
         Some(a) => Some(
-            ExclusionRule::new(a, args.min_controls)
-                .map_err(|e| Failure::Usage(AppError::msg(e.to_string())))?,
+            ExclusionRule::new(a, args.min_controls).map_err(|e| Failure::usage(e.to_string()))?,
         ),
         None => None,
     };
@@ -230,9 +230,7 @@ pub fn serve(args: &ServeArgs, env: &mut Env<'_>) -> Outcome {
         ..defaults
     };
     adaptive_comp_metrics_serve::serve(&store, options).map_err(|e| match e {
-        adaptive_comp_metrics_serve::ServeError::Option { .. } => {
-            Failure::Usage(AppError::msg(e.to_string()))
-        }
+        adaptive_comp_metrics_serve::ServeError::Option { .. } => Failure::usage(e.to_string()),
         e => fail(&store, e),
     })
 }
@@ -244,7 +242,7 @@ pub fn serve(args: &ServeArgs, env: &mut Env<'_>) -> Outcome {
 #[cfg(not(feature = "serve"))]
 pub fn serve(args: &ServeArgs, _env: &mut Env<'_>) -> Outcome {
     let _ = default_store(&args.state);
-    Err(Failure::Usage(AppError::msg(
+    Err(Failure::usage(
         "this acm was built without the serve feature: cargo install --path cli --features serve",
-    )))
+    ))
 }

@@ -13,8 +13,10 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use super::files::{MAX_ERRORS, Table, lock, read_columns, read_table, write_atomic};
-use super::state::{BALLOT_STREAM, FORMAT, LAYOUT_STREAM, RngState, State, VERSION, fnv1a};
-use super::{AppError, Env, Failure, Outcome, ballot_error, errors, report_open};
+use super::state::{
+    BALLOT_STREAM, FORMAT, LAYOUT_STREAM, Page, RngState, State, StateFile as _, VERSION, fnv1a,
+};
+use super::{Env, Failure, Outcome, ballot_error, report_open};
 
 /// Which published choices the scheduler follows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -139,11 +141,11 @@ pub struct InitArgs {
 
 /// The page settings given to `init`, as the state keeps them (`None`
 /// when none is given: the server's defaults).
-fn page_settings(args: &InitArgs) -> Result<Option<serde_json::Value>, Failure> {
+fn page_settings(args: &InitArgs) -> Result<Option<Page>, Failure> {
     let instructions = match args.instructions.as_deref() {
         Some(p) => Some(
             fs::read_to_string(p)
-                .map_err(|e| AppError::file(p, format!("cannot read: {e}")))?
+                .map_err(|e| Failure::about(p, format!("cannot read: {e}")))?
                 .trim()
                 .to_owned(),
         ),
@@ -156,34 +158,23 @@ fn page_settings(args: &InitArgs) -> Result<Option<serde_json::Value>, Failure> 
         if let Some(u) = url.as_deref()
             && !(u.starts_with("https://") || u.starts_with("http://"))
         {
-            return Err(Failure::Usage(AppError::msg(format!(
+            return Err(Failure::usage(format!(
                 "{flag} {}: expected an http:// or https:// URL",
                 crate::error::echo(u)
-            ))));
+            )));
         }
     }
-    let mut page = serde_json::Map::new();
-    for (key, value) in [
-        ("title", args.title.clone()),
-        ("question", args.question.clone()),
-        ("instructions", instructions),
-        ("tie_label", args.tie_label.clone()),
-        ("completion_code", args.completion_code.clone()),
-        ("completion_url", args.completion_url.clone()),
-        (
-            "partial_completion_code",
-            args.partial_completion_code.clone(),
-        ),
-        (
-            "partial_completion_url",
-            args.partial_completion_url.clone(),
-        ),
-    ] {
-        if let Some(v) = value {
-            page.insert(key.to_owned(), serde_json::Value::String(v));
-        }
-    }
-    Ok((!page.is_empty()).then_some(serde_json::Value::Object(page)))
+    let page = Page {
+        completion_code: args.completion_code.clone(),
+        completion_url: args.completion_url.clone(),
+        instructions,
+        partial_completion_code: args.partial_completion_code.clone(),
+        partial_completion_url: args.partial_completion_url.clone(),
+        question: args.question.clone(),
+        tie_label: args.tie_label.clone(),
+        title: args.title.clone(),
+    };
+    Ok((!page.is_empty()).then_some(page))
 }
 
 /// The smallest M with M_top = n_b·M ≥ 100 (§2.7).
@@ -198,8 +189,7 @@ pub(super) fn read_controls(
     items: &Table,
     control_items: &Table,
 ) -> Result<Vec<ControlPair>, Failure> {
-    let (rows, mut bad) =
-        read_columns(path, &["first", "second", "answer"]).map_err(|e| errors(vec![e]))?;
+    let (rows, mut bad) = read_columns(path, &["first", "second", "answer"])?;
     let mut index: HashMap<&str, usize> = HashMap::new();
     for (i, id) in items.ids.iter().chain(&control_items.ids).enumerate() {
         index.insert(id.as_str(), i);
@@ -208,7 +198,7 @@ pub(super) fn read_controls(
     for (line, v) in rows {
         let find = |id: &str| {
             index.get(id).copied().ok_or_else(|| {
-                AppError::at(
+                Failure::at_line(
                     path,
                     line,
                     format!("unknown item id {}", crate::error::echo(id)),
@@ -219,14 +209,14 @@ pub(super) fn read_controls(
             let b = find(&v[1])?;
             let answer =
                 parse_choice(&v[2], &Labels::default(), &v[0], &v[1]).ok_or_else(|| {
-                    AppError::at(
+                    Failure::at_line(
                         path,
                         line,
                         choice_message(&v[2], &Labels::default(), &v[0], &v[1]),
                     )
                 })?;
             ControlPair::new(a, b, answer).map_err(|_| {
-                AppError::at(path, line, "a control pair compares an item with itself")
+                Failure::at_line(path, line, "a control pair compares an item with itself")
             })
         });
         match pair {
@@ -236,10 +226,10 @@ pub(super) fn read_controls(
     }
     if !bad.is_empty() {
         bad.truncate(MAX_ERRORS);
-        return Err(errors(bad));
+        return Err(Failure::many(bad));
     }
     if out.is_empty() {
-        return Err(AppError::file(path, "no control pair").into());
+        return Err(Failure::about(path, "no control pair"));
     }
     Ok(out)
 }
@@ -341,13 +331,11 @@ pub fn init(args: &InitArgs, env: &mut Env<'_>) -> Outcome {
         Some(lock(state_path)?)
     };
     let page = page_settings(args)?;
-    let items = read_table(items_path, id_column, text_column).map_err(errors)?;
+    let items = read_table(items_path, id_column, text_column).map_err(Failure::many)?;
     let n = items.len();
     let m = match (args.m, args.budget) {
         (Some(_), Some(_)) => {
-            return Err(Failure::Usage(AppError::msg(
-                "give --m or --budget, not both",
-            )));
+            return Err(Failure::usage("give --m or --budget, not both"));
         }
         (Some(m), None) => m,
         (None, Some(b)) => {
@@ -360,16 +348,15 @@ pub fn init(args: &InitArgs, env: &mut Env<'_>) -> Outcome {
     let price = args.price;
     let control_items = match args.control_items.as_deref() {
         Some(p) => {
-            let t = read_table(p, id_column, text_column).map_err(errors)?;
+            let t = read_table(p, id_column, text_column).map_err(Failure::many)?;
             if t.extra_columns != items.extra_columns {
-                return Err(AppError::file(
+                return Err(Failure::about(
                     p,
                     "control items must have the same columns as the items",
-                )
-                .into());
+                ));
             }
             if let Some(id) = t.ids.iter().find(|id| items.ids.contains(id)) {
-                return Err(AppError::file(p, format!("id {id:?} is also an item")).into());
+                return Err(Failure::about(p, format!("id {id:?} is also an item")));
             }
             t
         }
@@ -427,11 +414,10 @@ pub fn init(args: &InitArgs, env: &mut Env<'_>) -> Outcome {
             ))?;
             return Ok(());
         }
-        return Err(AppError::file(
+        return Err(Failure::about(
             state_path,
             "exists and holds another campaign or one under way (remove it to start afresh)",
-        )
-        .into());
+        ));
     }
     write_atomic(state_path, &bytes, env)?;
     report_open(&state, env)

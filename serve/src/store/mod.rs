@@ -34,16 +34,24 @@
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Condvar, Mutex};
+
 use std::time::{SystemTime, UNIX_EPOCH};
 
 #[cfg(doc)]
 use adaptive_comp_metrics::ballot::Campaign;
 use adaptive_comp_metrics::ballot::{ExclusionRule, Phase, TaskId, Unvoted, Vote};
-use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
+use rusqlite::{Connection, OpenFlags, params};
 
 use crate::error::ServeError;
+
+mod load;
+mod writer;
+
 use crate::state::{CampaignFile, RngState};
+pub(crate) use load::load;
+#[cfg(feature = "fuzzing")]
+pub(crate) use load::{EventColumns, decode_event};
+pub(crate) use writer::{Writer, open_for_serving};
 
 /// What the store's `meta` table says it is.
 pub const STORE_FORMAT: &str = "adaptive-comp-metrics campaign store";
@@ -299,6 +307,101 @@ pub(crate) struct Loaded {
     pub(crate) events: usize,
 }
 
+impl Loaded {
+    /// What a store made from `file` and given `ops` holds when read back,
+    /// without SQLite: the rows the writer writes ([`Op`]) kept in memory,
+    /// the events replayed through the library as [`load`] replays them. The
+    /// engine's tests and fuzz target restart from it.
+    ///
+    /// # Errors
+    /// A recorded event the library refuses ([`ServeError::Replay`]).
+    #[cfg(any(test, feature = "fuzzing"))]
+    pub(crate) fn replay(file: CampaignFile, ops: &[Op]) -> Result<Self, ServeError> {
+        let mut l = Self {
+            ballot_times: vec![(None, None); file.campaign.scheduler().ballot_sizes().len()],
+            file,
+            last_seq: 0,
+            workers: Vec::new(),
+            activity: Vec::new(),
+            leases: Vec::new(),
+            sessions: Vec::new(),
+            invitations: Vec::new(),
+            finishes: Vec::new(),
+            admin_token: String::new(),
+            events: 0,
+        };
+        let mut leases: std::collections::BTreeMap<(usize, usize), (u32, u64)> =
+            std::collections::BTreeMap::new();
+        for op in ops {
+            match op {
+                Op::Worker(w, at) => {
+                    l.workers.push(w.clone());
+                    l.activity.push(Activity {
+                        arrived_ms: *at,
+                        ..Activity::default()
+                    });
+                }
+                Op::Event(ev) => {
+                    let names: Vec<String> = l.workers.iter().map(|w| w.name.clone()).collect();
+                    apply(&mut l.file, &names, ev)?;
+                    if let EventKind::Answer { worker, .. } = ev.kind
+                        && let Some(a) = l.activity.get_mut(worker as usize)
+                    {
+                        a.first_ms.get_or_insert(ev.at_ms);
+                        a.last_ms = Some(ev.at_ms);
+                        a.answers += 1;
+                    }
+                    l.last_seq = ev.seq;
+                    l.events += 1;
+                }
+                Op::Lease {
+                    ballot,
+                    position,
+                    worker,
+                    expires_ms,
+                } => {
+                    leases.insert((*ballot, *position), (*worker, *expires_ms));
+                }
+                Op::DropLease { ballot, position } => {
+                    leases.remove(&(*ballot, *position));
+                }
+                Op::PruneLeases { before_ballot } => leases.retain(|k, _| k.0 >= *before_ballot),
+                Op::Session {
+                    token,
+                    worker,
+                    csrf,
+                    ..
+                } => l
+                    .sessions
+                    .push((token.clone(), *worker, csrf.clone(), false)),
+                Op::SessionStarted { token } => {
+                    if let Some(s) = l.sessions.iter_mut().find(|s| s.0 == *token) {
+                        s.3 = true;
+                    }
+                }
+                Op::DropSession { token } => l.sessions.retain(|s| s.0 != *token),
+                Op::Invitation { token, worker, .. } => {
+                    l.invitations.push((token.clone(), worker.clone()));
+                }
+                Op::Finish {
+                    worker,
+                    at_ms,
+                    partial,
+                } => {
+                    if !l.finishes.iter().any(|f| f.0 == *worker) {
+                        l.finishes.push((*worker, *at_ms, *partial));
+                    }
+                }
+            }
+        }
+        l.leases = leases
+            .into_iter()
+            .map(|((b, p), (w, e))| (b, p, w, e))
+            .collect();
+        Ok(l)
+    }
+}
+
 /// A campaign store: create one from a state document, read its state,
 /// replace its state (a command of the file workflow run on a store).
 ///
@@ -388,15 +491,6 @@ fn check_meta(conn: &Connection, path: &Path) -> Result<HashMap<String, String>,
     Ok(meta)
 }
 
-/// Random bytes from the operating system, as lowercase hex.
-pub(crate) fn random_token(bytes: usize) -> String {
-    let mut b = vec![0u8; bytes];
-    // The operating system's generator does not fail on supported systems;
-    // if it did, a token of zeros would be predictable, so stop instead.
-    getrandom::fill(&mut b).expect("the operating system's random generator failed");
-    b.iter().map(|x| format!("{x:02x}")).collect()
-}
-
 impl Store {
     /// `true` when `path` is an SQLite file (a store, or another database:
     /// reading it tells). The file workflow's commands use it to tell a
@@ -440,7 +534,7 @@ impl Store {
             let tx = conn.transaction().map_err(e)?;
             tx.execute_batch(SCHEMA).map_err(e)?;
             let now = now_ms().to_string();
-            let admin = random_token(24);
+            let admin = crate::secret::random_token(24);
             for (k, v) in [
                 ("format", STORE_FORMAT),
                 ("version", STORE_VERSION),
@@ -494,7 +588,7 @@ impl Store {
     /// # Complexity
     /// O(size of the state + operations recorded).
     pub fn state_json(path: &Path) -> Result<Vec<u8>, ServeError> {
-        Self::state(path)?.to_json()
+        Ok(Self::state(path)?.to_json()?)
     }
 
     /// The campaign state now, read as [`Store::state_json`] does.
@@ -585,265 +679,6 @@ impl Store {
     }
 }
 
-/// Reads a store whole: meta, snapshot, events replayed, workers, leases,
-/// sessions, invitations; in one read transaction.
-pub(crate) fn load(conn: &mut Connection, path: &Path) -> Result<Loaded, ServeError> {
-    let e = |e: rusqlite::Error| ServeError::store(path, &e);
-    let tx = conn.transaction().map_err(e)?;
-    let meta = check_meta(&tx, path)?;
-    let (snap_seq, state): (i64, Vec<u8>) = tx
-        .query_row("SELECT seq, state FROM snapshot WHERE id = 1", [], |r| {
-            Ok((r.get(0)?, r.get(1)?))
-        })
-        .optional()
-        .map_err(e)?
-        .ok_or_else(|| ServeError::corrupt("the store has no snapshot"))?;
-    let mut file = CampaignFile::from_json(&state)?;
-    drop(state);
-    if meta.get("tag") != Some(&file.tag) {
-        return Err(ServeError::corrupt(
-            "the snapshot belongs to another campaign",
-        ));
-    }
-    let mut workers = Vec::new();
-    let mut activity = Vec::new();
-    {
-        let mut stmt = tx
-            .prepare("SELECT id, name, source, params, first_ms FROM workers ORDER BY id")
-            .map_err(e)?;
-        let rows = stmt
-            .query_map([], |r| {
-                Ok((
-                    WorkerRow {
-                        id: r.get(0)?,
-                        name: r.get(1)?,
-                        source: r.get(2)?,
-                        params: r.get(3)?,
-                    },
-                    r.get::<_, i64>(4)?,
-                ))
-            })
-            .map_err(e)?;
-        for (i, w) in rows.enumerate() {
-            let (w, first_ms) = w.map_err(e)?;
-            if w.id as usize != i {
-                return Err(ServeError::corrupt("worker ids are not dense"));
-            }
-            workers.push(w);
-            activity.push(Activity {
-                arrived_ms: first_ms.max(0) as u64,
-                ..Activity::default()
-            });
-        }
-    }
-    {
-        let mut stmt = tx
-            .prepare(
-                "SELECT worker, MIN(at_ms), MAX(at_ms), COUNT(*) FROM events \
-                 WHERE kind = 1 GROUP BY worker",
-            )
-            .map_err(e)?;
-        let mut rows = stmt.query([]).map_err(e)?;
-        while let Some(r) = rows.next().map_err(e)? {
-            let w: Option<u32> = r.get(0).map_err(e)?;
-            if let Some(a) = w.and_then(|w| activity.get_mut(w as usize)) {
-                a.first_ms = Some(r.get::<_, i64>(1).map_err(e)?.max(0) as u64);
-                a.last_ms = Some(r.get::<_, i64>(2).map_err(e)?.max(0) as u64);
-                a.answers = r.get::<_, i64>(3).map_err(e)?.max(0) as u64;
-            }
-        }
-    }
-    let created_ms = meta.get("created_ms").and_then(|v| v.parse::<u64>().ok());
-    let mut ballot_times: Vec<(Option<u64>, Option<u64>)> =
-        vec![(None, None); file.campaign.scheduler().ballot_sizes().len()];
-    if snap_seq == 0
-        && let Some(k) = file.campaign.open_ballot_number()
-        && let Some(t) = ballot_times.get_mut(k - 1)
-    {
-        t.0 = created_ms;
-    }
-    let names: Vec<String> = workers.iter().map(|w| w.name.clone()).collect();
-    let mut last_seq = snap_seq;
-    let mut count = 0usize;
-    {
-        let mut stmt = tx
-            .prepare(
-                "SELECT seq, at_ms, kind, ballot, position, worker, vote, data FROM events \
-                 WHERE seq > ?1 ORDER BY seq",
-            )
-            .map_err(e)?;
-        let mut rows = stmt.query([snap_seq]).map_err(e)?;
-        while let Some(r) = rows.next().map_err(e)? {
-            let seq: i64 = r.get(0).map_err(e)?;
-            let ev = read_event(r).map_err(e)?.ok_or_else(|| {
-                ServeError::corrupt(format!("event {seq} is not one this version knows"))
-            })?;
-            let open = file.campaign.open_ballot_number();
-            apply(&mut file, &names, &ev)?;
-            if let EventKind::Advance { .. } = ev.kind {
-                let (k0, k1) = (open, file.campaign.open_ballot_number());
-                if let Some(t) = k0.and_then(|k| ballot_times.get_mut(k - 1)) {
-                    t.1 = Some(ev.at_ms);
-                }
-                if let Some(t) = k1.and_then(|k| ballot_times.get_mut(k - 1)) {
-                    t.0 = Some(ev.at_ms);
-                }
-            }
-            last_seq = seq;
-            count += 1;
-        }
-    }
-    let max_seq: i64 = tx
-        .query_row("SELECT COALESCE(MAX(seq), 0) FROM events", [], |r| r.get(0))
-        .map_err(e)?;
-    last_seq = last_seq.max(max_seq);
-    let mut leases = Vec::new();
-    {
-        let mut stmt = tx
-            .prepare("SELECT ballot, position, worker, expires_ms FROM leases")
-            .map_err(e)?;
-        let rows = stmt
-            .query_map([], |r| {
-                Ok((
-                    r.get::<_, i64>(0)? as usize,
-                    r.get::<_, i64>(1)? as usize,
-                    r.get::<_, u32>(2)?,
-                    r.get::<_, i64>(3)? as u64,
-                ))
-            })
-            .map_err(e)?;
-        for l in rows {
-            leases.push(l.map_err(e)?);
-        }
-    }
-    let mut sessions = Vec::new();
-    {
-        let mut stmt = tx
-            .prepare("SELECT token, worker, csrf, started FROM sessions ORDER BY created_ms, token")
-            .map_err(e)?;
-        let rows = stmt
-            .query_map([], |r| {
-                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get::<_, i64>(3)? != 0))
-            })
-            .map_err(e)?;
-        for s in rows {
-            sessions.push(s.map_err(e)?);
-        }
-    }
-    let mut invitations = Vec::new();
-    {
-        let mut stmt = tx
-            .prepare("SELECT token, worker FROM invitations ORDER BY created_ms, worker")
-            .map_err(e)?;
-        let rows = stmt
-            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
-            .map_err(e)?;
-        for s in rows {
-            invitations.push(s.map_err(e)?);
-        }
-    }
-    let mut finishes = Vec::new();
-    let has_finishes: bool = tx
-        .query_row(
-            "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'finishes'",
-            [],
-            |r| r.get::<_, i64>(0),
-        )
-        .map_err(e)?
-        > 0;
-    if has_finishes {
-        let mut stmt = tx
-            .prepare("SELECT worker, at_ms, partial FROM finishes ORDER BY worker")
-            .map_err(e)?;
-        let rows = stmt
-            .query_map([], |r| {
-                Ok((
-                    r.get::<_, u32>(0)?,
-                    r.get::<_, i64>(1)?.max(0) as u64,
-                    r.get::<_, i64>(2)? != 0,
-                ))
-            })
-            .map_err(e)?;
-        for f in rows {
-            finishes.push(f.map_err(e)?);
-        }
-    }
-    let admin_token = meta.get("admin_token").cloned().unwrap_or_default();
-    Ok(Loaded {
-        file,
-        last_seq,
-        workers,
-        activity,
-        leases,
-        sessions,
-        invitations,
-        finishes,
-        ballot_times,
-        admin_token,
-        events: count,
-    })
-}
-
-fn read_event(r: &rusqlite::Row<'_>) -> rusqlite::Result<Option<Event>> {
-    let seq: i64 = r.get(0)?;
-    let at_ms: i64 = r.get(1)?;
-    let kind: i64 = r.get(2)?;
-    let ballot: Option<i64> = r.get(3)?;
-    let position: Option<i64> = r.get(4)?;
-    let worker: Option<u32> = r.get(5)?;
-    let vote: Option<i64> = r.get(6)?;
-    let data: Option<String> = r.get(7)?;
-    let kind = match kind {
-        1 => {
-            let (Some(b), Some(p), Some(w), Some(v)) = (ballot, position, worker, vote) else {
-                return Ok(None);
-            };
-            let (Ok(ballot), Ok(position), Some(vote)) =
-                (usize::try_from(b), usize::try_from(p), vote_of(v))
-            else {
-                return Ok(None);
-            };
-            if ballot == 0 {
-                return Ok(None);
-            }
-            EventKind::Answer {
-                task: TaskId { ballot, position },
-                worker: w,
-                vote,
-            }
-        }
-        2 => {
-            let Some(w) = worker else { return Ok(None) };
-            EventKind::Exclude {
-                worker: w,
-                reason: data.unwrap_or_default(),
-            }
-        }
-        3 => {
-            let Some(rule) = data.and_then(|d| serde_json::from_str::<RuleData>(&d).ok()) else {
-                return Ok(None);
-            };
-            EventKind::ExcludeByRule {
-                min_accuracy: rule.min_accuracy,
-                min_controls: rule.min_controls,
-            }
-        }
-        4 => EventKind::Advance {
-            unvoted: match data.as_deref() {
-                Some("reject") => Unvoted::Reject,
-                Some("withdraw") => Unvoted::Withdraw,
-                _ => return Ok(None),
-            },
-        },
-        _ => return Ok(None),
-    };
-    Ok(Some(Event {
-        seq,
-        at_ms: at_ms as u64,
-        kind,
-    }))
-}
-
 /// An event's columns: kind, ballot, position, worker, vote, data.
 type EventRow = (
     i64,
@@ -858,313 +693,4 @@ type EventRow = (
 struct RuleData {
     min_accuracy: f64,
     min_controls: u64,
-}
-
-fn write_op(tx: &rusqlite::Transaction<'_>, op: &Op) -> rusqlite::Result<()> {
-    match op {
-        Op::Worker(w, at) => {
-            tx.prepare_cached(
-                "INSERT INTO workers (id, name, source, params, first_ms) VALUES (?1, ?2, ?3, ?4, ?5)",
-            )?
-            .execute(params![w.id, w.name, w.source, w.params, *at as i64])?;
-        }
-        Op::Event(ev) => {
-            let mut stmt = tx.prepare_cached(
-                "INSERT INTO events (seq, at_ms, kind, ballot, position, worker, vote, data) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-            )?;
-            let row: EventRow = match &ev.kind {
-                EventKind::Answer { task, worker, vote } => (
-                    1,
-                    Some(task.ballot as i64),
-                    Some(task.position as i64),
-                    Some(*worker),
-                    Some(vote_code(*vote)),
-                    None,
-                ),
-                EventKind::Exclude { worker, reason } => {
-                    (2, None, None, Some(*worker), None, Some(reason.clone()))
-                }
-                EventKind::ExcludeByRule {
-                    min_accuracy,
-                    min_controls,
-                } => (
-                    3,
-                    None,
-                    None,
-                    None,
-                    None,
-                    serde_json::to_string(&RuleData {
-                        min_accuracy: *min_accuracy,
-                        min_controls: *min_controls,
-                    })
-                    .ok(),
-                ),
-                EventKind::Advance { unvoted } => (
-                    4,
-                    None,
-                    None,
-                    None,
-                    None,
-                    Some(
-                        match unvoted {
-                            Unvoted::Reject => "reject",
-                            Unvoted::Withdraw => "withdraw",
-                        }
-                        .to_owned(),
-                    ),
-                ),
-            };
-            stmt.execute(params![
-                ev.seq,
-                ev.at_ms as i64,
-                row.0,
-                row.1,
-                row.2,
-                row.3,
-                row.4,
-                row.5
-            ])?;
-        }
-        Op::Lease {
-            ballot,
-            position,
-            worker,
-            expires_ms,
-        } => {
-            tx.prepare_cached(
-                "INSERT OR REPLACE INTO leases (ballot, position, worker, expires_ms) VALUES (?1, ?2, ?3, ?4)",
-            )?
-            .execute(params![
-                *ballot as i64,
-                *position as i64,
-                worker,
-                *expires_ms as i64
-            ])?;
-        }
-        Op::Session {
-            token,
-            worker,
-            csrf,
-            at_ms,
-        } => {
-            tx.prepare_cached(
-                "INSERT INTO sessions (token, worker, csrf, created_ms, started) VALUES (?1, ?2, ?3, ?4, 0)",
-            )?
-            .execute(params![token, worker, csrf, *at_ms as i64])?;
-        }
-        Op::SessionStarted { token } => {
-            tx.prepare_cached("UPDATE sessions SET started = 1 WHERE token = ?1")?
-                .execute(params![token])?;
-        }
-        Op::Invitation {
-            token,
-            worker,
-            at_ms,
-        } => {
-            tx.prepare_cached(
-                "INSERT INTO invitations (token, worker, created_ms) VALUES (?1, ?2, ?3)",
-            )?
-            .execute(params![token, worker, *at_ms as i64])?;
-        }
-        Op::PruneLeases { before_ballot } => {
-            tx.prepare_cached("DELETE FROM leases WHERE ballot < ?1")?
-                .execute(params![*before_ballot as i64])?;
-        }
-        Op::DropLease { ballot, position } => {
-            tx.prepare_cached("DELETE FROM leases WHERE ballot = ?1 AND position = ?2")?
-                .execute(params![*ballot as i64, *position as i64])?;
-        }
-        Op::Finish {
-            worker,
-            at_ms,
-            partial,
-        } => {
-            tx.prepare_cached(
-                "INSERT OR IGNORE INTO finishes (worker, at_ms, partial) VALUES (?1, ?2, ?3)",
-            )?
-            .execute(params![worker, *at_ms as i64, i64::from(*partial)])?;
-        }
-        Op::DropSession { token } => {
-            tx.prepare_cached("DELETE FROM sessions WHERE token = ?1")?
-                .execute(params![token])?;
-        }
-    }
-    Ok(())
-}
-
-/// What the writer thread shares with the server.
-#[derive(Debug, Default)]
-struct Queue {
-    ops: Vec<Op>,
-    waiters: Vec<tokio::sync::oneshot::Sender<Result<(), String>>>,
-    failed: Option<String>,
-    stop: bool,
-}
-
-/// The writer: one thread that owns the store's connection and commits
-/// queued operations in groups (one transaction, one sync, for every
-/// operation queued while the previous group was committed).
-#[derive(Debug, Clone)]
-pub(crate) struct Writer {
-    shared: Arc<(Mutex<Queue>, Condvar)>,
-}
-
-/// A store opened for serving: its content, and the writer.
-#[derive(Debug)]
-pub(crate) struct Opened {
-    pub(crate) loaded: Loaded,
-    pub(crate) writer: Writer,
-    pub(crate) thread: std::thread::JoinHandle<()>,
-}
-
-/// Opens a store for writing: takes the lock, reads everything, starts
-/// the writer thread.
-pub(crate) fn open_for_serving(path: &Path, durability: Durability) -> Result<Opened, ServeError> {
-    let lock_files = lock(path)?;
-    if !sqlite_magic(path) {
-        return Err(ServeError::NotAStore {
-            path: path.to_owned(),
-            reason: "not an SQLite file".to_owned(),
-        });
-    }
-    let mut conn = open_rw(path, false)?;
-    let sync = match durability {
-        Durability::Full => "FULL",
-        Durability::Normal => "NORMAL",
-    };
-    conn.execute_batch(&format!(
-        "PRAGMA journal_mode = WAL; PRAGMA synchronous = {sync}; PRAGMA foreign_keys = ON;"
-    ))
-    .map_err(|e| ServeError::store(path, &e))?;
-    let loaded = load(&mut conn, path)?;
-    // Checked as a store of this format by `load`: bring its tables up to date.
-    conn.execute_batch(MIGRATE)
-        .map_err(|e| ServeError::store(path, &e))?;
-    let shared = Arc::new((Mutex::new(Queue::default()), Condvar::new()));
-    let writer = Writer {
-        shared: Arc::clone(&shared),
-    };
-    let store_path = path.to_owned();
-    let thread = std::thread::Builder::new()
-        .name("acm-store-writer".into())
-        .spawn(move || {
-            // The lock lives as long as the writer.
-            let _locks = lock_files;
-            writer_loop(&mut conn, &shared, &store_path);
-        })
-        .map_err(|e| ServeError::io(path, &e))?;
-    Ok(Opened {
-        loaded,
-        writer,
-        thread,
-    })
-}
-
-fn writer_loop(conn: &mut Connection, shared: &(Mutex<Queue>, Condvar), path: &Path) {
-    let (lock, cv) = shared;
-    loop {
-        let (ops, waiters, stop) = {
-            let mut q = lock
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
-            while q.ops.is_empty() && q.waiters.is_empty() && !q.stop {
-                q = cv
-                    .wait(q)
-                    .unwrap_or_else(std::sync::PoisonError::into_inner);
-            }
-            (
-                std::mem::take(&mut q.ops),
-                std::mem::take(&mut q.waiters),
-                q.stop,
-            )
-        };
-        let result = if ops.is_empty() {
-            Ok(())
-        } else {
-            (|| {
-                let tx = conn.transaction()?;
-                for op in &ops {
-                    write_op(&tx, op)?;
-                }
-                tx.commit()
-            })()
-            .map_err(|e| format!("{}: {e}", path.display()))
-        };
-        if let Err(e) = &result {
-            let mut q = lock
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
-            q.failed = Some(e.clone());
-        }
-        for w in waiters {
-            let _ = w.send(result.clone());
-        }
-        if result.is_err() {
-            // Nothing more is written: what is on disk stays consistent.
-            let mut q = lock
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
-            for w in q.waiters.drain(..) {
-                let _ = w.send(Err("the store failed earlier".into()));
-            }
-            return;
-        }
-        if stop {
-            let q = lock
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
-            if q.ops.is_empty() && q.waiters.is_empty() {
-                return;
-            }
-        }
-    }
-}
-
-impl Writer {
-    /// Queues operations (in order; call while holding the engine's lock so
-    /// the store's order is the engine's).
-    pub(crate) fn push(&self, ops: impl IntoIterator<Item = Op>) {
-        let (lock, cv) = &*self.shared;
-        let mut q = lock
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        q.ops.extend(ops);
-        cv.notify_one();
-    }
-
-    /// A receiver told when everything queued so far is committed.
-    pub(crate) fn flushed(&self) -> tokio::sync::oneshot::Receiver<Result<(), String>> {
-        let (tx, rx) = tokio::sync::oneshot::channel();
-        let (lock, cv) = &*self.shared;
-        let mut q = lock
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some(f) = &q.failed {
-            let _ = tx.send(Err(f.clone()));
-        } else {
-            q.waiters.push(tx);
-            cv.notify_one();
-        }
-        rx
-    }
-
-    /// The store's failure, if any.
-    pub(crate) fn failure(&self) -> Option<String> {
-        let (lock, _) = &*self.shared;
-        lock.lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .failed
-            .clone()
-    }
-
-    /// Asks the writer to finish what is queued and stop.
-    pub(crate) fn stop(&self) {
-        let (lock, cv) = &*self.shared;
-        let mut q = lock
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        q.stop = true;
-        cv.notify_one();
-    }
 }

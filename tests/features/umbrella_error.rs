@@ -1,5 +1,5 @@
 //! Issue 24 item 9: one error type for the whole crate. Every module error
-//! converts into `AnyError` with `?`; its `Display` and `source()` are the
+//! converts into `Error` with `?`; its `Display` and `source()` are the
 //! module error's; matching on the variant gives the module error back. The
 //! parts about feature-gated modules are compiled only with their feature.
 
@@ -12,12 +12,12 @@ use adaptive_comp_metrics::lexsub::{
 use adaptive_comp_metrics::relevance::{Ids, read_trec_qrels};
 use adaptive_comp_metrics::triplet::{FormatProblem, TripletError, read_dataset};
 use adaptive_comp_metrics::wordsim::{Benchmark, PairFormat, PairProblem, WordsimError};
-use adaptive_comp_metrics::{AnyError, Error, StandardisedError, TopWeighted, tau_w};
+use adaptive_comp_metrics::{CorrelationError, Error, StandardisedError, TopWeighted, tau_w};
 
-/// `?` from `E` into `AnyError`: the conversion a user's code relies on.
-fn lift<T, E>(r: Result<T, E>) -> Result<T, AnyError>
+/// `?` from `E` into `Error`: the conversion a user's code relies on.
+fn lift<T, E>(r: Result<T, E>) -> Result<T, Error>
 where
-    AnyError: From<E>,
+    Error: From<E>,
 {
     Ok(r?)
 }
@@ -27,14 +27,14 @@ where
 /// which holds it unchanged; `Display` is the module error's message,
 /// `expected`; `source()` is the module error's `source()`;
 /// `module_error()` is the module error.
-fn check_wrapped<E>(module: E, expected: &str, variant: fn(&AnyError) -> Option<&E>)
+fn check_wrapped<E>(module: E, expected: &str, variant: fn(&Error) -> Option<&E>)
 where
     E: StdError + Clone + PartialEq + Send + Sync + 'static,
-    AnyError: From<E>,
+    Error: From<E>,
 {
     assert_eq!(module.to_string(), expected, "the module error's message");
     let any = lift(Err::<(), E>(module.clone())).unwrap_err();
-    assert_eq!(any, AnyError::from(module.clone()));
+    assert_eq!(any, Error::from(module.clone()));
     assert_eq!(
         variant(&any),
         Some(&module),
@@ -68,12 +68,12 @@ where
 #[test]
 fn the_core_error_converts() {
     let e = tau_w(&[1.0, 1.0, 1.0], &[0.9, 0.5, 0.1]).unwrap_err();
-    assert_eq!(e, Error::Constant { input: "x" });
+    assert_eq!(e, CorrelationError::Constant { input: "x" });
     check_wrapped(
         e,
         "x is constant: the coefficient is undefined",
         |a| match a {
-            AnyError::Correlation(e) => Some(e),
+            Error::Correlation(e) => Some(e),
             _ => None,
         },
     );
@@ -86,7 +86,7 @@ fn a_standardised_error_converts() {
         .unwrap_err();
     assert_eq!(e, StandardisedError::TooFewItems { needed: 3, got: 2 });
     check_wrapped(e, "too few items: 3 needed, got 2", |a| match a {
-        AnyError::Standardised(e) => Some(e),
+        Error::Standardised(e) => Some(e),
         _ => None,
     });
 }
@@ -108,7 +108,7 @@ fn a_lexsub_error_converts() {
         e,
         "item 1: target dark.a in the system output, bright.a in the gold",
         |a| match a {
-            AnyError::Lexsub(e) => Some(e),
+            Error::Lexsub(e) => Some(e),
             _ => None,
         },
     );
@@ -128,7 +128,7 @@ fn a_triplet_error_converts() {
         e,
         "dataset line 2: expected 4 comma-separated fields w1,p1,w2,p2, found 3",
         |a| match a {
-            AnyError::Triplet(e) => Some(e),
+            Error::Triplet(e) => Some(e),
             _ => None,
         },
     );
@@ -151,7 +151,7 @@ fn an_embedding_error_converts() {
         e,
         "vectors line 2: expected 2 components, found 1",
         |a| match a {
-            AnyError::Embedding(e) => Some(e),
+            Error::Embedding(e) => Some(e),
             _ => None,
         },
     );
@@ -171,7 +171,7 @@ fn a_wordsim_error_converts() {
         e,
         "benchmark line 2: field 3 is not a number",
         |a| match a {
-            AnyError::Wordsim(e) => Some(e),
+            Error::Wordsim(e) => Some(e),
             _ => None,
         },
     );
@@ -185,7 +185,7 @@ fn a_relevance_error_converts() {
         e,
         "line 2: expected 4 fields (qid iter docno rel), found 3",
         |a| match a {
-            AnyError::Relevance(e) => Some(e),
+            Error::Relevance(e) => Some(e),
             _ => None,
         },
     );
@@ -195,29 +195,29 @@ fn a_relevance_error_converts() {
 /// whose call failed, not the innermost error.
 #[test]
 fn a_wrapping_module_error_is_kept_whole() {
-    let core = Error::Constant { input: "y" };
-    let any = AnyError::from(WordsimError::from(core));
-    assert!(matches!(&any, AnyError::Wordsim(w) if **w == WordsimError::Correlation(core)));
+    let core = CorrelationError::Constant { input: "y" };
+    let any = Error::from(WordsimError::from(core));
+    assert!(matches!(&any, Error::Wordsim(w) if **w == WordsimError::Correlation(core)));
     assert_eq!(
         any.to_string(),
         "y is constant: the coefficient is undefined"
     );
-    let any = AnyError::from(TripletError::from(EmbeddingError::InvalidParameter {
+    let any = Error::from(TripletError::from(EmbeddingError::InvalidParameter {
         name: "dim",
         expected: "at least 1",
     }));
-    assert!(matches!(&any, AnyError::Triplet(t) if matches!(**t, TripletError::Vectors(_))));
+    assert!(matches!(&any, Error::Triplet(t) if matches!(**t, TripletError::Vectors(_))));
     assert_eq!(any.to_string(), "invalid parameter dim: at least 1");
-    let any = AnyError::from(StandardisedError::from(core));
-    assert!(matches!(&any, AnyError::Standardised(_)));
+    let any = Error::from(StandardisedError::from(core));
+    assert!(matches!(&any, Error::Standardised(_)));
 }
 
 #[test]
 fn it_is_send_sync_static_clone_and_two_words() {
     fn send_sync_static<T: Send + Sync + 'static>() {}
-    send_sync_static::<AnyError>();
+    send_sync_static::<Error>();
     assert_eq!(
-        core::mem::size_of::<AnyError>(),
+        core::mem::size_of::<Error>(),
         2 * core::mem::size_of::<usize>()
     );
     // Into the usual boxed trait object and back, across a thread.
@@ -226,12 +226,12 @@ fn it_is_send_sync_static_clone_and_two_words() {
         Ok(())
     });
     let boxed = handle.join().unwrap().unwrap_err();
-    let any = boxed.downcast_ref::<AnyError>().unwrap();
+    let any = boxed.downcast_ref::<Error>().unwrap();
     assert_eq!(any.to_string(), "length mismatch: x has 2 values, y has 3");
     assert_eq!(any.clone(), *any);
 }
 
-/// `fn main() -> Result<(), AnyError>` over several modules with `?` and
+/// `fn main() -> Result<(), Error>` over several modules with `?` and
 /// no `map_err`: lexsub, relevance, wordsim, the correlation core and,
 /// with the feature `scheduler`, a ballot campaign.
 mod mixed {
@@ -277,7 +277,7 @@ mod mixed {
         answer: Outcome,
     }
 
-    fn run(i: Inputs<'_>) -> Result<Summary, AnyError> {
+    fn run(i: Inputs<'_>) -> Result<Summary, Error> {
         let gold = read_gold(i.gold.as_bytes(), Mode::Strict)?;
         let qrels = read_trec_qrels(i.qrels.as_bytes(), &mut Ids::new())?;
         let benchmark = Benchmark::read("toy", i.pairs.as_bytes(), &PairFormat::new())?;
@@ -332,7 +332,7 @@ mod mixed {
         })
         .unwrap_err();
         assert!(
-            matches!(&e, AnyError::Lexsub(l) if matches!(**l, LexsubError::Syntax { line: 1, .. })),
+            matches!(&e, Error::Lexsub(l) if matches!(**l, LexsubError::Syntax { line: 1, .. })),
             "{e:?}"
         );
         assert_eq!(
@@ -345,7 +345,7 @@ mod mixed {
             ..GOOD
         })
         .unwrap_err();
-        let AnyError::Relevance(r) = &e else {
+        let Error::Relevance(r) = &e else {
             panic!("{e:?}")
         };
         assert_eq!(r.line(), Some(2));
@@ -360,7 +360,7 @@ mod mixed {
         })
         .unwrap_err();
         assert!(
-            matches!(&e, AnyError::Wordsim(w) if w.line() == Some(2)),
+            matches!(&e, Error::Wordsim(w) if w.line() == Some(2)),
             "{e:?}"
         );
         assert_eq!(
@@ -375,7 +375,7 @@ mod mixed {
         .unwrap_err();
         assert_eq!(
             e,
-            AnyError::from(Error::NaN {
+            Error::from(CorrelationError::NaN {
                 input: "y",
                 index: 1
             })
@@ -387,14 +387,14 @@ mod mixed {
     #[test]
     fn ballot_and_answer_failures_arrive_as_their_variants() {
         let e = run(Inputs { n_items: 1, ..GOOD }).unwrap_err();
-        let AnyError::Ballot(b) = &e else {
+        let Error::Ballot(b) = &e else {
             panic!("{e:?}")
         };
         assert_eq!(**b, BallotError::TooFewItems { needed: 2, got: 1 });
         assert_eq!(e.to_string(), "too few items: 2 needed, got 1");
 
         let e = run(Inputs { worker: "", ..GOOD }).unwrap_err();
-        assert_eq!(e, AnyError::from(AnswerError::EmptyWorker));
+        assert_eq!(e, Error::from(AnswerError::EmptyWorker));
         assert_eq!(e.to_string(), "the worker id is empty");
         assert!(e.source().is_none());
     }
@@ -418,7 +418,7 @@ mod scheduler {
         ));
         let message = "invalid parameter alpha: a fraction of kept items strictly between 0 and 1";
         check_wrapped(e, message, |a| match a {
-            AnyError::Ballot(e) => Some(e),
+            Error::Ballot(e) => Some(e),
             _ => None,
         });
     }
@@ -437,7 +437,7 @@ mod scheduler {
         let e = c.answer(task, "ann", Vote::Tie).unwrap_err();
         assert_eq!(e, AnswerError::UnknownTask { task });
         check_wrapped(e, "unknown task b1-999", |a| match a {
-            AnyError::Answer(e) => Some(e),
+            Error::Answer(e) => Some(e),
             _ => None,
         });
     }
@@ -450,9 +450,9 @@ mod uncertainty {
         Alternative, Spearman, UncertaintyError, permutation_test_seeded,
     };
 
-    fn variant(a: &AnyError) -> Option<&UncertaintyError> {
+    fn variant(a: &Error) -> Option<&UncertaintyError> {
         match a {
-            AnyError::Uncertainty(e) => Some(e),
+            Error::Uncertainty(e) => Some(e),
             _ => None,
         }
     }
@@ -471,7 +471,7 @@ mod uncertainty {
     /// source (the core error of the failing replicate), once.
     #[test]
     fn the_module_errors_source_is_the_source() {
-        let inner = Error::Constant { input: "x" };
+        let inner = CorrelationError::Constant { input: "x" };
         let e = UncertaintyError::Replicate {
             kind: "permutation",
             index: 17,
@@ -482,14 +482,15 @@ mod uncertainty {
             "permutation 17: x is constant: the coefficient is undefined",
             variant,
         );
-        let any = AnyError::from(e);
+        let any = Error::from(e);
         assert_eq!(
-            any.source().and_then(|s| s.downcast_ref::<Error>()),
+            any.source()
+                .and_then(|s| s.downcast_ref::<CorrelationError>()),
             Some(&inner)
         );
         // A transparent module variant forwards too: no source below the
         // core error.
-        let any = AnyError::from(UncertaintyError::from(inner));
+        let any = Error::from(UncertaintyError::from(inner));
         assert_eq!(
             any.to_string(),
             "x is constant: the coefficient is undefined"
@@ -502,11 +503,13 @@ mod uncertainty {
 mod simulator {
     use super::*;
     use adaptive_comp_metrics::ballot::{BallotConfig, BallotError};
-    use adaptive_comp_metrics::simulate::{Estimate, Metric, SimError, Simulation, Underlying};
+    use adaptive_comp_metrics::simulate::{
+        Estimate, Metric, SimulateError, Simulation, Underlying,
+    };
 
-    fn variant(a: &AnyError) -> Option<&SimError> {
+    fn variant(a: &Error) -> Option<&SimulateError> {
         match a {
-            AnyError::Simulate(e) => Some(e),
+            Error::Simulate(e) => Some(e),
             _ => None,
         }
     }
@@ -517,7 +520,7 @@ mod simulator {
     fn a_sim_error_converts_with_its_source() {
         let config = BallotConfig::new(20, 4, 0.5, 2).unwrap();
         let failing = Metric::custom("picky", |_: &Estimate<'_>| {
-            Err(Error::Undefined { reason: "always" })
+            Err(CorrelationError::Undefined { reason: "always" })
         });
         let e = Simulation::new(Underlying::exponential(20).unwrap(), config)
             .unwrap()
@@ -528,10 +531,10 @@ mod simulator {
             .unwrap_err();
         assert_eq!(
             e,
-            SimError::Metric {
+            SimulateError::Metric {
                 metric: "picky".into(),
                 simulation: 0,
-                source: Error::Undefined { reason: "always" },
+                source: CorrelationError::Undefined { reason: "always" },
             }
         );
         check_wrapped(
@@ -539,21 +542,93 @@ mod simulator {
             "metric picky in simulation 0: the coefficient is undefined: always",
             variant,
         );
-        let any = AnyError::from(e);
+        let any = Error::from(e);
         assert_eq!(
-            any.source().and_then(|s| s.downcast_ref::<Error>()),
-            Some(&Error::Undefined { reason: "always" })
+            any.source()
+                .and_then(|s| s.downcast_ref::<CorrelationError>()),
+            Some(&CorrelationError::Undefined { reason: "always" })
         );
     }
 
     #[test]
     fn a_sim_error_wrapping_a_ballot_error_stays_a_sim_error() {
-        let e = SimError::from(BallotError::NothingClosed);
+        let e = SimulateError::from(BallotError::NothingClosed);
         check_wrapped(e, "scheduler: no ballot has been closed yet", variant);
-        let any = AnyError::from(SimError::from(BallotError::NothingClosed));
+        let any = Error::from(SimulateError::from(BallotError::NothingClosed));
         assert_eq!(
             any.source().and_then(|s| s.downcast_ref::<BallotError>()),
             Some(&BallotError::NothingClosed)
         );
+    }
+}
+
+/// Issue 38 item 5: every reader error says its line and column with
+/// `line()` and `column()` (what `acm` prints as `FILE:LINE:COLUMN:`), and
+/// the umbrella `Error` answers the same for any module; errors that are
+/// not about a line of input answer `None`.
+#[test]
+fn reader_errors_and_the_umbrella_say_line_and_column() {
+    use adaptive_comp_metrics::relevance::{TrecSyntax, read_trec_qrels_with};
+    fn both<E: Clone + Into<Error>>(e: &E, line: Option<usize>, column: Option<usize>) {
+        let any: Error = e.clone().into();
+        assert_eq!((any.line(), any.column()), (line, column), "{any}");
+    }
+    // Lexical substitution: a count that overflows names its column.
+    let e = read_gold("w.n 1 :: a 4294967296\n".as_bytes(), Mode::Strict).unwrap_err();
+    assert_eq!((e.line(), e.column()), (Some(1), Some(12)));
+    both(&e, Some(1), Some(12));
+    let e = read_gold(
+        "ok.a 1 :: b 1;\nbright.a 1 intelligent 3\n".as_bytes(),
+        Mode::Strict,
+    )
+    .unwrap_err();
+    assert_eq!((e.line(), e.column()), (Some(2), None));
+    both(&e, Some(2), None);
+    // TREC qrels: a blank line names column 1 under trec_eval's syntax.
+    let e = read_trec_qrels_with(
+        "a 0 x 1\n\na 0 y 0\n".as_bytes(),
+        &mut Ids::new(),
+        TrecSyntax::TrecEval,
+    )
+    .unwrap_err();
+    assert_eq!((e.line(), e.column()), (Some(2), Some(1)));
+    both(&e, Some(2), Some(1));
+    // Triplets, word vectors, word-similarity benchmarks: lines only.
+    let e = read_dataset("singer\nperson,0.1,musician\n".as_bytes()).unwrap_err();
+    assert_eq!((e.line(), e.column()), (Some(2), None));
+    both(&e, Some(2), None);
+    let e = read_word2vec::<f32, _>("1 2\ncat 1\n".as_bytes()).unwrap_err();
+    assert_eq!((e.line(), e.column()), (Some(2), None));
+    both(&e, Some(2), None);
+    let e = Benchmark::read("b", "a b 1\nc d x\n".as_bytes(), &PairFormat::new()).unwrap_err();
+    assert_eq!((e.line(), e.column()), (Some(2), None));
+    both(&e, Some(2), None);
+    // A vector file read for triplets keeps its line.
+    both(
+        &TripletError::from(read_word2vec::<f32, _>("1 2\ncat 1\n".as_bytes()).unwrap_err()),
+        Some(2),
+        None,
+    );
+    // Not about a line of input.
+    both(&tau_w(&[1.0, 1.0], &[1.0, 2.0]).unwrap_err(), None, None);
+    both(
+        &StandardisedError::from(CorrelationError::ZeroWeights),
+        None,
+        None,
+    );
+}
+
+/// The names before 0.1.0 still compile, deprecated: `AnyError` is the
+/// umbrella `Error`.
+#[test]
+#[allow(deprecated)]
+fn the_old_umbrella_name_is_an_alias() {
+    let e: adaptive_comp_metrics::AnyError = Error::from(CorrelationError::ZeroWeights);
+    assert!(matches!(e, adaptive_comp_metrics::AnyError::Correlation(_)));
+    // `SimError` is the simulator's `SimulateError`.
+    #[cfg(feature = "simulator")]
+    {
+        let old: Option<adaptive_comp_metrics::simulate::SimError> = None;
+        let _: Option<adaptive_comp_metrics::simulate::SimulateError> = old;
     }
 }

@@ -1,0 +1,199 @@
+//! The dashboard's figures, kept by the engine: [`Tally`] (the library's
+//! ballot and worker statistics, brought up to date at each answer), the
+//! ranking after the closed ballots, and what closing the open ballot now
+//! lacks.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use adaptive_comp_metrics::ballot::{BallotStatus, Campaign, RankedItem, WorkerStats};
+
+use super::{AGREEMENT_REFRESH_MS, Bits, Engine};
+use crate::state::WorkerSummary;
+
+/// One worker's figures, as [`WorkerStats`] has them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct WorkerTally {
+    pub(crate) worker: String,
+    pub(crate) votes: u64,
+    pub(crate) controls: u64,
+    pub(crate) correct: u64,
+    pub(crate) discarded: u64,
+    pub(crate) agreement_votes: u64,
+    pub(crate) agreement_doubled: u64,
+    pub(crate) excluded_at: Option<usize>,
+}
+
+impl From<WorkerStats> for WorkerTally {
+    fn from(s: WorkerStats) -> Self {
+        Self {
+            worker: s.worker,
+            votes: s.votes,
+            controls: s.controls,
+            correct: s.correct,
+            discarded: s.discarded,
+            agreement_votes: s.agreement_votes,
+            agreement_doubled: s.agreement_doubled,
+            excluded_at: s.excluded_at,
+        }
+    }
+}
+
+impl WorkerTally {
+    /// The figures as the status shows them (accuracy and agreement worked
+    /// out as [`WorkerStats::accuracy`] and [`WorkerStats::agreement`] do).
+    pub(crate) fn summary(&self) -> WorkerSummary {
+        WorkerSummary {
+            worker: self.worker.clone(),
+            votes: self.votes,
+            controls: self.controls,
+            correct: self.correct,
+            accuracy: (self.controls > 0).then(|| self.correct as f64 / self.controls as f64),
+            agreement: (self.agreement_votes > 0)
+                .then(|| self.agreement_doubled as f64 / (2 * self.agreement_votes) as f64),
+            discarded: self.discarded,
+            excluded_at: self.excluded_at,
+        }
+    }
+}
+
+/// The dashboard's figures: [`Campaign::ballot_status`] and
+/// [`Campaign::worker_stats`] (workers in the campaign's order), kept up to
+/// date by the engine.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Tally {
+    pub(crate) ballots: Vec<BallotStatus>,
+    pub(crate) workers: Vec<WorkerTally>,
+    /// Worker name → index in `workers`.
+    index: HashMap<String, usize>,
+    /// When the agreement was computed.
+    pub(crate) agreement_ms: u64,
+}
+
+impl Tally {
+    pub(super) fn of(c: &Campaign, now: u64) -> Self {
+        let workers: Vec<WorkerTally> = c.worker_stats().into_iter().map(Into::into).collect();
+        let index = workers
+            .iter()
+            .enumerate()
+            .map(|(i, w)| (w.worker.clone(), i))
+            .collect();
+        Self {
+            ballots: c.ballot_status(),
+            workers,
+            index,
+            agreement_ms: now,
+        }
+    }
+
+    /// The figures of worker `name`.
+    pub(crate) fn worker(&self, name: &str) -> Option<&WorkerTally> {
+        self.index.get(name).map(|&i| &self.workers[i])
+    }
+
+    pub(super) fn worker_mut(&mut self, name: &str) -> &mut WorkerTally {
+        let i = *self.index.entry(name.to_owned()).or_insert_with(|| {
+            self.workers.push(WorkerTally {
+                worker: name.to_owned(),
+                ..WorkerTally::default()
+            });
+            self.workers.len() - 1
+        });
+        &mut self.workers[i]
+    }
+}
+
+impl Engine {
+    /// The agreement is computed again when it is older than
+    /// [`AGREEMENT_REFRESH_MS`] (O(tasks)); the other figures are exact.
+    pub(crate) fn refresh_tally(&mut self, now: u64) {
+        if now.saturating_sub(self.tally.agreement_ms) >= AGREEMENT_REFRESH_MS {
+            self.tally = Tally::of(&self.file.campaign, now);
+        }
+    }
+
+    /// The ranking after the closed ballots: computed once per closed
+    /// ballot (O(N log N)), then shared. `None` before the first close.
+    ///
+    /// # Errors
+    /// The library's, as a message.
+    pub(crate) fn ranking(&mut self) -> Option<Result<Arc<Vec<RankedItem>>, String>> {
+        let s = self.file.campaign.scheduler();
+        let closed = s.history().len();
+        if closed == 0 {
+            return None;
+        }
+        if let Some((k, r)) = &self.ranking
+            && *k == closed
+        {
+            return Some(Ok(Arc::clone(r)));
+        }
+        let f = &self.file;
+        let r = f
+            .ballot_rng
+            .generator(f.seed)
+            .map_err(|e| e.to_string())
+            .and_then(|mut rng| f.campaign.ranking(&mut rng).map_err(|e| e.to_string()))
+            .map(|r| Arc::new(r.entries));
+        if let Ok(r) = &r {
+            self.ranking = Some((closed, Arc::clone(r)));
+        }
+        Some(r)
+    }
+
+    /// What closing the open ballot now lacks: its number, comparisons
+    /// without a vote, and the items without any vote (which make closing
+    /// now impossible: withdrawing the comparisons without a vote leaves
+    /// every item with one vote at least). `None` without an open ballot.
+    ///
+    /// # Complexity
+    /// O(comparisons of the ballot).
+    pub(crate) fn close_check(&self) -> Option<CloseCheck> {
+        let c = &self.file.campaign;
+        let k = c.open_ballot_number()?;
+        let s = c.scheduler();
+        let log = s.logs().get(k - 1)?;
+        let n = s.config().n_items();
+        let mut voted = Bits::new(n);
+        let mut without = 0;
+        for (cmp, v) in log.comparisons().iter().zip(log.votes()) {
+            if v.is_some() {
+                voted.set(cmp.first);
+                voted.set(cmp.second);
+            } else {
+                without += 1;
+            }
+        }
+        let unvoted: Vec<usize> = log
+            .items()
+            .iter()
+            .copied()
+            .filter(|&i| i < n && !voted.get(i))
+            .collect();
+        Some(CloseCheck {
+            ballot: k,
+            comparisons: log.comparisons().len(),
+            without_vote: without,
+            items: log.items().len(),
+            unvoted_items: unvoted,
+        })
+    }
+}
+
+/// What closing the open ballot now lacks ([`Engine::close_check`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct CloseCheck {
+    pub(crate) ballot: usize,
+    pub(crate) comparisons: usize,
+    pub(crate) without_vote: usize,
+    pub(crate) items: usize,
+    /// Items of the ballot without any vote.
+    pub(crate) unvoted_items: Vec<usize>,
+}
+
+impl CloseCheck {
+    /// Closing now (withdrawing the comparisons without a vote) is possible.
+    pub(crate) fn can_withdraw(&self) -> bool {
+        self.unvoted_items.is_empty()
+    }
+}
