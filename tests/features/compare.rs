@@ -787,3 +787,21 @@ fn profile() {
     }
     eprintln!("{} pairs in {:?}", c.pairs.len(), start.elapsed());
 }
+
+#[test]
+fn a_compare_error_converts_to_the_umbrella() {
+    let e = adjust(&[0.5], Correction::Holm, 2.0).unwrap_err();
+    assert_eq!(e.to_string(), "alpha 2 is not in (0, 1)");
+    let umbrella = adaptive_comp_metrics::Error::from(e.clone());
+    assert_eq!(umbrella.to_string(), e.to_string());
+    assert!(matches!(&umbrella, adaptive_comp_metrics::Error::Compare(c) if **c == e));
+    // Through `?` in a function returning the umbrella error.
+    fn run() -> Result<(), adaptive_comp_metrics::Error> {
+        adjust(&[f64::NAN], Correction::Holm, 0.05)?;
+        Ok(())
+    }
+    assert_eq!(
+        run().unwrap_err().to_string(),
+        "p-value 0 is NaN, not in [0, 1]"
+    );
+}

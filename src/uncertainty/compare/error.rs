@@ -128,8 +128,8 @@ pub enum CompareError {
     },
 }
 
-impl From<crate::error::Error> for CompareError {
-    fn from(e: crate::error::Error) -> Self {
+impl From<crate::correlation::CorrelationError> for CompareError {
+    fn from(e: crate::correlation::CorrelationError) -> Self {
         Self::Uncertainty(UncertaintyError::Statistic(e))
     }
 }
