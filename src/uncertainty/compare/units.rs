@@ -22,10 +22,10 @@ impl Compare {
     /// [`CompareError::TooFewSystems`] for k < 2;
     /// [`CompareError::TooFewUnits`] for n < 2 with the t-test, n < 1
     /// otherwise (with one unit, Student intervals are `None`); [`CompareError::InvalidAlpha`],
-    /// [`UncertaintyError::InvalidLevel`], too few or too many replicates
-    /// ([`UncertaintyError::TooFewReplicates`],
-    /// [`UncertaintyError::TooLarge`]), an invalid baseline; the exact
-    /// Wilcoxon distribution beyond [`Wilcoxon::MAX_EXACT`] units.
+    /// [`UncertaintyError::InvalidLevel`](crate::uncertainty::UncertaintyError::InvalidLevel), too few or too many replicates
+    /// ([`UncertaintyError::TooFewReplicates`](crate::uncertainty::UncertaintyError::TooFewReplicates),
+    /// [`UncertaintyError::TooLarge`](crate::uncertainty::UncertaintyError::TooLarge)), an invalid baseline; the exact
+    /// Wilcoxon distribution beyond [`Wilcoxon::MAX_EXACT`](super::Wilcoxon::MAX_EXACT) units.
     ///
     /// # Complexity
     /// O(k·n) for the means; per pair O(n) (t), O(n log n) (Wilcoxon
@@ -34,7 +34,7 @@ impl Compare {
     /// O(m) a pair. Memory O(n·k + B·k) for B resamples.
     ///
     /// # Examples
-    /// See the [module docs](self).
+    /// See the [module docs](super).
     pub fn units<R: Rng + ?Sized>(
         &self,
         table: &ScoreTable,
@@ -255,7 +255,7 @@ impl Compare {
     /// As [`units`](Self::units).
     ///
     /// # Examples
-    /// See the [module docs](self).
+    /// See the [module docs](super).
     pub fn units_seeded(&self, table: &ScoreTable, seed: u64) -> Result<Comparison, CompareError> {
         self.units(table, &mut seeded_rng(seed))
     }
