@@ -3,7 +3,7 @@
 //! reasons are in the crate docs, [Errors](crate#errors).
 //!
 //! The error of the rank-correlation core is
-//! [`CorrelationError`](crate::CorrelationError) (named `Error` before
+//! [`CorrelationError`] (named `Error` before
 //! 0.1.0); each other module has an error of its own.
 
 use core::fmt;

@@ -288,6 +288,9 @@ pub mod correlation;
 pub mod embedding;
 pub mod error;
 pub mod lexsub;
+#[cfg(feature = "scheduler")]
+#[cfg_attr(docsrs, doc(cfg(feature = "scheduler")))]
+pub mod pairwise;
 mod present;
 pub mod rank;
 pub mod relevance;

@@ -12,7 +12,7 @@ use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 
-use crate::error::{Failure, echo};
+use crate::error::{Failure, echo, echo_list};
 
 /// How the fields of a line are separated, for [`field_column`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -150,13 +150,13 @@ pub fn parse_columns(bytes: &[u8], names: &[&str], delimiter: u8) -> Result<Colu
             .enumerate()
             .filter(|(_, f)| f.text.as_deref() == Ok(*name));
         let Some((k, _)) = found.next() else {
-            let columns: Vec<String> = header
+            let columns: Vec<&str> = header
                 .iter()
-                .map(|f| format!("{:?}", f.text.as_deref().unwrap_or("?")))
+                .map(|f| f.text.as_deref().unwrap_or("?"))
                 .collect();
             return Err(Failure::new(format!(
                 "no column {name:?} in the header (its columns: {})",
-                columns.join(", ")
+                echo_list(&columns, true)
             ))
             .at(Some(header_line), None));
         };

@@ -4,11 +4,11 @@
 //! Real numbers take the formatter's precision (`{:.2}`), 4 decimals by
 //! default; counts print in full.
 
-use super::evaluate::TrecReport;
 use super::judgements::{Class, GradeStats, PairSummary, QuerySummary};
 use super::measure::Measure;
 use super::metrics::{Mean, MeanMetrics, QueryMetrics, QueryReport, RunReport};
 use super::rbo::Rbo;
+use super::report::TrecReport;
 use crate::present::{Count, Maybe, precision};
 use core::fmt;
 

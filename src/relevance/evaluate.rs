@@ -4,7 +4,8 @@
 use super::error::{RelevanceError, Result};
 use super::flat::{Qrels, TrecRun};
 use super::measure::Measure;
-use super::metrics::{Gain, Linear, Mean, NoRelevant, expected_reciprocal_rank};
+use super::metrics::{Gain, Linear, NoRelevant, expected_reciprocal_rank};
+use super::report::{TrecReport, summarize};
 use crate::sum::Neumaier;
 
 /// `trec_eval`'s floor of AP in `gm_map` (its `MIN_GEO_MEAN`).
@@ -131,91 +132,6 @@ impl<G> TrecOptions<G> {
     }
 }
 
-/// Per-query values and their means; see [`evaluate_trec`].
-#[derive(Debug, Clone, PartialEq)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(try_from = "TrecReportRepr")
-)]
-pub struct TrecReport {
-    /// The measures, in the order asked for.
-    pub measures: Vec<Measure>,
-    /// The scored query ids, in the qrels' order.
-    pub queries: Vec<u32>,
-    /// Row-major: `values[row * measures.len() + m]`; `None` where the value
-    /// is undefined (no relevant document; ideal DCG 0), which `trec_eval`
-    /// prints as 0.
-    values: Vec<Option<f64>>,
-    /// Per measure: the mean over the scored queries under
-    /// [`TrecOptions::no_relevant`], and for the counts (`num_ret`,
-    /// `num_rel`, `num_rel_ret`) the sum, as `trec_eval` prints them.
-    pub summary: Vec<Mean>,
-    /// Query ids of the run that nobody judged (not scored).
-    pub unjudged_queries: Vec<u32>,
-    /// Judged query ids the run does not rank: left out, or scored as empty
-    /// rankings with [`TrecOptions::complete`].
-    pub unranked_queries: Vec<u32>,
-}
-
-/// The unvalidated mirror of [`TrecReport`] that serde reads: one value per
-/// query and measure, one summary per measure.
-#[cfg(feature = "serde")]
-#[derive(serde::Deserialize)]
-struct TrecReportRepr {
-    measures: Vec<Measure>,
-    queries: Vec<u32>,
-    values: Vec<Option<f64>>,
-    summary: Vec<Mean>,
-    unjudged_queries: Vec<u32>,
-    unranked_queries: Vec<u32>,
-}
-
-#[cfg(feature = "serde")]
-impl TryFrom<TrecReportRepr> for TrecReport {
-    type Error = RelevanceError;
-    fn try_from(r: TrecReportRepr) -> Result<Self> {
-        let cells = r.queries.len().checked_mul(r.measures.len());
-        if cells != Some(r.values.len()) || r.summary.len() != r.measures.len() {
-            return Err(RelevanceError::InvalidParameter {
-                name: "report",
-                expected: "one value per query and measure, and one summary per measure",
-            });
-        }
-        Ok(Self {
-            measures: r.measures,
-            queries: r.queries,
-            values: r.values,
-            summary: r.summary,
-            unjudged_queries: r.unjudged_queries,
-            unranked_queries: r.unranked_queries,
-        })
-    }
-}
-
-impl TrecReport {
-    /// The values of row `row` (one per measure).
-    #[must_use]
-    pub fn row(&self, row: usize) -> Option<&[Option<f64>]> {
-        let m = self.measures.len();
-        self.values.get(row * m..(row + 1) * m)
-    }
-
-    /// Every scored query with its values.
-    pub fn rows(&self) -> impl Iterator<Item = (u32, &[Option<f64>])> + '_ {
-        let m = self.measures.len().max(1);
-        self.queries.iter().copied().zip(self.values.chunks(m))
-    }
-
-    /// The summary value of `measure` (mean, or sum for a count), if asked
-    /// for.
-    #[must_use]
-    pub fn summary_of(&self, measure: Measure) -> Option<Mean> {
-        let i = self.measures.iter().position(|&m| m == measure)?;
-        self.summary.get(i).copied()
-    }
-}
-
 /// Per-query scratch space, sized once per evaluation.
 struct Scratch {
     /// Grade of each document id (from `base` on) for the current query;
@@ -244,6 +160,8 @@ struct Scratch {
     precision_at_rel: Vec<f64>,
     /// Whether bpref and `iprec_at_recall` are asked for.
     bpref: bool,
+    /// Whether `num_nonrel_judged_ret` is asked for.
+    judged_nonrelevant: bool,
 }
 
 const UNJUDGED: i32 = i32::MIN;
@@ -306,6 +224,7 @@ impl Plan<'_> {
             levels: self.levels.clone(),
             precision_at_rel: Vec::new(),
             bpref: self.measures.contains(&Measure::Bpref),
+            judged_nonrelevant: self.measures.contains(&Measure::JudgedNonrelevantRetrieved),
         })
     }
 
@@ -432,6 +351,8 @@ struct Core {
     relevant: usize,
     /// Judged non-relevant documents: grade ≥ 0 and below the level.
     nonrelevant: usize,
+    /// Judged non-relevant documents retrieved (counted when asked for).
+    nonrelevant_retrieved: usize,
     relevant_retrieved: f64,
     ap_sum: f64,
     rel_at_r: f64,
@@ -706,42 +627,6 @@ fn alloc<T: Clone>(n: usize, fill: T, what: &'static str) -> Result<Vec<T>> {
     Ok(v)
 }
 
-fn summarize(
-    measure: Option<&Measure>,
-    values: &[Option<f64>],
-    i: usize,
-    m: usize,
-    policy: NoRelevant,
-) -> Mean {
-    let geometric = measure == Some(&Measure::GeometricMap);
-    // An undefined gm_map value is that of AP 0: ln of the floor.
-    let zero = measure.map_or(0.0, |m| m.value_if_undefined());
-    let mut sum = Neumaier::default();
-    let mut queries = 0;
-    for row in values.chunks(m) {
-        let v = match (row.get(i).copied().flatten(), policy) {
-            (Some(v), _) => v,
-            (None, NoRelevant::Zero) => zero,
-            (None, NoRelevant::Skip) => continue,
-        };
-        sum.add(v);
-        queries += 1;
-    }
-    let count = measure.is_some_and(|m| m.is_count());
-    Mean {
-        value: (queries > 0 || count).then(|| {
-            if count {
-                sum.value()
-            } else if geometric {
-                (sum.value() / queries as f64).exp()
-            } else {
-                sum.value() / queries as f64
-            }
-        }),
-        queries,
-    }
-}
-
 fn value(measure: Measure, c: &Core, s: &Scratch) -> Option<f64> {
     let r = c.relevant as f64;
     let defined = c.relevant > 0;
@@ -776,6 +661,29 @@ fn value(measure: Measure, c: &Core, s: &Scratch) -> Option<f64> {
         Measure::Relevant => Some(r),
         Measure::RelevantRetrieved => Some(c.relevant_retrieved),
         Measure::Queries => Some(1.0),
+        Measure::JudgedNonrelevantRetrieved => Some(c.nonrelevant_retrieved as f64),
+        // The set measures as trec_eval's m_set_*.c and m_utility.c compute
+        // them (the same operations): undefined, they are 0.
+        Measure::SetPrecision => {
+            (c.retrieved > 0).then(|| c.relevant_retrieved / c.retrieved as f64)
+        }
+        Measure::SetRecall => defined.then(|| c.relevant_retrieved / r),
+        Measure::SetRelativePrecision => (c.retrieved > 0 && defined)
+            .then(|| c.relevant_retrieved / c.retrieved.min(c.relevant) as f64),
+        Measure::SetMap => (c.retrieved > 0 && defined)
+            .then(|| (c.relevant_retrieved * c.relevant_retrieved) / (c.retrieved as f64 * r)),
+        Measure::SetF => (c.relevant_retrieved > 0.0).then(|| {
+            let p = c.relevant_retrieved / c.retrieved as f64;
+            let rec = c.relevant_retrieved / r;
+            let x = 1.0;
+            (x + 1.0) * p * rec / (x * p + rec)
+        }),
+        // 1·a − 1·b + 0·c + 0·d with trec_eval's coefficients: the terms of
+        // weight 0 add ±0, so this is a − b exactly.
+        Measure::Utility => {
+            let (rel_ret, ret) = (c.relevant_retrieved, c.retrieved as f64);
+            Some(rel_ret - (ret - rel_ret))
+        }
     }
 }
 
@@ -843,6 +751,13 @@ fn score_marked<G: Gain>(
         ..Core::default()
     };
     ideal(s, jg, &options.gain, &mut c)?;
+    if s.judged_nonrelevant {
+        c.nonrelevant_retrieved = docs
+            .iter()
+            .filter_map(|&d| s.grade_of.get(d.wrapping_sub(s.base) as usize))
+            .filter(|&&g| (0..level).contains(&g))
+            .count();
+    }
     match options.ties {
         Ties::TrecEval => ranked(s, docs, options, level, &mut c)?,
         Ties::Expected => expected(s, docs, scores, options, level, &mut c)?,

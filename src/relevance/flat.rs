@@ -3,6 +3,7 @@
 //! tables of an [`Ids`].
 
 use super::error::{Location, RelevanceError, Result};
+use super::evaluate::TrecEvalVersion;
 use super::intern::{Documents, Ids, StringTable};
 
 /// Entries held by one qrels or run (they are indexed with `u32`).
@@ -219,6 +220,87 @@ impl<V: Copy + Default> Staged<V> {
     }
 }
 
+impl Staged<f64> {
+    /// Keeps the first `max` entries of each query in `trec_eval`'s rank
+    /// order for `version` (decreasing score, as `f32` for
+    /// [`TrecEvalVersion::V9`]; ties by decreasing document id as text,
+    /// then arrival order), dropping the others as if they had never been
+    /// given: the kept entries keep their lines, and a document given twice
+    /// is one only if both are kept. Nothing changes when no query has more
+    /// than `max` entries.
+    fn keep_top(&mut self, max: usize, names: &Documents, version: TrecEvalVersion) {
+        let n = self.doc.len();
+        let run_end = |k: usize| self.runs.get(k + 1).map_or(n, |r| r.1);
+        // The query of each entry and each query's number of entries.
+        let mut query = Vec::with_capacity(n);
+        let mut count: Vec<usize> = Vec::new();
+        for (k, &(q, start)) in self.runs.iter().enumerate() {
+            let q_index = q as usize;
+            if count.len() <= q_index {
+                count.resize(q_index + 1, 0);
+            }
+            let len = run_end(k) - start;
+            if let Some(c) = count.get_mut(q_index) {
+                *c += len;
+            }
+            query.extend(std::iter::repeat_n(q, len));
+        }
+        if count.iter().all(|&c| c <= max) {
+            return;
+        }
+        let key = |v: f64| match version {
+            TrecEvalVersion::V9 => descending_key(f64::from(v as f32)),
+            _ => descending_key(v),
+        };
+        // The entries of each query with too many, in rank order.
+        let mut long: Vec<Vec<usize>> = vec![Vec::new(); count.len()];
+        for (i, &q) in query.iter().enumerate() {
+            if let Some(list) = long.get_mut(q as usize)
+                && count.get(q as usize).is_some_and(|&c| c > max)
+            {
+                list.push(i);
+            }
+        }
+        let mut keep = vec![true; n];
+        for list in &mut long {
+            let entry = |i: usize| {
+                let d = self.doc.get(i).copied().unwrap_or(0);
+                (key(self.value.get(i).copied().unwrap_or(0.0)), d)
+            };
+            list.sort_by(|&a, &b| {
+                let ((ka, da), (kb, db)) = (entry(a), entry(b));
+                ka.cmp(&kb)
+                    .then_with(|| names.name_bytes(db).cmp(&names.name_bytes(da)))
+                    .then(a.cmp(&b))
+            });
+            for &i in list.iter().skip(max) {
+                if let Some(k) = keep.get_mut(i) {
+                    *k = false;
+                }
+            }
+        }
+        let mut kept = Staged::new(self.origin);
+        kept.records = self.records;
+        for (i, &q) in query.iter().enumerate() {
+            if keep.get(i).copied().unwrap_or(false)
+                && let (Some(&d), Some(&v)) = (self.doc.get(i), self.value.get(i))
+            {
+                // Fewer entries than were given: within the limit.
+                let _ = kept.push(q, d, v, self.at.get(i));
+            }
+        }
+        *self = kept;
+    }
+}
+
+/// A query id that the builder's id tables did not give.
+fn not_a_query() -> RelevanceError {
+    RelevanceError::InvalidParameter {
+        name: "query",
+        expected: "a query id the builder gave",
+    }
+}
+
 fn inconsistent() -> RelevanceError {
     RelevanceError::InvalidParameter {
         name: "ids",
@@ -413,6 +495,45 @@ impl QrelsBuilder<'_> {
         self.staged.push(q, d, grade, at)
     }
 
+    /// The id of query `name`, interned, for [`QrelsBuilder::add_to`]: a
+    /// caller adding a query's judgements together looks the query up once.
+    ///
+    /// # Errors
+    /// [`RelevanceError::TooLarge`] past `u32::MAX − 1` distinct queries.
+    pub fn query(&mut self, name: &str) -> Result<u32> {
+        self.ids.tables_mut().0.intern(name)
+    }
+
+    /// As [`QrelsBuilder::add`], for a query id that
+    /// [`QrelsBuilder::query`] gave.
+    ///
+    /// # Errors
+    /// As [`QrelsBuilder::add`]; [`RelevanceError::InvalidParameter`] for a
+    /// query id that is not one of the builder's.
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::relevance::{Ids, Qrels};
+    /// let mut ids = Ids::new();
+    /// let mut b = Qrels::builder(&mut ids);
+    /// let q = b.query("q1")?;
+    /// for (doc, grade) in [("a", 1), ("b", 0)] {
+    ///     b.add_to(q, doc, grade)?;
+    /// }
+    /// assert_eq!(b.finish()?.len(), 2);
+    /// # Ok::<(), adaptive_comp_metrics::relevance::RelevanceError>(())
+    /// ```
+    pub fn add_to(&mut self, query: u32, document: &str, grade: i32) -> Result<()> {
+        self.staged.records += 1;
+        let at = self.staged.records;
+        let (qt, dt) = self.ids.tables_mut();
+        if query as usize >= qt.len() {
+            return Err(not_a_query());
+        }
+        let d = dt.intern(query, document)?;
+        self.staged.push(query, d, grade, at)
+    }
+
     pub(crate) fn push_ids(&mut self, q: u32, d: u32, grade: i32, line: usize) -> Result<()> {
         self.staged.push(q, d, grade, line)
     }
@@ -510,6 +631,7 @@ impl TrecRun {
             ids,
             staged: Staged::new(Origin::Records),
             name: None,
+            top: None,
         }
     }
 
@@ -518,6 +640,7 @@ impl TrecRun {
             ids,
             staged: Staged::new(Origin::Lines),
             name: None,
+            top: None,
         }
     }
 
@@ -592,6 +715,8 @@ pub struct RunBuilder<'a> {
     ids: &'a mut Ids,
     staged: Staged<f64>,
     name: Option<String>,
+    /// `trec_eval -M`: the documents kept of each query, and the order.
+    top: Option<(usize, TrecEvalVersion)>,
 }
 
 impl RunBuilder<'_> {
@@ -626,6 +751,60 @@ impl RunBuilder<'_> {
         self.staged.push(q, d, score, at)
     }
 
+    /// The id of query `name`, interned, for [`RunBuilder::add_to`]: a
+    /// caller adding a query's scores together looks the query up once.
+    ///
+    /// # Errors
+    /// [`RelevanceError::TooLarge`] past `u32::MAX − 1` distinct queries.
+    pub fn query(&mut self, name: &str) -> Result<u32> {
+        self.ids.tables_mut().0.intern(name)
+    }
+
+    /// As [`RunBuilder::add`], for a query id that [`RunBuilder::query`]
+    /// gave.
+    ///
+    /// # Errors
+    /// As [`RunBuilder::add`]; [`RelevanceError::InvalidParameter`] for a
+    /// query id that is not one of the builder's.
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::relevance::{Ids, TrecRun};
+    /// let mut ids = Ids::new();
+    /// let mut b = TrecRun::builder(&mut ids);
+    /// let q = b.query("q1")?;
+    /// for (doc, score) in [("a", 0.5), ("b", 0.9)] {
+    ///     b.add_to(q, doc, score)?;
+    /// }
+    /// assert!(b.add_to(q + 1, "c", 0.1).is_err());
+    /// assert_eq!(b.finish()?.len(), 2);
+    /// # Ok::<(), adaptive_comp_metrics::relevance::RelevanceError>(())
+    /// ```
+    pub fn add_to(&mut self, query: u32, document: &str, score: f64) -> Result<()> {
+        self.staged.records += 1;
+        let at = self.staged.records;
+        if !score.is_finite() {
+            let index = at - 1;
+            return Err(if score.is_nan() {
+                RelevanceError::NaN {
+                    input: "score",
+                    index,
+                }
+            } else {
+                RelevanceError::Infinite {
+                    input: "score",
+                    index,
+                }
+            });
+        }
+        let (qt, dt) = self.ids.tables_mut();
+        if query as usize >= qt.len() {
+            return Err(not_a_query());
+        }
+        let d = dt.intern(query, document)?;
+        self.staged.push(query, d, score, at)
+    }
+
     pub(crate) fn push_ids(&mut self, q: u32, d: u32, score: f64, line: usize) -> Result<()> {
         self.staged.push(q, d, score, line)
     }
@@ -636,6 +815,41 @@ impl RunBuilder<'_> {
 
     pub(crate) fn set_name(&mut self, name: &str) {
         self.name = Some(name.to_owned());
+    }
+
+    /// Keeps only the first `max` documents of each query, as `trec_eval -M
+    /// max` does: in the rank order of `version` (decreasing score, as a C
+    /// `float` for [`TrecEvalVersion::V9`]; ties by decreasing document id
+    /// as text), the others dropped by [`finish`](Self::finish) before
+    /// anything else, so a document listed twice is an error only when both
+    /// are kept (`trec_eval` checks for duplicates after the cut).
+    ///
+    /// A `max` of 0 keeps every document (as no limit does).
+    ///
+    /// # Complexity
+    /// O(1) here; [`finish`](Self::finish) then sorts the documents of each
+    /// query with more than `max`.
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::relevance::{Ids, TrecEvalVersion, TrecRun};
+    /// let mut ids = Ids::new();
+    /// let mut b = TrecRun::builder(&mut ids);
+    /// b.add("q1", "a", 0.5)?;
+    /// b.add("q1", "c", 0.9)?;
+    /// b.add("q1", "b", 0.5)?;
+    /// b.add("q1", "a", 0.1)?; // a duplicate, but cut off
+    /// b.keep_top(2, TrecEvalVersion::V10);
+    /// let run = b.finish()?;
+    /// let q1 = ids.queries().get("q1").ok_or("no q1")?;
+    /// let (docs, _) = run.ranking(q1).ok_or("not ranked")?;
+    /// let names: Vec<_> = docs.iter().filter_map(|&d| ids.documents().name(d)).collect();
+    /// assert_eq!(names, ["c", "b"]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn keep_top(&mut self, max: usize, version: TrecEvalVersion) -> &mut Self {
+        self.top = (max > 0).then_some((max, version));
+        self
     }
 
     /// Groups the scores by query and sorts each query's documents into
@@ -649,9 +863,12 @@ impl RunBuilder<'_> {
     ///
     /// # Complexity
     /// O(n + Σ n_q log n_q) time, O(n + ids) memory.
-    pub fn finish(self) -> Result<TrecRun> {
+    pub fn finish(mut self) -> Result<TrecRun> {
         let qn = self.ids.queries().len();
         let names = self.ids.documents();
+        if let Some((max, version)) = self.top {
+            self.staged.keep_top(max, names, version);
+        }
         if let Some((first, again)) = self.staged.duplicate {
             let d = self.staged.doc.get(again).copied();
             return Err(RelevanceError::DuplicateScore {

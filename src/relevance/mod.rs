@@ -85,8 +85,11 @@
 //! the same `f64`, bit for bit, as [`str::parse::<f64>`] gives; forms the
 //! fast path does not cover go to it), ids checked as UTF-8 and hashed.
 //! The parsed lines are then interned and stored in file order, one block
-//! at a time; with two or more threads ([`crate::current_threads`]: set
-//! with [`crate::with_threads`] or the environment variable `ACM_THREADS`)
+//! at a time. The first MiB is read, parsed and stored on the caller's
+//! thread alone (a smaller file never starts a thread: starting helpers
+//! cost a 1 KB file 30 times its reading time); from there on, with two or
+//! more threads ([`crate::current_threads`]: set with
+//! [`crate::with_threads`] or the environment variable `ACM_THREADS`)
 //! three blocks are in flight: the caller stores block k while helper
 //! threads parse the chunks of blocks k + 1 and k + 2, which the caller
 //! has read (the reader stays on the caller's thread: it need not be
@@ -148,6 +151,7 @@ mod judgements;
 mod measure;
 mod metrics;
 mod rbo;
+mod report;
 mod scan;
 mod trec;
 
@@ -156,7 +160,7 @@ pub use csv::{
     read_judgements, read_run,
 };
 pub use error::{Location, RelevanceError, Result};
-pub use evaluate::{Ties, TrecEvalVersion, TrecOptions, TrecReport, evaluate_trec};
+pub use evaluate::{Ties, TrecEvalVersion, TrecOptions, evaluate_trec};
 pub use flat::{Qrels, QrelsBuilder, RunBuilder, TrecRun};
 pub use intern::{Documents, Ids, StringTable};
 pub use judgements::{
@@ -170,6 +174,9 @@ pub use metrics::{
     mean_metrics,
 };
 pub use rbo::{Rbo, rbo, rbo_tied, tie_groups};
+pub use report::TrecReport;
+pub use trec::fuzzing;
 pub use trec::{
-    TrecSyntax, read_trec_qrels, read_trec_qrels_with, read_trec_run, read_trec_run_with,
+    TrecSyntax, read_trec_qrels, read_trec_qrels_with, read_trec_run, read_trec_run_top,
+    read_trec_run_with,
 };

@@ -19,6 +19,7 @@ mod relevance;
 mod relevance_csv;
 mod relevance_rbo;
 mod relevance_trec;
+mod relevance_trec_eval_rules;
 mod relevance_trec_official;
 mod triplet_build;
 mod triplet_format;

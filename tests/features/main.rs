@@ -24,6 +24,7 @@ mod fuzz_regressions;
 mod harness;
 mod limits;
 mod misuse;
+mod pairwise;
 mod seeded_values;
 mod serde_all;
 mod simulate_data;

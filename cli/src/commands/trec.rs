@@ -12,18 +12,19 @@
 //! as in trec_eval) and the nicknames `official` (the default), `set` and
 //! `all_trec` (the part of those sets computed here), read by the library's
 //! [`MeasureSelection`] as the Python `RelevanceEvaluator` reads its
-//! measures. The summary is computed
-//! with trec_eval's arithmetic (plain sums in qid order), so that the
-//! output is trec_eval's byte for byte.
+//! measures. trec_eval's rules are the library's: `-M` is
+//! [`read_trec_run_top`] (the run cut as it is read), the summary
+//! [`TrecReport::trec_eval_summary`](adaptive_comp_metrics::relevance::TrecReport::trec_eval_summary)
+//! (trec_eval's arithmetic: plain sums in qid order), so that the output is
+//! trec_eval's byte for byte; this command maps the arguments and prints.
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use adaptive_comp_metrics::relevance::{
-    Ids, Measure, MeasureSelection, MeasureSyntax, NoRelevant, Qrels, RelevanceError,
-    SelectionNote, Ties, TrecEvalVersion, TrecOptions, TrecSyntax, evaluate_trec,
-    read_trec_qrels_with, read_trec_run_with,
+    Ids, Measure, MeasureSelection, MeasureSyntax, NoRelevant, RelevanceError, SelectionNote, Ties,
+    TrecEvalVersion, TrecOptions, TrecSyntax, evaluate_trec, read_trec_qrels_with,
+    read_trec_run_top, read_trec_run_with,
 };
 
 use crate::error::{Failure, Outcome, echo};
@@ -175,9 +176,14 @@ fn select(specs: &[String], ties: Ties) -> Outcome<Selection> {
                 "measure {} (-m) has no cut-offs after its '.'",
                 echo(&given(&spec))
             ),
-            RelevanceError::GainParameters { spec } => format!(
+            RelevanceError::MeasureParameters { spec } if spec.starts_with("ndcg") => format!(
                 "{} (-m): acm trec takes no gain parameters for ndcg (its gains are the \
                      grades)",
+                echo(&given(&spec))
+            ),
+            RelevanceError::MeasureParameters { spec } => format!(
+                "{} (-m): acm trec computes set_F and utility with trec_eval's default \
+                     parameters only",
                 echo(&given(&spec))
             ),
             RelevanceError::BadCutoffs { family, cutoffs } => {
@@ -237,60 +243,6 @@ fn cut_offs_given(specs: &[String], family: &str, cut: &str) -> String {
         .to_owned()
 }
 
-/// The score order of a release: larger first (as `f32` for 9).
-fn score_key(score: f64, version: TrecEvalVersion) -> f64 {
-    match version {
-        TrecEvalVersion::V9 => f64::from(score as f32),
-        _ => score,
-    }
-}
-
-/// The run with only the first `max` documents of each query (trec_eval's
-/// order: decreasing score, ties by decreasing docno); the lines dropped
-/// become blank, so that errors keep their line numbers. Also the tag of
-/// the original last line, trec_eval's runid.
-fn truncate_run(
-    bytes: &[u8],
-    max: u64,
-    version: TrecEvalVersion,
-    syntax: TrecSyntax,
-) -> (Vec<u8>, Option<String>) {
-    let text = String::from_utf8_lossy(bytes);
-    let lines: Vec<&str> = text.split('\n').collect();
-    let mut by_query: HashMap<&str, Vec<(f64, &str, usize)>> = HashMap::new();
-    let mut runid = None;
-    for (i, l) in lines.iter().enumerate() {
-        let f: Vec<&str> = l.split_ascii_whitespace().collect();
-        let comment = l.starts_with('#')
-            || (syntax == TrecSyntax::TrecEval && f.first().is_some_and(|q| q.starts_with('#')));
-        if comment {
-            continue;
-        }
-        if let [qid, _, docno, _, score, tag, ..] = f.as_slice()
-            && let Ok(s) = score.parse::<f64>()
-        {
-            by_query
-                .entry(qid)
-                .or_default()
-                .push((score_key(s, version), docno, i));
-            runid = Some((*tag).to_owned());
-        }
-    }
-    let mut drop = vec![false; lines.len()];
-    for docs in by_query.values_mut() {
-        docs.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| b.1.cmp(a.1)));
-        for d in docs.iter().skip(usize::try_from(max).unwrap_or(usize::MAX)) {
-            drop[d.2] = true;
-        }
-    }
-    let kept: Vec<&str> = lines
-        .iter()
-        .zip(&drop)
-        .map(|(l, &d)| if d { "" } else { *l })
-        .collect();
-    (kept.join("\n").into_bytes(), runid)
-}
-
 fn in_file(path: &Path) -> impl Fn(RelevanceError) -> Failure + '_ {
     move |e| Failure::in_file(path, &e)
 }
@@ -341,20 +293,15 @@ pub fn run(a: &Args, ctx: &Ctx, out: &mut Out) -> Outcome {
     let mut ids = Ids::new();
     let qrels = read_trec_qrels_with(input::open(&a.qrels)?, &mut ids, syntax)
         .map_err(in_file(&a.qrels))?;
-    let (run, runid) = match a.max_docs {
+    let run = input::open(&a.run)?;
+    let run = match a.max_docs {
         Some(max) => {
-            let (bytes, runid) = truncate_run(&input::read(&a.run)?, max, version, syntax);
-            (
-                read_trec_run_with(bytes.as_slice(), &mut ids, syntax),
-                runid,
-            )
+            let max = usize::try_from(max).unwrap_or(usize::MAX);
+            read_trec_run_top(run, &mut ids, syntax, max, version)
         }
-        None => (
-            read_trec_run_with(input::open(&a.run)?, &mut ids, syntax),
-            None,
-        ),
-    };
-    let run = run.map_err(in_file(&a.run))?;
+        None => read_trec_run_with(run, &mut ids, syntax),
+    }
+    .map_err(in_file(&a.run))?;
     if qrels.is_empty() {
         return Err(Failure::new("no judgements: the file has no record").file(&a.qrels));
     }
@@ -430,19 +377,18 @@ pub fn run(a: &Args, ctx: &Ctx, out: &mut Out) -> Outcome {
             *u = true;
         }
     }
-    let mut rows: Vec<(String, Vec<Option<f64>>, bool)> = report
-        .rows()
-        .map(|(q, v)| {
-            let ranked = !unranked.get(q as usize).copied().unwrap_or(false);
-            (name(q), v.to_vec(), ranked)
+    let ranked = |q: u32| !unranked.get(q as usize).copied().unwrap_or(false);
+    let rows: Vec<(String, Vec<Option<f64>>, bool)> = report
+        .trec_eval_order(&ids)
+        .into_iter()
+        .filter_map(|row| {
+            let q = *report.queries.get(row)?;
+            Some((name(q), report.row(row)?.to_vec(), ranked(q)))
         })
         .collect();
-    rows.sort_by(|x, y| x.0.as_bytes().cmp(y.0.as_bytes()));
-    let summary = summarize(&rows, &measures, a, version, &qrels);
+    let summary = report.trec_eval_summary(&qrels, &ids, &options);
     let scored = Scored {
-        run_id: runid
-            .or_else(|| run.name().map(str::to_owned))
-            .unwrap_or_default(),
+        run_id: run.name().unwrap_or_default().to_owned(),
         items: selection.items,
         rows,
         summary,
@@ -453,67 +399,6 @@ pub fn run(a: &Args, ctx: &Ctx, out: &mut Out) -> Outcome {
         Format::Json => write_json(&scored, a, out),
         Format::Csv => write_csv(&scored, a, out),
     }
-}
-
-/// The summary line of every measure with trec_eval's arithmetic: the
-/// per-query values added in qid order, divided by the number of queries
-/// (gm_map: the exponential of that); counts summed. trec_eval 9 adds the
-/// gm_map of the queries `-c` brings in after the others, and with `-c`
-/// both releases print as num_rel the number of grades > 0 in the qrels.
-fn summarize(
-    rows: &[(String, Vec<Option<f64>>, bool)],
-    measures: &[Measure],
-    a: &Args,
-    version: TrecEvalVersion,
-    qrels: &Qrels,
-) -> Vec<Option<f64>> {
-    let n = rows.len();
-    measures
-        .iter()
-        .enumerate()
-        .map(|(i, &m)| {
-            let value = |row: &Vec<Option<f64>>| {
-                row.get(i)
-                    .copied()
-                    .flatten()
-                    .unwrap_or_else(|| m.value_if_undefined())
-            };
-            if m == Measure::Relevant && a.complete {
-                let positive: usize = qrels
-                    .queries()
-                    .iter()
-                    .filter_map(|&q| qrels.judgements(q))
-                    .map(|(_, grades)| grades.iter().filter(|&&g| g > 0).count())
-                    .sum();
-                return Some(positive as f64);
-            }
-            let mut sum = 0.0;
-            if m == Measure::GeometricMap && version == TrecEvalVersion::V9 {
-                let mut missing = 0;
-                for (_, row, ranked) in rows {
-                    if *ranked {
-                        sum += value(row);
-                    } else {
-                        missing += 1;
-                    }
-                }
-                sum += f64::from(missing) * m.value_if_undefined();
-            } else {
-                for (_, row, _) in rows {
-                    sum += value(row);
-                }
-            }
-            if m.is_count() {
-                Some(sum)
-            } else if n == 0 {
-                None
-            } else if m == Measure::GeometricMap {
-                Some((sum / n as f64).exp())
-            } else {
-                Some(sum / n as f64)
-            }
-        })
-        .collect()
 }
 
 /// trec_eval's value of a line: undefined is 0; counts as integers.
@@ -702,25 +587,38 @@ mod tests {
 
     #[test]
     fn the_set_nickname_and_full_names_are_read_by_the_library() {
-        // trec_eval's `set`: the counts computed here, and a note naming
-        // the rest.
+        // trec_eval's `set`, whole and in trec_eval's order.
         let s = select(&["set".into()], Ties::TrecEval).unwrap();
+        let names: Vec<String> = s
+            .items
+            .iter()
+            .map(|i| match i {
+                Item::Runid => "runid".to_owned(),
+                Item::Measure(m) => m.to_string(),
+            })
+            .collect();
         assert_eq!(
-            s.items,
+            names,
             [
-                Item::Runid,
-                Item::Measure(Measure::Queries),
-                Item::Measure(Measure::Retrieved),
-                Item::Measure(Measure::Relevant),
-                Item::Measure(Measure::RelevantRetrieved),
+                "runid",
+                "num_q",
+                "num_ret",
+                "num_rel",
+                "num_rel_ret",
+                "utility",
+                "set_P",
+                "set_relative_P",
+                "set_recall",
+                "set_map",
+                "set_F"
             ]
         );
-        assert_eq!(
-            s.notes,
-            [
-                "trec_eval's set set also has utility, set_P, set_recall, set_relative_P, \
-              set_map, set_F: not computed here"
-            ]
+        assert!(s.notes.is_empty());
+        let e = items(&["set_F.0.5"]).unwrap_err();
+        assert!(
+            e.message.contains("default parameters only"),
+            "{}",
+            e.message
         );
         // A measure's full name, recall levels included.
         assert_eq!(
@@ -743,26 +641,5 @@ mod tests {
             "{}",
             e.message
         );
-    }
-
-    #[test]
-    fn truncation_keeps_the_top_documents_and_the_line_numbers() {
-        let run = b"q1 Q0 a 1 0.5 r\nq1 Q0 b 2 0.9 r\nq1 Q0 c 3 0.5 r\nq2 Q0 a 1 1 last\n";
-        let (t, runid) = truncate_run(run, 2, TrecEvalVersion::V10, TrecSyntax::TrecEval);
-        // b (0.9) then c (0.5, docno c > a).
-        assert_eq!(
-            String::from_utf8(t).unwrap(),
-            "\nq1 Q0 b 2 0.9 r\nq1 Q0 c 3 0.5 r\nq2 Q0 a 1 1 last\n"
-        );
-        assert_eq!(runid.as_deref(), Some("last"));
-        // As floats, 1 + 1e-9 ties with 1, and "z" > "y" goes first.
-        let run = b"q Q0 y 1 1.000000001 r\nq Q0 z 2 1 r\n";
-        let (t10, _) = truncate_run(run, 1, TrecEvalVersion::V10, TrecSyntax::TrecEval);
-        let (t9, _) = truncate_run(run, 1, TrecEvalVersion::V9, TrecSyntax::TrecEval);
-        assert_eq!(
-            String::from_utf8(t10).unwrap(),
-            "q Q0 y 1 1.000000001 r\n\n"
-        );
-        assert_eq!(String::from_utf8(t9).unwrap(), "\nq Q0 z 2 1 r\n");
     }
 }
