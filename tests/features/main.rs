@@ -16,6 +16,7 @@ mod script;
 mod ballot_campaign;
 mod ballot_scheduler;
 mod ballot_serde;
+mod compare;
 mod display;
 mod fuzz_regressions;
 #[path = "../common/harness.rs"]
