@@ -34,6 +34,9 @@ Examples:
 
 /// Models fitted to pairwise comparisons.
 #[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:
+  acm pairwise fit votes.csv
+  acm pairwise fit votes.csv --model noisy-bt --top-k 5 --format json")]
 pub struct Args {
     /// The step.
     #[command(subcommand)]
