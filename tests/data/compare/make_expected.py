@@ -85,8 +85,13 @@ def draw_samples():
     out.append(("constant difference n=6", np.arange(6) / 5, np.arange(6) / 5 - 0.25))
     out.append(("all-equal units n=5", np.full(5, 0.5), np.full(5, 0.25)))
     out.append(("one unit differs n=8", np.zeros(8), np.r_[np.zeros(7), 0.5]))
-    out.append(("dyadic ties n=12", np.array([0, 0.5, 0.25, 1, 0.75, 0.5, 0.5, 0.25, 0, 1, 0.5, 0.75]),
-                np.array([0.25, 0.5, 0, 0.75, 0.75, 0.25, 0, 0.5, 0.25, 0.5, 1, 0.75])))
+    out.append(
+        (
+            "dyadic ties n=12",
+            np.array([0, 0.5, 0.25, 1, 0.75, 0.5, 0.5, 0.25, 0, 1, 0.5, 0.75]),
+            np.array([0.25, 0.5, 0, 0.75, 0.75, 0.25, 0, 0.5, 0.25, 0.5, 1, 0.75]),
+        )
+    )
     # A tiny p-value (about 1e-305 for the t-test).
     n = 400
     x = rng.random(n)
@@ -108,13 +113,20 @@ def ttest_cases():
             sd = mp.sqrt(mp.fsum((v - mean) ** 2 for v in d) / (n - 1))
             case = {
                 "name": name,
-                "alternative": alt, "scipy_t": f(r.statistic), "scipy_p": f(r.pvalue),
-                "ci_low": f(ci.low), "ci_high": f(ci.high), "df": int(r.df),
+                "alternative": alt,
+                "scipy_t": f(r.statistic),
+                "scipy_p": f(r.pvalue),
+                "ci_low": f(ci.low),
+                "ci_high": f(ci.high),
+                "df": int(r.df),
             }
             if sd > 0:
                 t = mean / (sd / mp.sqrt(n))
-                p = {"two-sided": 2 * t_sf(abs(t), n - 1), "greater": t_sf(t, n - 1),
-                     "less": 1 - t_sf(t, n - 1)}[alt]
+                p = {
+                    "two-sided": 2 * t_sf(abs(t), n - 1),
+                    "greater": t_sf(t, n - 1),
+                    "less": 1 - t_sf(t, n - 1),
+                }[alt]
                 case["t"] = f(t)
                 case["p"] = f(p)
                 case["ln_p"] = f(mp.log(p)) if p > 0 else "-inf"
@@ -122,7 +134,9 @@ def ttest_cases():
                 case["cohens_dz"] = f(dz)
                 if n >= 3:
                     nu = n - 1
-                    j = mp.gamma(mp.mpf(nu) / 2) / (mp.sqrt(mp.mpf(nu) / 2) * mp.gamma(mp.mpf(nu - 1) / 2))
+                    j = mp.gamma(mp.mpf(nu) / 2) / (
+                        mp.sqrt(mp.mpf(nu) / 2) * mp.gamma(mp.mpf(nu - 1) / 2)
+                    )
                     case["hedges_gz"] = f(j * dz)
             cases.append(case)
     return cases
@@ -138,16 +152,28 @@ def wilcoxon_cases():
                         if method == "exact" and len(x) > 60:
                             continue
                         try:
-                            r = stats.wilcoxon(x, y, zero_method=zm, correction=corr,
-                                               method=method, alternative=alt)
+                            r = stats.wilcoxon(
+                                x,
+                                y,
+                                zero_method=zm,
+                                correction=corr,
+                                method=method,
+                                alternative=alt,
+                            )
                         except ValueError:
                             continue
-                        cases.append({
-                            "name": name,
-                            "zero_method": zm, "correction": corr, "method": method,
-                            "alternative": alt, "statistic": f(r.statistic), "p": f(r.pvalue),
-                            "z": f(getattr(r, "zstatistic", float("nan"))),
-                        })
+                        cases.append(
+                            {
+                                "name": name,
+                                "zero_method": zm,
+                                "correction": corr,
+                                "method": method,
+                                "alternative": alt,
+                                "statistic": f(r.statistic),
+                                "p": f(r.pvalue),
+                                "z": f(getattr(r, "zstatistic", float("nan"))),
+                            }
+                        )
     return cases
 
 
@@ -156,6 +182,7 @@ def exact_flips(x, y, alt):
     doubles, values within 1e-10·Σ(|x| + |y|) of T counting as ties (the
     crate's rule: decimal ties such as 0.1 + 0.2 = 0.3 stay ties)."""
     import itertools
+
     d = [Fraction(a) - Fraction(b) for a, b in zip(x, y)]
     tol = Fraction(1, 10**10) * sum(abs(Fraction(a)) + abs(Fraction(b)) for a, b in zip(x, y))
     t = sum(d)
@@ -177,13 +204,25 @@ def randomisation_cases():
         if len(d) > 16:
             continue
         for alt in ["two-sided", "greater", "less"]:
-            r = stats.permutation_test((d,), lambda d, axis: np.mean(d, axis=axis),
-                                       permutation_type="samples", n_resamples=np.inf,
-                                       alternative=alt, vectorized=True)
+            r = stats.permutation_test(
+                (d,),
+                lambda d, axis: np.mean(d, axis=axis),
+                permutation_type="samples",
+                n_resamples=np.inf,
+                alternative=alt,
+                vectorized=True,
+            )
             p_ties = exact_flips(x, y, alt)
-            cases.append({"name": name,
-                          "alternative": alt, "p": f(r.pvalue), "statistic": f(r.statistic),
-                          "p_ties": p_ties, "ties_differ": p_ties != float(r.pvalue)})
+            cases.append(
+                {
+                    "name": name,
+                    "alternative": alt,
+                    "p": f(r.pvalue),
+                    "statistic": f(r.statistic),
+                    "p_ties": p_ties,
+                    "ties_differ": p_ties != float(r.pvalue),
+                }
+            )
     return cases
 
 
@@ -195,29 +234,62 @@ def bootstrap_cases():
         y = x + r2.normal(0.1, 0.3, n) ** 3
         for method in ["percentile", "BCa"]:
             for alt in ["two-sided", "greater", "less"]:
-                res = stats.bootstrap((x, y), lambda a, b, axis: np.mean(a - b, axis=axis),
-                                      paired=True, vectorized=True, n_resamples=999,
-                                      method=method, alternative=alt, confidence_level=0.9,
-                                      rng=np.random.default_rng(seed))
-                cases.append({"x": list(map(float, x)), "y": list(map(float, y)),
-                              "method": method, "alternative": alt, "level": 0.9,
-                              "distribution": list(map(float, res.bootstrap_distribution)),
-                              "low": f(res.confidence_interval.low),
-                              "high": f(res.confidence_interval.high)})
+                res = stats.bootstrap(
+                    (x, y),
+                    lambda a, b, axis: np.mean(a - b, axis=axis),
+                    paired=True,
+                    vectorized=True,
+                    n_resamples=999,
+                    method=method,
+                    alternative=alt,
+                    confidence_level=0.9,
+                    rng=np.random.default_rng(seed),
+                )
+                cases.append(
+                    {
+                        "x": list(map(float, x)),
+                        "y": list(map(float, y)),
+                        "method": method,
+                        "alternative": alt,
+                        "level": 0.9,
+                        "distribution": list(map(float, res.bootstrap_distribution)),
+                        "low": f(res.confidence_interval.low),
+                        "high": f(res.confidence_interval.high),
+                    }
+                )
     return cases
 
 
-METHODS = ["bonferroni", "sidak", "holm-sidak", "holm", "simes-hochberg", "hommel",
-           "fdr_bh", "fdr_by", "fdr_tsbh", "fdr_tsbky", "fdr_gbs"]
-R_NAMES = {"bonferroni": "bonferroni", "holm": "holm", "simes-hochberg": "hochberg",
-           "hommel": "hommel", "fdr_bh": "BH", "fdr_by": "BY"}
+METHODS = [
+    "bonferroni",
+    "sidak",
+    "holm-sidak",
+    "holm",
+    "simes-hochberg",
+    "hommel",
+    "fdr_bh",
+    "fdr_by",
+    "fdr_tsbh",
+    "fdr_tsbky",
+    "fdr_gbs",
+]
+R_NAMES = {
+    "bonferroni": "bonferroni",
+    "holm": "holm",
+    "simes-hochberg": "hochberg",
+    "hommel": "hommel",
+    "fdr_bh": "BH",
+    "fdr_by": "BY",
+}
 
 
 def p_adjust_r(p, method):
     if shutil.which("Rscript") is None:
         return None
-    expr = ("p <- c(" + ",".join(repr(float(v)) for v in p) + "); "
-            f"cat(sprintf('%.17g', p.adjust(p, method='{method}')), sep='\\n')")
+    expr = (
+        "p <- c(" + ",".join(repr(float(v)) for v in p) + "); "
+        f"cat(sprintf('%.17g', p.adjust(p, method='{method}')), sep='\\n')"
+    )
     out = subprocess.run(["Rscript", "-e", expr], capture_output=True, text=True, check=True)
     return [float(v) for v in out.stdout.split()]
 
@@ -237,12 +309,20 @@ def multitest_cases():
     for p in vectors:
         for method in METHODS:
             for alpha in [0.05, 0.1]:
-                for maxiter in ([1, 0, 3] if method.startswith("fdr_ts") else [1]):
-                    rej, adj, a_s, a_b = multipletests(p, alpha=alpha, method=method, maxiter=maxiter)
-                    case = {"p": list(map(float, p)), "method": method, "alpha": alpha,
-                            "maxiter": maxiter, "reject": list(map(bool, rej)),
-                            "adjusted": list(map(float, adj)),
-                            "alpha_sidak": f(a_s), "alpha_bonferroni": f(a_b)}
+                for maxiter in [1, 0, 3] if method.startswith("fdr_ts") else [1]:
+                    rej, adj, a_s, a_b = multipletests(
+                        p, alpha=alpha, method=method, maxiter=maxiter
+                    )
+                    case = {
+                        "p": list(map(float, p)),
+                        "method": method,
+                        "alpha": alpha,
+                        "maxiter": maxiter,
+                        "reject": list(map(bool, rej)),
+                        "adjusted": list(map(float, adj)),
+                        "alpha_sidak": f(a_s),
+                        "alpha_bonferroni": f(a_b),
+                    }
                     if method in R_NAMES and alpha == 0.05:
                         case["r"] = p_adjust_r(p, R_NAMES[method])
                     cases.append(case)
@@ -270,7 +350,9 @@ def friedman_exact(table, larger_is_better=True):
     ranks = [s / n for s in sums]
     c = 1 - ties / (n * k * (k * k - 1))
     centre = Fraction(k + 1, 2)
-    stat = 12 * Fraction(n) / (k * (k + 1)) * sum((r - centre) ** 2 for r in ranks) / c if c else None
+    stat = (
+        12 * Fraction(n) / (k * (k + 1)) * sum((r - centre) ** 2 for r in ranks) / c if c else None
+    )
     out = {"average_ranks": [float(r) for r in ranks], "tie_correction": float(c)}
     if stat is not None:
         x = mp.mpf(stat.numerator) / stat.denominator
@@ -281,7 +363,10 @@ def friedman_exact(table, larger_is_better=True):
 
 def range_sf(q, k):
     q = mp.mpf(q)
-    g = lambda z: mp.npdf(z) * (mp.ncdf(z) ** (k - 1) - (mp.ncdf(z) - mp.ncdf(z - q)) ** (k - 1))
+
+    def g(z):
+        return mp.npdf(z) * (mp.ncdf(z) ** (k - 1) - (mp.ncdf(z) - mp.ncdf(z - q)) ** (k - 1))
+
     return k * mp.quad(g, [-mp.inf, -5, 0, q / 2, 5, mp.inf])
 
 
@@ -308,8 +393,13 @@ def friedman_cases():
                 case["scipy_p"] = f(r.pvalue)
             cases.append(case)
     # Every unit ties every system.
-    cases.append({"table": [[0.5, 0.5, 0.5]] * 4, "kind": "all tied",
-                  **friedman_exact([[0.5, 0.5, 0.5]] * 4)})
+    cases.append(
+        {
+            "table": [[0.5, 0.5, 0.5]] * 4,
+            "kind": "all tied",
+            **friedman_exact([[0.5, 0.5, 0.5]] * 4),
+        }
+    )
     # MTEB-sized, a clear order: p far below 1e-300.
     table = (rng.random((56, 95)) * 0.2 + np.linspace(0, 1, 95)).tolist()
     cases.append({"table": table, "kind": "mteb", **friedman_exact(table)})
@@ -321,17 +411,28 @@ def range_cases():
     for k in [2, 3, 4, 5, 7, 10, 20, 50, 95, 100]:
         for alpha in [0.1, 0.05, 0.01]:
             q = range_isf(alpha, k)
-            out.append({"k": k, "alpha": alpha, "q": float(q),
-                        "scipy_q": float(stats.studentized_range.isf(alpha, k, np.inf))})
+            out.append(
+                {
+                    "k": k,
+                    "alpha": alpha,
+                    "q": float(q),
+                    "scipy_q": float(stats.studentized_range.isf(alpha, k, np.inf)),
+                }
+            )
     return out
 
 
 def main():
     expected = {
-        "versions": {"scipy": scipy.__version__, "statsmodels": statsmodels.__version__,
-                     "numpy": np.__version__, "mpmath": mp.__version__},
-        "samples": {name: {"x": list(map(float, x)), "y": list(map(float, y))}
-                    for name, x, y in samples()},
+        "versions": {
+            "scipy": scipy.__version__,
+            "statsmodels": statsmodels.__version__,
+            "numpy": np.__version__,
+            "mpmath": mp.__version__,
+        },
+        "samples": {
+            name: {"x": list(map(float, x)), "y": list(map(float, y))} for name, x, y in samples()
+        },
         "ttest": ttest_cases(),
         "wilcoxon": wilcoxon_cases(),
         "randomisation": randomisation_cases(),
