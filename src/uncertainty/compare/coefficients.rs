@@ -5,7 +5,7 @@ use super::randomisation;
 use super::resample::{self, IntervalSpec};
 use super::{
     Bounds, Compare, CompareError, Comparison, IntervalMethod, PValueMethod, PairComparison,
-    ScoreTable, SystemSummary, Test, correct_jointly,
+    ScoreTable, SystemSummary, Test,
 };
 use crate::uncertainty::engine::replicate_rng;
 use crate::uncertainty::permutation::{Permutations, finite};
@@ -200,19 +200,7 @@ impl Compare {
                 reject: false,
             });
         }
-        let mut comparison = Comparison {
-            statistic: "coefficient".to_owned(),
-            units: n,
-            systems,
-            pairs: out,
-            settings,
-        };
-        correct_jointly(
-            core::slice::from_mut(&mut comparison),
-            self.correction,
-            self.alpha,
-        )?;
-        Ok(comparison)
+        self.finish("coefficient", n, systems, out, settings)
     }
 
     /// [`coefficients`](Self::coefficients) with a seed in place of the

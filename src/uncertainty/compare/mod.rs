@@ -336,6 +336,32 @@ impl Compare {
     }
 
     /// Checks α, the level, and the replicates a run will draw.
+    /// The comparison of `systems` on `units` with its pairs' p-values
+    /// adjusted by the chosen correction (what both kinds of comparison end
+    /// with).
+    fn finish(
+        &self,
+        statistic: &str,
+        units: usize,
+        systems: Vec<SystemSummary>,
+        pairs: Vec<PairComparison>,
+        settings: Settings,
+    ) -> Result<Comparison, CompareError> {
+        let mut comparison = Comparison {
+            statistic: statistic.to_owned(),
+            units,
+            systems,
+            pairs,
+            settings,
+        };
+        correct_jointly(
+            core::slice::from_mut(&mut comparison),
+            self.correction,
+            self.alpha,
+        )?;
+        Ok(comparison)
+    }
+
     fn check(&self, settings: &Settings, k: usize) -> Result<(), CompareError> {
         multitest::check_alpha(self.alpha)?;
         if !(self.level > 0.0 && self.level < 1.0) {

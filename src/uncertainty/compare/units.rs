@@ -5,8 +5,7 @@ use super::randomisation::{self, Counts};
 use super::resample::{self, IntervalSpec};
 use super::{
     Bounds, Compare, CompareError, Comparison, Effect, IntervalMethod, PValueMethod,
-    PairComparison, ScoreTable, SystemSummary, Test, WilcoxonMethod, WinTieLoss, correct_jointly,
-    ttest, wilcoxon,
+    PairComparison, ScoreTable, SystemSummary, Test, WilcoxonMethod, WinTieLoss, ttest, wilcoxon,
 };
 use crate::uncertainty::engine;
 use crate::uncertainty::{Alternative, Interval, seeded_rng};
@@ -230,19 +229,7 @@ impl Compare {
         })
         .into_iter()
         .collect::<Result<Vec<_>, CompareError>>()?;
-        let mut comparison = Comparison {
-            statistic: "mean".to_owned(),
-            units: n,
-            systems,
-            pairs: out,
-            settings,
-        };
-        correct_jointly(
-            core::slice::from_mut(&mut comparison),
-            self.correction,
-            self.alpha,
-        )?;
-        Ok(comparison)
+        self.finish("mean", n, systems, out, settings)
     }
 
     /// [`units`](Self::units) with a seed in place of the generator: the
