@@ -284,22 +284,23 @@ pub fn compare_keyed(
 }
 
 /// Compares k models' coefficients against one human vector on each
-/// benchmark: `benchmarks` holds (name, human, [model scores]).
+/// benchmark: `benchmarks` holds (name, human, [model scores]), and each
+/// statistic is compared on each benchmark (measures named `benchmark
+/// statistic` when there are several statistics, the statistic's label
+/// for a benchmark without a name).
 #[pyfunction]
-#[pyo3(signature = (benchmarks, names, statistic, options, seed, joint))]
+#[pyo3(signature = (benchmarks, names, statistics, options, seed, joint))]
 pub fn compare_coefficients(
     py: Python<'_>,
     benchmarks: Vec<(String, Vec<f64>, Vec<Vec<f64>>)>,
     names: Vec<String>,
-    statistic: StatSpec<'_>,
+    statistics: Vec<(String, StatSpec<'_>)>,
     options: Options,
     seed: u64,
     joint: bool,
 ) -> PyResult<CompareCore> {
     guard(|| {
-        let s = statistic.build()?;
         let (compare, corr) = options.build()?;
-        let compare = compare.threads(s.threads(options.threads));
         let mut tables = Vec::with_capacity(benchmarks.len());
         for (bench, _, models) in &benchmarks {
             if models.len() != names.len() {
@@ -318,18 +319,32 @@ pub fn compare_coefficients(
                 .map_err(|e| value_error(format!("{bench}: {e}")))?;
             tables.push(t);
         }
-        let run = || -> Result<CompareCore, String> {
-            let mut out = Vec::with_capacity(tables.len());
-            for ((bench, human, _), t) in benchmarks.iter().zip(&tables) {
-                let c = compare
-                    .coefficients_seeded(s.statistic(), human, t, seed)
-                    .map_err(|e| format!("{bench}: {e}"))?;
-                out.push((bench.clone(), c));
-            }
-            finish(out, joint, corr, options.alpha).map_err(|e| e.to_string())
-        };
-        let result = if s.python() { run() } else { py.detach(run) };
-        s.check(result.map_err(value_error))
+        let several = statistics.len() > 1;
+        let mut out = Vec::with_capacity(tables.len() * statistics.len());
+        for (label, spec) in &statistics {
+            let s = spec.build()?;
+            let compare = compare.threads(s.threads(options.threads));
+            let run = || -> Result<Vec<(String, Comparison)>, String> {
+                let mut out = Vec::with_capacity(tables.len());
+                for ((bench, human, _), t) in benchmarks.iter().zip(&tables) {
+                    let measure = if bench.is_empty() {
+                        label.clone()
+                    } else if several {
+                        format!("{bench} {label}")
+                    } else {
+                        bench.clone()
+                    };
+                    let c = compare
+                        .coefficients_seeded(s.statistic(), human, t, seed)
+                        .map_err(|e| format!("{measure}: {e}"))?;
+                    out.push((measure, c));
+                }
+                Ok(out)
+            };
+            let result = if s.python() { run() } else { py.detach(run) };
+            out.extend(s.check(result.map_err(value_error))?);
+        }
+        finish(out, joint, corr, options.alpha).map_err(value_error)
     })
 }
 
