@@ -13,6 +13,7 @@ import numpy as np
 
 from . import _core
 from ._correlation import _seed
+from ._errors import InputError
 from ._uncertainty import Statistic, StatisticLike, _statistic
 
 
@@ -65,7 +66,7 @@ def multipletests(
         if p.ndim == 0:
             p = p.reshape(1)
         else:
-            raise ValueError(f"pvals must be 1-D, got an array with {p.ndim} dimensions")
+            raise InputError(f"pvals must be 1-D, got an array with {p.ndim} dimensions")
     reject, corrected, alpha_sidak, alpha_bonf = _core.multipletests(
         p, float(alpha), method, int(maxiter)
     )
@@ -188,7 +189,7 @@ def _matrix(scores, names):
         raise TypeError(f"scores must be numbers, got dtype {a.dtype}")
     a = np.ascontiguousarray(a, dtype=np.float64)
     if a.ndim != 2:
-        raise ValueError(f"scores must be a units x systems matrix, got {a.ndim} dimensions")
+        raise InputError(f"scores must be a units x systems matrix, got {a.ndim} dimensions")
     if names is None:
         names = [str(j) for j in range(a.shape[1])]
     names = [str(n) for n in names]
@@ -247,10 +248,10 @@ class ComparisonResult:
     def _measure(self, measure):
         if measure is None:
             if len(self.measures) != 1:
-                raise ValueError(f"name the measure: one of {self.measures}")
+                raise InputError(f"name the measure: one of {self.measures}")
             return self.measures[0]
         if measure not in self.measures:
-            raise ValueError(f"no measure {measure!r}: the measures are {self.measures}")
+            raise InputError(f"no measure {measure!r}: the measures are {self.measures}")
         return measure
 
     def estimate(self, system: str, measure: str | None = None) -> SystemEstimate:
@@ -259,7 +260,7 @@ class ComparisonResult:
         for e in self.estimates:
             if e.measure == m and e.name == system:
                 return e
-        raise ValueError(f"no system {system!r}: the systems are {self.systems}")
+        raise InputError(f"no system {system!r}: the systems are {self.systems}")
 
     def pair(self, a: str, b: str, measure: str | None = None) -> PairResult:
         """The comparison of ``a`` and ``b`` under ``measure`` (in either
@@ -269,13 +270,13 @@ class ComparisonResult:
         for p in self.pairs:
             if p.measure == m and {p.a, p.b} == {a, b}:
                 return p
-        raise ValueError(f"the pair ({a!r}, {b!r}) was not compared under {m!r}")
+        raise InputError(f"the pair ({a!r}, {b!r}) was not compared under {m!r}")
 
     def _render(self, fmt, table, decimals, intervals):
         if table == "report":
             return self._core.render(fmt, "report", 0, decimals, intervals)
         if table not in ("systems", "pairs"):
-            raise ValueError(f"table must be 'report', 'systems' or 'pairs', got {table!r}")
+            raise InputError(f"table must be 'report', 'systems' or 'pairs', got {table!r}")
         parts = []
         for i, m in enumerate(self.measures):
             text = self._core.render(fmt, table, i, decimals, intervals)
@@ -342,7 +343,7 @@ class ComparisonResult:
             return pd.DataFrame(rows)
         if table == "systems":
             return pd.DataFrame([asdict(e) for e in self.estimates])
-        raise ValueError(f"table must be 'pairs' or 'systems', got {table!r}")
+        raise InputError(f"table must be 'pairs' or 'systems', got {table!r}")
 
 
 def _baseline(baseline, names):
@@ -350,12 +351,12 @@ def _baseline(baseline, names):
         return None
     if isinstance(baseline, str):
         if baseline not in names:
-            raise ValueError(f"baseline {baseline!r} is not a system: the systems are {names}")
+            raise InputError(f"baseline {baseline!r} is not a system: the systems are {names}")
         return names.index(baseline)
     if isinstance(baseline, bool) or not isinstance(baseline, (int, np.integer)):
         raise TypeError(f"baseline must be a system name or index, got {type(baseline).__name__}")
     if not 0 <= int(baseline) < len(names):
-        raise ValueError(f"baseline index {baseline} is out of range for {len(names)} systems")
+        raise InputError(f"baseline index {baseline} is out of range for {len(names)} systems")
     return int(baseline)
 
 
@@ -406,19 +407,19 @@ def _word_benchmarks(reports, missing):
         for r in reports[name]:
             models = by_bench.setdefault(r.benchmark, {})
             if name in models:
-                raise ValueError(f"model {name!r} has two reports on benchmark {r.benchmark!r}")
+                raise InputError(f"model {name!r} has two reports on benchmark {r.benchmark!r}")
             models[name] = r
     out = []
     for bench, models in by_bench.items():
         lacking = [n for n in names if n not in models]
         if lacking:
-            raise ValueError(f"benchmark {bench!r} has no report of model {lacking[0]!r}")
+            raise InputError(f"benchmark {bench!r} has no report of model {lacking[0]!r}")
         gold = list(models[names[0]].gold)
         sims = []
         for n in names:
             r = models[n]
             if list(r.gold) != gold:
-                raise ValueError(
+                raise InputError(
                     f"benchmark {bench!r}: model {n!r} was evaluated on other pairs "
                     f"(its human scores differ from those of {names[0]!r})"
                 )
@@ -427,7 +428,7 @@ def _word_benchmarks(reports, missing):
         if not all(keep) and missing != "common":
             i = keep.index(False)
             who = next(n for n, s in zip(names, sims, strict=True) if s[i] is None)
-            raise ValueError(
+            raise InputError(
                 f"benchmark {bench!r}: model {who!r} has no similarity for pair {i + 1} "
                 "(an unknown word): compare on the pairs every model knows "
                 "(missing='common'), or evaluate with unknown='zero' or 'mean'"
@@ -513,7 +514,7 @@ def compare(
     statsmodels' ``multipletests``.
     """
     if missing not in ("error", "common"):
-        raise ValueError(f"missing must be 'error' or 'common', got {missing!r}")
+        raise InputError(f"missing must be 'error' or 'common', got {missing!r}")
     seed = _seed(seed)
     opts = dict(
         test=str(test),
@@ -531,7 +532,7 @@ def compare(
         threads=None if threads is None else int(threads),
     )
     if resamples < 1:
-        raise ValueError(f"resamples must be at least 1, got {resamples}")
+        raise InputError(f"resamples must be at least 1, got {resamples}")
 
     if human is not None:
         stats = _statistics(statistic)
@@ -551,7 +552,7 @@ def compare(
         h = np.asarray(human, dtype=float)
         for n, v in zip(names, vectors, strict=False):
             if v.ndim != 1:
-                raise ValueError(f"the scores of {n!r} must be 1-D")
+                raise InputError(f"the scores of {n!r} must be 1-D")
         benchmarks = [("", h.tolist(), [v.tolist() for v in vectors])]
         return _coefficients(benchmarks, names, stats, opts, baseline, seed, joint, False)
 
@@ -575,7 +576,7 @@ def compare(
                 scores = []
                 for q, per in run.items():
                     if m not in per:
-                        raise ValueError(f"system {name!r} has no measure {m!r} for query {q!r}")
+                        raise InputError(f"system {name!r} has no measure {m!r} for query {q!r}")
                     scores.append((str(q), float(per[m])))
                 systems.append((name, scores))
             tables.append((str(m), systems))
@@ -600,7 +601,7 @@ def _statistics(statistic) -> list[Statistic]:
         return [_statistic(statistic)]
     stats = [_statistic(s) for s in statistic]
     if not stats:
-        raise ValueError("statistic: give at least one")
+        raise InputError("statistic: give at least one")
     return stats
 
 

@@ -10,6 +10,7 @@ import numpy as np
 
 from . import _core
 from ._correlation import _seed
+from ._errors import InputError
 
 
 @dataclass(frozen=True)
@@ -147,17 +148,17 @@ def _codes(values, catalogue=None):
     appearance (or of ``catalogue``)."""
     a = np.asarray(values)
     if a.ndim != 1:
-        raise ValueError(f"expected a 1-D column, got {a.ndim} dimensions")
+        raise InputError(f"expected a 1-D column, got {a.ndim} dimensions")
     if catalogue is not None:
         names = [str(c) for c in catalogue]
         index = {n: i for i, n in enumerate(names)}
         if len(index) != len(names):
-            raise ValueError("the catalogue names an entry twice")
+            raise InputError("the catalogue names an entry twice")
         codes = np.empty(len(a), dtype=np.int64)
         for r, v in enumerate(a.tolist()):
             i = index.get(str(v))
             if i is None:
-                raise ValueError(f"record {r}: {v!r} is not in the catalogue given")
+                raise InputError(f"record {r}: {v!r} is not in the catalogue given")
             codes[r] = i
         return codes, names
     if len(a) == 0:
@@ -179,7 +180,7 @@ def _column(data, key, what):
         try:
             return np.asarray(data[key])
         except (KeyError, IndexError, ValueError):
-            raise ValueError(f"the table has no column {key!r} ({what})") from None
+            raise InputError(f"the table has no column {key!r} ({what})") from None
     return np.asarray(key)
 
 
@@ -199,7 +200,7 @@ def _records(winner, loser, tie, worker, data, items):
             bad = ~(is_left | is_right)
             if bad.any():
                 r = int(np.flatnonzero(bad)[0])
-                raise ValueError(
+                raise InputError(
                     f"record {r}: label {label[r]!r} is neither left ({left[r]!r}) nor "
                     f"right ({right[r]!r})"
                 )
@@ -221,13 +222,13 @@ def _records(winner, loser, tie, worker, data, items):
         raise TypeError("give winner and loser (arrays), or data (a table) with their columns")
     winner, loser = np.asarray(winner), np.asarray(loser)
     if len(winner) != len(loser):
-        raise ValueError(f"winner has {len(winner)} records but loser has {len(loser)}")
+        raise InputError(f"winner has {len(winner)} records but loser has {len(loser)}")
     if tie is None:
         vote = np.zeros(len(winner), dtype=np.int64)
     else:
         t = np.asarray(tie)
         if t.shape != winner.shape:
-            raise ValueError(f"tie has {t.size} records but winner has {len(winner)}")
+            raise InputError(f"tie has {t.size} records but winner has {len(winner)}")
         if t.dtype.kind not in "bifu":
             raise TypeError(f"tie must be booleans, got dtype {t.dtype}")
         vote = np.where(t.astype(bool), 2, 0).astype(np.int64)
@@ -237,13 +238,13 @@ def _records(winner, loser, tie, worker, data, items):
 
 def _finish(first, second, vote, worker, items, shown_in_order):
     if len(first) != len(second):
-        raise ValueError(f"{len(first)} first items but {len(second)} second items")
+        raise InputError(f"{len(first)} first items but {len(second)} second items")
     codes, names = _codes(np.concatenate([first, second]), items)
     n = len(first)
     wcodes, wnames = (None, [])
     if worker is not None:
         if len(worker) != n:
-            raise ValueError(f"worker has {len(worker)} records but winner has {n}")
+            raise InputError(f"worker has {len(worker)} records but winner has {n}")
         wcodes, wnames = _codes(worker)
     return codes[:n].copy(), codes[n:].copy(), vote, wcodes, names, wnames, shown_in_order
 
@@ -270,7 +271,7 @@ def _fit(
         winner, loser, tie, worker, data, items
     )
     if bootstrap is not None and wcodes is None:
-        raise ValueError("the bootstrap resamples workers: give the worker of each comparison")
+        raise InputError("the bootstrap resamples workers: give the worker of each comparison")
     d = _core.pairwise_fit(
         bool(noisy),
         names,
