@@ -13,14 +13,18 @@ use adaptive_comp_metrics::uncertainty::compare::{
     Pairs, ScoreTable, Test, Wilcoxon, WilcoxonMethod, ZeroMethod, adjust, correct_jointly,
     friedman as friedman_test,
 };
-use adaptive_comp_metrics::uncertainty::{Interval, Threads};
+use adaptive_comp_metrics::uncertainty::{Alternative, Interval, Threads};
 use numpy::PyReadonlyArray2;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
 use crate::convert::{OrValueError, Scores, array, choice, guard, value_error};
-use crate::correlation::alternative;
 use crate::uncertainty::StatSpec;
+
+/// [`choice`], its error the package's `InputError` (a `ValueError`).
+fn option<T: Copy>(what: &str, given: &str, options: &[(&str, T)]) -> PyResult<T> {
+    choice(what, given, options).map_err(|e| Python::attach(|py| value_error(e.value(py))))
+}
 
 /// A correction by any name `multipletests` accepts, with `maxiter` for
 /// the two-stage methods (-1: as many as there are p-values).
@@ -98,7 +102,7 @@ pub struct Options {
 impl Options {
     fn build(&self) -> PyResult<(Compare, Correction)> {
         let wilcoxon = Wilcoxon::new()
-            .zero_method(choice(
+            .zero_method(option(
                 "zero_method",
                 &self.zero_method,
                 &[
@@ -107,7 +111,7 @@ impl Options {
                     ("zsplit", ZeroMethod::Zsplit),
                 ],
             )?)
-            .method(choice(
+            .method(option(
                 "wilcoxon_method",
                 &self.wilcoxon_method,
                 &[
@@ -119,7 +123,7 @@ impl Options {
                 ],
             )?)
             .correction(self.continuity);
-        let test = choice(
+        let test = option(
             "test",
             &self.test,
             &[
@@ -137,7 +141,15 @@ impl Options {
         let mut c = Compare::new()
             .test(test)
             .correction(corr)
-            .alternative(alternative(&self.alternative)?)
+            .alternative(option(
+                "alternative",
+                &self.alternative,
+                &[
+                    ("two-sided", Alternative::TwoSided),
+                    ("greater", Alternative::Greater),
+                    ("less", Alternative::Less),
+                ],
+            )?)
             .alpha(self.alpha)
             .level(self.level)
             .replicates(self.resamples)
@@ -148,7 +160,7 @@ impl Options {
                     .map_or(Threads::Available, Threads::Fixed),
             );
         if let Some(i) = &self.interval {
-            c = c.interval(choice(
+            c = c.interval(option(
                 "interval",
                 i,
                 &[
