@@ -184,7 +184,7 @@ def _column(data, key, what):
     return np.asarray(key)
 
 
-def _records(winner, loser, tie, worker, data, items):
+def _records(winner, loser, tie, worker, data, items, workers):
     """(first, second, vote, worker codes or None, item names, worker names,
     shown_in_order)."""
     shown_in_order = False
@@ -209,7 +209,7 @@ def _records(winner, loser, tie, worker, data, items):
             if worker is not None:
                 wk = _column(data, worker, "worker")
             shown_in_order = True
-            return _finish(first, second, vote, wk, items, shown_in_order)
+            return _finish(first, second, vote, wk, items, workers, shown_in_order)
         winner = _column(data, "winner" if winner is None else winner, "winner")
         loser = _column(data, "loser" if loser is None else loser, "loser")
         if tie is None and "tie" in cols:
@@ -233,20 +233,24 @@ def _records(winner, loser, tie, worker, data, items):
             raise TypeError(f"tie must be booleans, got dtype {t.dtype}")
         vote = np.where(t.astype(bool), 2, 0).astype(np.int64)
     wk = None if worker is None else np.asarray(worker)
-    return _finish(winner, loser, vote, wk, items, shown_in_order)
+    return _finish(winner, loser, vote, wk, items, workers, shown_in_order)
 
 
-def _finish(first, second, vote, worker, items, shown_in_order):
+def _finish(first, second, vote, worker, items, workers, shown_in_order):
     if len(first) != len(second):
         raise InputError(f"{len(first)} first items but {len(second)} second items")
-    codes, names = _codes(np.concatenate([first, second]), items)
     n = len(first)
+    if items is None:
+        codes, names = _codes(np.concatenate([first, second]))
+        a, b = codes[:n].copy(), codes[n:].copy()
+    else:
+        (a, names), (b, _) = _codes(first, items), _codes(second, items)
     wcodes, wnames = (None, [])
     if worker is not None:
         if len(worker) != n:
             raise InputError(f"worker has {len(worker)} records but winner has {n}")
-        wcodes, wnames = _codes(worker)
-    return codes[:n].copy(), codes[n:].copy(), vote, wcodes, names, wnames, shown_in_order
+        wcodes, wnames = _codes(worker, workers)
+    return a, b, vote, wcodes, names, wnames, shown_in_order
 
 
 def _fit(
@@ -257,6 +261,7 @@ def _fit(
     worker,
     data,
     items,
+    workers,
     prior_sd,
     level,
     top_k,
@@ -268,7 +273,7 @@ def _fit(
     max_iterations,
 ):
     first, second, vote, wcodes, names, wnames, shown = _records(
-        winner, loser, tie, worker, data, items
+        winner, loser, tie, worker, data, items, workers
     )
     if bootstrap is not None and wcodes is None:
         raise InputError("the bootstrap resamples workers: give the worker of each comparison")
@@ -301,8 +306,9 @@ _COMMON = """
     (pandas DataFrame, dict of columns) with columns ``winner``, ``loser``,
     ``tie``, ``worker`` (other names by passing them as those arguments),
     or Crowd-Kit's ``worker``, ``left``, ``right``, ``label`` (``label``
-    the winner; the item shown first is ``left``). ``items``: the item
-    catalogue (default: in order of first appearance).
+    the winner; the item shown first is ``left``). ``items``, ``workers``:
+    the catalogues (default: in order of first appearance; a name not in
+    a catalogue given is an error naming the record).
 
     Options: ``prior_sd`` (a Gaussian prior N(0, prior_sd^2) on the scores,
     as choix's ``alpha`` = 1/(2 prior_sd^2): finite scores for an item
@@ -330,6 +336,7 @@ def bradley_terry(
     *,
     data=None,
     items=None,
+    workers=None,
     prior_sd: float | None = None,
     level: float = 0.95,
     top_k: int = 10,
@@ -361,6 +368,7 @@ def bradley_terry(
         worker,
         data,
         items,
+        workers,
         prior_sd,
         level,
         top_k,
@@ -381,6 +389,7 @@ def noisy_bradley_terry(
     *,
     data=None,
     items=None,
+    workers=None,
     prior_sd: float | None = None,
     level: float = 0.95,
     top_k: int = 10,
@@ -412,6 +421,7 @@ def noisy_bradley_terry(
         worker,
         data,
         items,
+        workers,
         prior_sd,
         level,
         top_k,
