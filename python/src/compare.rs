@@ -57,6 +57,10 @@ fn correction(name: &str, maxiter: i64, m: usize) -> PyResult<Correction> {
     })
 }
 
+/// What `multipletests` returns: reject, adjusted p-values, Šidák's and
+/// Bonferroni's per-test α.
+type Tests<'py> = (Vec<bool>, Bound<'py, numpy::PyArray1<f64>>, f64, f64);
+
 /// statsmodels' `multipletests`: (reject, adjusted p-values, Šidák's and
 /// Bonferroni's per-test α), in the order of `pvals`.
 #[pyfunction]
@@ -67,7 +71,7 @@ pub fn multipletests<'py>(
     alpha: f64,
     method: &str,
     maxiter: i64,
-) -> PyResult<(Vec<bool>, Bound<'py, numpy::PyArray1<f64>>, f64, f64)> {
+) -> PyResult<Tests<'py>> {
     guard(|| {
         let p = Scores::extract(pvals, "pvals")?.to_f64_vec();
         let c = correction(method, maxiter, p.len())?;
