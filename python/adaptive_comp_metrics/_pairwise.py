@@ -189,7 +189,16 @@ def _records(winner, loser, tie, worker, data, items, workers):
     shown_in_order)."""
     shown_in_order = False
     if data is not None:
-        cols = set(getattr(data, "columns", None) or getattr(data, "keys", list)())
+        cols = getattr(data, "columns", None)
+        if cols is None:
+            keys = getattr(data, "keys", None)
+            if keys is None:
+                raise TypeError(
+                    f"data must be a table (a DataFrame or a dict of columns), "
+                    f"got {type(data).__name__}"
+                )
+            cols = keys()
+        cols = {c for c in cols if isinstance(c, str)}
         if winner is None and loser is None and {"left", "right", "label"} <= cols:
             # Crowd-Kit's layout: left, right shown, label the winner.
             left = np.asarray(data["left"])
