@@ -189,7 +189,11 @@ def _records(winner, loser, tie, worker, data, items, workers):
     shown_in_order)."""
     shown_in_order = False
     if data is not None:
-        cols = set(getattr(data, "columns", None) or getattr(data, "keys", list)())
+        # A DataFrame's columns (an Index has no truth value), a mapping's keys.
+        names = getattr(data, "columns", None)
+        if names is None:
+            names = data.keys() if hasattr(data, "keys") else ()
+        cols = {str(c) for c in names}
         if winner is None and loser is None and {"left", "right", "label"} <= cols:
             # Crowd-Kit's layout: left, right shown, label the winner.
             left = np.asarray(data["left"])
