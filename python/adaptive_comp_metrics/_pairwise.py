@@ -189,6 +189,7 @@ def _records(winner, loser, tie, worker, data, items, workers):
     shown_in_order)."""
     shown_in_order = False
     if data is not None:
+        # A DataFrame's columns (an Index has no truth value), a mapping's keys.
         cols = getattr(data, "columns", None)
         if cols is None:
             keys = getattr(data, "keys", None)
