@@ -239,4 +239,5 @@ def pairwise_fit(
     draws: int | None,
     seed: int,
     settle: float,
+    threads: int | None = None,
 ) -> dict[str, Any]: ...

@@ -293,6 +293,7 @@ def _fit(noisy, args):
         None if draws is None else int(draws),
         _seed(a["seed"]),
         float(a["settle"]),
+        None if a["threads"] is None else int(a["threads"]),
     )
     return PairwiseFit(d)
 
@@ -316,7 +317,8 @@ _COMMON = """
     k); default automatic), ``bootstrap`` (a number of replicates: a
     bootstrap that resamples workers instead of the observed information),
     ``seed`` (draws and resamples; same seed, same result on any number of
-    threads), ``tolerance`` (on the gradient) and ``max_iterations``.
+    threads), ``tolerance`` (on the gradient), ``max_iterations`` and ``threads``
+    (None: every core).
 
     Raises :class:`InputError` (a ``ValueError``) for no comparisons, an
     item compared with itself (naming the record), a disconnected
@@ -344,6 +346,7 @@ def bradley_terry(
     settle: float = 0.95,
     tolerance: float | None = None,
     max_iterations: int | None = None,
+    threads: int | None = None,
 ) -> PairwiseFit:
     """The Bradley-Terry model fitted by maximum likelihood (or with a
     Gaussian prior), with Davidson's (1970) ties::
@@ -379,6 +382,7 @@ def noisy_bradley_terry(
     settle: float = 0.95,
     tolerance: float | None = None,
     max_iterations: int | None = None,
+    threads: int | None = None,
 ) -> PairwiseFit:
     """The noisy Bradley-Terry model (as Crowd-Kit's ``NoisyBradleyTerry``):
     each worker w votes by the model with probability (reliability) r_w

@@ -12,6 +12,7 @@ use adaptive_comp_metrics::pairwise::{
     BradleyTerry, Comparisons, Fit, Inference, Method, NoisyBradleyTerry, PairwiseError,
     Uncertainty,
 };
+use adaptive_comp_metrics::uncertainty::Threads;
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -95,11 +96,12 @@ fn indices<'py>(py: Python<'py>, v: &[usize]) -> Bound<'py, PyArray1<i64>> {
 /// Fits a Bradley–Terry model (`noisy` false) or the noisy model to the
 /// comparisons `first[r]` vs `second[r]` with `vote[r]` (0: first won, 1:
 /// second won, 2: tie) by `worker[r]` (-1: none), and returns the fit, its
-/// uncertainty and the settled top k as a dict.
+/// uncertainty and the settled top k as a dict, on `threads` threads
+/// (None: every core; the result does not depend on it).
 #[pyfunction]
 #[pyo3(signature = (
     noisy, items, workers, shown_in_order, first, second, vote, worker, prior_sd, tolerance,
-    max_iterations, bootstrap, level, top_k, draws, seed, settle
+    max_iterations, bootstrap, level, top_k, draws, seed, settle, threads=None
 ))]
 #[allow(clippy::too_many_arguments)]
 pub fn pairwise_fit<'py>(
@@ -121,6 +123,7 @@ pub fn pairwise_fit<'py>(
     draws: Option<usize>,
     seed: u64,
     settle: f64,
+    threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyDict>> {
     guard(|| {
         let (a, b, v) = (first.as_slice()?, second.as_slice()?, vote.as_slice()?);
@@ -139,7 +142,12 @@ pub fn pairwise_fit<'py>(
                 .level(level)?
                 .top_k(top_k)?
                 .settle(settle)?
-                .seed(seed);
+                .seed(seed)
+                .threads(
+                    threads
+                        .and_then(std::num::NonZeroUsize::new)
+                        .map_or(Threads::Available, Threads::Fixed),
+                );
             if let Some(d) = draws {
                 opts = opts.draws(d)?;
             }

@@ -200,6 +200,16 @@ def test_the_worker_bootstrap():
     assert (ratio > 0.7).all() and (ratio < 1.3).all(), ratio
     n = acm.noisy_bradley_terry(winner, loser, worker=worker, bootstrap=50, seed=1)
     assert n.method == "bootstrap"
+    # The same seed gives the same result, bit for bit, on one thread.
+    one = acm.bradley_terry(winner, loser, worker=worker, bootstrap=200, seed=1, threads=1)
+    assert np.array_equal(one.standard_errors, a.standard_errors)
+    assert np.array_equal(one.rank_intervals, a.rank_intervals)
+    assert np.array_equal(one.top_k_probability, a.top_k_probability)
+    drawn = acm.bradley_terry(winner, loser, worker=worker, seed=5)
+    assert np.array_equal(
+        acm.bradley_terry(winner, loser, worker=worker, seed=5, threads=1).mean_ranks,
+        drawn.mean_ranks,
+    )
 
 
 def test_tables_by_column_name():
