@@ -150,6 +150,12 @@ class FriedmanResult:
         d["average_ranks"] = [float(r) for r in self.average_ranks]
         return d
 
+    def ranks(self) -> dict[str, float]:
+        """Each system's average rank by name (what
+        ``adaptive_comp_metrics.plot.critical_difference`` draws, with
+        ``critical_difference``)."""
+        return {n: float(r) for n, r in zip(self.systems, self.average_ranks, strict=True)}
+
 
 def friedman(
     scores,
@@ -271,6 +277,26 @@ class ComparisonResult:
             if p.measure == m and {p.a, p.b} == {a, b}:
                 return p
         raise InputError(f"the pair ({a!r}, {b!r}) was not compared under {m!r}")
+
+    def forest_rows(
+        self, measure: str | None = None
+    ) -> list[tuple[str, float, float, float, bool]]:
+        """The pairs of ``measure`` as ``(label, difference, low, high,
+        reject)`` rows, the label ``"a - b"`` (what
+        ``adaptive_comp_metrics.plot.forest`` draws); a pair without an
+        interval has low = high = the difference."""
+        m = self._measure(measure)
+        return [
+            (
+                f"{p.a} - {p.b}",
+                p.difference,
+                p.difference if p.low is None else p.low,
+                p.difference if p.high is None else p.high,
+                p.reject,
+            )
+            for p in self.pairs
+            if p.measure == m
+        ]
 
     def _render(self, fmt, table, decimals, intervals):
         if table == "report":

@@ -377,3 +377,18 @@ def test_wrong_types_are_type_errors():
         acm.compare(np.ones((4, 2)), seed="x")
     with pytest.raises(TypeError):
         acm.compare(np.ones((4, 2)), baseline=1.5)
+
+
+def test_results_feed_the_plots():
+    plot = pytest.importorskip("adaptive_comp_metrics.plot")
+    c = acm.compare(runs(), test="t")
+    rows = c.forest_rows("map")
+    assert [r[0] for r in rows] == ["bm25 - dense", "bm25 - hybrid", "dense - hybrid"]
+    p = c.pair("bm25", "dense", "map")
+    assert rows[0] == ("bm25 - dense", p.difference, p.low, p.high, p.reject)
+    plot.forest(rows)
+    f = acm.friedman(
+        {"a": [0.9, 0.8, 0.85, 0.7], "b": [0.85, 0.75, 0.8, 0.72], "c": [0.6, 0.65, 0.7, 0.5]}
+    )
+    assert f.ranks() == {"a": 1.25, "b": 1.75, "c": 3.0}
+    plot.critical_difference(f.ranks(), f.critical_difference)
