@@ -94,7 +94,11 @@ pub(crate) fn fit(
     }
     .map_err(fail)?;
     let mut ranking: Vec<usize> = (0..n).collect();
-    ranking.sort_by(|&a, &b| fitted.scores[b].total_cmp(&fitted.scores[a]).then(a.cmp(&b)));
+    ranking.sort_by(|&a, &b| {
+        fitted.scores[b]
+            .total_cmp(&fitted.scores[a])
+            .then(a.cmp(&b))
+    });
     Ok(Collected {
         scores: fitted.scores,
         ranking,

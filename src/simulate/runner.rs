@@ -595,16 +595,7 @@ impl Simulation {
     fn fit_models(&self, c: &Collected, index: usize, s: &Scratch) -> Result<Vec<Collected>> {
         self.models
             .iter()
-            .map(|&m| {
-                models::fit(
-                    m,
-                    &s.votes,
-                    self.n_voters,
-                    self.model_prior_sd,
-                    c,
-                    index,
-                )
-            })
+            .map(|&m| models::fit(m, &s.votes, self.n_voters, self.model_prior_sd, c, index))
             .collect()
     }
 

@@ -57,10 +57,7 @@ fn model_reports_do_not_depend_on_the_thread_count_and_match_single_runs() {
                 one.get_model(m.model, Arm::Uniform, metric).unwrap().values[2],
                 m.uniform_values[k]
             );
-            assert_eq!(
-                one.models[j].adaptive[k].values[2],
-                m.adaptive_values[k]
-            );
+            assert_eq!(one.models[j].adaptive[k].values[2], m.adaptive_values[k]);
         }
         // The ranking is the scores in decreasing order; the collection's
         // last ballots and vote count are the paper's estimator's.

@@ -364,8 +364,10 @@ fn read_catalogue(path: &Path, column: &str) -> Result<Vec<String>, Failure> {
         let (name, c) = match row.fields[0] {
             Some((ref t, c)) if !t.is_empty() => (t.clone(), c),
             _ => {
-                return Err(Failure::about(path, format!("column {column:?}: empty field"))
-                    .at(Some(row.line), None));
+                return Err(
+                    Failure::about(path, format!("column {column:?}: empty field"))
+                        .at(Some(row.line), None),
+                );
             }
         };
         if let Some(first) = seen.insert(name.clone(), c.line) {

@@ -102,10 +102,17 @@ fn rank_with_a_model_is_the_librarys_fit_of_the_campaigns_votes() {
         said.contains("note: ballot 2 is still open: the fit includes its votes so far"),
         "{said}"
     );
-    let fit = BradleyTerry::new().prior_sd(2.0).unwrap().fit(&data).unwrap();
+    let fit = BradleyTerry::new()
+        .prior_sd(2.0)
+        .unwrap()
+        .fit(&data)
+        .unwrap();
     let u = fit.uncertainty(&data, &opts).unwrap();
     same_rows(&out, &fit, &u, &texts);
-    assert!(said.contains(&format!("bt: 10 items, {} comparisons", data.len())), "{said}");
+    assert!(
+        said.contains(&format!("bt: 10 items, {} comparisons", data.len())),
+        "{said}"
+    );
     ok(&args("noisy-bt"));
     let fit = NoisyBradleyTerry::new()
         .prior_sd(2.0)
@@ -126,14 +133,35 @@ fn a_campaign_without_a_finite_fit_names_its_items() {
     f.import(&answers_by(&f.loaded(), |_, _| Some("alice")));
     let e = fails(&["rank", "--state", &state, "--estimator", "bt"]);
     contains(&e, "s.json: no finite maximum likelihood: item");
-    contains(&e, "never lost a comparison with an item outside the group; give a prior with --prior-sd");
+    contains(
+        &e,
+        "never lost a comparison with an item outside the group; give a prior with --prior-sd",
+    );
     let e = fails(&["rank", "--state", &state, "--estimator", "noisy-bt"]);
     contains(&e, "s.json: no finite maximum likelihood");
     contains(
-        &fails(&["rank", "--state", &state, "--estimator", "bt", "--level", "1"]),
+        &fails(&[
+            "rank",
+            "--state",
+            &state,
+            "--estimator",
+            "bt",
+            "--level",
+            "1",
+        ]),
         "1",
     );
-    ok(&["rank", "--state", &state, "--estimator", "bt", "--prior-sd", "1", "--out", &f.p("r.csv")]);
+    ok(&[
+        "rank",
+        "--state",
+        &state,
+        "--estimator",
+        "bt",
+        "--prior-sd",
+        "1",
+        "--out",
+        &f.p("r.csv"),
+    ]);
 }
 
 #[test]
@@ -149,7 +177,11 @@ fn status_says_how_settled_the_top_is() {
     ok(&["close", "--state", &state]);
     f.import(&answers_by(&f.loaded(), who));
     let (data, _) = campaign_votes(&f);
-    let fit = BradleyTerry::new().prior_sd(2.0).unwrap().fit(&data).unwrap();
+    let fit = BradleyTerry::new()
+        .prior_sd(2.0)
+        .unwrap()
+        .fit(&data)
+        .unwrap();
     let opts = Inference::new().top_k(2).unwrap().settle(0.9).unwrap();
     let u = fit.uncertainty(&data, &opts).unwrap();
     let s = &u.settled;
@@ -166,14 +198,23 @@ fn status_says_how_settled_the_top_is() {
         "0.9",
     ];
     let out = ok(&args);
-    let line = out.lines().find(|l| l.starts_with("bt: top 2 ")).unwrap_or_else(|| panic!("{out}"));
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("bt: top 2 "))
+        .unwrap_or_else(|| panic!("{out}"));
     assert!(
         line.contains(&format!("P(the same 2 items) = {:.3}", s.probability)),
         "{line}"
     );
-    assert!(line.ends_with(&format!("(top 2: {})", top.join(", "))), "{line}");
+    assert!(
+        line.ends_with(&format!("(top 2: {})", top.join(", "))),
+        "{line}"
+    );
     if let Some(m) = s.further_comparisons.filter(|_| !s.settled) {
-        assert!(line.contains(&format!("about {m} further comparisons")), "{line}");
+        assert!(
+            line.contains(&format!("about {m} further comparisons")),
+            "{line}"
+        );
     }
     let json = ok(&[&args[..], &["--format", "json"]].concat());
     let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
@@ -183,11 +224,22 @@ fn status_says_how_settled_the_top_is() {
     assert_eq!(st["top"], serde_json::json!(top));
     assert_eq!(st["settled"], s.settled);
     assert_eq!(st["probability"].as_f64().unwrap(), s.probability);
-    assert_eq!(st["further_comparisons"], serde_json::json!(s.further_comparisons));
+    assert_eq!(
+        st["further_comparisons"],
+        serde_json::json!(s.further_comparisons)
+    );
     assert_eq!(st["largest_settled"], s.largest_settled);
     // The ballots' table is still there, and borda leaves the check out.
     assert!(doc["ballots"].is_array(), "{json}");
-    let out = ok(&["status", "--state", &state, "--estimator", "borda", "--format", "json"]);
+    let out = ok(&[
+        "status",
+        "--state",
+        &state,
+        "--estimator",
+        "borda",
+        "--format",
+        "json",
+    ]);
     let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert!(doc.get("settled").is_none(), "{out}");
     // Without a prior the perfect orders of a campaign have no finite fit: said, not failed.

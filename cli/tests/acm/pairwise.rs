@@ -132,7 +132,11 @@ fn same_as_library(
     fit: &adaptive_comp_metrics::pairwise::Fit,
     u: &adaptive_comp_metrics::pairwise::Uncertainty,
 ) {
-    let rows: Vec<Vec<&str>> = csv.lines().skip(1).map(|l| l.split(',').collect()).collect();
+    let rows: Vec<Vec<&str>> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect();
     assert_eq!(rows.len(), fit.scores.len());
     for (r, i) in fit.order().into_iter().enumerate() {
         let [lo, hi] = u.intervals[i];
@@ -192,7 +196,15 @@ fn every_format_carries_the_librarys_fit() {
         .unwrap();
     let csv = ok(&[
         &common[..],
-        &["--prior-sd", "3", "--bootstrap", "60", "--format", "csv", "--quiet"],
+        &[
+            "--prior-sd",
+            "3",
+            "--bootstrap",
+            "60",
+            "--format",
+            "csv",
+            "--quiet",
+        ],
     ]
     .concat());
     same_as_library(&csv, &boot, &boot_u);
@@ -201,7 +213,10 @@ fn every_format_carries_the_librarys_fit() {
     let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
     let close = |v: &serde_json::Value, want: f64| {
         let got = v.as_f64().unwrap();
-        assert!((got - want).abs() <= 1e-12 * want.abs().max(1.0), "{got} {want}");
+        assert!(
+            (got - want).abs() <= 1e-12 * want.abs().max(1.0),
+            "{got} {want}"
+        );
     };
     for (r, i) in bt.order().into_iter().enumerate() {
         let row = &doc["ranking"][r];
@@ -215,7 +230,12 @@ fn every_format_carries_the_librarys_fit() {
         close(&row["p_top_k"], bt_u.top_k_probability[i]);
     }
     close(&doc["log_likelihood"], bt.log_likelihood);
-    let top: Vec<&str> = bt_u.settled.top.iter().map(|&i| bt.items[i].as_str()).collect();
+    let top: Vec<&str> = bt_u
+        .settled
+        .top
+        .iter()
+        .map(|&i| bt.items[i].as_str())
+        .collect();
     assert_eq!(doc["settled"]["top"], serde_json::json!(top));
     assert_eq!(doc["settled"]["settled"], bt_u.settled.settled);
     assert_eq!(
@@ -245,10 +265,7 @@ fn catalogues_locate_unknown_items_and_workers() {
     let d = Scratch::new("pairwise-catalogue");
     let items = d.file("items.csv", "item\na\nb\nc\n");
     let workers = d.file("workers.csv", "worker\nw1\nw2\n");
-    let v = d.file(
-        "v.csv",
-        "winner,loser,worker\na,b,w1\nb,a,w2\na,b,w1\n",
-    );
+    let v = d.file("v.csv", "winner,loser,worker\na,b,w1\nb,a,w2\na,b,w1\n");
     let e = fails(&["pairwise", "fit", &v, "--items", &items], 1);
     assert!(
         e.contains("the comparison graph is disconnected (2 components): item \"c\" shares")
@@ -257,11 +274,24 @@ fn catalogues_locate_unknown_items_and_workers() {
     );
     assert!(e.contains("v.csv"), "{e}");
     let csv = ok(&[
-        "pairwise", "fit", &v, "--items", &items, "--workers", &workers, "--prior-sd", "1",
-        "--format", "csv", "--quiet",
+        "pairwise",
+        "fit",
+        &v,
+        "--items",
+        &items,
+        "--workers",
+        &workers,
+        "--prior-sd",
+        "1",
+        "--format",
+        "csv",
+        "--quiet",
     ]);
     assert_eq!(csv.lines().count(), 4, "{csv}");
-    assert!(csv.lines().any(|l| l.split(',').nth(1) == Some("c")), "{csv}");
+    assert!(
+        csv.lines().any(|l| l.split(',').nth(1) == Some("c")),
+        "{csv}"
+    );
     let bad = d.file("bad.csv", "winner,loser,worker\na,b,w1\nb,d,w2\n");
     let e = fails(&["pairwise", "fit", &bad, "--items", &items], 1);
     assert!(
@@ -280,6 +310,11 @@ fn catalogues_locate_unknown_items_and_workers() {
         e.contains("twice.csv:4:1: item \"a\" already listed on line 2"),
         "{e}"
     );
-    let e = fails(&["pairwise", "fit", &v, "--model", "noisy-bt", "--items", &items], 1);
+    let e = fails(
+        &[
+            "pairwise", "fit", &v, "--model", "noisy-bt", "--items", &items,
+        ],
+        1,
+    );
     assert!(e.contains("item \"c\""), "{e}");
 }

@@ -4,8 +4,8 @@ use std::fmt::Write as _;
 
 use adaptive_comp_metrics::ballot::{Answer, AnswerError, ImportMode, Phase};
 
-use super::finish::{CampaignFit, Estimator, campaign_fit};
 use super::files::{MAX_ERRORS, check_output, lock, read_columns, write_atomic};
+use super::finish::{CampaignFit, Estimator, campaign_fit};
 use super::setup::{Labels, choice_message, parse_choice};
 use super::state::{CampaignStatus, State, StateFile as _};
 use super::{Env, Failure, Outcome, fmt_opt, open_ballot};

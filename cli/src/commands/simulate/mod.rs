@@ -441,7 +441,9 @@ fn table2(a: &Table2Args, ctx: &Ctx, out: &mut Out) -> Outcome {
                 .metrics(profile.metrics.clone())
                 .models(models.to_vec())?
                 .model_prior_sd(a.model_prior_sd)
-                .map_err(|e| Failure::usage(e.to_string().replace("model_prior_sd", "--model-prior-sd")))?;
+                .map_err(|e| {
+                    Failure::usage(e.to_string().replace("model_prior_sd", "--model-prior-sd"))
+                })?;
             reports.push((name, sim.run(simulations, seed)?));
             bar.inc(1);
         }
