@@ -361,10 +361,7 @@ pub fn status(args: &StatusArgs, env: &mut Env<'_>) -> Outcome {
         Estimator::Bt => Some(ModelArg::Bt),
         Estimator::NoisyBt => Some(ModelArg::NoisyBt),
     };
-    let settled = match model {
-        None => None,
-        Some(m) => Some((m, campaign_fit(&state, &path, m, &args.fit))),
-    };
+    let settled = model.map(|m| (m, campaign_fit(&state, &path, m, &args.fit)));
     if args.format == StatusFormat::Json {
         return status_json(&st, settled.as_ref(), env);
     }
