@@ -14,6 +14,7 @@
 //! | is the correlation better than chance? | [`permutation_test`], [`permutation_test_seeded`], [`Permutations`] |
 //! | how precise is the coefficient? | [`bootstrap_ci`], [`bootstrap_ci_seeded`], [`Bootstrap`] |
 //! | is model A better than model B on the same gold ranking? | [`paired_comparison`], [`paired_comparison_seeded`] |
+//! | what did the permutations or resamples give? (to plot it) | [`Permutations::test_with_histogram`], [`Bootstrap::run_with_histogram`], [`Histogram`] |
 //!
 //! ```
 //! use adaptive_comp_metrics::uncertainty::{permutation_test_seeded, Alternative, TopWeightedRho};
@@ -49,6 +50,7 @@ mod bootstrap;
 mod display;
 mod engine;
 mod error;
+mod histogram;
 mod null;
 mod paired;
 mod permutation;
@@ -58,6 +60,7 @@ mod statistic;
 pub use crate::correlation::pvalue::Alternative;
 pub use bootstrap::{Bootstrap, ConfidenceInterval, Interval, bootstrap_ci, bootstrap_ci_seeded};
 pub use error::UncertaintyError;
+pub use histogram::Histogram;
 pub use null::{
     Estimate, NullMoments, Source, Standardised, kendall_tau_b_null, null_moments,
     null_moments_seeded, spearman_null, standardise, standardise_seeded,
