@@ -22,15 +22,13 @@
 //! A wrong command line prints `error: …` and the usage line (status 2);
 //! a closed output pipe ends the program quietly.
 
-#[path = "common/cli.rs"]
-pub mod cli;
 #[path = "../tests/common/splitmix.rs"]
 #[allow(dead_code)]
 mod splitmix;
 
 use adaptive_comp_metrics::correlation::vigna::{Rank, WeightedTauOptions, weighted_tau};
 use adaptive_comp_metrics::{Alternative, Unweighted, kendall_tau_b, spearman};
-use cli::{Failure, Out};
+use std::io::Write;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -75,8 +73,67 @@ fn best_of<T>(repeats: usize, mut f: impl FnMut() -> T) -> (f64, T) {
     (best, out)
 }
 
+/// Why the benchmark stopped: a wrong command line (exit status 2), a
+/// failed computation (1) or a closed output pipe (0, silently).
+#[derive(Debug)]
+pub enum Stop {
+    /// A wrong command line: the message, printed with the usage line.
+    Usage(String),
+    /// A computation failed.
+    Failed(String),
+    /// The reader of the output went away (`… | head`).
+    Quiet,
+}
+
+impl Stop {
+    /// The exit status.
+    pub fn status(&self) -> u8 {
+        match self {
+            Self::Usage(_) => 2,
+            Self::Failed(_) => 1,
+            Self::Quiet => 0,
+        }
+    }
+}
+
+impl From<adaptive_comp_metrics::CorrelationError> for Stop {
+    fn from(e: adaptive_comp_metrics::CorrelationError) -> Self {
+        Self::Failed(e.to_string())
+    }
+}
+
+impl From<std::io::Error> for Stop {
+    fn from(e: std::io::Error) -> Self {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            Self::Quiet
+        } else {
+            Self::Failed(e.to_string())
+        }
+    }
+}
+
+/// `text` as a `T`, or a usage error naming the argument.
+fn parse<T: std::str::FromStr>(name: &str, text: &str, expected: &str) -> Result<T, Stop>
+where
+    T::Err: std::fmt::Display,
+{
+    text.parse()
+        .map_err(|e| Stop::Usage(format!("{name} must be {expected}, got {text:?}: {e}")))
+}
+
 fn main() -> ExitCode {
-    cli::main(USAGE, run)
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.iter().any(|a| a == "-h" || a == "--help") {
+        let _ = writeln!(std::io::stdout(), "{USAGE}");
+        return ExitCode::SUCCESS;
+    }
+    let stop = run(&args, &mut std::io::stdout().lock()).err();
+    match &stop {
+        Some(Stop::Usage(m)) => eprintln!("error: {m}\n{USAGE}"),
+        Some(Stop::Failed(m)) => eprintln!("error: {m}"),
+        Some(Stop::Quiet) | None => {}
+    }
+    ExitCode::from(stop.map_or(0, |s| s.status()))
 }
 
 /// The command line.
@@ -104,17 +161,17 @@ pub enum Only {
 }
 
 /// `[N [SEED [REPEATS [weightedtau|kendalltau|spearmanr]]]]`, with the size checks.
-pub fn parse_args(args: &[String]) -> Result<Args, Failure> {
+pub fn parse_args(args: &[String]) -> Result<Args, Stop> {
     let n: usize = match args.first() {
-        Some(a) => cli::parse("N", a, "a number of items")?,
+        Some(a) => parse("N", a, "a number of items")?,
         None => 1_000_000,
     };
     let seed: u64 = match args.get(1) {
-        Some(a) => cli::parse("SEED", a, "an unsigned 64-bit integer")?,
+        Some(a) => parse("SEED", a, "an unsigned 64-bit integer")?,
         None => 42,
     };
     let repeats: usize = match args.get(2) {
-        Some(a) => cli::parse("REPEATS", a, "a number of runs")?,
+        Some(a) => parse("REPEATS", a, "a number of runs")?,
         None => 5,
     };
     let only = match args.get(3).map(String::as_str) {
@@ -123,16 +180,16 @@ pub fn parse_args(args: &[String]) -> Result<Args, Failure> {
         Some("kendalltau") => Some(Only::KendallTau),
         Some("spearmanr") => Some(Only::Spearmanr),
         Some(other) => {
-            return Err(Failure::usage(format!(
+            return Err(Stop::Usage(format!(
                 "ONLY must be `weightedtau`, `kendalltau` or `spearmanr`, got {other:?}"
             )));
         }
     };
     if let Some(extra) = args.get(4) {
-        return Err(Failure::usage(format!("unexpected argument {extra:?}")));
+        return Err(Stop::Usage(format!("unexpected argument {extra:?}")));
     }
-    check_size(n).map_err(Failure::usage)?;
-    check_repeats(repeats).map_err(Failure::usage)?;
+    check_size(n).map_err(Stop::Usage)?;
+    check_repeats(repeats).map_err(Stop::Usage)?;
     Ok(Args {
         n,
         seed,
@@ -142,7 +199,7 @@ pub fn parse_args(args: &[String]) -> Result<Args, Failure> {
 }
 
 /// Times the runs and prints the JSON line.
-pub fn run(args: &[String], out: &mut Out) -> Result<(), Failure> {
+pub fn run(args: &[String], out: &mut impl Write) -> Result<(), Stop> {
     let Args {
         n,
         seed,
@@ -192,5 +249,6 @@ pub fn run(args: &[String], out: &mut Out) -> Result<(), Failure> {
          \"kendall_tau_b_s\": {t_k}, \"kendall_tau_b\": {k:?}, \"kendall_tau_b_p\": {k_p:?}, \
          \"spearman_s\": {t_r}, \"spearman\": {r:?}, \"spearman_p\": {r_p:?}}}",
         tau_w?, tau_b?
-    )
+    )?;
+    Ok(out.flush()?)
 }

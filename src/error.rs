@@ -3,7 +3,7 @@
 //! reasons are in the crate docs, [Errors](crate#errors).
 //!
 //! The error of the rank-correlation core is
-//! [`CorrelationError`](crate::CorrelationError) (named `Error` before
+//! [`CorrelationError`] (named `Error` before
 //! 0.1.0); each other module has an error of its own.
 
 use core::fmt;
@@ -38,7 +38,7 @@ use crate::wordsim::WordsimError;
 /// [`module_error`](Self::module_error).
 ///
 /// Variants of modules behind a feature exist only with that feature:
-/// `Uncertainty` (`uncertainty`), `Ballot` and `Answer` (`scheduler`),
+/// `Uncertainty` and `Compare` (`uncertainty`), `Ballot` and `Answer` (`scheduler`),
 /// `Simulate` (`simulator`). New variants may be added in minor releases,
 /// with new modules. `Error` is `Send + Sync + 'static`, `Clone` and
 /// `PartialEq` (not `Eq` or `Copy`: some module errors hold an `f64` or a
@@ -96,6 +96,11 @@ pub enum Error {
     #[cfg(feature = "uncertainty")]
     #[cfg_attr(docsrs, doc(cfg(feature = "uncertainty")))]
     Uncertainty(Box<crate::uncertainty::UncertaintyError>),
+    /// An error of a comparison of systems
+    /// ([`CompareError`](crate::uncertainty::compare::CompareError)).
+    #[cfg(feature = "uncertainty")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "uncertainty")))]
+    Compare(Box<crate::uncertainty::compare::CompareError>),
     /// An error of the lexical-substitution module ([`LexsubError`]).
     Lexsub(Box<LexsubError>),
     /// An error of the triplet module ([`TripletError`]).
@@ -148,6 +153,8 @@ impl Error {
             Self::Standardised(e) => &**e,
             #[cfg(feature = "uncertainty")]
             Self::Uncertainty(e) => &**e,
+            #[cfg(feature = "uncertainty")]
+            Self::Compare(e) => &**e,
             Self::Lexsub(e) => &**e,
             Self::Triplet(e) => &**e,
             Self::Embedding(e) => &**e,
@@ -246,6 +253,9 @@ from_module_error! {
     #[cfg(feature = "uncertainty")]
     #[cfg_attr(docsrs, doc(cfg(feature = "uncertainty")))]
     Uncertainty(crate::uncertainty::UncertaintyError);
+    #[cfg(feature = "uncertainty")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "uncertainty")))]
+    Compare(crate::uncertainty::compare::CompareError);
     Lexsub(LexsubError);
     Triplet(TripletError);
     Embedding(EmbeddingError);

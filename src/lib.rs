@@ -52,6 +52,7 @@
 //! | ranks, weights, correlations (the core) | [`CorrelationError`] (also `Copy`) | |
 //! | the standardised scale | [`StandardisedError`] (also `Copy`) | [`CorrelationError`] |
 //! | `uncertainty` | `uncertainty::UncertaintyError` (also `Copy`) | [`CorrelationError`], [`StandardisedError`] |
+//! | `uncertainty::compare` | `uncertainty::compare::CompareError` | `UncertaintyError` |
 //! | [`lexsub`] | [`lexsub::LexsubError`] | |
 //! | [`embedding`] | [`embedding::EmbeddingError`] | |
 //! | [`triplet`] | [`triplet::TripletError`] | [`embedding::EmbeddingError`] |
@@ -136,7 +137,7 @@
 //!   module's own ([`correlation::Result`], [`relevance::Result`], …)
 //!   defaults to that module's error, and the modules' functions return it.
 //! - Variants of feature-gated modules exist with their feature only
-//!   (`Uncertainty`, `Ballot` and `Answer`, `Simulate`); [`Error`] is
+//!   (`Uncertainty` and `Compare`, `Ballot` and `Answer`, `Simulate`); [`Error`] is
 //!   `#[non_exhaustive]` (a new module brings a new variant in a minor
 //!   release), `Clone`, `PartialEq`, `Send + Sync + 'static` (checked at
 //!   compile time), and, as the module errors, has no serialised form.
@@ -287,6 +288,9 @@ pub mod correlation;
 pub mod embedding;
 pub mod error;
 pub mod lexsub;
+#[cfg(feature = "scheduler")]
+#[cfg_attr(docsrs, doc(cfg(feature = "scheduler")))]
+pub mod pairwise;
 mod present;
 pub mod rank;
 pub mod relevance;

@@ -1,7 +1,8 @@
 //! How many threads the crate's large computations use, and the scoped-thread
 //! machinery behind them.
 //!
-//! Two kinds of work run on several cores:
+//! This module is the only place in the crate that starts threads. The
+//! work that runs on several cores:
 //!
 //! * the O(n log n) coefficients at large n: Vigna's weighted τ
 //!   ([`weighted_tau`](crate::weighted_tau), [`weighted_kendall`](crate::weighted_kendall)),
@@ -11,7 +12,33 @@
 //!   [`PARALLEL_FROM`] items on (below it they run on the caller's thread,
 //!   so small inputs pay nothing);
 //! * the replicates of the `uncertainty` module (permutations, resamples,
-//!   Monte Carlo draws), whose count is their option `threads(…)`.
+//!   Monte Carlo draws), whose count is their option `threads(…)`;
+//! * the simulations of `simulate` (`Simulation::run`, sweeps), the
+//!   (model, benchmark) pairs of [`wordsim::Evaluator::compare`](crate::wordsim::Evaluator::compare),
+//!   the branches of the exact standardisation, and the queries of
+//!   [`relevance::evaluate_trec`](crate::relevance::evaluate_trec);
+//! * the TREC readers ([`relevance::read_trec_qrels`](crate::relevance::read_trec_qrels),
+//!   [`relevance::read_trec_run`](crate::relevance::read_trec_run)), which
+//!   read the first MiB of a file on the caller's thread alone and start
+//!   helper threads only for what follows (small files, the common case of
+//!   a training loop's validation or a unit test, pay nothing).
+//!
+//! # One contract
+//! - *How many:* [`Threads::count`] decides for everyone: [`with_threads`]
+//!   on the calling thread, else `ACM_THREADS`, else
+//!   [`std::thread::available_parallelism`] (the only call of it in the
+//!   crate). An explicit option (`uncertainty`'s `threads(…)`,
+//!   `Simulation::run_with_threads`) is a [`Threads`] or a number given
+//!   the same way.
+//! - *A thread that cannot be started* (a target without threads, a
+//!   process at its limit) is no error and no panic: its work falls to the
+//!   threads that did start, the caller's among them, with the same result.
+//! - *A panic* in work run on another thread is raised again on the
+//!   caller's thread with its own payload, as it would have been on one
+//!   thread; it is never turned into an error here. (The simulator, as a
+//!   caller, documents that a simulation whose user closure panics is
+//!   `SimulateError::ThreadPanicked`: it catches that itself, on any
+//!   number of threads.)
 //!
 //! # Choosing the number
 //! [`Threads::Available`], the default, means the environment variable
@@ -198,13 +225,31 @@ pub(crate) fn map<S: Send, T: Send>(
     workers: usize,
     task: impl Fn(S) -> T + Sync,
 ) -> Vec<T> {
+    map_init(items, workers, || (), |(), item| task(item))
+}
+
+/// [`map`] with a state each thread makes once with `init` and hands to
+/// every task it runs (scratch buffers): `task(&mut state, item)`. The
+/// results must not depend on which state a task gets (each thread's
+/// tasks, and so its state's history, depend on timing).
+pub(crate) fn map_init<S: Send, T: Send, W>(
+    items: Vec<S>,
+    workers: usize,
+    init: impl Fn() -> W + Sync,
+    task: impl Fn(&mut W, S) -> T + Sync,
+) -> Vec<T> {
     let count = items.len();
     let workers = workers.min(count);
     if workers <= 1 {
-        return items.into_iter().map(task).collect();
+        let mut state = init();
+        return items
+            .into_iter()
+            .map(|item| task(&mut state, item))
+            .collect();
     }
     let queue = Mutex::new(items.into_iter().enumerate());
     let work = || {
+        let mut state = init();
         let mut done = Vec::new();
         loop {
             // A poisoned lock means another task panicked: its panic is
@@ -212,25 +257,97 @@ pub(crate) fn map<S: Send, T: Send>(
             let Some((i, item)) = queue.lock().ok().and_then(|mut q| q.next()) else {
                 return done;
             };
-            done.push((i, task(item)));
+            done.push((i, task(&mut state, item)));
         }
     };
     let mut parts: Vec<(usize, T)> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (1..workers)
-            .filter_map(|_| std::thread::Builder::new().spawn_scoped(scope, work).ok())
-            .collect();
+        let handles = spawn(scope, workers - 1, &work);
         let mut all = work();
-        for handle in handles {
-            match handle.join() {
-                Ok(part) => all.extend(part),
-                Err(panic) => std::panic::resume_unwind(panic),
-            }
+        for part in join_all(handles) {
+            all.extend(part);
         }
         all
     });
     parts.sort_unstable_by_key(|p| p.0);
     debug_assert_eq!(parts.len(), count);
     parts.into_iter().map(|p| p.1).collect()
+}
+
+/// Runs `main` on the caller's thread while up to `helpers` more threads
+/// run `help`, and returns what `main` returns once every helper has
+/// returned. `help` must return when `main` tells it to (through what they
+/// share), also when `main` fails or panics: a drop guard made first thing
+/// in `main` does it. A helper that cannot be started is not there, so
+/// `main` must not wait for one to do the work (it can do any of it
+/// itself); a helper's panic is raised again on the caller's thread after
+/// `main` returns.
+pub(crate) fn with_helpers<R>(
+    helpers: usize,
+    help: impl Fn() + Sync,
+    main: impl FnOnce() -> R,
+) -> R {
+    if helpers == 0 {
+        return main();
+    }
+    std::thread::scope(|scope| {
+        let handles = spawn(scope, helpers, &help);
+        let r = main();
+        join_all(handles);
+        r
+    })
+}
+
+/// Starts up to `n` scoped threads running `f`, as many as the system
+/// gives (a thread that cannot be started is left out: the crate's one
+/// rule for start failure, under which the caller's thread does the work).
+fn spawn<'scope, 'env, T: Send + 'scope>(
+    scope: &'scope std::thread::Scope<'scope, 'env>,
+    n: usize,
+    f: &'scope (impl Fn() -> T + Sync),
+) -> Vec<std::thread::ScopedJoinHandle<'scope, T>> {
+    #[cfg(test)]
+    if REFUSE_THREADS.with(Cell::get) {
+        return Vec::new();
+    }
+    (0..n)
+        .map_while(|_| std::thread::Builder::new().spawn_scoped(scope, f).ok())
+        .collect()
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Set by [`refusing_threads`]: [`spawn`] starts nothing, as on a
+    /// system that cannot start a thread.
+    static REFUSE_THREADS: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Runs `f` as on a system that refuses to start threads (tests of the
+/// rule for a thread that cannot start: its work falls to the caller's
+/// thread, with the same result).
+#[cfg(test)]
+pub(crate) fn refusing_threads<R>(f: impl FnOnce() -> R) -> R {
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            REFUSE_THREADS.with(|c| c.set(self.0));
+        }
+    }
+    let _restore = Restore(REFUSE_THREADS.with(|c| c.replace(true)));
+    f()
+}
+
+/// The results of the threads `handles`, in order; a thread's panic is
+/// raised again here, on the caller's thread, with its own payload (the
+/// crate's one rule for panics: they reach the caller as they would have
+/// on one thread).
+fn join_all<T>(handles: Vec<std::thread::ScopedJoinHandle<'_, T>>) -> Vec<T> {
+    handles
+        .into_iter()
+        .map(|h| match h.join() {
+            Ok(r) => r,
+            Err(panic) => std::panic::resume_unwind(panic),
+        })
+        .collect()
 }
 
 /// Items per piece of [`tabulate`] and [`count`].
@@ -297,16 +414,12 @@ pub(crate) fn join<A: Send, B>(
     }
     let slot = Mutex::new(Some(a));
     let take = || slot.lock().ok().and_then(|mut s| s.take());
+    let run_a = || take().map(|a| a());
     std::thread::scope(|scope| {
-        let handle = std::thread::Builder::new()
-            .spawn_scoped(scope, || take().map(|a| a()))
-            .ok();
+        let handles = spawn(scope, 1, &run_a);
         let rb = b();
-        let here = take().map(|a| a());
-        let there = handle.and_then(|h| match h.join() {
-            Ok(r) => r,
-            Err(panic) => std::panic::resume_unwind(panic),
-        });
+        let here = run_a();
+        let there = join_all(handles).into_iter().flatten().next();
         match here.or(there) {
             Some(ra) => (ra, rb),
             // `a` is taken exactly once, here or by the thread.
@@ -541,6 +654,7 @@ fn sort_by_lead<T: Sortable>(v: &mut [T]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
     use rand::{RngExt, SeedableRng};
     use rand_chacha::ChaCha8Rng;
@@ -615,6 +729,109 @@ mod tests {
         assert!(caught.is_err());
         let caught = std::panic::catch_unwind(|| join(true, || 1, || panic!("second")));
         assert!(caught.is_err());
+    }
+
+    #[test]
+    fn a_panic_reaches_the_caller_with_its_own_payload() {
+        let payload = |f: &dyn Fn()| {
+            let e = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_err();
+            e.downcast_ref::<&str>().map(|s| (*s).to_owned())
+        };
+        let on_a_thread = || {
+            map((0..64u32).collect(), 4, |i| {
+                if i == 37 {
+                    std::panic::panic_any("task 37");
+                }
+            });
+        };
+        assert_eq!(payload(&on_a_thread).as_deref(), Some("task 37"));
+        let helper = || with_helpers(2, || std::panic::panic_any("helper"), || 1);
+        assert_eq!(
+            payload(&|| assert_eq!(helper(), 1)).as_deref(),
+            Some("helper")
+        );
+        let both = || join(true, || std::panic::panic_any("a"), || 2);
+        assert_eq!(payload(&|| assert_eq!(both().1, 2)).as_deref(), Some("a"));
+    }
+
+    #[test]
+    fn map_init_gives_each_thread_one_state() {
+        for workers in [1, 2, 3, 8] {
+            let made = AtomicUsize::new(0);
+            let out = map_init(
+                (0..200u64).collect(),
+                workers,
+                || {
+                    made.fetch_add(1, Ordering::Relaxed);
+                    Vec::new()
+                },
+                |seen: &mut Vec<u64>, i| {
+                    seen.push(i);
+                    // A thread's items come in increasing order.
+                    assert!(seen.windows(2).all(|w| w[0] < w[1]));
+                    i * 3
+                },
+            );
+            assert_eq!(out, (0..200u64).map(|i| i * 3).collect::<Vec<_>>());
+            let made = made.into_inner();
+            assert!(
+                (1..=workers).contains(&made),
+                "{made} states, {workers} workers"
+            );
+        }
+    }
+
+    #[test]
+    fn with_helpers_returns_once_every_helper_has() {
+        for helpers in [0, 1, 3] {
+            let stop = AtomicBool::new(false);
+            let ran = AtomicUsize::new(0);
+            let r = with_helpers(
+                helpers,
+                || {
+                    ran.fetch_add(1, Ordering::SeqCst);
+                    while !stop.load(Ordering::SeqCst) {
+                        std::thread::yield_now();
+                    }
+                },
+                || {
+                    stop.store(true, Ordering::SeqCst);
+                    "main"
+                },
+            );
+            assert_eq!(r, "main");
+            // Every helper started has returned (none may start late).
+            let ran = ran.into_inner();
+            assert!(ran <= helpers, "{ran} of {helpers}");
+        }
+    }
+
+    #[test]
+    fn threads_that_cannot_start_leave_their_work_to_the_caller() {
+        let caller = std::thread::current().id();
+        refusing_threads(|| {
+            let out = map((0..100u64).collect(), 4, |i| {
+                assert_eq!(std::thread::current().id(), caller);
+                i + 1
+            });
+            assert_eq!(out, (1..=100u64).collect::<Vec<_>>());
+            let out = map_init((0..10u8).collect(), 4, || 7u8, |s, i| *s + i);
+            assert_eq!(out, (7..17u8).collect::<Vec<_>>());
+            let helped = AtomicUsize::new(0);
+            let r = with_helpers(
+                3,
+                || {
+                    helped.fetch_add(1, Ordering::SeqCst);
+                },
+                || 5,
+            );
+            assert_eq!((r, helped.into_inner()), (5, 0));
+            assert_eq!(join(true, || 1, || 2), (1, 2));
+            let v: Vec<u64> = (0..200_000u64).map(|i| (i * 7919) % 200_003).collect();
+            let mut expected = v.clone();
+            expected.sort_unstable();
+            assert_eq!(sort(v, 4), expected);
+        });
     }
 
     #[test]

@@ -334,6 +334,43 @@ pub fn echo(text: &str) -> String {
     format!("{head:?}… ({n} characters, cut to {ECHO_LIMIT})")
 }
 
+/// Pieces of input listed in an error message (a header's columns), joined
+/// with `", "`, each quoted as [`echo`] does when `quoted` (else as it is,
+/// cut the same way): whole pieces while the list stays within
+/// [`ECHO_LIMIT`] characters, then `… (N in all)`. A short list reads as
+/// `pieces.join(", ")`; a header of a million columns, or one of 10 MB, is
+/// not copied into an error line.
+pub fn echo_list<S: AsRef<str>>(pieces: &[S], quoted: bool) -> String {
+    let mut out = String::new();
+    let mut shown_chars = 0;
+    for (i, piece) in pieces.iter().enumerate() {
+        let piece = piece.as_ref();
+        let shown = if quoted {
+            echo(piece)
+        } else if piece.chars().count() <= ECHO_LIMIT {
+            piece.to_owned()
+        } else {
+            let head: String = piece.chars().take(ECHO_LIMIT).collect();
+            format!(
+                "{head}… ({} characters, cut to {ECHO_LIMIT})",
+                piece.chars().count()
+            )
+        };
+        let chars = shown.chars().count();
+        if i > 0 && shown_chars + 2 + chars > ECHO_LIMIT {
+            out.push_str(&format!(", … ({} in all)", pieces.len()));
+            break;
+        }
+        if i > 0 {
+            out.push_str(", ");
+            shown_chars += 2;
+        }
+        out.push_str(&shown);
+        shown_chars += chars;
+    }
+    out
+}
+
 /// Cuts every double-quoted piece of `message` longer than [`ECHO_LIMIT`]
 /// characters (as [`echo`] would), a guard for messages that quote input
 /// whole (the library's own errors among them). Idempotent: a piece already
@@ -393,6 +430,40 @@ mod tests {
             format!("field {e} is bad")
         );
         assert!(e.starts_with(&format!("\"{}", "x".repeat(80))));
+    }
+
+    #[test]
+    fn echo_list_keeps_short_lists_and_cuts_long_ones() {
+        assert_eq!(echo_list(&["a", "b"], false), "a, b");
+        assert_eq!(echo_list(&["a", "b"], true), "\"a\", \"b\"");
+        assert_eq!(echo_list::<&str>(&[], true), "");
+        // Issue 39: a 10 MB header of two columns.
+        let two = ["h".repeat(5_000_000), "k".repeat(5_000_000)];
+        let e = echo_list(&two, false);
+        assert_eq!(
+            e,
+            format!(
+                "{}… (5000000 characters, cut to 80), … (2 in all)",
+                "h".repeat(80)
+            )
+        );
+        let e = echo_list(&two, true);
+        assert!(
+            e.starts_with(&format!("\"{}\"… (5000000", "h".repeat(80))),
+            "{e}"
+        );
+        assert!(e.ends_with(", … (2 in all)"), "{e}");
+        // A million short columns: as many whole as fit in the limit.
+        let many: Vec<String> = (0..1_000_000).map(|i| format!("c{i}")).collect();
+        let e = echo_list(&many, false);
+        assert!(e.starts_with("c0, c1, c2, "), "{e}");
+        assert!(e.ends_with(", … (1000000 in all)"), "{e}");
+        assert!(e.chars().count() <= ECHO_LIMIT + 24, "{e}");
+        let shown = e.split(", ").filter(|p| p.starts_with('c')).count();
+        assert_eq!(
+            e,
+            format!("{}, … (1000000 in all)", many[..shown].join(", "))
+        );
     }
 
     #[test]

@@ -12,7 +12,7 @@ use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 
-use crate::error::{Failure, echo};
+use crate::error::{Failure, echo, echo_list};
 
 /// How the fields of a line are separated, for [`field_column`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -145,27 +145,13 @@ pub fn parse_columns(bytes: &[u8], names: &[&str], delimiter: u8) -> Result<Colu
     let header_line = header.first().map_or(1, |f| f.at.line);
     let mut index = Vec::with_capacity(names.len());
     for name in names {
-        let mut found = header
-            .iter()
-            .enumerate()
-            .filter(|(_, f)| f.text.as_deref() == Ok(*name));
-        let Some((k, _)) = found.next() else {
-            let columns: Vec<String> = header
-                .iter()
-                .map(|f| format!("{:?}", f.text.as_deref().unwrap_or("?")))
-                .collect();
-            return Err(Failure::new(format!(
+        let k = find_column(&header, name)?.ok_or_else(|| {
+            Failure::new(format!(
                 "no column {name:?} in the header (its columns: {})",
-                columns.join(", ")
+                header_names(&header)
             ))
-            .at(Some(header_line), None));
-        };
-        if let Some((_, again)) = found.next() {
-            return Err(Failure::new(format!(
-                "the header names column {name:?} twice: which one to use is ambiguous"
-            ))
-            .at(Some(again.at.line), Some(again.at.column)));
-        }
+            .at(Some(header_line), None)
+        })?;
         index.push(k);
     }
     let mut values = vec![Vec::new(); names.len()];
@@ -218,6 +204,112 @@ pub fn parse_columns(bytes: &[u8], names: &[&str], delimiter: u8) -> Result<Colu
         cells,
         header_line,
     })
+}
+
+/// The header's column names, quoted, for a message.
+fn header_names(header: &[Field]) -> String {
+    let columns: Vec<&str> = header
+        .iter()
+        .map(|f| f.text.as_deref().unwrap_or("?"))
+        .collect();
+    echo_list(&columns, true)
+}
+
+/// The index of column `name` in `header`, `None` when it is not there; an
+/// error when the header names it twice.
+fn find_column(header: &[Field], name: &str) -> Result<Option<usize>, Failure> {
+    let mut found = header
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.text.as_deref() == Ok(name));
+    let Some((k, _)) = found.next() else {
+        return Ok(None);
+    };
+    if let Some((_, again)) = found.next() {
+        return Err(Failure::new(format!(
+            "the header names column {name:?} twice: which one to use is ambiguous"
+        ))
+        .at(Some(again.at.line), Some(again.at.column)));
+    }
+    Ok(Some(k))
+}
+
+/// One data row of [`read_text_columns`]: per column asked for, its
+/// (trimmed, unquoted) text and where it starts, `None` for an optional
+/// column the header lacks.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TextRow {
+    /// 1-based line of the row.
+    pub line: usize,
+    /// The fields, in the order asked for.
+    pub fields: Vec<Option<(String, Cell)>>,
+}
+
+/// Reads the columns `names` (name, required) of the CSV file at `path` as
+/// text. A required column missing from the header, a row too short for a
+/// column or a field that is not UTF-8 is an error naming the file, line
+/// and column; an empty file or a file without rows too.
+pub fn read_text_columns(path: &Path, names: &[(&str, bool)]) -> Result<Vec<TextRow>, Failure> {
+    let bytes = read(path)?;
+    parse_text_columns(&bytes, names).map_err(|f| f.file(path))
+}
+
+/// [`read_text_columns`] of CSV text.
+pub fn parse_text_columns(bytes: &[u8], names: &[(&str, bool)]) -> Result<Vec<TextRow>, Failure> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    if let Some(at) = unclosed_quote(bytes, b',') {
+        let cell = Cursor::new(bytes).locate(at);
+        return Err(unclosed_quote_failure().at(Some(cell.line), Some(cell.column)));
+    }
+    let mut records = records(bytes, b',').into_iter().filter(|r| !is_blank(r));
+    let header = records.next().ok_or_else(|| {
+        Failure::new("the file is empty: expected a header line naming the columns")
+    })?;
+    let header_line = header.first().map_or(1, |f| f.at.line);
+    let mut index = Vec::with_capacity(names.len());
+    for &(name, required) in names {
+        let k = find_column(&header, name)?;
+        if k.is_none() && required {
+            return Err(Failure::new(format!(
+                "no column {name:?} in the header (its columns: {})",
+                header_names(&header)
+            ))
+            .at(Some(header_line), None));
+        }
+        index.push(k);
+    }
+    let mut rows = Vec::new();
+    for record in records {
+        let line = record.first().map_or(header_line, |f| f.at.line);
+        let mut fields = Vec::with_capacity(names.len());
+        for (&k, &(name, _)) in index.iter().zip(names) {
+            let Some(k) = k else {
+                fields.push(None);
+                continue;
+            };
+            let Some(field) = record.get(k) else {
+                return Err(Failure::new(format!(
+                    "missing field {name:?} (field {} of the header): the line has {} field{}",
+                    k + 1,
+                    record.len(),
+                    if record.len() == 1 { "" } else { "s" }
+                ))
+                .at(Some(line), None));
+            };
+            let text = field.text.clone().map_err(|()| {
+                Failure::new(format!("column {name:?}: not valid UTF-8"))
+                    .at(Some(field.at.line), Some(field.at.column))
+            })?;
+            fields.push(Some((text, field.at)));
+        }
+        rows.push(TextRow { line, fields });
+    }
+    if rows.is_empty() {
+        return Err(Failure::new(format!(
+            "no data: the file has a header (line {header_line}) but no rows"
+        )));
+    }
+    Ok(rows)
 }
 
 /// A record of one empty field: a line of spaces.

@@ -35,6 +35,7 @@ Examples:
   acm lexsub gold.txt system.best            SemEval-2007 best/oot and the revised measures
   acm simulate table2                        Table 2 of Lombardo et al. (2020)
   acm campaign init --state s.json --items items.csv --seed 7
+  acm pairwise fit votes.csv --format json   Bradley–Terry scores with intervals, P(top k)
 
 Exit status: 0 done, 1 bad input or a failed computation, 2 a wrong command line.";
 
@@ -72,6 +73,7 @@ pub enum Command {
     Lexsub(commands::lexsub::Args),
     Triplets(commands::triplets::Args),
     Campaign(commands::campaign::Args),
+    Pairwise(commands::pairwise::Args),
     Simulate(commands::simulate::Args),
     Standardise(commands::standardise::Args),
     /// Prints a shell completion script (bash, zsh, fish, elvish, powershell).
@@ -99,6 +101,7 @@ pub fn run(cli: Cli, out: &mut Out) -> Outcome {
         Command::Lexsub(a) => commands::lexsub::run(&a, &ctx, out),
         Command::Triplets(a) => commands::triplets::run(&a, &ctx, out),
         Command::Campaign(a) => commands::campaign::run(&a, &ctx, out),
+        Command::Pairwise(a) => commands::pairwise::run(&a, &ctx, out),
         Command::Simulate(a) => commands::simulate::run(&a, &ctx, out),
         Command::Standardise(a) => commands::standardise::run(&a, &ctx, out),
         Command::Completions { shell } => {

@@ -22,23 +22,22 @@ scoring (:func:`lexsub_score`) and the Avraham-Goldberg triplet score
 
 Inputs are 1-D float64 or float32 NumPy arrays (read in place when
 contiguous), other real arrays or lists (copied). Bad input raises
-``ValueError`` (with the library's message: what and where) or
-``TypeError``; an internal error raises ``RuntimeError``, never aborts.
+:class:`InputError` (a ``ValueError``, with the library's message and the
+place as ``.line``, ``.column``, ``.path``; :class:`ReadError` for a line
+of a file or text read) or ``TypeError``; an internal error raises
+``RuntimeError``, never aborts.
 """
 
 from ._correlation import (
     TopWeighted,
-    kendalltau,
     null_moments,
-    pearsonr,
     rho_w,
     rho_w_standardised,
-    spearmanr,
     standardise_with_moments,
     tau_w,
     tau_w_standardised,
-    weightedtau,
 )
+from ._errors import InputError, ReadError
 from ._relevance import (
     RelevanceEvaluator,
     compute_aggregated_measure,
@@ -62,6 +61,7 @@ from ._results import (
     TauW,
     ZScore,
 )
+from ._scipy_api import kendalltau, pearsonr, spearmanr, weightedtau
 from ._scoring import (
     LexsubScores,
     ScorePl,
@@ -80,6 +80,7 @@ from ._uncertainty import (
     permutation_test,
     standardise,
 )
+from ._warnings import ConstantInputWarning, DegenerateDataWarning, NearConstantInputWarning
 from ._wordsim import (
     WordPairsReport,
     WordPairsResult,
@@ -93,14 +94,19 @@ __all__ = [
     "Bootstrap",
     "BootstrapResult",
     "ConfidenceInterval",
+    "ConstantInputWarning",
+    "DegenerateDataWarning",
     "GammaMoments",
+    "InputError",
     "LexsubScores",
     "MomentEstimate",
+    "NearConstantInputWarning",
     "NullEstimate",
     "PairedComparisonResult",
     "PearsonRResult",
     "PermutationTest",
     "PermutationTestResult",
+    "ReadError",
     "RelevanceEvaluator",
     "RhoW",
     "ScorePl",

@@ -3,176 +3,28 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Literal, Union
+from typing import Literal
 
 import numpy as np
 
 from . import _core
 from ._results import (
     GammaMoments,
-    PearsonRResult,
     RhoW,
-    SignificanceResult,
     Standardised,
     TauW,
 )
 
-Weigher = Union[str, Callable[[float], float]]
-ArrayLike = Union[np.ndarray, Sequence[float]]
+Weigher = str | Callable[[float], float]
+ArrayLike = np.ndarray | Sequence[float]
 Alternative = Literal["two-sided", "greater", "less"]
 
 _NAN = float("nan")
 # SignificanceResult(statistic, pvalue) without the Python-level __new__ call
 # (the n = 10 overhead of the binding is a few microseconds).
 _new_result = tuple.__new__
-
-
-def _nan_policy(x, y, nan_policy: str):
-    """(x, y) without the pairs holding a NaN for ``nan_policy='omit'``."""
-    if nan_policy == "raise":
-        return x, y
-    if nan_policy == "omit":
-        x, y = np.asarray(x), np.asarray(y)
-        if x.shape == y.shape and x.ndim == 1 and x.dtype.kind == "f" and y.dtype.kind == "f":
-            keep = ~(np.isnan(x) | np.isnan(y))
-            return x[keep], y[keep]
-        return x, y
-    if nan_policy == "propagate":
-        raise ValueError(
-            "nan_policy='propagate' is not offered: a NaN input is an error "
-            "(nan_policy='raise', the default) or its pairs are left out ('omit')"
-        )
-    raise ValueError(f"nan_policy must be 'raise' or 'omit', got {nan_policy!r}")
-
-
-def weightedtau(
-    x: ArrayLike,
-    y: ArrayLike,
-    rank: bool | ArrayLike | None = True,
-    weigher: Callable[[int], float] | None = None,
-    additive: bool = True,
-    *,
-    nan_policy: Literal["raise", "smallest"] = "raise",
-) -> SignificanceResult:
-    """Vigna's weighted tau, as ``scipy.stats.weightedtau`` (same values to 1e-12)::
-
-        u_i  = weigher(r_i)                     r_i the 0-based importance rank of item i
-        w_ij = u_i + u_j  (additive)  or  u_i * u_j
-        tau  = sum_{i<j} w_ij sgn(x_i - x_j) sgn(y_i - y_j)
-               / sqrt(sum_{x_i != x_j} w_ij * sum_{y_i != y_j} w_ij)
-
-    ``rank``: True (default) averages the tau of the decreasing
-    lexicographic orders by (x, y) and by (y, x); None uses the (x, y)
-    order; False the input order; an array gives the ranks (smaller = more
-    important, re-ranked densely from 0 as SciPy does). ``weigher``: None is
-    ``1/(r + 1)``; any callable of the 0-based rank ``r`` (called once per
-    rank). ``additive``: how two item weights combine. O(n log n) time (SciPy:
-    O(n log n) too, about 100 times slower at n = 10^6), GIL released.
-
-    Returns a :class:`SignificanceResult` with ``pvalue`` NaN, as SciPy's:
-    for a p-value, use :func:`permutation_test` with ``statistic='weightedtau'``.
-
-    Differences from SciPy, on purpose: a constant x or y raises
-    ``ValueError`` (SciPy: NaN), so does a tau that is 0/0 for another
-    reason (SciPy: -1.0); NaN raises ``ValueError`` unless
-    ``nan_policy='smallest'`` (SciPy's rule: NaN below every number, all
-    NaNs tied); infinite values and fewer than 2 items raise ``ValueError``.
-
-    Reference: S. Vigna (2015), A weighted correlation index for rankings
-    with ties, WWW.
-    """
-    if rank is True:
-        rank_arg: Any = "symmetric"
-    elif rank is None:
-        rank_arg = "xy"
-    elif rank is False:
-        rank_arg = "index"
-    elif isinstance(rank, str):
-        raise TypeError("rank must be True, False, None or an array of ranks")
-    else:
-        rank_arg = rank
-    if nan_policy not in ("raise", "smallest"):
-        raise ValueError(f"nan_policy must be 'raise' or 'smallest', got {nan_policy!r}")
-    tau = _core.weightedtau(x, y, rank_arg, weigher, bool(additive), nan_policy == "smallest")
-    return _new_result(SignificanceResult, (tau, _NAN))
-
-
-def kendalltau(
-    x: ArrayLike,
-    y: ArrayLike,
-    *,
-    nan_policy: Literal["raise", "omit"] = "raise",
-    method: Literal["auto", "asymptotic", "exact"] = "auto",
-    variant: Literal["b"] = "b",
-    alternative: Alternative = "two-sided",
-) -> SignificanceResult:
-    """Kendall's tau-b and its p-value, as ``scipy.stats.kendalltau`` (to 1e-12)::
-
-        tau_b = (C - D) / sqrt((N - T_x)(N - T_y)),   N = n(n - 1)/2
-
-    C, D concordant and discordant pairs, T_x, T_y pairs tied in x, in y.
-    ``method='auto'``: the exact null distribution without ties and n <= 33
-    (or at most one pair out of order), else the tie-corrected normal
-    approximation ``z = (C - D)/sqrt(Var)``; ``'asymptotic'`` always the
-    approximation; ``'exact'`` the exact distribution. O(n log n), GIL
-    released on large inputs.
-
-    Differences from SciPy: only ``variant='b'`` (tau-c raises
-    ``ValueError``); ``method='exact'`` raises ``ValueError`` with ties (as
-    SciPy) and beyond 33 items unless at most one pair is out of order;
-    a constant input raises ``ValueError`` (SciPy: NaN); ``nan_policy`` is
-    ``'raise'`` (default) or ``'omit'`` (SciPy's default ``'propagate'``
-    returns NaN and is not offered).
-    """
-    if variant != "b":
-        raise ValueError(f"only variant='b' (tau-b) is computed, got {variant!r}")
-    x, y = _nan_policy(x, y, nan_policy)
-    return _new_result(SignificanceResult, _core.kendalltau(x, y, method, alternative))
-
-
-def spearmanr(
-    x: ArrayLike,
-    y: ArrayLike,
-    *,
-    nan_policy: Literal["raise", "omit"] = "raise",
-    alternative: Alternative = "two-sided",
-) -> SignificanceResult:
-    """Spearman's rho and its p-value, as ``scipy.stats.spearmanr`` (to 1e-12)::
-
-        rho = Pearson correlation of the average ranks of x and y
-        t   = rho sqrt((n - 2)/((1 + rho)(1 - rho)))  ~ Student t, n - 2 df
-
-    Differences from SciPy: two 1-D inputs only (no 2-D ``a`` with
-    ``axis``); a constant input raises ``ValueError`` (SciPy: NaN and a
-    warning); ``nan_policy`` is ``'raise'`` (default) or ``'omit'``; for
-    n = 2 the p-value is the exact permutation one (1 two-sided).
-    """
-    x, y = _nan_policy(x, y, nan_policy)
-    return _new_result(SignificanceResult, _core.spearmanr(x, y, alternative))
-
-
-def pearsonr(
-    x: ArrayLike, y: ArrayLike, *, alternative: Alternative = "two-sided", method: None = None
-) -> PearsonRResult:
-    """Pearson's r and its p-value, as ``scipy.stats.pearsonr`` (to 1e-12)::
-
-        r = sum (x_i - mean x)(y_i - mean y) / sqrt(sum (x_i - mean x)^2 sum (y_i - mean y)^2)
-        r ~ Beta(n/2 - 1, n/2 - 1) on [-1, 1] under independence
-
-    computed to full double accuracy at any scale. The result has SciPy's
-    ``confidence_interval(confidence_level=0.95)`` (Fisher's z).
-
-    Differences from SciPy: ``method`` must be None (no permutation or
-    Monte-Carlo null here: see :func:`permutation_test`); a constant input
-    raises ``ValueError`` (SciPy: NaN and a warning); NaN raises
-    ``ValueError``; for n = 2 a one-sided p-value is 1/2 or 1 (SciPy: 1).
-    """
-    if method is not None:
-        raise ValueError("method must be None: the exact Beta null distribution is used")
-    r, p, n = _core.pearsonr(x, y, alternative)
-    return PearsonRResult(r, p, x, y, alternative, n)
 
 
 @dataclass(frozen=True)

@@ -19,9 +19,10 @@ supported_measures: frozenset[str] = frozenset(_core.supported_measures())
 name: ``P``, ``ndcg_cut``), as ``pytrec_eval.supported_measures``:
 ``runid``, ``num_q``, ``num_ret``, ``num_rel``, ``num_rel_ret``, ``map``,
 ``gm_map``, ``Rprec``, ``bpref``, ``recip_rank``, ``iprec_at_recall``,
-``P``, ``recall``, ``ndcg``, ``ndcg_cut``, ``map_cut``, ``success``.
-pytrec_eval also lists trec_eval's measures that are not computed here
-(``infAP``, ``set_P``, ``utility``, …)."""
+``P``, ``recall``, ``ndcg``, ``ndcg_cut``, ``map_cut``, ``success``,
+``set_P``, ``set_relative_P``, ``set_recall``, ``set_map``, ``set_F``,
+``utility``, ``num_nonrel_judged_ret``. pytrec_eval also lists trec_eval's
+measures that are not computed here (``infAP``, ``G``, ``relstring``, …)."""
 
 supported_nicknames: dict[str, frozenset[str]] = {
     name: frozenset(names) for name, names in _core.supported_nicknames()
@@ -95,14 +96,16 @@ class RelevanceEvaluator:
     families as pytrec_eval takes them (:data:`supported_measures`: ``map``,
     ``gm_map``, ``Rprec``, ``bpref``, ``recip_rank``, ``iprec_at_recall``,
     ``P``, ``recall``, ``success``, ``map_cut``, ``ndcg``, ``ndcg_cut``,
-    ``num_q``, ``num_ret``, ``num_rel``, ``num_rel_ret``, ``runid``), with
+    ``num_q``, ``num_ret``, ``num_rel``, ``num_rel_ret``, ``runid``,
+    ``set_P``, ``set_relative_P``, ``set_recall``, ``set_map``, ``set_F``,
+    ``utility``, ``num_nonrel_judged_ret``), with
     cut-offs as ``P.5,10`` or ``P_5,10`` (the cut-offs of all the names of a
     family together; a family alone gives trec_eval's default cut-offs only
     where no cut-off of it is named), and the nicknames ``official``,
-    ``set`` and ``all_trec`` (:data:`supported_nicknames`; of ``set`` and
-    ``all_trec``, the measures computed here, with a ``UserWarning`` naming
-    the others). The library reads them, as ``acm trec -m`` does; an
-    unknown name raises ``ValueError``. The result has the measures in
+    ``set`` and ``all_trec`` (:data:`supported_nicknames`; of ``all_trec``,
+    the measures computed here, with a ``UserWarning`` naming the others).
+    The library reads them, as ``acm trec -m`` does; an unknown name raises
+    ``ValueError``. The result has the measures in
     trec_eval's order. The values follow trec_eval's conventions, as
     pytrec_eval's do::
 
@@ -139,8 +142,9 @@ class RelevanceEvaluator:
     input raises ``ValueError`` (a NaN score, a document listed twice); a
     query whose grades are all negative scores 0 (pytrec_eval crashes);
     trec_eval's measures not in :data:`supported_measures` (``infAP``,
-    ``set_P``, ``utility``, ``relstring``, …) raise ``ValueError`` when named
-    and are left out of ``set`` and ``all_trec`` (with a warning); a
+    ``G``, ``relstring``, …) raise ``ValueError`` when named and are left
+    out of ``all_trec`` (with a warning); ``set_F`` and ``utility`` with
+    parameters raise ``ValueError`` (trec_eval's defaults only); a
     measure name that pytrec_eval reads only in part (``P_5x`` as ``P_5``,
     ``P.1.5`` as ``P_1``) or crashes on (``P.0``, ``ndcg.1``) raises
     ``ValueError``; ``iprec_at_recall_0.00`` of a query without retrieved
@@ -161,7 +165,11 @@ class RelevanceEvaluator:
     ):
         if isinstance(measures, str):
             measures = [measures]
-        self._measures = sorted(set(measures))
+        measures = set(measures)
+        for m in measures:
+            if not isinstance(m, str):
+                raise TypeError(f"measures must be strings, got {type(m).__name__} ({m!r})")
+        self._measures = sorted(measures)
         self._relevance_level = int(relevance_level)
         self._judged_only = bool(judged_docs_only_flag)
         self._ties = ties

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from operator import itemgetter
-from typing import Any
+from typing import Any, NamedTuple
+
+import numpy as np
 
 from . import _core
 
@@ -33,31 +35,31 @@ class SignificanceResult(tuple):
         return f"SignificanceResult(statistic={self[0]!r}, pvalue={self[1]!r})"
 
 
-@dataclass(frozen=True)
-class ConfidenceInterval:
-    """An interval ``[low, high]`` (SciPy's ``ConfidenceInterval``)."""
+class ConfidenceInterval(NamedTuple):
+    """An interval ``[low, high]``, as SciPy's ``ConfidenceInterval`` (a
+    named tuple: it unpacks, indexes and converts with ``np.asarray``)."""
 
-    low: float
-    high: float
-
-    def __iter__(self):
-        return iter((self.low, self.high))
+    low: Any
+    high: Any
 
 
 class PearsonRResult(tuple):
     """Pearson's r and its p-value, as SciPy's ``PearsonRResult``, with
-    :meth:`confidence_interval`."""
+    :meth:`confidence_interval`; ``correlation`` is the older name of
+    ``statistic``. For N-d input (``pearsonr(..., axis=)``) both are arrays."""
 
-    def __new__(cls, statistic, pvalue, x, y, alternative, n):
+    def __new__(cls, statistic, pvalue, x, y, alternative, n, shape=None):
         self = tuple.__new__(cls, (statistic, pvalue))
         self._x, self._y, self._alternative, self._n = x, y, alternative, n
+        self._shape = shape
         return self
 
     statistic = property(itemgetter(0), doc="Pearson's r.")
     pvalue = property(itemgetter(1), doc="The p-value of the alternative tested.")
+    correlation = property(itemgetter(0), doc="Alias of ``statistic`` (SciPy's older name).")
 
     def __getnewargs__(self):
-        return (self[0], self[1], self._x, self._y, self._alternative, self._n)
+        return (self[0], self[1], self._x, self._y, self._alternative, self._n, self._shape)
 
     def __getstate__(self):
         return None
@@ -75,14 +77,31 @@ class PearsonRResult(tuple):
             greater    [tanh(z - h se), 1],  less  [-1, tanh(z + h se)],  h = Phi^-1(level)
 
         as ``scipy.stats.pearsonr(x, y).confidence_interval()``; [-1, 1] for
-        n <= 3. Only Fisher's interval is offered: ``method`` must be None
-        (SciPy also takes a bootstrap method there).
+        n <= 3; for N-d results, arrays of ends (NaN where r is). Only
+        Fisher's interval is offered: ``method`` must be None (SciPy also
+        takes a ``BootstrapMethod``: see :func:`bootstrap_ci`).
 
         Raises ``ValueError`` unless 0 < confidence_level < 1.
         """
         if method is not None:
-            raise ValueError("method must be None: only Fisher's interval is offered")
-        low, high = _core.pearsonr_ci(self._x, self._y, float(confidence_level), self._alternative)
+            if type(method).__name__ == "BootstrapMethod":
+                raise ValueError(
+                    "method=BootstrapMethod(...) is not taken here: "
+                    "adaptive_comp_metrics.bootstrap_ci gives bootstrap intervals"
+                )
+            raise ValueError("`method` must be an instance of `BootstrapMethod` or None.")
+        level, alternative = float(confidence_level), self._alternative
+        if self._shape is None:
+            low, high = _core.pearsonr_ci(self._x, self._y, level, alternative)
+            return ConfidenceInterval(low, high)
+        low = np.full(len(self._x), np.nan)
+        high = np.full(len(self._x), np.nan)
+        defined = ~np.isnan(np.reshape(self[0], -1))
+        for k in np.flatnonzero(defined):
+            low[k], high[k] = _core.pearsonr_ci(self._x[k], self._y[k], level, alternative)
+        low, high = low.reshape(self._shape), high.reshape(self._shape)
+        if not self._shape:
+            low, high = low[()], high[()]
         return ConfidenceInterval(low, high)
 
 

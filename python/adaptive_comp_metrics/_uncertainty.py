@@ -3,8 +3,9 @@ moments, seeded and shardable over processes."""
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
-from typing import Any, Literal, Union
+from typing import Any, Literal
 
 import numpy as np
 
@@ -52,7 +53,7 @@ class Statistic:
             object.__setattr__(self, "weigher", "offset_quadratic")
 
 
-StatisticLike = Union[str, Statistic]
+StatisticLike = str | Statistic
 
 
 def _statistic(s: StatisticLike) -> Statistic:
@@ -67,7 +68,7 @@ def _shards(count: int, shards: int) -> list[tuple[int, int]]:
     if shards < 1:
         raise ValueError(f"shards must be at least 1, got {shards}")
     cuts = [count * k // shards for k in range(shards + 1)]
-    return [(a, b) for a, b in zip(cuts, cuts[1:]) if b > a]
+    return [(a, b) for a, b in itertools.pairwise(cuts) if b > a]
 
 
 def _test(t, alternative, seed) -> PermutationTestResult:

@@ -10,7 +10,14 @@ import numpy as np
 
 from . import _core
 from ._correlation import _config
-from ._results import GammaMoments, RhoW, SignificanceResult, Standardised, TauW
+from ._results import (
+    GammaMoments,
+    PearsonRResult,
+    RhoW,
+    SignificanceResult,
+    Standardised,
+    TauW,
+)
 
 
 @dataclass(frozen=True)
@@ -48,8 +55,10 @@ class WordPairsReport:
 
 
 class WordPairsResult(tuple):
-    """gensim's ``((pearson r, p), (spearman rho, p), oov_ratio)``, with the
-    full :class:`WordPairsReport` as ``.report``."""
+    """gensim's ``(PearsonRResult, SignificanceResult, oov_ratio)``: Pearson's
+    r and Spearman's rho as SciPy's result objects (``result[0].statistic``,
+    ``.pvalue``, ``result[0].confidence_interval()``), each unpacking as
+    ``(value, p)``, with the full :class:`WordPairsReport` as ``.report``."""
 
     def __new__(cls, pearson, spearman, oov_ratio, report):
         self = tuple.__new__(cls, (pearson, spearman, oov_ratio))
@@ -177,7 +186,7 @@ def evaluate_word_pairs(
     any object with gensim's lookup::
 
         s_i = cos(v(word1_i), v(word2_i)),   unknown pairs dropped (or 0 with dummy4unknown)
-        returns ((pearson r, p), (spearman rho, p), oov_ratio)   oov_ratio in percent
+        returns (PearsonRResult(r, p), SignificanceResult(rho, p), oov_ratio)   oov_ratio in percent
 
     ``model``: a path of a word2vec text or binary or GloVe file (read by
     the library keeping only the benchmark's words: ``format`` ``'auto'``,
@@ -253,9 +262,18 @@ def evaluate_word_pairs(
     for name in ("pearson", "spearman"):
         if name in report.errors:
             raise ValueError(f"{name}: {report.errors[name]}")
+    # The pairs scored, as Pearson's r saw them (for its interval).
+    x, y = [], []
+    for s, g in zip(report.similarities, report.gold, strict=True):
+        if s is None:
+            if report.imputed is None:
+                continue
+            s = report.imputed
+        x.append(s)
+        y.append(g)
     return WordPairsResult(
-        (report.pearson.statistic, report.pearson.pvalue),
-        (report.spearman.statistic, report.spearman.pvalue),
+        PearsonRResult(report.pearson.statistic, report.pearson.pvalue, x, y, "two-sided", len(x)),
+        report.spearman,
         100.0 * report.oov_ratio,
         report,
     )

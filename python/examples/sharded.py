@@ -31,9 +31,9 @@ def main() -> None:
     single_test, single_boot = test.run(), boot.run()
 
     with ProcessPoolExecutor(max_workers=4) as pool:
-        starts, stops = zip(*test.shards(8))
+        starts, stops = zip(*test.shards(8), strict=False)
         sharded_test = test.finish(np.concatenate(list(pool.map(test.replicates, starts, stops))))
-        starts, stops = zip(*boot.shards(8))
+        starts, stops = zip(*boot.shards(8), strict=False)
         sharded_boot = boot.finish(np.concatenate(list(pool.map(boot.replicates, starts, stops))))
 
     assert sharded_test == single_test, (sharded_test, single_test)

@@ -34,20 +34,94 @@ pub fn guard<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
     }
 }
 
-/// A crate error as a Python `ValueError` with the crate's message.
-pub fn value_error(e: impl Display) -> PyErr {
-    PyValueError::new_err(e.to_string())
+/// Where an error is: the 1-based line and column of the input it names,
+/// and the file (`None` where unknown: arrays, text, file objects).
+#[derive(Debug, Clone, Default)]
+pub struct Place {
+    /// The line, from the library error's `line()`.
+    pub line: Option<usize>,
+    /// The column, from the library error's `column()`.
+    pub column: Option<usize>,
+    /// The path of the file read.
+    pub path: Option<String>,
 }
 
-/// Shorthand: map a crate `Result` to a Python one.
+impl Place {
+    /// The place a library error names, in the file `path` (if any).
+    pub fn of(e: &adaptive_comp_metrics::Error, path: Option<&str>) -> Self {
+        Self {
+            line: e.line(),
+            column: e.column(),
+            path: path.map(str::to_owned),
+        }
+    }
+}
+
+/// The package's typed `ValueError`: `adaptive_comp_metrics.ReadError`
+/// when `place` names a line (an error reading a file or text), else
+/// `InputError`, with `message` and the attributes `line`, `column` and
+/// `path` (polars and tokenizers raise such subclasses too). A failure to
+/// build it (which cannot happen but for a broken install) raises that
+/// failure instead.
+pub fn input_error(message: impl Into<String>, place: Place) -> PyErr {
+    let message = message.into();
+    Python::attach(|py| {
+        let build = || -> PyResult<PyErr> {
+            let class = if place.line.is_some() {
+                "ReadError"
+            } else {
+                "InputError"
+            };
+            let class = py.import("adaptive_comp_metrics._errors")?.getattr(class)?;
+            let kwargs = pyo3::types::PyDict::new(py);
+            kwargs.set_item("line", place.line)?;
+            kwargs.set_item("column", place.column)?;
+            kwargs.set_item("path", place.path)?;
+            Ok(PyErr::from_value(class.call((message,), Some(&kwargs))?))
+        };
+        build().unwrap_or_else(|e| e)
+    })
+}
+
+/// A crate error as the package's `InputError` (a `ValueError`) with the
+/// crate's message and no place (the error names none, or the caller adds
+/// it to the message).
+pub fn value_error(e: impl Display) -> PyErr {
+    input_error(e.to_string(), Place::default())
+}
+
+/// A library error as the package's typed `ValueError` (see
+/// [`input_error`]), its line and column from the library's accessors;
+/// `path` (if any) is the file read, which the message names first.
+pub fn library_error(e: impl Into<adaptive_comp_metrics::Error>, path: Option<&str>) -> PyErr {
+    let e = e.into();
+    let message = match path {
+        Some(p) => format!("{p}: {e}"),
+        None => e.to_string(),
+    };
+    input_error(message, Place::of(&e, path))
+}
+
+/// [`library_error`] for an input shown as `shown` in the message (a path,
+/// or `<file>` for a file object) and read from the file `path`, if any.
+pub fn library_error_in(
+    e: impl Into<adaptive_comp_metrics::Error>,
+    shown: &str,
+    path: Option<&str>,
+) -> PyErr {
+    let e = e.into();
+    input_error(format!("{shown}: {e}"), Place::of(&e, path))
+}
+
+/// Shorthand: map a library `Result` to a Python one.
 pub trait OrValueError<T> {
-    /// The error as a `ValueError`.
+    /// The error as the package's typed `ValueError` ([`library_error`]).
     fn or_value_error(self) -> PyResult<T>;
 }
 
-impl<T, E: Display> OrValueError<T> for Result<T, E> {
+impl<T, E: Into<adaptive_comp_metrics::Error>> OrValueError<T> for Result<T, E> {
     fn or_value_error(self) -> PyResult<T> {
-        self.map_err(value_error)
+        self.map_err(|e| library_error(e, None))
     }
 }
 

@@ -149,21 +149,61 @@ pub fn spearmanr(
     })
 }
 
-/// Pearson's r, its p-value and n.
+/// Pearson's r, its p-value, n, and whether x or y is nearly constant
+/// (SciPy's `NearConstantInputWarning`; see [`nearly_constant`]).
 #[pyfunction]
 pub fn pearsonr(
     py: Python<'_>,
     x: &Bound<'_, PyAny>,
     y: &Bound<'_, PyAny>,
     alternative_name: &str,
-) -> PyResult<(f64, f64, usize)> {
+) -> PyResult<(f64, f64, usize, bool)> {
     guard(|| {
         let alt = alternative(alternative_name)?;
         let scores = read_all(&[x, y], &["x", "y"])?;
         let detach = scores[0].len() >= DETACH_AT;
-        let r = on_same!(py, &scores, detach, |v| pearson(v[0], v[1])).or_value_error()?;
-        Ok((r.r, r.p_value(alt), r.n))
+        let (r, near) = on_same!(py, &scores, detach, |v| pearson(v[0], v[1])
+            .map(|r| (r, nearly_constant(v[0]) || nearly_constant(v[1]))))
+        .or_value_error()?;
+        Ok((r.r, r.p_value(alt), r.n, near))
     })
+}
+
+/// Whether `v` is nearly constant as SciPy's `pearsonr` tests it, so that
+/// the subtraction of the mean loses most digits:
+///
+/// ```text
+/// ‖v − mean(v)‖₂ < ε^(3/4) · |mean(v)|,   ε the machine epsilon of v's type
+/// ```
+///
+/// One pass (sum, minimum, maximum) decides it unless the spread is tiny:
+/// ‖v − mean‖₂ ≥ (max − min)/√2, so a spread above √2 times the bound
+/// rules it out; otherwise a second pass sums the squares. O(n).
+fn nearly_constant<F: num_traits::Float + Into<f64>>(v: &[F]) -> bool {
+    let eps: f64 = F::epsilon().into();
+    let threshold = eps.powf(0.75);
+    let (mut sum, mut lo, mut hi) = (0.0_f64, f64::INFINITY, f64::NEG_INFINITY);
+    for &x in v {
+        let x: f64 = x.into();
+        sum += x;
+        lo = lo.min(x);
+        hi = hi.max(x);
+    }
+    let mean = sum / v.len() as f64;
+    let bound = threshold * mean.abs();
+    // (The values are finite: the coefficient was computed.)
+    if hi <= lo || (hi - lo) >= bound * std::f64::consts::SQRT_2 {
+        // Constant (an error elsewhere) or spread out.
+        return false;
+    }
+    let squares: f64 = v
+        .iter()
+        .map(|&x| {
+            let d = x.into() - mean;
+            d * d
+        })
+        .sum();
+    squares.sqrt() < bound
 }
 
 /// Fisher's confidence interval of Pearson's r of x and y.
@@ -271,7 +311,7 @@ fn finish<'py, T, E>(
 ) -> PyResult<Bound<'py, PyAny>>
 where
     T: IntoPyObject<'py>,
-    E: std::fmt::Display,
+    E: Into<adaptive_comp_metrics::Error>,
 {
     let value = w.check(result.or_value_error())?;
     Ok(value

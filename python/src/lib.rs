@@ -11,6 +11,7 @@
 
 mod convert;
 mod correlation;
+mod dicts;
 mod relevance;
 mod scoring;
 mod uncertainty;

@@ -11,9 +11,10 @@ use adaptive_comp_metrics::relevance::{
 };
 use pyo3::exceptions::{PyOSError, PyTypeError, PyUserWarning};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString};
+use pyo3::types::{PyDict, PyFloat, PyString};
 
-use crate::convert::{OrValueError, choice, guard, value_error};
+use crate::convert::{OrValueError, choice, guard, library_error_in, value_error};
+use crate::dicts;
 
 /// A qrels or run source: a path, or a file object (or any object with
 /// `read()`) giving text or bytes.
@@ -67,8 +68,12 @@ impl Source {
             }
             Self::Bytes(b) => f(&mut &b[..]).map_err(Ok),
         });
+        let path = match self {
+            Self::Path(p) => Some(p.as_str()),
+            Self::Bytes(_) => None,
+        };
         result.map_err(|e| match e {
-            Ok(e) => value_error(format!("{name}: {e}")),
+            Ok(e) => library_error_in(e, &name, path),
             Err(io) => PyOSError::new_err(io),
         })
     }
@@ -107,6 +112,14 @@ pub fn supported_nicknames() -> Vec<(&'static str, Vec<&'static str>)> {
             (n, names)
         })
         .collect()
+}
+
+/// A run's score: a float (the common case, read directly) or any number.
+fn score(v: &Bound<'_, PyAny>) -> Option<f64> {
+    match v.cast::<PyFloat>() {
+        Ok(f) => Some(f.value()),
+        Err(_) => v.extract().ok(),
+    }
 }
 
 /// Qrels and the measures to score runs with (pytrec_eval's
@@ -183,29 +196,21 @@ impl TrecEvaluator {
             let mut ids = Ids::new();
             let qrels = if let Ok(dict) = qrels.cast::<PyDict>() {
                 let mut b = Qrels::builder(&mut ids);
-                for (q, docs) in dict.iter() {
-                    let q: String = q
-                        .extract()
-                        .map_err(|_| PyTypeError::new_err("qrels: query ids must be strings"))?;
-                    let docs = docs.cast_into::<PyDict>().map_err(|_| {
-                        PyTypeError::new_err(format!(
-                            "qrels['{q}'] must be a dict {{document: grade}}"
-                        ))
-                    })?;
-                    for (d, g) in docs.iter() {
-                        let d: String = d.extract().map_err(|_| {
-                            PyTypeError::new_err(format!(
-                                "qrels['{q}']: document ids must be strings"
-                            ))
-                        })?;
-                        let g: i32 = g.extract().map_err(|_| {
-                            PyTypeError::new_err(format!(
-                                "qrels['{q}']['{d}'] must be an integer grade"
-                            ))
-                        })?;
-                        b.add(&q, &d, g).or_value_error()?;
-                    }
-                }
+                dicts::read(
+                    dict,
+                    "qrels",
+                    ["grade", "an integer grade"],
+                    |g| g.extract::<i32>().ok(),
+                    |_| {},
+                    |chunk| {
+                        chunk.each(
+                            &mut b,
+                            |b, q| b.query(q).map_err(|e| e.to_string()),
+                            |b, &id, _, d, g| b.add_to(id, d, g).map_err(|e| e.to_string()),
+                        )
+                    },
+                )?
+                .map_err(value_error)?;
                 b.finish().or_value_error()?
             } else {
                 let source = Source::of(qrels)?;
@@ -241,32 +246,24 @@ impl TrecEvaluator {
             let mut empty: Vec<String> = Vec::new();
             let run = if let Ok(dict) = run.cast::<PyDict>() {
                 let mut b = TrecRun::builder(&mut self.ids);
-                for (q, docs) in dict.iter() {
-                    let q: String = q
-                        .extract()
-                        .map_err(|_| PyTypeError::new_err("run: query ids must be strings"))?;
-                    let docs = docs.cast_into::<PyDict>().map_err(|_| {
-                        PyTypeError::new_err(format!(
-                            "run['{q}'] must be a dict {{document: score}}"
-                        ))
-                    })?;
-                    if docs.is_empty() {
-                        empty.push(q);
-                        continue;
-                    }
-                    for (d, s) in docs.iter() {
-                        let d: String = d.extract().map_err(|_| {
-                            PyTypeError::new_err(format!(
-                                "run['{q}']: document ids must be strings"
-                            ))
-                        })?;
-                        let s: f64 = s.extract().map_err(|_| {
-                            PyTypeError::new_err(format!("run['{q}']['{d}'] must be a number"))
-                        })?;
-                        b.add(&q, &d, s)
-                            .map_err(|e| value_error(format!("run['{q}']['{d}']: {e}")))?;
-                    }
-                }
+                dicts::read(
+                    dict,
+                    "run",
+                    ["score", "a number"],
+                    score,
+                    |q| empty.push(q.to_owned()),
+                    |chunk| {
+                        chunk.each(
+                            &mut b,
+                            |b, q| b.query(q).map_err(|e| e.to_string()),
+                            |b, &id, q, d, s| {
+                                b.add_to(id, d, s)
+                                    .map_err(|e| format!("run['{q}']['{d}']: {e}"))
+                            },
+                        )
+                    },
+                )?
+                .map_err(value_error)?;
                 b.finish().or_value_error()?
             } else {
                 let source = Source::of(run)?;

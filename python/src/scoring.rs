@@ -17,7 +17,9 @@ use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::convert::{OrValueError, choice, guard, value_error};
+use crate::convert::{
+    OrValueError, Place, choice, guard, input_error, library_error_in, value_error,
+};
 
 fn open(path: &Path) -> PyResult<BufReader<File>> {
     File::open(path)
@@ -25,8 +27,9 @@ fn open(path: &Path) -> PyResult<BufReader<File>> {
         .map_err(|e| PyOSError::new_err(format!("{}: {e}", path.display())))
 }
 
-fn in_file(path: &Path, e: impl std::fmt::Display) -> PyErr {
-    value_error(format!("{}: {e}", path.display()))
+fn in_file(path: &Path, e: impl Into<adaptive_comp_metrics::Error>) -> PyErr {
+    let shown = path.display().to_string();
+    library_error_in(e, &shown, Some(&shown))
 }
 
 /// (credit, attempted, items, precision, recall).
@@ -88,7 +91,14 @@ pub fn lexsub_score<'py>(
         let g = read_gold(open(&gold)?, mode).map_err(|e| in_file(&gold, e))?;
         let s = read_system(open(&system)?, format, mode).map_err(|e| in_file(&system, e))?;
         if g.items.is_empty() {
-            return Err(in_file(&gold, "no gold items"));
+            let shown = gold.display().to_string();
+            return Err(input_error(
+                format!("{shown}: no gold items"),
+                Place {
+                    path: Some(shown),
+                    ..Place::default()
+                },
+            ));
         }
         let corpus = Corpus::new(&g.items, &s.items, profile).or_value_error()?;
         let out = PyDict::new(py);

@@ -15,7 +15,7 @@ use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::convert::{OrValueError, choice, guard, value_error};
+use crate::convert::{OrValueError, Place, choice, guard, input_error, value_error};
 use crate::correlation::{rho_tuple, std_rho, std_tau, tau_tuple};
 use crate::weigher::Config;
 
@@ -124,11 +124,14 @@ impl PairsBenchmark {
                 };
                 read.map_err(|e| match e {
                     WordsimError::Io { .. } => Err(format!("{shown}: {e}")),
-                    e => Ok(read_error(&shown, &e, &how, named.is_some())),
+                    e => {
+                        let message = read_error(&shown, &e, &how, named.is_some());
+                        Ok((message, Place::of(&e.into(), Some(&shown))))
+                    }
                 })
             });
             let (benchmark, detection) = read.map_err(|e| match e {
-                Ok(msg) => PyValueError::new_err(msg),
+                Ok((message, place)) => input_error(message, place),
                 Err(io) => PyOSError::new_err(io),
             })?;
             Ok(Self {
@@ -309,7 +312,7 @@ pub fn evaluate_file<'py>(
             options = options.limit(limit);
         }
         let shown = path.display().to_string();
-        let run = || -> Result<Report, Result<String, String>> {
+        let run = || -> Result<Report, Result<(String, Place), String>> {
             let mut file = File::open(&path).map_err(|e| Err(format!("{shown}: {e}")))?;
             let format = match format {
                 Some(f) => f,
@@ -323,13 +326,18 @@ pub fn evaluate_file<'py>(
                 }
             };
             let vectors: Vectors<f32> =
-                read_vectors(BufReader::with_capacity(1 << 20, file), format, &options)
-                    .map_err(|e| Ok(format!("{shown}: {e}")))?;
-            ev.evaluate(&vectors, b).map_err(|e| Ok(e.to_string()))
+                read_vectors(BufReader::with_capacity(1 << 20, file), format, &options).map_err(
+                    |e| {
+                        let e = e.into();
+                        Ok((format!("{shown}: {e}"), Place::of(&e, Some(&shown))))
+                    },
+                )?;
+            ev.evaluate(&vectors, b)
+                .map_err(|e| Ok((e.to_string(), Place::default())))
         };
         // A Python weigher takes the GIL back for each weight.
         let report = py.detach(run).map_err(|e| match e {
-            Ok(msg) => PyValueError::new_err(msg),
+            Ok((message, place)) => input_error(message, place),
             Err(io) => PyOSError::new_err(io),
         })?;
         report_dict(py, &report)

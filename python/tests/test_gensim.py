@@ -55,7 +55,7 @@ def test_generated_vectors_and_dict_models(tmp_path):
     path = tmp_path / "v.vec"
     with open(path, "w") as f:
         f.write("300 20\n")
-        for w, v in zip(words, vecs):
+        for w, v in zip(words, vecs, strict=False):
             f.write(w + " " + " ".join(repr(float(x)) for x in v) + "\n")
     pairs = tmp_path / "p.tsv"
     lines = []
@@ -67,7 +67,7 @@ def test_generated_vectors_and_dict_models(tmp_path):
     kv = KeyedVectors.load_word2vec_format(str(path))
     theirs = kv.evaluate_word_pairs(str(pairs))
     check(acm.evaluate_word_pairs(str(path), str(pairs)), theirs)
-    as_dict = {w: v for w, v in zip(words, vecs)}
+    as_dict = {w: v for w, v in zip(words, vecs, strict=False)}
     check(acm.evaluate_word_pairs(as_dict, str(pairs), case_insensitive=False), theirs)
 
 
@@ -83,3 +83,44 @@ def test_bad_inputs(tmp_path):
     pairs.write_text("a\tb\t1\na\tb\t2\n")
     with pytest.raises(ValueError):
         acm.evaluate_word_pairs({"a": np.ones(2), "b": np.ones(2)}, str(pairs))
+
+
+def tied_vectors(tmp_path):
+    """t, a = t and b = 2t: cos(t, a) = cos(t, b) = 1 exactly, a tie."""
+    kv = KeyedVectors(3)
+    vectors = [[1, 3, 3], [1, 3, 3], [2, 6, 6], [3, 1, 0], [0, 1, 5]]
+    kv.add_vectors(list("tabcd"), np.array(vectors, dtype=np.float32))
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text("t\ta\t1\nt\tb\t2\nt\tc\t3\nt\td\t4\n")
+    return kv, pairs
+
+
+def test_a_doubled_vector_ties_as_in_gensim(tmp_path):
+    kv, pairs = tied_vectors(tmp_path)
+    theirs = kv.evaluate_word_pairs(pairs)
+    ours = acm.evaluate_word_pairs(kv, pairs)
+    assert ours.report.similarities[:2] == [1.0, 1.0]
+    # gensim's ranking (its float32 unit vectors of t and 2t are equal):
+    # Spearman's rho with the tie, not with 2t's cosine below 1.
+    assert ours[1][0] == pytest.approx(theirs[1][0], abs=1e-12)
+    assert ours[1][0] == pytest.approx(-0.7378647873726218, abs=1e-12)
+    check(ours, theirs)
+
+
+def test_results_have_gensims_types(tmp_path):
+    kv, pairs = tied_vectors(tmp_path)
+    theirs = kv.evaluate_word_pairs(pairs)
+    ours = acm.evaluate_word_pairs(kv, pairs)
+    # gensim 4.4: (PearsonRResult, SignificanceResult, oov_ratio).
+    assert type(ours[0]).__name__ == type(theirs[0]).__name__ == "PearsonRResult"
+    assert type(ours[1]).__name__ == type(theirs[1]).__name__ == "SignificanceResult"
+    assert ours[0].statistic == pytest.approx(theirs[0].statistic, abs=1e-6)
+    assert ours[1].statistic == pytest.approx(theirs[1].statistic, abs=1e-6)
+    assert ours[1].pvalue == pytest.approx(theirs[1].pvalue, rel=1e-6)
+    low, high = ours[0].confidence_interval()
+    want = theirs[0].confidence_interval()
+    assert (low, high) == pytest.approx((want.low, want.high), abs=1e-6)
+    (r, p), (rho, p_rho), oov = ours  # still unpacks as before
+    assert (p, p_rho) == (ours[0].pvalue, ours[1].pvalue)
+    assert (r, rho, oov) == (ours[0].statistic, ours[1].statistic, theirs[2])
+    assert pickle.loads(pickle.dumps(ours)) == ours

@@ -33,10 +33,10 @@ def generate(seed, queries=60, docs=40):
         if q % 7 != 3:  # a few queries are not judged
             grades = rng.choice([-1, 0, 0, 0, 1, 1, 2, 3], size=docs)
             grades[0] = 1
-            qrels[qid] = {d: int(g) for d, g in zip(ids[docs // 2 :], grades)}
+            qrels[qid] = {d: int(g) for d, g in zip(ids[docs // 2 :], grades, strict=False)}
         if q % 11 != 5:  # a few are not ranked
             scores = np.round(rng.random(docs) * 4, 1)  # many ties
-            run[qid] = {d: float(s) for d, s in zip(ids[:docs], scores)}
+            run[qid] = {d: float(s) for d, s in zip(ids[:docs], scores, strict=False)}
     return qrels, run
 
 

@@ -55,3 +55,22 @@ pub fn decode_stored_event(
     })
     .map(|e| format!("{e:?}"))
 }
+
+/// Reads `body` as each form the pages post, as axum's `Form` does, and
+/// takes each through what the server does with it: the choice, the
+/// invitation names. Never panics.
+pub fn forms(body: &[u8]) {
+    use crate::parse::{self, forms};
+    let _ = serde_urlencoded::from_bytes::<forms::Csrf>(body);
+    if let Ok(a) = serde_urlencoded::from_bytes::<forms::Answer>(body) {
+        let _ = parse::choice(a.choice.as_deref(), true);
+        let _ = parse::choice(a.choice.as_deref(), false);
+    }
+    let _ = serde_urlencoded::from_bytes::<forms::Exclude>(body);
+    if let Ok(i) = serde_urlencoded::from_bytes::<forms::Invite>(body)
+        && let Ok(names) = parse::invitation_names(i.names.as_deref(), i.count.as_deref(), 7)
+    {
+        assert!(names.len() <= parse::MAX_INVITATIONS + body.len());
+        assert!(names.iter().all(|n| parse::invitation_name(n).is_ok()));
+    }
+}

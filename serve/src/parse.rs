@@ -36,6 +36,28 @@ pub fn percent_decode(s: &str) -> Vec<u8> {
     out
 }
 
+/// Percent-encodes a query or form value: every byte but ASCII letters,
+/// digits and `-_.~` as `%XY` (the inverse of [`percent_decode`]).
+///
+/// # Examples
+/// ```
+/// use adaptive_comp_metrics_serve::parse::{percent_decode, percent_encode};
+/// assert_eq!(percent_encode("ann,1 é"), "ann%2C1%20%C3%A9");
+/// assert_eq!(percent_decode(&percent_encode("a+b&c")), b"a+b&c");
+/// ```
+#[must_use]
+pub fn percent_encode(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
 fn hex(c: u8) -> Option<u8> {
     match c {
         b'0'..=b'9' => Some(c - b'0'),
@@ -284,6 +306,130 @@ pub fn cross_site(
     }
     let origin_host = origin.split_once("://").map_or(origin, |(_, r)| r);
     (origin_host != host.unwrap_or("")).then_some("a form posted from another origin")
+}
+
+/// The forms the pages post (`application/x-www-form-urlencoded`, read by
+/// axum's `Form` with `serde_urlencoded`): every field optional, so that a
+/// missing one is refused with its name rather than as a malformed body.
+pub mod forms {
+    use serde::Deserialize;
+
+    /// `POST /start`, `/finish`, `/admin/close`.
+    #[derive(Debug, Clone, Default, Deserialize)]
+    pub struct Csrf {
+        /// The form's CSRF token.
+        pub csrf: Option<String>,
+    }
+
+    /// `POST /answer`.
+    #[derive(Debug, Clone, Default, Deserialize)]
+    pub struct Answer {
+        /// The form's CSRF token.
+        pub csrf: Option<String>,
+        /// The task id (`TAG-b<ballot>-<position>`).
+        pub task: Option<String>,
+        /// `first`, `second` or `tie`.
+        pub choice: Option<String>,
+    }
+
+    /// `POST /admin/exclude`.
+    #[derive(Debug, Clone, Default, Deserialize)]
+    pub struct Exclude {
+        /// The form's CSRF token.
+        pub csrf: Option<String>,
+        /// The worker's id.
+        pub worker: Option<String>,
+    }
+
+    /// `POST /admin/invite`.
+    #[derive(Debug, Clone, Default, Deserialize)]
+    pub struct Invite {
+        /// The form's CSRF token.
+        pub csrf: Option<String>,
+        /// Names, separated by commas or lines.
+        pub names: Option<String>,
+        /// A number of invitations named `invitee-K`.
+        pub count: Option<String>,
+    }
+}
+
+/// The vote of an answer form's `choice` (`tie` only when the campaign
+/// offers it).
+///
+/// # Errors
+/// A message for the page and the log.
+///
+/// # Examples
+/// ```
+/// use adaptive_comp_metrics::ballot::Vote;
+/// use adaptive_comp_metrics_serve::parse::choice;
+/// assert_eq!(choice(Some("second"), false), Ok(Vote::Second));
+/// assert!(choice(Some("tie"), false).is_err());
+/// ```
+pub fn choice(
+    choice: Option<&str>,
+    ties: bool,
+) -> Result<adaptive_comp_metrics::ballot::Vote, String> {
+    use adaptive_comp_metrics::ballot::Vote;
+    match choice {
+        Some("first") => Ok(Vote::First),
+        Some("second") => Ok(Vote::Second),
+        Some("tie") if ties => Ok(Vote::Tie),
+        Some("tie") => Err("this campaign has no tie choice".into()),
+        Some(other) => Err(format!(
+            "unknown choice {:?}",
+            other.chars().take(20).collect::<String>()
+        )),
+        None => Err("no choice given".into()),
+    }
+}
+
+/// The most invitations one form makes.
+pub const MAX_INVITATIONS: usize = 10_000;
+
+/// The names an invitation form asks for: those listed (commas or lines),
+/// then `count` more, `invitee-K` numbered after the `have` existing ones.
+///
+/// # Errors
+/// A count that is not a number up to [`MAX_INVITATIONS`]; a name
+/// [`invitation_name`] refuses.
+///
+/// # Examples
+/// ```
+/// use adaptive_comp_metrics_serve::parse::invitation_names;
+/// assert_eq!(
+///     invitation_names(Some("ann, bo\ncy"), Some("2"), 3).unwrap(),
+///     ["ann", "bo", "cy", "invitee-4", "invitee-5"]
+/// );
+/// assert!(invitation_names(None, Some("x"), 0).is_err());
+/// ```
+pub fn invitation_names(
+    names: Option<&str>,
+    count: Option<&str>,
+    have: usize,
+) -> Result<Vec<String>, String> {
+    let mut out: Vec<String> = names
+        .unwrap_or("")
+        .split([',', '\n'])
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(str::to_owned)
+        .collect();
+    if let Some(c) = count.map(str::trim).filter(|c| !c.is_empty()) {
+        match c.parse::<usize>() {
+            Ok(n) if n <= MAX_INVITATIONS => {
+                out.extend((have + 1..=have + n).map(|i| format!("invitee-{i}")));
+            }
+            _ => return Err(format!("count: expected a number up to {MAX_INVITATIONS}")),
+        }
+    }
+    if let Some(bad) = out.iter().find(|n| invitation_name(n).is_err()) {
+        return Err(format!(
+            "invalid name {:?}",
+            bad.chars().take(60).collect::<String>()
+        ));
+    }
+    Ok(out)
 }
 
 #[cfg(test)]

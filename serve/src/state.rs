@@ -51,9 +51,12 @@ impl Default for PageSettings {
         Self {
             title: "Which is more related?".to_owned(),
             question: "Which of the two is more closely related?".to_owned(),
-            instructions: "Each screen shows two items side by side. Choose the one that \
-                           answers the question better.\n\nThere are no right or wrong answers: \
-                           go with your first impression. A few screens check attention."
+            instructions: "Each screen shows two short texts side by side, and a question \
+                           about them. Choose the one that fits the question better: click or \
+                           tap it, or press its key.\n\nThere are no right or wrong answers: go \
+                           with your first impression, there is no need to think long. A few \
+                           screens have an obvious answer: they check that the answers are \
+                           given with care."
                 .to_owned(),
             tie_label: None,
             completion_code: None,

@@ -55,7 +55,29 @@ pub(crate) struct CampaignInfo {
     pub(crate) votes: u64,
     /// Comparisons of every ballot (the campaign's budget of votes).
     pub(crate) budget: usize,
+    /// When the first ballot opened in this store (ms since the epoch).
+    pub(crate) started_ms: Option<u64>,
+    /// Votes a hour since then.
+    pub(crate) votes_per_hour: Option<f64>,
+    /// Seconds until the budget is voted at that pace.
+    pub(crate) eta_seconds: Option<f64>,
+    /// Workers active now (holding a task, or who answered in the last
+    /// [`ACTIVE_MS`]).
+    pub(crate) active_workers: usize,
+    /// Tasks of every ballot: the comparisons and the control tasks (those
+    /// of the opened ballots, and what the layout gives the others).
+    pub(crate) tasks_budget: usize,
+    /// The price of a task (`init --price`), if any.
+    pub(crate) price: Option<f64>,
+    /// `tasks_budget` × price.
+    pub(crate) cost_budget: Option<f64>,
+    /// Every answer recorded through the server × price: what the workers
+    /// earned so far.
+    pub(crate) spent: Option<f64>,
 }
+
+/// A worker is active when they hold a task or answered this recently.
+pub(crate) const ACTIVE_MS: u64 = 5 * 60 * 1000;
 
 /// One ballot: the library's figures, and when it opened and closed.
 #[derive(Debug, Clone, Serialize)]
@@ -96,11 +118,21 @@ pub(crate) struct WorkerRow {
     pub(crate) last_answer_ms: Option<u64>,
     /// When they stopped by "I want to stop here".
     pub(crate) stopped_ms: Option<u64>,
+    /// Holding a task, or answered in the last [`ACTIVE_MS`].
+    pub(crate) active: bool,
+    /// Control accuracy under the exclusion rule's threshold (or under
+    /// 0.7 without a rule), over at least its number of control answers.
+    pub(crate) failing_controls: bool,
     /// What the end screen gave them: `full` (the completion code),
     /// `partial` (stopped under the quota: the partial code, if any),
     /// `excluded` (stopped by the exclusion rule), or `null` (still going,
     /// or gone without reaching the end).
     pub(crate) completion: Option<&'static str>,
+    /// Votes the agreement was counted over (those whose two items have
+    /// votes of others in the ballot).
+    pub(crate) agreement_votes: u64,
+    /// `answers` × the price of a task (`null` without a price).
+    pub(crate) earned: Option<f64>,
 }
 
 /// The ranking.
@@ -207,6 +239,14 @@ impl Engine {
             closing: self.transition,
             votes: s.total_votes(),
             budget: s.ballot_sizes().iter().map(|b| b * cfg.m() / 2).sum(),
+            started_ms: None,
+            votes_per_hour: None,
+            eta_seconds: None,
+            active_workers: 0,
+            tasks_budget: 0,
+            price: f.price,
+            cost_budget: None,
+            spent: None,
         };
         let ballots = self
             .tally
@@ -225,13 +265,47 @@ impl Engine {
         let mut workers: Vec<WorkerRow> = Vec::with_capacity(self.workers().len());
         for t in &self.tally.workers {
             let id = self.worker_id(&t.worker);
-            workers.push(self.worker_row(id, Some(t)));
+            workers.push(self.worker_row(id, Some(t), now));
         }
         for w in self.workers() {
             if self.tally.worker(&w.name).is_none() {
-                workers.push(self.worker_row(Some(w.id), None));
+                workers.push(self.worker_row(Some(w.id), None, now));
             }
         }
+        let started_ms = self.ballot_times.first().and_then(|t| t.0);
+        let elapsed_h = started_ms.map(|t| now.saturating_sub(t) as f64 / 3.6e6);
+        let votes_per_hour = elapsed_h
+            .filter(|&h| h > 0.0 && campaign.votes > 0)
+            .map(|h| campaign.votes as f64 / h);
+        let eta_seconds = votes_per_hour
+            .map(|r| (campaign.budget as f64 - campaign.votes as f64).max(0.0) / r * 3600.0);
+        // The opened ballots' control tasks as laid out; the others' as the
+        // layout will give them.
+        let layout = c.layout_options();
+        let tasks_budget = s
+            .ballot_sizes()
+            .iter()
+            .enumerate()
+            .map(|(k0, b)| {
+                let comparisons = b * cfg.m() / 2;
+                let controls = self.tally.ballots.get(k0).map_or_else(
+                    || layout.n_controls(comparisons).unwrap_or(0),
+                    |b| b.control_tasks,
+                );
+                comparisons + controls
+            })
+            .sum();
+        let price = f.price;
+        let campaign = CampaignInfo {
+            started_ms,
+            votes_per_hour,
+            eta_seconds,
+            active_workers: workers.iter().filter(|w| w.active).count(),
+            tasks_budget,
+            cost_budget: price.map(|p| p * tasks_budget as f64),
+            spent: price.map(|p| p * workers.iter().map(|w| w.answers).sum::<u64>() as f64),
+            ..campaign
+        };
         let close = self.close_check().map(|k| CloseInfo {
             ballot: k.ballot,
             comparisons: k.comparisons,
@@ -275,7 +349,7 @@ impl Engine {
 
     /// One worker's row: `id` when they came through the server, `t` when
     /// they have answers.
-    fn worker_row(&self, id: Option<u32>, t: Option<&WorkerTally>) -> WorkerRow {
+    fn worker_row(&self, id: Option<u32>, t: Option<&WorkerTally>, now: u64) -> WorkerRow {
         let row = id.and_then(|w| self.workers().get(w as usize));
         let activity = id.and_then(|w| self.activity.get(w as usize));
         let finish: Option<Finish> = id.and_then(|w| self.finished.get(&w).copied());
@@ -288,12 +362,24 @@ impl Engine {
             .unwrap_or_default();
         let answered_now = id.map_or(0, |w| self.answered(w));
         let done = id.and_then(|w| self.done_state(w));
+        let active = id.is_some_and(|w| self.holds_lease(w, now))
+            || activity
+                .and_then(|a| a.last_ms)
+                .is_some_and(|t| now.saturating_sub(t) < ACTIVE_MS);
+        let (min_accuracy, min_controls) = self
+            .policy
+            .rule
+            .map_or((0.7, 1), |r| (r.min_accuracy(), r.min_controls()));
+        let failing_controls = t.is_some_and(|t| {
+            t.controls >= min_controls && (t.correct as f64) < min_accuracy * t.controls as f64
+        });
         let completion = match (finish, done) {
             (Some(f), _) => Some(if f.partial { "partial" } else { "full" }),
             (None, Some(crate::engine::Done::Excluded)) => Some("excluded"),
             (None, Some(_)) => Some("full"),
             (None, None) => None,
         };
+        let answers = activity.map_or(0, |a| a.answers);
         let stats = t.map_or_else(
             || {
                 WorkerTally {
@@ -307,14 +393,18 @@ impl Engine {
         WorkerRow {
             stats,
             source: row.map_or_else(|| "file".to_owned(), |r| r.source.clone()),
-            answers: activity.map_or(0, |a| a.answers),
+            answers,
             answered_now,
             params,
             arrived_ms: activity.map(|a| a.arrived_ms),
             first_answer_ms: activity.and_then(|a| a.first_ms),
             last_answer_ms: activity.and_then(|a| a.last_ms),
             stopped_ms: finish.map(|f| f.at_ms),
+            active,
+            failing_controls,
             completion,
+            earned: self.file.price.map(|p| p * answers as f64),
+            agreement_votes: t.map_or(0, |t| t.agreement_votes),
         }
     }
 }

@@ -2,7 +2,7 @@
 //! whatever the scale of the data, with the t-test p-value and Fisher's z
 //! confidence interval of `scipy.stats.pearsonr`.
 
-use super::pvalue::{Alternative, pearson_p};
+use super::pvalue::{Alternative, correlation_p, pearson_p};
 use super::spearman::check_scores;
 use crate::correlation::error::{CorrelationError, Result};
 use crate::special::dd::{Dd, two_prod, two_sum};
@@ -75,15 +75,9 @@ impl PearsonResult {
     /// ```
     #[must_use]
     pub fn p_value(&self, alternative: Alternative) -> f64 {
-        if self.n < 3 {
-            let on_side = match alternative {
-                Alternative::TwoSided => return 1.0,
-                Alternative::Greater => self.r > 0.0,
-                Alternative::Less => self.r < 0.0,
-            };
-            return if on_side { 0.5 } else { 1.0 };
-        }
-        pearson_p(self.r, self.n as u64, alternative)
+        correlation_p(self.r, self.n, alternative, |a| {
+            pearson_p(self.r, self.n as u64, a)
+        })
     }
 
     /// A confidence interval for the population correlation ρ at confidence

@@ -67,6 +67,38 @@ pub enum Alternative {
     Less,
 }
 
+/// The p-value of a statistic `x` whose null distribution is symmetric
+/// about 0, from its survival function `sf` (`P(X > x)`): both tails for
+/// [`Alternative::TwoSided`] (at most 1), one for the others.
+fn symmetric_p(x: f64, alternative: Alternative, sf: impl Fn(f64) -> f64) -> f64 {
+    match alternative {
+        Alternative::TwoSided => (2.0 * sf(x.abs())).min(1.0),
+        Alternative::Greater => sf(x),
+        Alternative::Less => sf(-x),
+    }
+}
+
+/// The p-value of a coefficient of Pearson's or Spearman's kind for `n`
+/// pairs: for `n ≥ 3`, `tail(coefficient, n)`; for fewer pairs (no
+/// degrees of freedom left, as `scipy.stats` has it) 1 two-sided, and one
+/// sided 0.5 when the coefficient lies on the alternative's side, else 1.
+pub(crate) fn correlation_p(
+    coefficient: f64,
+    n: usize,
+    alternative: Alternative,
+    tail: impl FnOnce(Alternative) -> f64,
+) -> f64 {
+    if n >= 3 {
+        return tail(alternative);
+    }
+    let on_side = match alternative {
+        Alternative::TwoSided => return 1.0,
+        Alternative::Greater => coefficient > 0.0,
+        Alternative::Less => coefficient < 0.0,
+    };
+    if on_side { 0.5 } else { 1.0 }
+}
+
 /// The p-value of a Student t statistic with `df ≥ 1` degrees of freedom.
 ///
 /// `t` may be ±∞ (a perfect correlation); it must not be NaN. The tail is
@@ -74,11 +106,7 @@ pub enum Alternative {
 /// for p ≥ 1e-300 and df up to 10⁷.
 pub(crate) fn student_t_p(t: f64, df: u64, alternative: Alternative) -> f64 {
     debug_assert!(!t.is_nan() && df >= 1);
-    match alternative {
-        Alternative::TwoSided => (2.0 * student::student_t_sf(t.abs(), df)).min(1.0),
-        Alternative::Greater => student::student_t_sf(t, df),
-        Alternative::Less => student::student_t_sf(-t, df),
-    }
+    symmetric_p(t, alternative, |x| student::student_t_sf(x, df))
 }
 
 /// The p-value of Pearson's r of `n ≥ 3` pairs under independence, from r
@@ -86,21 +114,13 @@ pub(crate) fn student_t_p(t: f64, df: u64, alternative: Alternative) -> f64 {
 /// with the accuracy of [`student_t_p`].
 pub(crate) fn pearson_p(r: f64, n: u64, alternative: Alternative) -> f64 {
     debug_assert!(n >= 3 && (-1.0..=1.0).contains(&r));
-    match alternative {
-        Alternative::TwoSided => (2.0 * student::pearson_sf(r.abs(), n)).min(1.0),
-        Alternative::Greater => student::pearson_sf(r, n),
-        Alternative::Less => student::pearson_sf(-r, n),
-    }
+    symmetric_p(r, alternative, |x| student::pearson_sf(x, n))
 }
 
 /// The p-value of a standard normal statistic `z` (not NaN), within a few
 /// ulp of the exact tail for p ≥ 1e-300 ([`normal_sf`]).
 pub(crate) fn normal_p(z: f64, alternative: Alternative) -> f64 {
-    match alternative {
-        Alternative::TwoSided => (2.0 * normal_sf(z.abs())).min(1.0),
-        Alternative::Greater => normal_sf(z),
-        Alternative::Less => normal_sf(-z),
-    }
+    symmetric_p(z, alternative, normal_sf)
 }
 
 /// `P(C ≤ k)` where C is the number of inversions (equivalently, by

@@ -1,7 +1,7 @@
 //! Spearman's rank correlation ρ: the Pearson correlation of the two rank
 //! vectors (Spearman 1904), with SciPy-compatible t-test p-values.
 
-use super::pvalue::{Alternative, student_t_p};
+use super::pvalue::{Alternative, correlation_p, student_t_p};
 use crate::correlation::error::{CorrelationError, Result, check_finite, check_pair_len};
 use crate::rank::{Order, Ties, rank_keys, rank_of_keys, rank_with, validate_ranks};
 use crate::sum::Neumaier;
@@ -60,15 +60,9 @@ impl SpearmanResult {
     /// ```
     #[must_use]
     pub fn p_value(&self, alternative: Alternative) -> f64 {
-        if self.n < 3 {
-            let on_side = match alternative {
-                Alternative::TwoSided => return 1.0,
-                Alternative::Greater => self.rho > 0.0,
-                Alternative::Less => self.rho < 0.0,
-            };
-            return if on_side { 0.5 } else { 1.0 };
-        }
-        student_t_p(self.statistic, (self.n - 2) as u64, alternative)
+        correlation_p(self.rho, self.n, alternative, |a| {
+            student_t_p(self.statistic, (self.n - 2) as u64, a)
+        })
     }
 }
 

@@ -44,14 +44,15 @@
 mod binary;
 mod error;
 mod read;
+mod similarity;
 mod store;
 mod text;
 mod write;
 
-pub use crate::triplet::Similarity;
 pub use error::{EmbeddingError, VectorProblem};
 pub use read::{
     Format, ReadOptions, read_glove, read_vectors, read_word2vec, read_word2vec_binary,
 };
+pub use similarity::Similarity;
 pub use store::Vectors;
 pub use write::{write_glove, write_vectors, write_word2vec, write_word2vec_binary};

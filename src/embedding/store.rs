@@ -6,8 +6,8 @@ use std::collections::HashMap;
 
 use num_traits::Float;
 
+use super::Similarity;
 use super::error::{EmbeddingError, VectorProblem};
-use crate::triplet::Similarity;
 
 /// Word vectors of one dimension, stored contiguously in insertion order,
 /// with precomputed norms; a [`Similarity`] model by cosine similarity.
@@ -43,12 +43,20 @@ use crate::triplet::Similarity;
 /// (about 10⁻³⁰⁸ to 10³⁰⁸).
 ///
 /// A word's cosine with itself is exactly 1, and so is the cosine of two
-/// words with equal vectors (compared component by component, `0.0 ==
-/// -0.0`): ties that exact arithmetic has stay ties, so a benchmark's
-/// self-pairs (`tiger tiger 10`) all share the top rank, as they should.
-/// "Itself" means the same row: in a store that folds case, `Tiger` and
-/// `tiger` are one word. Other vectors with exact cosine 1 (`v` and `2v`)
-/// get the rounded value, within the bound. Cosines are symmetric bit for
+/// words whose vectors are equal (compared component by component, `0.0 ==
+/// -0.0`) or an exact power-of-two multiple of each other (`v` and `2v`,
+/// `v/4`: floating point scales by 2ᵏ without rounding, so the stored
+/// vectors are exactly parallel), and −1 for `v` and `−2ᵏv`: ties that
+/// exact arithmetic has stay ties, so a benchmark's self-pairs (`tiger
+/// tiger 10`) all share the top rank, as they should, and a target's
+/// cosines with `v` and with `2v` tie, as in gensim and in exact
+/// arithmetic. "Itself" means the same row: in a store that folds case,
+/// `Tiger` and `tiger` are one word. Other vectors of the same direction in
+/// exact arithmetic are not stored as such: `3v` rounds each component
+/// (to `f32` or `f64`), so the stored vectors are parallel only to within
+/// that rounding and get their computed cosine, within the bound of the
+/// exact cosine of the stored vectors (which may be below 1 by about
+/// 10⁻¹⁶, so they need not tie with `v`'s). Cosines are symmetric bit for
 /// bit: `cos(a, b) == cos(b, a)`.
 ///
 /// A store made with [`Vectors::with_case_folding`] (or read with
@@ -364,13 +372,17 @@ impl<F: Float + Into<f64>> Vectors<F> {
         (2 * h + 8) as f64 * (f64::EPSILON / 2.0)
     }
 
-    /// A computed cosine of rows `ri` ≠ `rj`: exactly 1 for equal vectors
-    /// (their exact cosine is 1, so the computed one is within the bound of
-    /// it; only then are the rows compared), else clamped to `[−1, 1]`.
+    /// A computed cosine of rows `ri` ≠ `rj`: exactly ±1 when `rj` is
+    /// ±2ᵏ·`ri` component by component (equal vectors: k = 0), whose exact
+    /// cosine is ±1 (the computed one is then within the bound of it; only
+    /// then are the rows compared), else clamped to `[−1, 1]`.
     #[inline]
     fn finish(&self, c: f64, ri: &[F], rj: &[F]) -> f64 {
-        if c >= 1.0 - self.cosine_error_bound() && ri == rj {
-            1.0
+        let bound = self.cosine_error_bound();
+        if c.abs() >= 1.0 - bound
+            && let Some(sign) = power_of_two_multiple(ri, rj)
+        {
+            sign
         } else {
             c.clamp(-1.0, 1.0)
         }
@@ -463,6 +475,34 @@ impl<F: Float + Into<f64>> Similarity for Vectors<F> {
         };
         Some([one(i, ri, a, ni), one(j, rj, b, nj)])
     }
+}
+
+/// `Some(s)` when `b = s·2ᵏ·a` exactly, component by component, for a sign
+/// s = ±1 and an integer k (so that the exact cosine of `a` and `b` is s),
+/// else `None`. Multiplying by a power of two loses nothing in floating
+/// point, so such a `b` is exactly parallel to `a`; components that are
+/// subnormal (in `f64`) are left out of the test (`None`), where that would
+/// not hold. O(dim).
+fn power_of_two_multiple<F: Float + Into<f64>>(a: &[F], b: &[F]) -> Option<f64> {
+    // The ratio of the first non-zero pair: exact when it is a power of two.
+    let (x, y) = a
+        .iter()
+        .zip(b)
+        .map(|(&x, &y)| (x.into(), y.into()))
+        .find(|&(x, _): &(f64, f64)| x != 0.0)?;
+    let ratio = y / x;
+    const MANTISSA: u64 = (1 << 52) - 1;
+    if !ratio.is_normal() || ratio.to_bits() & MANTISSA != 0 {
+        return None;
+    }
+    let normal = |v: f64| v == 0.0 || v.is_normal();
+    a.iter()
+        .zip(b)
+        .all(|(&x, &y)| {
+            let (x, y): (f64, f64) = (x.into(), y.into());
+            normal(x) && normal(y) && x * ratio == y
+        })
+        .then_some(ratio.signum())
 }
 
 /// `1/‖v‖` (0 for a zero vector), after checking every component; `‖v‖²`

@@ -182,10 +182,15 @@ pub enum RelevanceError {
         /// The measure as given (cut to 40 characters).
         spec: String,
     },
-    /// `ndcg` with parameters: `trec_eval` reads them as gains of grades;
-    /// here the gains are the grades.
-    #[error("measure {spec:?}: ndcg takes no gain parameters here (its gains are the grades)")]
-    GainParameters {
+    /// A measure that `trec_eval` parameterises given parameters: `ndcg`
+    /// (gains of grades: here the gains are the grades), `set_F` (its
+    /// weight) and `utility` (its coefficients), which are computed with
+    /// `trec_eval`'s defaults only.
+    #[error(
+        "measure {spec:?}: its parameters are not taken here (ndcg's gains are the grades; \
+         set_F and utility have trec_eval's defaults)"
+    )]
+    MeasureParameters {
         /// The measure as given (cut to 40 characters).
         spec: String,
     },

@@ -4,133 +4,15 @@
 use super::error::{RelevanceError, Result};
 use super::flat::{Qrels, TrecRun};
 use super::measure::Measure;
-use super::metrics::{Gain, Linear, NoRelevant, expected_reciprocal_rank};
+#[cfg(doc)]
+use super::metrics::NoRelevant;
+use super::metrics::{Gain, expected_reciprocal_rank};
+pub use super::options::{Ties, TrecEvalVersion, TrecOptions};
 use super::report::{TrecReport, summarize};
 use crate::sum::Neumaier;
 
 /// `trec_eval`'s floor of AP in `gm_map` (its `MIN_GEO_MEAN`).
 const MIN_GEO_MEAN: f64 = 0.00001;
-
-/// Which `trec_eval` release to reproduce where releases compute different
-/// values.
-///
-/// | | [`V10`](Self::V10) (default) | [`V9`](Self::V9) |
-/// |---|---|---|
-/// | releases | `trec_eval` 10.0, the current release | `trec_eval` 9.0.x (9.0.8 is the last) and `pytrec_eval`, which builds on its code |
-/// | run scores | compared as C `double`s (`f64`) | stored as C `float`s (`f32`): scores equal as `f32` tie, and the tie goes to the larger document id |
-/// | `iprec_at_recall` at recall p | from the c-th relevant document, c = p·R rounded half away from 0 (`lround`) | c = ⌊p·R + 0.9⌋ |
-///
-/// With scores 0.3 for a relevant document "y" and 0.30000000000000004 for
-/// a non-relevant "x", 10.0 ranks x first (AP 0.5) while 9.0.x and
-/// `pytrec_eval` see a tie, which "y" wins (AP 1.0). The releases agree on
-/// every other value of the measures of [`Measure`].
-///
-/// # Examples
-/// ```
-/// use adaptive_comp_metrics::relevance::{evaluate_trec, read_trec_qrels, read_trec_run, Ids, Measure, TrecEvalVersion, TrecOptions};
-/// let mut ids = Ids::new();
-/// let qrels = read_trec_qrels("a 0 x 0\na 0 y 1\n".as_bytes(), &mut ids)?;
-/// let run = read_trec_run("a Q0 x 1 0.30000000000000004 r\na Q0 y 2 0.3 r\n".as_bytes(), &mut ids)?;
-/// let map = |version| -> Result<Option<f64>, adaptive_comp_metrics::relevance::RelevanceError> {
-///     let o = TrecOptions { version, ..TrecOptions::default() };
-///     Ok(evaluate_trec(&qrels, &run, &[Measure::AveragePrecision], &o)?.summary[0].value)
-/// };
-/// assert_eq!(map(TrecEvalVersion::V10)?, Some(0.5));
-/// assert_eq!(map(TrecEvalVersion::V9)?, Some(1.0));
-/// # Ok::<(), adaptive_comp_metrics::relevance::RelevanceError>(())
-/// ```
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[non_exhaustive]
-pub enum TrecEvalVersion {
-    /// `trec_eval` 10.0, the current release (the default).
-    #[default]
-    V10,
-    /// `trec_eval` 9.0.x and `pytrec_eval`.
-    V9,
-}
-
-/// How documents with equal scores are ordered.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub enum Ties {
-    /// `trec_eval`'s order: decreasing score, ties by decreasing document
-    /// id as text (byte-wise). Values equal `trec_eval`'s (and
-    /// `pytrec_eval`'s), but depend on the document names.
-    #[default]
-    TrecEval,
-    /// The expectation over all orders of each tie group, every order
-    /// equally likely (McSherry & Najork 2008), as [`evaluate_query`]
-    /// computes it: independent of names and input order.
-    ///
-    /// [`evaluate_query`]: super::evaluate_query
-    Expected,
-}
-
-/// Options of [`evaluate_trec`].
-///
-/// # Examples
-/// ```
-/// use adaptive_comp_metrics::relevance::{Exponential, NoRelevant, Ties, TrecOptions};
-/// use adaptive_comp_metrics::relevance::TrecEvalVersion;
-/// let o = TrecOptions { ties: Ties::Expected, ..TrecOptions::default() }.with_gain(Exponential);
-/// assert_eq!((o.relevance_level, o.no_relevant, o.complete), (1, NoRelevant::Zero, false));
-/// assert_eq!(o.version, TrecEvalVersion::V10);
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct TrecOptions<G = Linear> {
-    /// Smallest grade that counts as relevant (`trec_eval -l`, default 1;
-    /// must be ≥ 0: negative grades are never relevant).
-    pub relevance_level: i32,
-    /// Tie order (default [`Ties::TrecEval`]).
-    pub ties: Ties,
-    /// What a mean does with a query whose value is undefined (no relevant
-    /// document; ideal DCG 0). Default [`NoRelevant::Zero`], `trec_eval`'s
-    /// convention: the query scores 0 and counts.
-    pub no_relevant: NoRelevant,
-    /// Whether judged queries the run does not rank are scored as empty
-    /// rankings (`trec_eval -c`); by default they are left out, as
-    /// `trec_eval` and `pytrec_eval` do.
-    pub complete: bool,
-    /// nDCG gain of a grade g ≥ 0 (default [`Linear`], `trec_eval`'s gain
-    /// g); negative grades have gain 0 whatever the mapping.
-    pub gain: G,
-    /// The `trec_eval` release whose values to reproduce where releases
-    /// differ (default [`TrecEvalVersion::V10`], the current release;
-    /// [`TrecEvalVersion::V9`] reproduces `pytrec_eval`). Serialised
-    /// options without it read as the default.
-    #[cfg_attr(feature = "serde", serde(default))]
-    pub version: TrecEvalVersion,
-}
-
-impl Default for TrecOptions<Linear> {
-    fn default() -> Self {
-        Self {
-            relevance_level: 1,
-            ties: Ties::TrecEval,
-            no_relevant: NoRelevant::Zero,
-            complete: false,
-            gain: Linear,
-            version: TrecEvalVersion::V10,
-        }
-    }
-}
-
-impl<G> TrecOptions<G> {
-    /// The same options with another gain mapping.
-    #[must_use]
-    pub fn with_gain<H: Gain>(self, gain: H) -> TrecOptions<H> {
-        TrecOptions {
-            relevance_level: self.relevance_level,
-            ties: self.ties,
-            no_relevant: self.no_relevant,
-            complete: self.complete,
-            gain,
-            version: self.version,
-        }
-    }
-}
 
 /// Per-query scratch space, sized once per evaluation.
 struct Scratch {
@@ -160,6 +42,8 @@ struct Scratch {
     precision_at_rel: Vec<f64>,
     /// Whether bpref and `iprec_at_recall` are asked for.
     bpref: bool,
+    /// Whether `num_nonrel_judged_ret` is asked for.
+    judged_nonrelevant: bool,
 }
 
 const UNJUDGED: i32 = i32::MIN;
@@ -222,6 +106,7 @@ impl Plan<'_> {
             levels: self.levels.clone(),
             precision_at_rel: Vec::new(),
             bpref: self.measures.contains(&Measure::Bpref),
+            judged_nonrelevant: self.measures.contains(&Measure::JudgedNonrelevantRetrieved),
         })
     }
 
@@ -348,6 +233,8 @@ struct Core {
     relevant: usize,
     /// Judged non-relevant documents: grade ≥ 0 and below the level.
     nonrelevant: usize,
+    /// Judged non-relevant documents retrieved (counted when asked for).
+    nonrelevant_retrieved: usize,
     relevant_retrieved: f64,
     ap_sum: f64,
     rel_at_r: f64,
@@ -656,6 +543,29 @@ fn value(measure: Measure, c: &Core, s: &Scratch) -> Option<f64> {
         Measure::Relevant => Some(r),
         Measure::RelevantRetrieved => Some(c.relevant_retrieved),
         Measure::Queries => Some(1.0),
+        Measure::JudgedNonrelevantRetrieved => Some(c.nonrelevant_retrieved as f64),
+        // The set measures as trec_eval's m_set_*.c and m_utility.c compute
+        // them (the same operations): undefined, they are 0.
+        Measure::SetPrecision => {
+            (c.retrieved > 0).then(|| c.relevant_retrieved / c.retrieved as f64)
+        }
+        Measure::SetRecall => defined.then(|| c.relevant_retrieved / r),
+        Measure::SetRelativePrecision => (c.retrieved > 0 && defined)
+            .then(|| c.relevant_retrieved / c.retrieved.min(c.relevant) as f64),
+        Measure::SetMap => (c.retrieved > 0 && defined)
+            .then(|| (c.relevant_retrieved * c.relevant_retrieved) / (c.retrieved as f64 * r)),
+        Measure::SetF => (c.relevant_retrieved > 0.0).then(|| {
+            let p = c.relevant_retrieved / c.retrieved as f64;
+            let rec = c.relevant_retrieved / r;
+            let x = 1.0;
+            (x + 1.0) * p * rec / (x * p + rec)
+        }),
+        // 1·a − 1·b + 0·c + 0·d with trec_eval's coefficients: the terms of
+        // weight 0 add ±0, so this is a − b exactly.
+        Measure::Utility => {
+            let (rel_ret, ret) = (c.relevant_retrieved, c.retrieved as f64);
+            Some(rel_ret - (ret - rel_ret))
+        }
     }
 }
 
@@ -723,6 +633,13 @@ fn score_marked<G: Gain>(
         ..Core::default()
     };
     ideal(s, jg, &options.gain, &mut c)?;
+    if s.judged_nonrelevant {
+        c.nonrelevant_retrieved = docs
+            .iter()
+            .filter_map(|&d| s.grade_of.get(d.wrapping_sub(s.base) as usize))
+            .filter(|&&g| (0..level).contains(&g))
+            .count();
+    }
     match options.ties {
         Ties::TrecEval => ranked(s, docs, options, level, &mut c)?,
         Ties::Expected => expected(s, docs, scores, options, level, &mut c)?,

@@ -293,6 +293,14 @@ impl Staged<f64> {
     }
 }
 
+/// A query id that the builder's id tables did not give.
+fn not_a_query() -> RelevanceError {
+    RelevanceError::InvalidParameter {
+        name: "query",
+        expected: "a query id the builder gave",
+    }
+}
+
 fn inconsistent() -> RelevanceError {
     RelevanceError::InvalidParameter {
         name: "ids",
@@ -485,6 +493,45 @@ impl QrelsBuilder<'_> {
         let q = qt.intern(query)?;
         let d = dt.intern(q, document)?;
         self.staged.push(q, d, grade, at)
+    }
+
+    /// The id of query `name`, interned, for [`QrelsBuilder::add_to`]: a
+    /// caller adding a query's judgements together looks the query up once.
+    ///
+    /// # Errors
+    /// [`RelevanceError::TooLarge`] past `u32::MAX − 1` distinct queries.
+    pub fn query(&mut self, name: &str) -> Result<u32> {
+        self.ids.tables_mut().0.intern(name)
+    }
+
+    /// As [`QrelsBuilder::add`], for a query id that
+    /// [`QrelsBuilder::query`] gave.
+    ///
+    /// # Errors
+    /// As [`QrelsBuilder::add`]; [`RelevanceError::InvalidParameter`] for a
+    /// query id that is not one of the builder's.
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::relevance::{Ids, Qrels};
+    /// let mut ids = Ids::new();
+    /// let mut b = Qrels::builder(&mut ids);
+    /// let q = b.query("q1")?;
+    /// for (doc, grade) in [("a", 1), ("b", 0)] {
+    ///     b.add_to(q, doc, grade)?;
+    /// }
+    /// assert_eq!(b.finish()?.len(), 2);
+    /// # Ok::<(), adaptive_comp_metrics::relevance::RelevanceError>(())
+    /// ```
+    pub fn add_to(&mut self, query: u32, document: &str, grade: i32) -> Result<()> {
+        self.staged.records += 1;
+        let at = self.staged.records;
+        let (qt, dt) = self.ids.tables_mut();
+        if query as usize >= qt.len() {
+            return Err(not_a_query());
+        }
+        let d = dt.intern(query, document)?;
+        self.staged.push(query, d, grade, at)
     }
 
     pub(crate) fn push_ids(&mut self, q: u32, d: u32, grade: i32, line: usize) -> Result<()> {
@@ -702,6 +749,60 @@ impl RunBuilder<'_> {
         let q = qt.intern(query)?;
         let d = dt.intern(q, document)?;
         self.staged.push(q, d, score, at)
+    }
+
+    /// The id of query `name`, interned, for [`RunBuilder::add_to`]: a
+    /// caller adding a query's scores together looks the query up once.
+    ///
+    /// # Errors
+    /// [`RelevanceError::TooLarge`] past `u32::MAX − 1` distinct queries.
+    pub fn query(&mut self, name: &str) -> Result<u32> {
+        self.ids.tables_mut().0.intern(name)
+    }
+
+    /// As [`RunBuilder::add`], for a query id that [`RunBuilder::query`]
+    /// gave.
+    ///
+    /// # Errors
+    /// As [`RunBuilder::add`]; [`RelevanceError::InvalidParameter`] for a
+    /// query id that is not one of the builder's.
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::relevance::{Ids, TrecRun};
+    /// let mut ids = Ids::new();
+    /// let mut b = TrecRun::builder(&mut ids);
+    /// let q = b.query("q1")?;
+    /// for (doc, score) in [("a", 0.5), ("b", 0.9)] {
+    ///     b.add_to(q, doc, score)?;
+    /// }
+    /// assert!(b.add_to(q + 1, "c", 0.1).is_err());
+    /// assert_eq!(b.finish()?.len(), 2);
+    /// # Ok::<(), adaptive_comp_metrics::relevance::RelevanceError>(())
+    /// ```
+    pub fn add_to(&mut self, query: u32, document: &str, score: f64) -> Result<()> {
+        self.staged.records += 1;
+        let at = self.staged.records;
+        if !score.is_finite() {
+            let index = at - 1;
+            return Err(if score.is_nan() {
+                RelevanceError::NaN {
+                    input: "score",
+                    index,
+                }
+            } else {
+                RelevanceError::Infinite {
+                    input: "score",
+                    index,
+                }
+            });
+        }
+        let (qt, dt) = self.ids.tables_mut();
+        if query as usize >= qt.len() {
+            return Err(not_a_query());
+        }
+        let d = dt.intern(query, document)?;
+        self.staged.push(query, d, score, at)
     }
 
     pub(crate) fn push_ids(&mut self, q: u32, d: u32, score: f64, line: usize) -> Result<()> {

@@ -85,8 +85,11 @@
 //! the same `f64`, bit for bit, as [`str::parse::<f64>`] gives; forms the
 //! fast path does not cover go to it), ids checked as UTF-8 and hashed.
 //! The parsed lines are then interned and stored in file order, one block
-//! at a time; with two or more threads ([`crate::current_threads`]: set
-//! with [`crate::with_threads`] or the environment variable `ACM_THREADS`)
+//! at a time. The first MiB is read, parsed and stored on the caller's
+//! thread alone (a smaller file never starts a thread: starting helpers
+//! cost a 1 KB file 30 times its reading time); from there on, with two or
+//! more threads ([`crate::current_threads`]: set with
+//! [`crate::with_threads`] or the environment variable `ACM_THREADS`)
 //! three blocks are in flight: the caller stores block k while helper
 //! threads parse the chunks of blocks k + 1 and k + 2, which the caller
 //! has read (the reader stays on the caller's thread: it need not be
@@ -147,6 +150,7 @@ mod intern;
 mod judgements;
 mod measure;
 mod metrics;
+mod options;
 mod rbo;
 mod report;
 mod scan;
@@ -172,6 +176,7 @@ pub use metrics::{
 };
 pub use rbo::{Rbo, rbo, rbo_tied, tie_groups};
 pub use report::TrecReport;
+pub use trec::fuzzing;
 pub use trec::{
     TrecSyntax, read_trec_qrels, read_trec_qrels_with, read_trec_run, read_trec_run_top,
     read_trec_run_with,

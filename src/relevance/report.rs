@@ -1,6 +1,7 @@
 //! What [`evaluate_trec`](super::evaluate_trec) gives: per-query values and
 //! their means ([`TrecReport`]), and the summary `trec_eval` prints.
 
+#[cfg(feature = "serde")]
 use super::error::{RelevanceError, Result};
 use super::evaluate::{TrecEvalVersion, TrecOptions};
 use super::flat::Qrels;
@@ -9,7 +10,7 @@ use super::measure::Measure;
 use super::metrics::{Mean, NoRelevant};
 use crate::sum::Neumaier;
 
-/// Per-query values and their means; see [`evaluate_trec`].
+/// Per-query values and their means; see [`evaluate_trec`](super::evaluate_trec).
 #[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(
     feature = "serde",

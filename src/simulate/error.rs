@@ -120,7 +120,9 @@ pub enum SimulateError {
         /// The value.
         value: f64,
     },
-    /// A worker thread panicked (only user closures can panic).
+    /// A simulation panicked: only a user closure can (a custom metric or
+    /// amplitude function). The same error on any number of threads, at the
+    /// simulation's index (the first error by index is the one returned).
     #[error("a simulation thread panicked (in a user closure)")]
     ThreadPanicked,
 }

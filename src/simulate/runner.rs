@@ -3,7 +3,6 @@
 
 use std::fmt;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -551,8 +550,9 @@ impl Simulation {
         })
     }
 
-    /// `simulations` seeded simulations on all cores
-    /// ([`std::thread::available_parallelism`]).
+    /// `simulations` seeded simulations on the crate's number of threads
+    /// ([`crate::current_threads`]: `ACM_THREADS`, [`crate::with_threads`],
+    /// or every core).
     ///
     /// A report needs S ≥ 2: its standard deviations and standard errors are
     /// undefined for one simulation, and every field of a [`Summary`] is a
@@ -565,8 +565,7 @@ impl Simulation {
     /// first failing simulation's error (by index), a metric that returns a
     /// NaN or infinite value among them ([`SimulateError::Metric`]).
     pub fn run(&self, simulations: usize, seed: u64) -> Result<Report> {
-        let threads = std::thread::available_parallelism().map_or(1, usize::from);
-        self.run_with_threads(simulations, seed, threads)
+        self.run_with_threads(simulations, seed, crate::current_threads().count())
     }
 
     /// [`run`](Self::run) on `threads` threads (at most 256 are used); the
@@ -681,51 +680,34 @@ fn metric_value(metric: &Metric, e: &Estimate<'_>, index: usize) -> Result<f64> 
 /// collection's buffers, and results do not depend on the count.
 const MAX_THREADS: usize = 256;
 
-/// Runs `f(i, scratch)` for i = 0 … n − 1 on `threads` scoped threads (at
-/// most [`MAX_THREADS`], each with its own scratch buffers; as many as the
-/// OS spawns, the caller's own if none) and returns the results in index
-/// order; the first error by index wins.
+/// Runs `f(i, scratch)` for i = 0 … n − 1 on up to `threads` threads
+/// ([`crate::threads::map_init`]: at most [`MAX_THREADS`], each with its
+/// own scratch buffers) and returns the results in index order; the first
+/// error by index wins. A simulation that panics (only a user closure can:
+/// a custom metric or amplitude function) is
+/// [`SimulateError::ThreadPanicked`] at its index, on any number of threads.
 pub(crate) fn par_map<T, F>(n: usize, threads: usize, f: F) -> Result<Vec<T>>
 where
     T: Send,
     F: Fn(usize, &mut Scratch) -> Result<T> + Sync,
 {
-    let next = AtomicUsize::new(0);
-    let worker = || {
-        let mut s = Scratch::new();
-        let mut done = Vec::new();
-        loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            if i >= n {
-                break;
-            }
-            done.push((i, f(i, &mut s)));
-        }
-        done
-    };
-    let parts: Vec<_> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads.clamp(1, n.clamp(1, MAX_THREADS)))
-            .filter_map(|_| std::thread::Builder::new().spawn_scoped(scope, worker).ok())
-            .collect();
-        let mut parts: Vec<_> = handles.into_iter().map(|h| h.join()).collect();
-        if parts.is_empty() {
-            // No thread could be spawned: the caller's thread does the work.
-            parts.push(Ok(worker()));
-        }
-        parts
-    });
-    let mut slots: Vec<Option<Result<T>>> = (0..n).map(|_| None).collect();
-    for part in parts {
-        for (i, r) in part.map_err(|_| SimulateError::ThreadPanicked)? {
-            if let Some(slot) = slots.get_mut(i) {
-                *slot = Some(r);
-            }
-        }
-    }
-    slots
-        .into_iter()
-        .map(|slot| slot.ok_or(SimulateError::ThreadPanicked)?)
-        .collect()
+    let indices: Vec<usize> = (0..n).collect();
+    crate::threads::map_init(
+        indices,
+        threads.clamp(1, MAX_THREADS),
+        Scratch::new,
+        |s, i| {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(i, s))).unwrap_or_else(
+                |_| {
+                    // The buffers may be half written: start afresh.
+                    *s = Scratch::new();
+                    Err(SimulateError::ThreadPanicked)
+                },
+            )
+        },
+    )
+    .into_iter()
+    .collect()
 }
 
 /// Runs a collection to the end with the crowd's votes: for each ballot the

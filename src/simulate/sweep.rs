@@ -111,7 +111,8 @@ impl Sweep {
 /// configuration is invalid are listed in [`Sweep::skipped`], not errors.
 ///
 /// # Complexity
-/// O(|α|·|n_b|·S) simulations, in parallel on all cores.
+/// O(|α|·|n_b|·S) simulations, on the crate's number of threads
+/// ([`crate::current_threads`]).
 ///
 /// # Examples
 /// ```
@@ -146,7 +147,7 @@ pub fn sweep(
             expected: "at least one α and one n_b",
         });
     }
-    let threads = std::thread::available_parallelism().map_or(1, usize::from);
+    let threads = crate::current_threads().count();
     let (truth, true_ranking) = base.truth();
     let mut points = Vec::new();
     let mut skipped = Vec::new();

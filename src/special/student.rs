@@ -284,7 +284,7 @@ fn expansion(a: f64, lambda: Dd) -> f64 {
 }
 
 /// Γ((ν + 1)/2)/Γ(ν/2).
-fn gamma_ratio(df: u64) -> f64 {
+pub(crate) fn gamma_ratio(df: u64) -> f64 {
     match GAMMA_RATIO.get((df as usize).wrapping_sub(1)) {
         Some(&v) => v,
         None => {

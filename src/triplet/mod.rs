@@ -46,7 +46,7 @@ mod score;
 mod vectors;
 
 /// Word vectors moved to [`embedding`](crate::embedding); re-exported here.
-pub use crate::embedding::{VectorProblem, Vectors};
+pub use crate::embedding::{Similarity, VectorProblem, Vectors};
 pub use build::{
     Agreement, Annotation, AnnotatorAgreement, BuiltDataset, Deviation, Exclusion, MAX_COMPARISONS,
     agreement, build_dataset, comparisons, exclude,
@@ -57,5 +57,5 @@ pub use format::{
     write_dataset,
 };
 pub use model::{Comparison, ComparisonKind, TargetGroup};
-pub use score::{Similarity, Tally, TiePolicy, TripletScore, score, score_by, score_where};
+pub use score::{Tally, TiePolicy, TripletScore, score, score_by, score_where};
 pub use vectors::read_word2vec;

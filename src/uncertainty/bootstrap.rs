@@ -589,42 +589,18 @@ impl Bootstrap {
         let b = values.len() as f64;
         let mean = crate::sum::neumaier(values.iter().copied()) / b;
         let ss = crate::sum::neumaier(values.iter().map(|v| (v - mean) * (v - mean)));
-        let alpha = 1.0 - self.level;
-        let normal = Normal::standard();
         let (lo_p, hi_p, bias_correction, acceleration) = match self.interval {
-            Interval::Percentile => (alpha / 2.0, 1.0 - alpha / 2.0, None, None),
+            Interval::Percentile => {
+                let alpha = 1.0 - self.level;
+                (alpha / 2.0, 1.0 - alpha / 2.0, None, None)
+            }
             Interval::Bca => {
-                let below = values.iter().filter(|&&v| v < estimate).count() as f64;
-                let equal = values.iter().filter(|&&v| v == estimate).count() as f64;
-                let share = (below + 0.5 * equal) / b;
-                if share <= 0.0 || share >= 1.0 {
-                    return Err(UncertaintyError::Degenerate {
-                        reason: "every resample lies on one side of the estimate",
-                    });
-                }
-                let z0 = normal.inverse_cdf(share);
-                let a = self.acceleration(n, on)?;
-                let adjust = |z: f64| -> Result<f64, UncertaintyError> {
-                    let d = 1.0 - a * (z0 + z);
-                    if d.is_nan() || d <= 0.0 {
-                        return Err(UncertaintyError::Degenerate {
-                            reason: "the acceleration is too large for this level",
-                        });
-                    }
-                    Ok(normal.cdf(z0 + (z0 + z) / d))
-                };
-                // At the largest level below 1, 1 − α/2 rounds to 1 and
-                // Φ⁻¹(1) = ∞ (the upper end came out NaN): then the
-                // symmetry Φ⁻¹(1 − q) = −Φ⁻¹(q).
-                let z = normal.inverse_cdf(alpha / 2.0);
-                let upper_tail = 1.0 - alpha / 2.0;
-                let lo = adjust(z)?;
-                let hi = adjust(if upper_tail < 1.0 {
-                    normal.inverse_cdf(upper_tail)
-                } else {
-                    -z
+                let below = values.iter().filter(|&&v| v < estimate).count();
+                let equal = values.iter().filter(|&&v| v == estimate).count();
+                let (z0, lo, hi) = bca_levels(self.level, below, equal, values.len(), || {
+                    self.acceleration(n, on)
                 })?;
-                (lo, hi, Some(z0), Some(a))
+                (lo, hi, Some(z0.0), Some(z0.1))
             }
         };
         Ok(ConfidenceInterval {
@@ -668,6 +644,50 @@ impl Bootstrap {
     }
 }
 
+/// The BCa quantile levels (α₁, α₂) at confidence `level` for a bootstrap
+/// distribution with `below` values under the estimate and `equal` values
+/// at it (of `total`), with the acceleration from `acceleration()` (asked
+/// only when the distribution is not degenerate). Returns ((z₀, a), α₁, α₂).
+pub(crate) fn bca_levels(
+    level: f64,
+    below: usize,
+    equal: usize,
+    total: usize,
+    acceleration: impl FnOnce() -> Result<f64, UncertaintyError>,
+) -> Result<((f64, f64), f64, f64), UncertaintyError> {
+    let alpha = 1.0 - level;
+    let normal = Normal::standard();
+    let share = (below as f64 + 0.5 * equal as f64) / total as f64;
+    if share <= 0.0 || share >= 1.0 {
+        return Err(UncertaintyError::Degenerate {
+            reason: "every resample lies on one side of the estimate",
+        });
+    }
+    let z0 = normal.inverse_cdf(share);
+    let a = acceleration()?;
+    let adjust = |z: f64| -> Result<f64, UncertaintyError> {
+        let d = 1.0 - a * (z0 + z);
+        if d.is_nan() || d <= 0.0 {
+            return Err(UncertaintyError::Degenerate {
+                reason: "the acceleration is too large for this level",
+            });
+        }
+        Ok(normal.cdf(z0 + (z0 + z) / d))
+    };
+    // At the largest level below 1, 1 − α/2 rounds to 1 and
+    // Φ⁻¹(1) = ∞ (the upper end came out NaN): then the
+    // symmetry Φ⁻¹(1 − q) = −Φ⁻¹(q).
+    let z = normal.inverse_cdf(alpha / 2.0);
+    let upper_tail = 1.0 - alpha / 2.0;
+    let lo = adjust(z)?;
+    let hi = adjust(if upper_tail < 1.0 {
+        normal.inverse_cdf(upper_tail)
+    } else {
+        -z
+    })?;
+    Ok(((z0, a), lo, hi))
+}
+
 /// The statistic on the items listed (with repeats), undefined values as errors.
 fn resample_statistic<'a, S: Statistic + ?Sized>(
     statistic: &'a S,
@@ -682,7 +702,7 @@ fn resample_statistic<'a, S: Statistic + ?Sized>(
 }
 
 /// a = Σ d³ / (6 (Σ d²)^{3/2}), d_i = θ̄ − θ_(i); 0 when all θ_(i) agree.
-fn acceleration(theta: &[f64]) -> f64 {
+pub(crate) fn acceleration(theta: &[f64]) -> f64 {
     let mean = crate::sum::neumaier(theta.iter().copied()) / theta.len() as f64;
     let d2 = crate::sum::neumaier(theta.iter().map(|t| (mean - t).powi(2)));
     let d3 = crate::sum::neumaier(theta.iter().map(|t| (mean - t).powi(3)));
@@ -694,7 +714,7 @@ fn acceleration(theta: &[f64]) -> f64 {
 }
 
 /// Type-7 quantile (linear interpolation at h = (B − 1)p) of sorted values.
-fn quantile(sorted: &[f64], p: f64) -> f64 {
+pub(crate) fn quantile(sorted: &[f64], p: f64) -> f64 {
     let h = (sorted.len() - 1) as f64 * p.clamp(0.0, 1.0);
     let lo = h.floor() as usize;
     let hi = (lo + 1).min(sorted.len() - 1);

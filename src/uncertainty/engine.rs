@@ -118,30 +118,13 @@ where
         let len = block_end - block_start;
         let workers = threads.min(len).min(MAX_THREADS);
         let chunk = len.div_ceil(workers);
-        let parts: Vec<Vec<T>> = std::thread::scope(|scope| {
-            // A chunk whose thread cannot be spawned (the OS refused) runs
-            // here, in order: the result is the same.
-            let spawned: Vec<_> = (0..workers)
-                .map(|w| {
-                    let start = (block_start + w * chunk).min(block_end);
-                    let end = (block_start + (w + 1) * chunk).min(block_end);
-                    let run_chunk = &run_chunk;
-                    std::thread::Builder::new()
-                        .spawn_scoped(scope, move || run_chunk(start, end))
-                        .map_err(|_| (start, end))
-                })
-                .collect();
-            spawned
-                .into_iter()
-                .map(|handle| match handle {
-                    Ok(handle) => match handle.join() {
-                        Ok(part) => part,
-                        Err(panic) => std::panic::resume_unwind(panic),
-                    },
-                    Err((start, end)) => run_chunk(start, end),
-                })
-                .collect()
-        });
+        let chunks: Vec<(usize, usize)> = (0..workers)
+            .map(|w| {
+                let start = (block_start + w * chunk).min(block_end);
+                (start, (start + chunk).min(block_end))
+            })
+            .collect();
+        let parts = crate::threads::map(chunks, workers, |(start, end)| run_chunk(start, end));
         let mut index = block_start;
         for part in parts {
             for result in part {

@@ -14,6 +14,7 @@
 //! | is the correlation better than chance? | [`permutation_test`], [`permutation_test_seeded`], [`Permutations`] |
 //! | how precise is the coefficient? | [`bootstrap_ci`], [`bootstrap_ci_seeded`], [`Bootstrap`] |
 //! | is model A better than model B on the same gold ranking? | [`paired_comparison`], [`paired_comparison_seeded`] |
+//! | which of k systems differ, on per-unit scores or coefficients, corrected for multiple tests; Friedman and the critical difference | [`compare`] |
 //! | what did the permutations or resamples give? (to plot it) | [`Permutations::test_with_histogram`], [`Bootstrap::run_with_histogram`], [`Histogram`] |
 //!
 //! ```
@@ -47,6 +48,7 @@
 //! - M. G. Kendall (1948). *Rank correlation methods*, ch. 4–5 (null moments of τ with ties).
 
 mod bootstrap;
+pub mod compare;
 mod display;
 mod engine;
 mod error;

@@ -1,7 +1,7 @@
 //! Several models on several benchmarks: the table of reports, and the
 //! paired test of one model against another on the pairs both cover.
 
-use crate::triplet::Similarity;
+use crate::embedding::Similarity;
 use crate::weigh::Weigher;
 
 use super::error::WordsimError;
@@ -89,8 +89,9 @@ impl Comparison {
 
 impl<W: Weigher + Sync> Evaluator<W> {
     /// Evaluates every model on every benchmark ([`evaluate`](Self::evaluate)),
-    /// on all cores (`std::thread::scope`; the results do not depend on the
-    /// number of threads).
+    /// on the crate's number of threads ([`crate::current_threads`]:
+    /// `ACM_THREADS`, [`crate::with_threads`], or every core; the results do
+    /// not depend on it).
     ///
     /// Models are shared between threads, so they must be `Sync`
     /// ([`Vectors`](crate::embedding::Vectors) is; for trait objects write
@@ -101,7 +102,7 @@ impl<W: Weigher + Sync> Evaluator<W> {
     /// in row order.
     ///
     /// # Complexity
-    /// models × benchmarks evaluations, spread over the available cores.
+    /// models × benchmarks evaluations, spread over the threads.
     ///
     /// # Examples
     /// See [`Comparison`].
@@ -113,43 +114,10 @@ impl<W: Weigher + Sync> Evaluator<W> {
         let nb = benchmarks.len();
         let total = models.len() * nb;
         let job = |i: usize| self.evaluate(models[i / nb].1, &benchmarks[i % nb]);
-        let threads = std::thread::available_parallelism()
-            .map_or(1, std::num::NonZeroUsize::get)
-            .min(total);
-        let mut slots: Vec<Option<Result<Report, WordsimError>>> = Vec::with_capacity(total);
-        if threads <= 1 {
-            slots.extend((0..total).map(|i| Some(job(i))));
-        } else {
-            slots.resize_with(total, || None);
-            let next = std::sync::atomic::AtomicUsize::new(0);
-            let done = std::thread::scope(|scope| {
-                let workers: Vec<_> = (0..threads)
-                    .map(|_| {
-                        scope.spawn(|| {
-                            let mut out = Vec::new();
-                            loop {
-                                let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                                if i >= total {
-                                    return out;
-                                }
-                                out.push((i, job(i)));
-                            }
-                        })
-                    })
-                    .collect();
-                workers
-                    .into_iter()
-                    .map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-                    .collect::<Vec<_>>()
-            });
-            for (i, r) in done.into_iter().flatten() {
-                slots[i] = Some(r);
-            }
-        }
-        // Every slot is filled: each index is taken by exactly one worker.
+        let slots =
+            crate::threads::map((0..total).collect(), crate::current_threads().count(), job);
         let reports = slots
             .into_iter()
-            .flatten()
             .collect::<Result<Vec<Report>, WordsimError>>()?;
         Ok(Comparison {
             models: models.iter().map(|(name, _)| (*name).to_owned()).collect(),

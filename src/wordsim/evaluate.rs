@@ -7,7 +7,7 @@ use crate::correlation::pearson::{PearsonResult, pearson};
 use crate::correlation::spearman::{SpearmanResult, spearman};
 use crate::correlation::standardised::{StandardisedError, StandardisedRho, StandardisedTau};
 use crate::correlation::weighted::{RhoW, TauW, TopWeighted};
-use crate::triplet::Similarity;
+use crate::embedding::Similarity;
 use crate::weigh::{OffsetQuadratic, Weigher};
 
 use super::error::WordsimError;

@@ -405,6 +405,68 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn power_of_two_multiples_have_cosine_one(
+        a in prop::collection::vec(-1.0e6f32..1.0e6, 1..50),
+        k in -40i32..40,
+        negative in any::<bool>(),
+    ) {
+        prop_assume!(a.iter().any(|x| *x != 0.0));
+        let s = if negative { -1.0 } else { 1.0 };
+        let scale = s * 2f32.powi(k);
+        let b: Vec<f32> = a.iter().map(|x| x * scale).collect();
+        // Exact: the components scale without rounding (no subnormals here).
+        prop_assume!(b.iter().zip(&a).all(|(y, x)| *y == 0.0 || y.is_normal() && y / scale == *x));
+        let three: Vec<f32> = a.iter().map(|x| x * 3.0).collect();
+        let mut v = Vectors::new(a.len()).unwrap();
+        v.push("t", &a).unwrap();
+        v.push("b", &b).unwrap();
+        v.push("three", &three).unwrap();
+        prop_assert_eq!(v.cosine("t", "b"), Some(f64::from(s)));
+        prop_assert_eq!(v.cosine("b", "t"), Some(f64::from(s)));
+        let pair = v.similarity_pair("t", "b", "three").unwrap();
+        prop_assert_eq!(pair[0], f64::from(s));
+        // 3v is rounded: its computed cosine, within the bound of the
+        // exact cosine of the stored vectors.
+        check(&a, &three)?;
+        prop_assert_eq!(pair[1].to_bits(), v.cosine("t", "three").unwrap().to_bits());
+    }
+}
+
+#[test]
+fn a_doubled_vector_ties_with_an_equal_one() {
+    // The example: cos(t, a) and cos(t, b) are both exactly 1, as
+    // in exact arithmetic and in gensim, so they tie.
+    let v = Vectors::from_pairs(
+        3,
+        [
+            ("t", [1.0f32, 3.0, 3.0]),
+            ("a", [1.0, 3.0, 3.0]),
+            ("b", [2.0, 6.0, 6.0]),
+        ],
+    )
+    .unwrap();
+    assert_eq!(v.cosine("t", "a"), Some(1.0));
+    assert_eq!(v.cosine("t", "b"), Some(1.0));
+    assert_eq!(v.similarity_pair("t", "a", "b"), Some([1.0, 1.0]));
+    // Not a power of two, nor the same ratio everywhere: computed values.
+    let w = Vectors::from_pairs(
+        3,
+        [
+            ("t", [1.0f32, 3.0, 3.0]),
+            ("c", [3.0, 9.0, 9.0]),
+            ("d", [2.0, 6.0, 6.5]),
+        ],
+    )
+    .unwrap();
+    let c = w.cosine("t", "c").unwrap();
+    assert!((1.0 - c).abs() <= w.cosine_error_bound(), "{c}");
+    assert!(w.cosine("t", "d").unwrap() < 1.0 - w.cosine_error_bound());
+}
+
 #[test]
 fn adversarial_vectors() {
     let tiny = f32::from_bits(1); // the smallest subnormal, 2⁻¹⁴⁹

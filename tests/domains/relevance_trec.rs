@@ -537,7 +537,8 @@ proptest! {
 #[test]
 fn values_match_trec_evals_output() -> TestResult {
     use adaptive_comp_metrics::relevance::{
-        TrecEvalVersion, TrecSyntax, read_trec_qrels_with, read_trec_run_with,
+        MeasureSelection, MeasureSyntax, Ties, TrecEvalVersion, TrecSyntax, read_trec_qrels_with,
+        read_trec_run_with,
     };
     let dir = data_path("trec_eval_golden");
     let mut ids = Ids::new();
@@ -566,17 +567,18 @@ fn values_match_trec_evals_output() -> TestResult {
         if let Some(i) = words.iter().position(|w| *w == "-l") {
             options.relevance_level = words.get(i + 1).ok_or("level")?.parse()?;
         }
-        let mut measures: Vec<Measure> = Vec::new();
-        for (i, w) in words.iter().enumerate() {
-            if *w == "-m" {
-                let spec = words.get(i + 1).ok_or("measure")?;
-                if *spec != "runid" {
-                    measures.extend(Measure::parse_list(spec)?);
-                }
-            }
-        }
+        // The -m options as trec_eval reads them (the library's reading,
+        // which acm trec uses: nicknames, defaults, official when none).
+        let specs: Vec<&str> = words
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i > 0 && words.get(i - 1) == Some(&"-m"))
+            .map(|(_, w)| *w)
+            .collect();
+        let selection = MeasureSelection::parse(&specs, MeasureSyntax::TrecEval, Ties::TrecEval)?;
+        let mut measures: Vec<Measure> = selection.measures().to_vec();
         if measures.is_empty() {
-            measures = Measure::OFFICIAL.to_vec();
+            measures.push(Measure::Queries); // runid alone
         }
         for (version, file) in [(TrecEvalVersion::V10, out10), (TrecEvalVersion::V9, out9)] {
             let o = TrecOptions { version, ..options };

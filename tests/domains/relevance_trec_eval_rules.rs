@@ -101,17 +101,22 @@ fn same_as_blanking(text: &str, max: usize, version: TrecEvalVersion) -> Result<
     Ok(())
 }
 
+/// `text` read as `trec_eval` reads a run, cut at `max` documents a query
+/// in `version`'s order.
+fn top(
+    text: &str,
+    ids: &mut Ids,
+    max: usize,
+    version: TrecEvalVersion,
+) -> Result<TrecRun, RelevanceError> {
+    read_trec_run_top(text.as_bytes(), ids, TrecSyntax::TrecEval, max, version)
+}
+
 #[test]
 fn the_cut_keeps_the_top_of_each_query_in_trec_evals_order() -> Result<(), RelevanceError> {
     let text = "q1 Q0 a 1 0.5 r\nq1 Q0 b 2 0.9 r\nq1 Q0 c 3 0.5 r\nq2 Q0 a 1 1 last\n";
     let mut ids = Ids::new();
-    let run = read_trec_run_top(
-        text.as_bytes(),
-        &mut ids,
-        TrecSyntax::TrecEval,
-        2,
-        TrecEvalVersion::V10,
-    )?;
+    let run = top(text, &mut ids, 2, TrecEvalVersion::V10)?;
     let (queries, name) = ranked(&run, &ids);
     // b (0.9) then c (0.5, docno c > a); the runid is the last line's tag.
     assert_eq!(queries[0].1, ["b", "c"]);
@@ -121,7 +126,7 @@ fn the_cut_keeps_the_top_of_each_query_in_trec_evals_order() -> Result<(), Relev
     let text = "q Q0 y 1 1.000000001 r\nq Q0 z 2 1 r\n";
     for (version, kept) in [(TrecEvalVersion::V10, "y"), (TrecEvalVersion::V9, "z")] {
         let mut ids = Ids::new();
-        let run = read_trec_run_top(text.as_bytes(), &mut ids, TrecSyntax::TrecEval, 1, version)?;
+        let run = top(text, &mut ids, 1, version)?;
         assert_eq!(ranked(&run, &ids).0[0].1, [kept], "{version:?}");
     }
     Ok(())
@@ -133,21 +138,9 @@ fn a_duplicate_past_the_cut_is_no_error_as_in_trec_eval() -> Result<(), Relevanc
     // first -M only.
     let text = "q Q0 a 1 0.9 r\nq Q0 b 2 0.8 r\nq Q0 a 3 0.1 r\n";
     let mut ids = Ids::new();
-    let run = read_trec_run_top(
-        text.as_bytes(),
-        &mut ids,
-        TrecSyntax::TrecEval,
-        2,
-        TrecEvalVersion::V10,
-    )?;
+    let run = top(text, &mut ids, 2, TrecEvalVersion::V10)?;
     assert_eq!(run.len(), 2);
-    let kept = read_trec_run_top(
-        text.as_bytes(),
-        &mut Ids::new(),
-        TrecSyntax::TrecEval,
-        3,
-        TrecEvalVersion::V10,
-    );
+    let kept = top(text, &mut Ids::new(), 3, TrecEvalVersion::V10);
     assert!(
         matches!(kept, Err(RelevanceError::DuplicateScore { .. })),
         "{kept:?}"
@@ -218,40 +211,33 @@ fn summary_oracle(
         })
         .collect();
     rows.sort_by(|x, y| x.0.as_bytes().cmp(y.0.as_bytes()));
-    let n = rows.len();
+    let positive: usize = qrels
+        .queries()
+        .iter()
+        .map(|&q| {
+            qrels
+                .judgements(q)
+                .map_or(0, |(_, g)| g.iter().filter(|&&g| g > 0).count())
+        })
+        .sum();
     report
         .measures
         .iter()
         .enumerate()
         .map(|(i, &m)| {
-            let value = |row: &Vec<Option<f64>>| row[i].unwrap_or_else(|| m.value_if_undefined());
-            if m == Measure::Relevant && options.complete {
-                let mut positive = 0;
-                for &q in qrels.queries() {
-                    positive += qrels
-                        .judgements(q)
-                        .map_or(0, |(_, g)| g.iter().filter(|&&g| g > 0).count());
-                }
-                return Some(positive as f64);
-            }
-            let mut sum = 0.0;
-            let mut missing = 0;
-            for (_, row, ranked) in &rows {
-                if m == Measure::GeometricMap && options.version == TrecEvalVersion::V9 && !ranked {
-                    missing += 1;
-                } else {
-                    sum += value(row);
-                }
-            }
-            sum += f64::from(missing) * m.value_if_undefined();
-            if m.is_count() {
-                Some(sum)
-            } else if n == 0 {
-                None
-            } else if m == Measure::GeometricMap {
-                Some((sum / n as f64).exp())
-            } else {
-                Some(sum / n as f64)
+            let undefined = m.value_if_undefined();
+            // Release 9 adds the gm_map of the unranked queries last.
+            let late = m == Measure::GeometricMap && options.version == TrecEvalVersion::V9;
+            let (now, later): (Vec<_>, Vec<_>) = rows.iter().partition(|r| r.2 || !late);
+            let total = now.iter().fold(0.0, |s, r| s + r.1[i].unwrap_or(undefined))
+                + later.len() as f64 * undefined;
+            let mean = total / rows.len() as f64;
+            match m {
+                Measure::Relevant if options.complete => Some(positive as f64),
+                _ if m.is_count() => Some(total),
+                _ if rows.is_empty() => None,
+                Measure::GeometricMap => Some(mean.exp()),
+                _ => Some(mean),
             }
         })
         .collect()

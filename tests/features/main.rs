@@ -16,6 +16,7 @@ mod script;
 mod ballot_campaign;
 mod ballot_scheduler;
 mod ballot_serde;
+mod compare;
 mod display;
 mod fuzz_regressions;
 #[path = "../common/harness.rs"]
@@ -24,6 +25,7 @@ mod harness;
 mod histogram;
 mod limits;
 mod misuse;
+mod pairwise;
 mod seeded_values;
 mod serde_all;
 mod simulate_data;

@@ -127,11 +127,13 @@ fn errors_are_typed() {
 #[test]
 fn a_panicking_metric_is_an_error_not_a_crash() {
     let boom = Metric::custom("boom", |_: &Estimate<'_>| panic!("user bug"));
-    let err = small()
-        .metrics(vec![boom])
-        .run_with_threads(2, 1, 2)
-        .unwrap_err();
-    assert_eq!(err, SimulateError::ThreadPanicked);
+    let sim = small().metrics(vec![boom]);
+    // The same error on any number of threads (issue 38 item 4: the
+    // simulator catches a user closure's panic itself).
+    for threads in [1, 2, 3, 8] {
+        let err = sim.run_with_threads(4, 1, threads).unwrap_err();
+        assert_eq!(err, SimulateError::ThreadPanicked, "{threads} threads");
+    }
 }
 
 #[test]

@@ -3,6 +3,7 @@
 pub mod campaign;
 pub mod corr;
 pub mod lexsub;
+pub mod pairwise;
 pub mod relevance;
 pub mod simulate;
 pub mod standardise;

@@ -176,9 +176,14 @@ fn select(specs: &[String], ties: Ties) -> Outcome<Selection> {
                 "measure {} (-m) has no cut-offs after its '.'",
                 echo(&given(&spec))
             ),
-            RelevanceError::GainParameters { spec } => format!(
+            RelevanceError::MeasureParameters { spec } if spec.starts_with("ndcg") => format!(
                 "{} (-m): acm trec takes no gain parameters for ndcg (its gains are the \
                      grades)",
+                echo(&given(&spec))
+            ),
+            RelevanceError::MeasureParameters { spec } => format!(
+                "{} (-m): acm trec computes set_F and utility with trec_eval's default \
+                     parameters only",
                 echo(&given(&spec))
             ),
             RelevanceError::BadCutoffs { family, cutoffs } => {
@@ -582,25 +587,38 @@ mod tests {
 
     #[test]
     fn the_set_nickname_and_full_names_are_read_by_the_library() {
-        // trec_eval's `set`: the counts computed here, and a note naming
-        // the rest.
+        // trec_eval's `set`, whole and in trec_eval's order.
         let s = select(&["set".into()], Ties::TrecEval).unwrap();
+        let names: Vec<String> = s
+            .items
+            .iter()
+            .map(|i| match i {
+                Item::Runid => "runid".to_owned(),
+                Item::Measure(m) => m.to_string(),
+            })
+            .collect();
         assert_eq!(
-            s.items,
+            names,
             [
-                Item::Runid,
-                Item::Measure(Measure::Queries),
-                Item::Measure(Measure::Retrieved),
-                Item::Measure(Measure::Relevant),
-                Item::Measure(Measure::RelevantRetrieved),
+                "runid",
+                "num_q",
+                "num_ret",
+                "num_rel",
+                "num_rel_ret",
+                "utility",
+                "set_P",
+                "set_relative_P",
+                "set_recall",
+                "set_map",
+                "set_F"
             ]
         );
-        assert_eq!(
-            s.notes,
-            [
-                "trec_eval's set set also has utility, set_P, set_recall, set_relative_P, \
-              set_map, set_F: not computed here"
-            ]
+        assert!(s.notes.is_empty());
+        let e = items(&["set_F.0.5"]).unwrap_err();
+        assert!(
+            e.message.contains("default parameters only"),
+            "{}",
+            e.message
         );
         // A measure's full name, recall levels included.
         assert_eq!(

@@ -837,3 +837,30 @@ fn malformed_command_lines_are_usage_errors() {
         );
     }
 }
+
+/// Issue 39: a 10 MB header line without the column asked for was printed
+/// whole in the error (10 000 078 bytes on stderr), for `init --items` and
+/// `import --answers`; the echoed header is cut short, the column still
+/// named.
+#[test]
+fn a_huge_header_is_not_echoed_whole() {
+    let f = Fixture::new("hugeheader");
+    let header = format!("{},{}\n", "h".repeat(5_000_000), "k".repeat(5_000_000));
+    f.write("huge.csv", &format!("{header}a,b\n"));
+    let mut init = f.init_args();
+    init[2] = f.p("s2.json");
+    init[4] = f.p("huge.csv");
+    let lines = fails(&init.iter().map(String::as_str).collect::<Vec<_>>());
+    let text = lines.join("\n");
+    assert!(text.len() < 1000, "{} bytes: {}", text.len(), &text[..200]);
+    assert!(
+        text.contains("huge.csv:1: no column \"id\" in the header"),
+        "{text}"
+    );
+    let state = f.p("s.json");
+    let answers = f.p("huge.csv");
+    let lines = fails(&["import", "--state", &state, "--answers", &answers]);
+    let text = lines.join("\n");
+    assert!(text.len() < 1000, "{} bytes: {}", text.len(), &text[..200]);
+    assert!(text.contains("huge.csv:1: no column"), "{text}");
+}

@@ -82,6 +82,11 @@ fn names_the_line_and_column_of_a_bad_cell() {
             "no column \"human\" in the header (its columns: \"a\", \"b\")".to_owned()
         )
     );
+    // Issue 39: a header of a million columns is not listed whole.
+    let wide = format!("{}\n1\n", vec!["abcdefgh"; 1_000_000].join(","));
+    let (_, _, message) = at(wide.as_bytes());
+    assert!(message.len() < 200, "{} bytes", message.len());
+    assert!(message.ends_with(", … (1000000 in all))"), "{message}");
     // A quote left open at the end of the file: the line and column where it opens.
     let (line, column, message) = at(b"human,model\n1,2\n\"3,4\n5,6\n");
     assert_eq!((line, column), (Some(3), Some(1)));

@@ -9,6 +9,7 @@ mod common;
 mod corr;
 mod general;
 mod lexsub;
+mod pairwise;
 mod relevance;
 mod simulate;
 mod standardise;

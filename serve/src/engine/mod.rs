@@ -10,8 +10,9 @@
 //! ```text
 //! next(worker):   live lease of theirs → the same task
 //!                 quota reached → done;  no comparison free → wait
-//!                 else the first free task (layout order: controls at the campaign's rate)
-//!                 whose pair of items they have not been shown in this ballot → leased
+//!                 else the first free task (layout order: controls at the campaign's rate;
+//!                 not a control as their first of the ballot) whose pair of items they
+//!                 have not been shown in this ballot → leased
 //! answer(worker, task, vote):
 //!                 the same answer recorded → nothing to do (idempotent)
 //!                 leased to them (even if the lease ran out, while nobody else took it) → recorded
@@ -45,7 +46,7 @@ mod tally;
 mod tests;
 mod workers;
 
-pub(crate) use tally::{CloseCheck, Tally, WorkerTally};
+pub(crate) use tally::{CloseCheck, Tally, VOTES_CSV_HEADER, WorkerTally, csv_field};
 
 const NONE: u32 = u32::MAX;
 
@@ -377,6 +378,16 @@ impl Engine {
             .map_or(0, |r| r.answered)
     }
 
+    /// The task worker `w` holds now (leased, unanswered, not run out).
+    pub(crate) fn current_lease(&self, w: u32, now: u64) -> Option<TaskId> {
+        let r = self.run.as_ref()?;
+        let pos = r.workers.get(&w)?.current?;
+        (r.holder[pos] == w && r.expires[pos] > now).then_some(TaskId {
+            ballot: r.ballot,
+            position: pos,
+        })
+    }
+
     /// Rebuilds the open ballot's assignment state from the campaign and
     /// the recorded leases.
     fn build_run(&mut self, leases: &[(usize, usize, u32, u64)], now: u64) {
@@ -594,6 +605,10 @@ impl Engine {
             };
             from = pos + 1;
             if run.control.get(pos) {
+                if wr.answered == 0 {
+                    // A worker's first screen is an ordinary pair.
+                    continue;
+                }
                 chosen = Some((pos, None));
                 break;
             }

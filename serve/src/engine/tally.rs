@@ -197,3 +197,78 @@ impl CloseCheck {
         self.unvoted_items.is_empty()
     }
 }
+
+/// The header of the votes download.
+pub(crate) const VOTES_CSV_HEADER: &str =
+    "task_id,ballot,position,kind,first_id,second_id,worker,vote,counted\n";
+
+impl Engine {
+    /// `true` when worker `w` holds a task now.
+    pub(crate) fn holds_lease(&self, w: u32, now: u64) -> bool {
+        self.current_lease(w, now).is_some()
+    }
+
+    /// The rows of the votes download for ballot `k` (1-based): every
+    /// answer, counted or discarded by an exclusion, as CSV.
+    ///
+    /// # Complexity
+    /// O(tasks of the ballot).
+    pub(crate) fn votes_csv(&self, k: usize) -> String {
+        use std::fmt::Write as _;
+        let f = &self.file;
+        let c = &f.campaign;
+        let vote = |v: adaptive_comp_metrics::ballot::Vote| match v {
+            adaptive_comp_metrics::ballot::Vote::First => "first",
+            adaptive_comp_metrics::ballot::Vote::Second => "second",
+            adaptive_comp_metrics::ballot::Vote::Tie => "tie",
+        };
+        let mut out = String::new();
+        let mut row = |id: adaptive_comp_metrics::ballot::TaskId, who: &str, v, counted: bool| {
+            let Some(t) = c.task(id) else { return };
+            let kind = match t.task {
+                adaptive_comp_metrics::ballot::Task::Control { .. } => "control",
+                adaptive_comp_metrics::ballot::Task::Comparison { .. } => "comparison",
+            };
+            let _ = writeln!(
+                out,
+                "{},{},{},{kind},{},{},{},{},{counted}",
+                csv_field(&f.task_label(id)),
+                id.ballot,
+                id.position,
+                csv_field(f.thing(t.first).0),
+                csv_field(f.thing(t.second).0),
+                csv_field(who),
+                vote(v),
+            );
+        };
+        let n = c.layout(k).map_or(0, |l| l.len());
+        for position in 0..n {
+            let id = adaptive_comp_metrics::ballot::TaskId {
+                ballot: k,
+                position,
+            };
+            if let Some((who, v)) = c.answer_of(id) {
+                row(id, who, v, true);
+            }
+        }
+        for (id, who, v) in c.discarded(k) {
+            row(id, who, v, false);
+        }
+        out
+    }
+}
+
+/// A CSV field, quoted when it holds a comma, a quote or a line break, and
+/// prefixed with `'` when a spreadsheet would read it as a formula.
+pub(crate) fn csv_field(s: &str) -> String {
+    let s = if s.starts_with(['=', '+', '-', '@']) {
+        format!("'{s}")
+    } else {
+        s.to_owned()
+    };
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s
+    }
+}

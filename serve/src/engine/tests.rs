@@ -204,3 +204,46 @@ proptest! {
         prop_assert!(r.is_ok(), "{:?}", r);
     }
 }
+
+#[test]
+fn a_workers_first_task_is_not_a_control_pair() {
+    // Controls at half the tasks: the layout starts with some.
+    let f = campaign(16, 2, 0.5, 2, 0.5, 11).unwrap();
+    let mut e = Engine::new(Loaded::replay(f, &[]).unwrap(), policy(None), 0);
+    let control = |e: &Engine, t: TaskId| {
+        matches!(
+            e.file.campaign.task(t).unwrap().task,
+            adaptive_comp_metrics::ballot::Task::Control { .. }
+        )
+    };
+    let layout_starts_with_a_control = (0..3).any(|p| {
+        control(
+            &e,
+            TaskId {
+                ballot: 1,
+                position: p,
+            },
+        )
+    });
+    assert!(
+        layout_starts_with_a_control,
+        "the test needs controls early"
+    );
+    let mut controls_later = 0;
+    for k in 0..6 {
+        let w = arrive(&mut e, &format!("w{k}"));
+        let first = task(e.next(w, 0));
+        assert!(!control(&e, first), "worker {k} starts with a control pair");
+        e.answer(w, first, Vote::First, 1).unwrap();
+        for _ in 0..4 {
+            if let Next::Task { task: t, .. } = e.next(w, 2) {
+                controls_later += usize::from(control(&e, t));
+                e.answer(w, t, Vote::First, 3).unwrap();
+            }
+        }
+    }
+    assert!(
+        controls_later > 0,
+        "control pairs still come after the first"
+    );
+}

@@ -9,14 +9,14 @@ use adaptive_comp_metrics::ballot::{Phase, Unvoted};
 use axum::extract::rejection::FormRejection;
 use axum::extract::{Form, Query, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 
-use super::auth::{ADMIN_COOKIE, CsrfForm, WithCsrf, admin_form, admin_refused, with_csrf};
+use super::auth::{ADMIN_COOKIE, CsrfForm, admin_form, admin_refused};
 use super::error::{html, json_response, see_other};
 use super::{App, AppError};
-use crate::engine::{CloseCheck, Engine};
-use crate::parse;
+use crate::engine::{CloseCheck, Engine, VOTES_CSV_HEADER, csv_field};
+use crate::parse::{self, forms};
 use crate::secret::ct_eq;
 use crate::status::{EXAMPLES, Status};
 use crate::store::now_ms;
@@ -50,10 +50,147 @@ pub(crate) async fn page(
     }
     let status = dashboard(&app, Some(25)).await?;
     let notice = q.get("done").map(String::as_str);
+    let view = crate::pages::View {
+        sort: q
+            .get("sort")
+            .filter(|s| ["worker", "answers", "accuracy", "last", "arrived"].contains(&s.as_str()))
+            .cloned()
+            .unwrap_or_default(),
+        page: q.get("page").and_then(|p| p.parse().ok()).unwrap_or(1),
+        still: q.get("refresh").is_some_and(|r| r == "off"),
+    };
     Ok(html(
         StatusCode::OK,
-        crate::pages::dashboard(&status, &app.admin_csrf, notice),
+        crate::pages::dashboard(&status, &app.admin_csrf, notice, &view),
     ))
+}
+
+/// An admin page: authenticated by the admin token.
+fn admin_only(app: &App, h: &HeaderMap) -> Result<(), AppError> {
+    super::auth::admin_auth(app, h)
+        .map(|_| ())
+        .ok_or_else(|| admin_refused(false))
+}
+
+/// `GET /admin/exclude?worker=…`: what excluding does, and the button.
+pub(crate) async fn confirm_exclude(
+    State(app): State<Arc<App>>,
+    h: HeaderMap,
+    Query(q): Query<HashMap<String, String>>,
+) -> Reply {
+    admin_only(&app, &h)?;
+    let name = q.get("worker").cloned().unwrap_or_default();
+    let status = dashboard(&app, Some(0)).await?;
+    let row = status
+        .workers
+        .iter()
+        .find(|w| w.stats.worker == name)
+        .ok_or_else(|| {
+            AppError::new(StatusCode::NOT_FOUND, "no such worker").page(
+                "No such participant",
+                "No participant of this id came through this server.",
+                Some(("/admin", "Back to the dashboard")),
+            )
+        })?;
+    Ok(html(
+        StatusCode::OK,
+        crate::pages::confirm_exclude(row, &app.admin_csrf, status.campaign.open_ballot),
+    ))
+}
+
+/// `GET /admin/close`: what closing now does (or lacks), and the button.
+pub(crate) async fn confirm_close(State(app): State<Arc<App>>, h: HeaderMap) -> Reply {
+    admin_only(&app, &h)?;
+    let status = dashboard(&app, Some(0)).await?;
+    Ok(html(
+        StatusCode::OK,
+        crate::pages::confirm_close(status.close.as_ref(), &app.admin_csrf),
+    ))
+}
+
+fn csv(name: &str, body: String) -> Response {
+    (
+        StatusCode::OK,
+        [
+            (header::CONTENT_TYPE, "text/csv; charset=utf-8".to_owned()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{name}\""),
+            ),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+/// `GET /admin/workers.csv`: one line per participant, for payment.
+pub(crate) async fn workers_csv(State(app): State<Arc<App>>, h: HeaderMap) -> Reply {
+    use std::fmt::Write as _;
+    admin_only(&app, &h)?;
+    let st = dashboard(&app, Some(0)).await?;
+    let params = &app.identity.record_params;
+    let mut out = String::from("worker,source");
+    for p in params {
+        let _ = write!(out, ",{}", csv_field(p));
+    }
+    out.push_str(
+        ",arrived,first_answer,last_answer,answers,votes,controls,correct,accuracy,agreement,\
+         agreement_votes,discarded,excluded_at,end,stopped,earned\n",
+    );
+    let n = |v: Option<f64>| v.map_or_else(String::new, |x| format!("{x:.4}"));
+    let t = |v: Option<u64>| v.map_or_else(String::new, crate::log::rfc3339);
+    for w in &st.workers {
+        let _ = write!(
+            out,
+            "{},{}",
+            csv_field(&w.stats.worker),
+            csv_field(&w.source)
+        );
+        for p in params {
+            let v = w.params.get(p).and_then(|v| v.as_str()).unwrap_or("");
+            let _ = write!(out, ",{}", csv_field(v));
+        }
+        let _ = writeln!(
+            out,
+            ",{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+            t(w.arrived_ms),
+            t(w.first_answer_ms),
+            t(w.last_answer_ms),
+            w.answers,
+            w.stats.votes,
+            w.stats.controls,
+            w.stats.correct,
+            n(w.stats.accuracy),
+            n(w.stats.agreement),
+            w.agreement_votes,
+            w.stats.discarded,
+            w.stats
+                .excluded_at
+                .map_or_else(String::new, |k| k.to_string()),
+            w.completion.unwrap_or(""),
+            t(w.stopped_ms),
+            n(w.earned),
+        );
+    }
+    Ok(csv("workers.csv", out))
+}
+
+/// `GET /admin/votes.csv`: every answer, counted or discarded (the engine
+/// is locked one ballot at a time).
+pub(crate) async fn votes_csv(State(app): State<Arc<App>>, h: HeaderMap) -> Reply {
+    admin_only(&app, &h)?;
+    let app = Arc::clone(&app);
+    let body = tokio::task::spawn_blocking(move || {
+        let ballots = app.engine().file.campaign.scheduler().logs().len();
+        let mut out = String::from(VOTES_CSV_HEADER);
+        for k in 1..=ballots {
+            out.push_str(&app.engine().votes_csv(k));
+        }
+        out
+    })
+    .await
+    .map_err(|_| AppError::new(StatusCode::INTERNAL_SERVER_ERROR, "the download failed"))?;
+    Ok(csv("votes.csv", body))
 }
 
 /// `GET /admin/status.json[?top=K|all]`.
@@ -73,11 +210,10 @@ pub(crate) async fn json(
                 .json_if(true, "top: expected a number or all")
         })?),
     };
+    // Written straight from the typed status (no JSON tree in between: at
+    // N = 10^5 with the whole ranking, a tree of 10^5 objects per request).
     let status = dashboard(&app, top).await?;
-    Ok(json_response(
-        StatusCode::OK,
-        &serde_json::to_value(&status).unwrap_or(Value::Null),
-    ))
+    Ok(json_response(StatusCode::OK, &status))
 }
 
 /// The dashboard's content, from the engine's figures (on a blocking
@@ -170,25 +306,11 @@ pub(crate) fn cannot_close(e: &Engine, k: &CloseCheck) -> String {
     )
 }
 
-#[derive(Debug, serde::Deserialize)]
-pub(crate) struct ExcludeForm {
-    csrf: Option<String>,
-    worker: Option<String>,
-}
-
-#[derive(Debug, serde::Deserialize)]
-pub(crate) struct InviteForm {
-    csrf: Option<String>,
-    names: Option<String>,
-    count: Option<String>,
-}
-with_csrf!(ExcludeForm, InviteForm);
-
 /// `POST /admin/exclude`: exclude a worker now.
 pub(crate) async fn exclude(
     State(app): State<Arc<App>>,
     h: HeaderMap,
-    form: Result<Form<ExcludeForm>, FormRejection>,
+    form: Result<Form<forms::Exclude>, FormRejection>,
 ) -> Reply {
     let (form, as_json) = admin_form(&app, &h, form)?;
     let name = form.worker.unwrap_or_default();
@@ -216,40 +338,14 @@ pub(crate) async fn exclude(
 pub(crate) async fn invite(
     State(app): State<Arc<App>>,
     h: HeaderMap,
-    form: Result<Form<InviteForm>, FormRejection>,
+    form: Result<Form<forms::Invite>, FormRejection>,
 ) -> Reply {
     let (form, as_json) = admin_form(&app, &h, form)?;
-    let mut names: Vec<String> = form
-        .names
-        .as_deref()
-        .unwrap_or("")
-        .split([',', '\n'])
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(str::to_owned)
-        .collect();
-    if let Some(c) = form.count.as_deref().filter(|c| !c.trim().is_empty()) {
-        match c.trim().parse::<usize>() {
-            Ok(n) if n <= 10_000 => {
-                let have = app.engine().invitations.len();
-                names.extend((have + 1..=have + n).map(|i| format!("invitee-{i}")));
-            }
-            _ => {
-                return outcome(
-                    as_json,
-                    Err("count: expected a number up to 10000".into()),
-                    "",
-                );
-            }
-        }
-    }
-    if let Some(bad) = names.iter().find(|n| parse::invitation_name(n).is_err()) {
-        let m = format!(
-            "invalid name {:?}",
-            bad.chars().take(60).collect::<String>()
-        );
-        return outcome(as_json, Err(m), "");
-    }
+    let have = app.engine().invitations.len();
+    let names = match parse::invitation_names(form.names.as_deref(), form.count.as_deref(), have) {
+        Ok(n) => n,
+        Err(m) => return outcome(as_json, Err(m), ""),
+    };
     let (made, ack) = app.run(|e| e.invite(&names, now_ms()));
     let list: Vec<Value> = made
         .iter()

@@ -4,21 +4,18 @@
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
-use adaptive_comp_metrics::ballot::Vote;
 use axum::extract::rejection::FormRejection;
 use axum::extract::{Form, Path, RawQuery, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::Response;
 use serde_json::{Value, json};
 
-use super::auth::{
-    CsrfForm, WithCsrf, annotator_form, session, session_cookie, session_of, with_csrf,
-};
+use super::auth::{CsrfForm, annotator_form, session, session_cookie, session_of};
 use super::error::{html, json_response, see_other};
 use super::{App, AppError, wants_json};
 use crate::engine::{Accepted, Done, Next, Refusal};
 use crate::pages::{self, Shown};
-use crate::parse::{self, BadId};
+use crate::parse::{self, BadId, forms};
 use crate::store::now_ms;
 
 type Reply = Result<Response, AppError>;
@@ -225,6 +222,7 @@ pub(crate) async fn task(State(app): State<Arc<App>>, h: HeaderMap) -> Reply {
                 second: &second,
                 answered,
                 quota,
+                lease_seconds: expires_ms.saturating_sub(now_ms()).div_ceil(1000),
             };
             html(StatusCode::OK, pages::task(&app.page, &s.csrf, &shown))
         }
@@ -278,19 +276,11 @@ fn done_response(app: &App, as_json: bool, why: Done, answered: usize, partial: 
     html(StatusCode::OK, pages::done(&app.page, answered, partial))
 }
 
-#[derive(Debug, serde::Deserialize)]
-pub(crate) struct AnswerForm {
-    csrf: Option<String>,
-    task: Option<String>,
-    choice: Option<String>,
-}
-with_csrf!(AnswerForm);
-
 /// `POST /answer`: the worker's answer to their task.
 pub(crate) async fn answer(
     State(app): State<Arc<App>>,
     h: HeaderMap,
-    form: Result<Form<AnswerForm>, FormRejection>,
+    form: Result<Form<forms::Answer>, FormRejection>,
 ) -> Reply {
     let as_json = wants_json(&h);
     let (form, s) = annotator_form(&app, &h, form)?;
@@ -306,19 +296,7 @@ pub(crate) async fn answer(
             )
             .reason_as_json_if(as_json)
     };
-    let vote = match form.choice.as_deref() {
-        Some("first") => Vote::First,
-        Some("second") => Vote::Second,
-        Some("tie") if app.page.tie_label.is_some() => Vote::Tie,
-        Some("tie") => return Err(bad("this campaign has no tie choice".into())),
-        Some(other) => {
-            return Err(bad(format!(
-                "unknown choice {:?}",
-                other.chars().take(20).collect::<String>()
-            )));
-        }
-        None => return Err(bad("no choice given".into())),
-    };
+    let vote = parse::choice(form.choice.as_deref(), app.page.tie_label.is_some()).map_err(bad)?;
     let label = form.task.ok_or_else(|| bad("no task given".into()))?;
     let id = app
         .engine()
@@ -358,6 +336,25 @@ pub(crate) async fn answer(
                 .reason_as_json_if(as_json))
         }
     }
+}
+
+/// `GET /finish`: "Stop the study now?", asked once.
+pub(crate) async fn confirm_finish(State(app): State<Arc<App>>, h: HeaderMap) -> Reply {
+    let s = session(&app, &h)?;
+    let (answered, quota) = {
+        let e = app.engine();
+        (e.answered(s.worker), e.policy.quota)
+    };
+    Ok(html(
+        StatusCode::OK,
+        pages::confirm_stop(
+            &app.page,
+            &s.csrf,
+            answered,
+            quota,
+            app.page.partial_completion_code.is_some(),
+        ),
+    ))
 }
 
 /// `POST /finish`: "I want to stop here".

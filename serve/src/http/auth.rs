@@ -81,11 +81,8 @@ pub(crate) trait WithCsrf {
     fn csrf(&self) -> Option<&str>;
 }
 
-/// A form with only its CSRF token.
-#[derive(Debug, serde::Deserialize)]
-pub(crate) struct CsrfForm {
-    csrf: Option<String>,
-}
+pub(crate) use crate::parse::forms::Csrf as CsrfForm;
+use crate::parse::forms::{Answer, Exclude, Invite};
 
 macro_rules! with_csrf {
     ($($t:ty),*) => {$(
@@ -96,8 +93,7 @@ macro_rules! with_csrf {
         }
     )*};
 }
-pub(crate) use with_csrf;
-with_csrf!(CsrfForm);
+with_csrf!(CsrfForm, Answer, Exclude, Invite);
 
 /// A form body refused by axum (413, 415, 422…).
 fn form_refused(e: &FormRejection) -> AppError {

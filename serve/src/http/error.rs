@@ -130,13 +130,16 @@ pub(crate) fn html(status: StatusCode, body: String) -> Response {
 }
 
 /// A JSON document.
-pub(crate) fn json_response(status: StatusCode, v: &Value) -> Response {
-    (
-        status,
-        [(header::CONTENT_TYPE, "application/json")],
-        v.to_string(),
-    )
-        .into_response()
+pub(crate) fn json_response(status: StatusCode, v: &impl serde::Serialize) -> Response {
+    match serde_json::to_string(v) {
+        Ok(body) => (status, [(header::CONTENT_TYPE, "application/json")], body).into_response(),
+        Err(_) => (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            [(header::CONTENT_TYPE, "application/json")],
+            r#"{"error":"the response could not be written"}"#,
+        )
+            .into_response(),
+    }
 }
 
 /// `303 See Other` to `to`.

@@ -8,6 +8,7 @@
 //! POST /start                                    instructions read
 //! GET  /task                                     the next pair (HTML, or JSON with Accept: application/json)
 //! POST /answer   task, choice, csrf              an answer; 303 to /task (or JSON)
+//! GET  /finish                                   "stop the study now?" (asked once)
 //! POST /finish   csrf                            stop now: the end screen
 //! GET  /done                                     the end screen
 //! GET  /assets/page.css, /assets/page.js         compiled in
@@ -384,7 +385,10 @@ pub(crate) fn router(app: Arc<App>) -> Router {
         .route("/start", post(annotator::start))
         .route("/task", get(annotator::task))
         .route("/answer", post(annotator::answer))
-        .route("/finish", post(annotator::finish))
+        .route(
+            "/finish",
+            post(annotator::finish).get(annotator::confirm_finish),
+        )
         .route("/done", get(annotator::done))
         .route("/assets/page.css", get(css))
         .route("/assets/page.js", get(js))
@@ -394,8 +398,13 @@ pub(crate) fn router(app: Arc<App>) -> Router {
     let admin = Router::new()
         .route("/admin", get(admin::page))
         .route("/admin/status.json", get(admin::json))
-        .route("/admin/close", post(admin::close))
-        .route("/admin/exclude", post(admin::exclude))
+        .route("/admin/close", post(admin::close).get(admin::confirm_close))
+        .route(
+            "/admin/exclude",
+            post(admin::exclude).get(admin::confirm_exclude),
+        )
+        .route("/admin/workers.csv", get(admin::workers_csv))
+        .route("/admin/votes.csv", get(admin::votes_csv))
         .route("/admin/invite", post(admin::invite))
         .layer(DefaultBodyLimit::max(ADMIN_BODY_LIMIT));
     annotator

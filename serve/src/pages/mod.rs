@@ -5,7 +5,7 @@
 
 mod dashboard;
 
-pub(crate) use dashboard::dashboard;
+pub(crate) use dashboard::{View, confirm_close, confirm_exclude, dashboard};
 
 use maud::{DOCTYPE, Markup, html};
 
@@ -13,7 +13,8 @@ use crate::state::PageSettings;
 
 /// The style sheet.
 pub(crate) const CSS: &str = include_str!("assets/page.css");
-/// The script: keyboard shortcuts, one submission per task.
+/// The script: keyboard shortcuts, one submission per task, the copy
+/// button, the countdown, the note of a lease that ran out.
 pub(crate) const JS: &str = include_str!("assets/page.js");
 
 /// A whole page around `body`. `refresh`: seconds before the page reloads
@@ -60,6 +61,29 @@ fn keys_help(page: &PageSettings) -> Markup {
     }
 }
 
+/// Seconds a pair takes a participant, about (reading two short texts and
+/// choosing), for the time the instructions announce.
+pub(crate) const SECONDS_PER_PAIR: usize = 6;
+
+/// What the instructions say of the time it takes.
+fn estimate(quota: Option<usize>) -> String {
+    match quota {
+        Some(q) => {
+            let minutes = (q * SECONDS_PER_PAIR).div_ceil(60).max(1);
+            format!(
+                "You will see at most {q} pair{}: about {minutes} minute{} in all. You can stop \
+                 earlier.",
+                if q == 1 { "" } else { "s" },
+                if minutes == 1 { "" } else { "s" }
+            )
+        }
+        None => format!(
+            "Each pair takes a few seconds (about {SECONDS_PER_PAIR}); you can stop whenever you \
+             like."
+        ),
+    }
+}
+
 fn csrf_input(csrf: &str) -> Markup {
     html! { input type="hidden" name="csrf" value=(csrf); }
 }
@@ -76,9 +100,7 @@ pub(crate) fn instructions(
             h1 { (page.title) }
             (paragraphs(&page.instructions))
             p.question-preview { "The question: " strong { (page.question) } }
-            @if let Some(q) = quota {
-                p { "You will see at most " (q) " pairs." }
-            }
+            p.estimate #estimate { (estimate(quota)) }
             h2 { "Keys" }
             (keys_help(page))
             p { "On a phone, tap the item you choose." }
@@ -103,6 +125,9 @@ pub(crate) struct Shown<'a> {
     pub(crate) second: &'a str,
     pub(crate) answered: usize,
     pub(crate) quota: Option<usize>,
+    /// Seconds left of the worker's lease on the pair: then the page says
+    /// that it may go to someone else.
+    pub(crate) lease_seconds: u64,
 }
 
 fn progress(answered: usize, quota: Option<usize>) -> Markup {
@@ -123,7 +148,11 @@ pub(crate) fn task(page: &PageSettings, csrf: &str, t: &Shown<'_>) -> String {
     let body = html! {
         (progress(t.answered, t.quota))
         h1.question { (page.question) }
-        form method="post" action="/answer" #answer {
+        p.notice #lease-note hidden {
+            "You have had this pair for a long time: it may now be given to someone else. "
+            "Your answer still counts if nobody has taken it; otherwise you get a new pair."
+        }
+        form method="post" action="/answer" #answer data-lease-seconds=(t.lease_seconds) {
             (csrf_input(csrf))
             input type="hidden" name="task" value=(t.label);
             div.pair {
@@ -145,15 +174,50 @@ pub(crate) fn task(page: &PageSettings, csrf: &str, t: &Shown<'_>) -> String {
     layout(&page.title, &body, None)
 }
 
-fn finish_form(csrf: &str, answered: usize) -> Markup {
+/// The way out: a link to the page that asks once ([`confirm_stop`]).
+fn finish_form(_csrf: &str, answered: usize) -> Markup {
     html! {
         @if answered > 0 {
-            form method="post" action="/finish" .finish {
-                (csrf_input(csrf))
-                button type="submit" .link #finish { "I want to stop here" }
-            }
+            p.finish { a #finish href="/finish" { "I want to stop here (this ends the study)" } }
         }
     }
+}
+
+/// "Stop the study now?": asked once, before the end screen.
+pub(crate) fn confirm_stop(
+    page: &PageSettings,
+    csrf: &str,
+    answered: usize,
+    quota: Option<usize>,
+    partial_code: bool,
+) -> String {
+    let under = quota.is_some_and(|q| answered < q);
+    let body = html! {
+        section.card #confirm-stop {
+            h1 { "Stop the study now?" }
+            p {
+                "You answered " (answered) " pair" @if answered != 1 { "s" }
+                @if let Some(q) = quota { " of " (q) }
+                ". Stopping ends the study for you: you cannot come back to it."
+            }
+            @if under {
+                p {
+                    @if partial_code {
+                        "As you stop before the end, you get the code for part of the study."
+                    } @else {
+                        "As you stop before the end, there is no completion code; the researchers can see how many answers you gave."
+                    }
+                }
+            }
+            form method="post" action="/finish" {
+                (csrf_input(csrf))
+                button type="submit" .button.primary #stop { "Yes, stop here" }
+                " "
+                a.button href="/task" #go-on { "No, go on" }
+            }
+        }
+    };
+    layout(&page.title, &body, None)
 }
 
 /// "Come back in a moment": reloads itself.
@@ -193,7 +257,10 @@ pub(crate) fn done(page: &PageSettings, answered: usize, partial: bool) -> Strin
             p { "You answered " (answered) " pair" @if answered != 1 { "s" } "." }
             @if let Some(code) = code {
                 p { "Your completion code:" }
-                p.code #code { (code) }
+                div.codebox {
+                    span.code #code { (code) }
+                    button.button type="button" #copy hidden { "Copy" }
+                }
             } @else if partial {
                 p #partial {
                     "You stopped before the end of the study, so there is no completion code. \
@@ -202,14 +269,24 @@ pub(crate) fn done(page: &PageSettings, answered: usize, partial: bool) -> Strin
             }
             @if let Some(u) = &url {
                 p { a.primary.button #complete href=(u) { "Complete the study" } }
-                p { "You will be taken there in a few seconds." }
+                p.countdown #countdown {
+                    "Or wait: you will be taken there in " span #seconds { (REDIRECT_SECONDS) } " seconds."
+                }
             } @else if code.is_none() {
                 p { "You can close this page." }
             }
         }
     };
-    layout(&page.title, &body, url.as_deref().map(|u| (3, u)))
+    layout(
+        &page.title,
+        &body,
+        url.as_deref().map(|u| (REDIRECT_SECONDS, u)),
+    )
 }
+
+/// Seconds the end screen waits before it sends the participant to the
+/// completion URL (time to copy the code; a click goes at once).
+pub(crate) const REDIRECT_SECONDS: u32 = 30;
 
 /// The code the end screen shows: the completion code, or for partial work
 /// the partial completion code.
@@ -282,12 +359,15 @@ mod tests {
             second: "y\"z",
             answered: 0,
             quota: Some(3),
+            lease_seconds: 600,
         };
         let html = task(&page, "tok\"><script>", &t);
         assert!(!html.contains("<script>alert"));
         assert!(!html.contains("<b>x"));
         assert!(!html.contains("tok\"><script>"));
         assert!(html.contains("y&quot;z"));
+        assert!(html.contains("data-lease-seconds=\"600\""));
+        assert!(html.contains("id=\"lease-note\" hidden"));
         assert!(html.contains("name=\"csrf\" value=\"tok&quot;&gt;&lt;script&gt;\""));
         let m = message("<i>", "a & b", Some(("/x\"y", "<go>")));
         assert!(m.contains("&lt;i&gt;") && m.contains("a &amp; b") && m.contains("/x&quot;y"));

@@ -312,15 +312,7 @@ impl Http for Client {
 
 /// Percent-encodes a form value.
 pub fn enc(s: &str) -> String {
-    let mut out = String::new();
-    for b in s.bytes() {
-        if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
+    adaptive_comp_metrics_serve::parse::percent_encode(s)
 }
 
 /// Enters as a Prolific participant and reads the instructions: the CSRF

@@ -142,36 +142,10 @@ pub(crate) fn for_each<W: Weigher + ?Sized>(
     Ok(())
 }
 
-/// Runs `job(first)` for every first value on all cores; results in order.
+/// Runs `job(first)` for every first value on the crate's number of
+/// threads ([`crate::current_threads`]); results in order.
 fn per_branch<T: Send>(n: usize, job: impl Fn(usize) -> T + Sync) -> Vec<T> {
-    let threads = std::thread::available_parallelism()
-        .map_or(1, std::num::NonZeroUsize::get)
-        .min(n);
-    if threads <= 1 {
-        return (0..n).map(job).collect();
-    }
-    let job = &job;
-    let mut out: Vec<(usize, T)> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .map(|t| {
-                scope.spawn(move || {
-                    (t..n)
-                        .step_by(threads)
-                        .map(|f| (f, job(f)))
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| match h.join() {
-                Ok(part) => part,
-                Err(panic) => std::panic::resume_unwind(panic),
-            })
-            .collect()
-    });
-    out.sort_by_key(|(f, _)| *f);
-    out.into_iter().map(|(_, t)| t).collect()
+    crate::threads::map((0..n).collect(), crate::current_threads().count(), job)
 }
 
 /// Sums (W, Σw·i, Σw·v, Σw·i², Σw·v², Σw·i·v) along the placed prefix.
@@ -254,9 +228,9 @@ fn tau(
 }
 
 /// (Γ̄, V, V_ℓ) over all n! permutations, in two compensated passes; the
-/// n branches (first value fixed) run on all cores and their sums are
-/// combined in branch order, so the result does not depend on the number
-/// of cores.
+/// n branches (first value fixed) run on the crate's number of threads
+/// ([`crate::current_threads`]) and their sums are combined in branch
+/// order, so the result does not depend on the number of threads.
 pub(crate) fn moments<W: Weigher + ?Sized>(
     n: usize,
     weigher: &W,

@@ -50,7 +50,8 @@
 //!   enumeration of all n! permutations, each leaf's sums built from its
 //!   parent's with one term (no drift), O(1) per permutation for ρ_w and
 //!   O(n) for τ_w; about 0.2 s for n = 10 and 2 s for n = 11 per
-//!   coefficient on one core, spread over all cores.
+//!   coefficient on one core, spread over the crate's threads
+//!   ([`crate::current_threads`]).
 //! * **Monte Carlo** (`uncertainty::GammaMonteCarlo`): any weigher, scheme
 //!   and tie pattern, seeded and reproducible whatever the number of
 //!   threads, to a standard error of Γ̄ the caller sets (default 10⁻⁴).

@@ -29,6 +29,13 @@ use core::str::FromStr;
 /// | [`Measure::Retrieved`] | `num_ret` | number of documents ranked |
 /// | [`Measure::Relevant`] | `num_rel` | R, the number of relevant documents judged |
 /// | [`Measure::RelevantRetrieved`] | `num_rel_ret` | number of relevant documents ranked |
+/// | [`Measure::JudgedNonrelevantRetrieved`] | `num_nonrel_judged_ret` | number of judged non-relevant documents ranked |
+/// | [`Measure::SetPrecision`] | `set_P` | #relevant ranked / #ranked |
+/// | [`Measure::SetRecall`] | `set_recall` | #relevant ranked / R |
+/// | [`Measure::SetRelativePrecision`] | `set_relative_P` | #relevant ranked / min(#ranked, R) |
+/// | [`Measure::SetMap`] | `set_map` | set_P · set_recall |
+/// | [`Measure::SetF`] | `set_F` | 2 · set_P · set_recall / (set_P + set_recall) |
+/// | [`Measure::Utility`] | `utility` | #relevant ranked − #non-relevant ranked |
 ///
 /// with DCG = Σᵢ gainᵢ / log₂(i + 1) over ranks i ≥ 1; for `bpref`, N is
 /// the number of judged non-relevant documents (grade ≥ 0 and below the
@@ -96,6 +103,27 @@ pub enum Measure {
     MapCut(usize),
     /// Queries scored (`num_q`): 1 per query; the summary is their number.
     Queries,
+    /// Judged non-relevant documents retrieved (`num_nonrel_judged_ret`):
+    /// grade ≥ 0 and below the relevance level; a count.
+    JudgedNonrelevantRetrieved,
+    /// Set precision (`set_P`): relevant retrieved / retrieved, the
+    /// precision of the whole ranking as a set (0 when nothing is ranked).
+    SetPrecision,
+    /// Set recall (`set_recall`): relevant retrieved / R.
+    SetRecall,
+    /// Relative set precision (`set_relative_P`): relevant retrieved /
+    /// min(retrieved, R), the share of the best possible.
+    SetRelativePrecision,
+    /// Set map (`set_map`): relevant retrieved² / (retrieved · R), set
+    /// precision times set recall.
+    SetMap,
+    /// Set F (`set_F`, `trec_eval`'s default weight x = 1): (x + 1)·P·R /
+    /// (x·P + R) with P, R the set precision and recall; 0 when no relevant
+    /// document is retrieved.
+    SetF,
+    /// Utility (`utility`, `trec_eval`'s default coefficients 1, −1, 0, 0):
+    /// relevant retrieved − non-relevant (or unjudged) retrieved.
+    Utility,
 }
 
 /// `trec_eval`'s default cut-offs of `P`, `recall`, `map_cut` and `ndcg_cut`.
@@ -146,7 +174,7 @@ const TABLE: [(&str, Entry); 39] = {
         ("infAP", Absent),
         ("gm_bpref", Absent),
         ("Rprec_mult", Absent),
-        ("utility", Absent),
+        ("utility", One(M::Utility)),
         ("11pt_avg", Absent),
         ("binG", Absent),
         ("G", Absent),
@@ -159,12 +187,12 @@ const TABLE: [(&str, Entry); 39] = {
         ("map_cut", Cut(M::MapCut, &DEFAULT_CUTS)),
         ("relative_P", Absent),
         ("success", Cut(M::Success, &SUCCESS_CUTS)),
-        ("set_P", Absent),
-        ("set_relative_P", Absent),
-        ("set_recall", Absent),
-        ("set_map", Absent),
-        ("set_F", Absent),
-        ("num_nonrel_judged_ret", Absent),
+        ("set_P", One(M::SetPrecision)),
+        ("set_relative_P", One(M::SetRelativePrecision)),
+        ("set_recall", One(M::SetRecall)),
+        ("set_map", One(M::SetMap)),
+        ("set_F", One(M::SetF)),
+        ("num_nonrel_judged_ret", One(M::JudgedNonrelevantRetrieved)),
         ("rbp", Absent),
         ("rbp_resid", Absent),
         ("unj", Absent),
@@ -320,7 +348,11 @@ impl Measure {
     pub fn is_count(self) -> bool {
         matches!(
             self,
-            Self::Retrieved | Self::Relevant | Self::RelevantRetrieved | Self::Queries
+            Self::Retrieved
+                | Self::Relevant
+                | Self::RelevantRetrieved
+                | Self::Queries
+                | Self::JudgedNonrelevantRetrieved
         )
     }
 
@@ -515,6 +547,13 @@ impl fmt::Display for Measure {
             Self::Success(k) => write!(f, "success_{k}"),
             Self::MapCut(k) => write!(f, "map_cut_{k}"),
             Self::Queries => f.write_str("num_q"),
+            Self::JudgedNonrelevantRetrieved => f.write_str("num_nonrel_judged_ret"),
+            Self::SetPrecision => f.write_str("set_P"),
+            Self::SetRecall => f.write_str("set_recall"),
+            Self::SetRelativePrecision => f.write_str("set_relative_P"),
+            Self::SetMap => f.write_str("set_map"),
+            Self::SetF => f.write_str("set_F"),
+            Self::Utility => f.write_str("utility"),
         }
     }
 }
@@ -526,7 +565,8 @@ impl FromStr for Measure {
     /// prints it (`map`, `gm_map`, `P_5`, `Rprec`, `bpref`, `recip_rank`,
     /// `iprec_at_recall_0.20`, `recall_10`, `success_1`, `map_cut_10`,
     /// `ndcg_cut_10`, `ndcg`, `num_q`, `num_ret`, `num_rel`,
-    /// `num_rel_ret`).
+    /// `num_rel_ret`, `num_nonrel_judged_ret`, `set_P`, `set_recall`,
+    /// `set_relative_P`, `set_map`, `set_F`, `utility`).
     fn from_str(s: &str) -> Result<Self> {
         let unknown = || RelevanceError::UnknownMeasure { name: cut_text(s) };
         let cut = parse_cut;
@@ -541,6 +581,13 @@ impl FromStr for Measure {
             "gm_map" => Self::GeometricMap,
             "bpref" => Self::Bpref,
             "num_q" => Self::Queries,
+            "num_nonrel_judged_ret" => Self::JudgedNonrelevantRetrieved,
+            "set_P" => Self::SetPrecision,
+            "set_recall" => Self::SetRecall,
+            "set_relative_P" => Self::SetRelativePrecision,
+            "set_map" => Self::SetMap,
+            "set_F" => Self::SetF,
+            "utility" => Self::Utility,
             _ => {
                 let families: [(&str, Make); 5] = [
                     ("ndcg_cut_", Self::NdcgCut),
@@ -610,6 +657,13 @@ mod tests {
             Measure::Success(1),
             Measure::MapCut(30),
             Measure::Queries,
+            Measure::JudgedNonrelevantRetrieved,
+            Measure::SetPrecision,
+            Measure::SetRecall,
+            Measure::SetRelativePrecision,
+            Measure::SetMap,
+            Measure::SetF,
+            Measure::Utility,
         ];
         for m in all {
             assert_eq!(m.to_string().parse::<Measure>()?, m);

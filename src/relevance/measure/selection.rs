@@ -117,12 +117,13 @@ impl fmt::Display for SelectionNote {
 ///
 /// # Errors
 /// - [`RelevanceError::UnknownMeasure`]: a name this crate does not compute
-///   (`infAP`, `set_P`: `trec_eval` measures not computed here) or no name
+///   (`infAP`, `G`: `trec_eval` measures not computed here) or no name
 ///   at all;
 /// - [`RelevanceError::NoCutoffs`]: a family with nothing after its `.`
 ///   (`P.`, [`MeasureSyntax::TrecEval`]);
-/// - [`RelevanceError::GainParameters`]: `ndcg` with parameters (its gains
-///   are the grades);
+/// - [`RelevanceError::MeasureParameters`]: `ndcg`, `set_F` or `utility`
+///   with parameters (computed with `trec_eval`'s defaults: for `ndcg`,
+///   gains equal to the grades);
 /// - [`RelevanceError::BadCutoffs`]: a rank cut-off that is not an integer
 ///   ≥ 1, or a recall level that is not a number in \[0, 1\] with at most
 ///   two decimals;
@@ -207,8 +208,12 @@ impl MeasureSelection {
                             spec: cut_text(spec),
                         });
                     }
-                    if matches!(e, Entry::One(Measure::Ndcg)) && cuts.is_some() {
-                        return Err(RelevanceError::GainParameters {
+                    let parameterised = matches!(
+                        e,
+                        Entry::One(Measure::Ndcg | Measure::SetF | Measure::Utility)
+                    );
+                    if parameterised && cuts.is_some() {
+                        return Err(RelevanceError::MeasureParameters {
                             spec: cut_text(spec),
                         });
                     }
@@ -339,12 +344,10 @@ impl MeasureSelection {
 
     /// The names of a nickname's set that this crate computes, in
     /// `trec_eval`'s order (`pytrec_eval`'s `supported_nicknames`), or
-    /// `None` for a name that is not a nickname. `official` is computed
-    /// whole; `set` here is `runid num_q num_ret num_rel num_rel_ret`;
-    /// `all_trec` lacks `relstring`, `unj`, `rbp`, `rbp_resid`, `infAP`,
-    /// `gm_bpref`, `utility`, `11pt_avg`, `relative_P`, `Rprec_mult`,
-    /// `ndcg_rel`, `Rndcg`, `binG`, `G`, `set_P`, `set_recall`,
-    /// `set_relative_P`, `set_map`, `set_F` and `num_nonrel_judged_ret`.
+    /// `None` for a name that is not a nickname. `official` and `set` are
+    /// computed whole; `all_trec` lacks `relstring`, `unj`, `rbp`,
+    /// `rbp_resid`, `infAP`, `gm_bpref`, `11pt_avg`, `relative_P`,
+    /// `Rprec_mult`, `ndcg_rel`, `Rndcg`, `binG` and `G`.
     ///
     /// # Examples
     /// ```
@@ -563,34 +566,26 @@ mod tests {
                     Measure::Queries,
                     Measure::Retrieved,
                     Measure::Relevant,
-                    Measure::RelevantRetrieved
+                    Measure::RelevantRetrieved,
+                    Measure::Utility,
+                    Measure::SetPrecision,
+                    Measure::SetRelativePrecision,
+                    Measure::SetRecall,
+                    Measure::SetMap,
+                    Measure::SetF,
                 ]
             );
-            assert_eq!(
-                s.notes(),
-                [SelectionNote::NotComputed {
-                    nickname: "set",
-                    measures: vec![
-                        "utility",
-                        "set_P",
-                        "set_recall",
-                        "set_relative_P",
-                        "set_map",
-                        "set_F"
-                    ],
-                }]
-            );
+            assert_eq!(s.notes(), []);
             let all = select(&["all_trec", "all_trec"], syntax)?;
             // official (29) + recall, map_cut, ndcg_cut (9 each), ndcg,
-            // success (3).
-            assert_eq!(all.measures().len(), 29 + 27 + 1 + 3);
+            // success (3), the set measures (6), num_nonrel_judged_ret.
+            assert_eq!(all.measures().len(), 29 + 27 + 1 + 3 + 6 + 1);
             assert_eq!(all.notes().len(), 1);
             assert_eq!(
                 all.notes()[0].to_string(),
                 "trec_eval's all_trec set also has relstring, unj, rbp, rbp_resid, infAP, \
-                 gm_bpref, utility, 11pt_avg, relative_P, Rprec_mult, ndcg_rel, Rndcg, binG, \
-                 G, set_P, set_recall, set_relative_P, set_map, set_F, num_nonrel_judged_ret: \
-                 not computed here"
+                 gm_bpref, 11pt_avg, relative_P, Rprec_mult, ndcg_rel, Rndcg, binG, G: not \
+                 computed here"
             );
         }
         let supported: Vec<&str> = MeasureSelection::supported_measures().collect();
@@ -603,7 +598,7 @@ mod tests {
             .into_iter()
             .flatten()
             .collect();
-        assert_eq!(set, ["runid", "num_q", "num_ret", "num_rel", "num_rel_ret"]);
+        assert_eq!(set.len(), 11);
         // Every name a nickname computes is supported, and parses alone.
         for n in MeasureSelection::nicknames() {
             for name in MeasureSelection::nickname(n).into_iter().flatten() {
@@ -629,7 +624,7 @@ mod tests {
         for syntax in [TrecEval, PytrecEval] {
             assert_eq!(
                 err(&["ndcg.1"], syntax),
-                Some(RelevanceError::GainParameters {
+                Some(RelevanceError::MeasureParameters {
                     spec: "ndcg.1".into()
                 })
             );
@@ -647,7 +642,7 @@ mod tests {
                     cutoffs: "0.125".into()
                 })
             );
-            for unknown in ["infAP", "set_P", "bogus", "P-5", "", "relstring"] {
+            for unknown in ["infAP", "gm_bpref", "bogus", "P-5", "", "relstring"] {
                 assert_eq!(
                     err(&["map", unknown], syntax),
                     Some(RelevanceError::UnknownMeasure {

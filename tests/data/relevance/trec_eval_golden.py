@@ -82,6 +82,10 @@ CASES = [
     ("complete_level2_q", "golden", "-c -l 2 -q -m map -m bpref -m num_rel -m P.5"),
     ("first_cutoffs", "golden", "-m P.10,2 -m official -m P.5"),
     ("floats", "floats", "-m map -m P.1"),
+    # The set measures (trec_eval's nickname `set`) and num_nonrel_judged_ret.
+    ("set_q", "golden", "-q -m set -m num_nonrel_judged_ret"),
+    ("set_complete_level2_q", "golden", "-c -l 2 -q -m set -m num_nonrel_judged_ret"),
+    ("max5_set", "golden", "-M 5 -m set -m num_nonrel_judged_ret"),
 ]
 
 

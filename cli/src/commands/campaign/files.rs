@@ -185,6 +185,11 @@ impl<'p> Csv<'p> {
     fn open(path: &'p str) -> Result<Self, Failure> {
         let bytes =
             fs::read(path).map_err(|e| Failure::about(path, format!("cannot read: {e}")))?;
+        Self::new(path, bytes)
+    }
+
+    /// The CSV `bytes`, read from `path` (named in errors).
+    fn new(path: &'p str, bytes: Vec<u8>) -> Result<Self, Failure> {
         let newlines = memchr_all(&bytes);
         // The `csv` crate accepts a quote left open at the end of the file
         // (the field then runs to the end): refuse it, at the opening quote.
@@ -274,7 +279,10 @@ impl<'p> Csv<'p> {
                 Failure::at_line(
                     self.path,
                     line,
-                    format!("no column {w:?} in the header ({})", names.join(", ")),
+                    format!(
+                        "no column {w:?} in the header ({})",
+                        crate::error::echo_list(&names, false)
+                    ),
                 )
             })?;
             pos.push(p);
@@ -302,6 +310,27 @@ pub const MAX_ERRORS: usize = 50;
 /// Every bad row (up to [`MAX_ERRORS`]), with its line.
 pub fn read_table(path: &str, id_column: &str, text_column: &str) -> Result<Table, Vec<Failure>> {
     let file = Csv::open(path).map_err(|e| vec![e])?;
+    table(&file, id_column, text_column)
+}
+
+/// Reads an items table from the bytes of a file (`path` names it in
+/// errors), as `acm campaign init --items` reads the file: `id_column`,
+/// `text_column` and any other columns; ids non-empty and distinct.
+///
+/// # Errors
+/// Every bad row (up to 50), with its line.
+pub fn parse_table(
+    path: &str,
+    bytes: Vec<u8>,
+    id_column: &str,
+    text_column: &str,
+) -> Result<Table, Vec<Failure>> {
+    let file = Csv::new(path, bytes).map_err(|e| vec![e])?;
+    table(&file, id_column, text_column)
+}
+
+fn table(file: &Csv<'_>, id_column: &str, text_column: &str) -> Result<Table, Vec<Failure>> {
+    let path = file.path;
     let mut r = file.reader();
     let (names, pos) = file
         .header(&mut r, &[id_column, text_column])
@@ -367,7 +396,25 @@ pub type Rows = Vec<(u64, Vec<String>)>;
 /// # Errors
 /// A missing column or an unreadable file (fatal).
 pub fn read_columns(path: &str, columns: &[&str]) -> Result<(Rows, Vec<Failure>), Failure> {
-    let file = Csv::open(path)?;
+    columns_of(&Csv::open(path)?, columns)
+}
+
+/// Reads the named columns of every row from the bytes of a file (`path`
+/// names it in errors), as `acm campaign import --answers` reads the file:
+/// the rows read and the rows that could not be read, each with its line.
+///
+/// # Errors
+/// A missing column (fatal).
+pub fn parse_columns(
+    path: &str,
+    bytes: Vec<u8>,
+    columns: &[&str],
+) -> Result<(Rows, Vec<Failure>), Failure> {
+    columns_of(&Csv::new(path, bytes)?, columns)
+}
+
+fn columns_of(file: &Csv<'_>, columns: &[&str]) -> Result<(Rows, Vec<Failure>), Failure> {
+    let path = file.path;
     let mut r = file.reader();
     let (_, pos) = file.header(&mut r, columns)?;
     let mut rows = Vec::new();

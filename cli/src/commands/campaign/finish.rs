@@ -4,6 +4,10 @@
 use std::collections::HashMap;
 
 use adaptive_comp_metrics::ballot::{BallotError, Exclusion, ExclusionRule, Phase, Unvoted};
+use adaptive_comp_metrics::pairwise::{CampaignVotes, Comparisons};
+
+use crate::commands::pairwise::{self, ModelArg};
+use std::path::Path;
 
 use super::files::{
     MAX_ERRORS, check_output, csv_bytes, csv_writer, lock, read_columns, write_atomic,
@@ -80,14 +84,32 @@ pub struct ExcludeArgs {
     pub worker: Option<String>,
 }
 
+/// How `rank` estimates the ranking.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Estimator {
+    /// The rescaled Borda score ȳ at the last ballot an item reached (Lombardo et al. 2020).
+    Borda,
+    /// Bradley–Terry with Davidson's ties fitted to every vote, with intervals.
+    Bt,
+    /// Noisy Bradley–Terry (a reliability per worker) fitted to every vote, with intervals.
+    NoisyBt,
+}
+
 /// Writes the ranking (rank,id,text,score,last_ballot) and a model's correlation with it.
 #[derive(Debug, clap::Args)]
 #[command(after_help = "\
 With --model (a CSV file: id,score for every item), prints the model's ρ_w, τ_w, ρ and τ-b
 against the collected scores.
 
-Example:
-  acm campaign rank --state s.json --out ranking.csv --model model.csv")]
+--estimator bt or noisy-bt fits a Bradley–Terry model to every vote of the campaign (the open
+ballot's so far included, excluded workers' votes as the campaign counts them) and writes
+rank,id,text,score,se,low,high,rank_low,rank_high,p_top_k (scores: log-strengths; low/high and
+rank_low/rank_high: --level intervals; p_top_k: P(in the top --top-k)), and says whether the
+top k is settled.
+
+Examples:
+  acm campaign rank --state s.json --out ranking.csv --model model.csv
+  acm campaign rank --state s.json --estimator bt --prior-sd 3 --top-k 5")]
 pub struct RankArgs {
     /// The campaign's state file.
     #[arg(long)]
@@ -104,6 +126,11 @@ pub struct RankArgs {
     /// Column of the scores in the model file.
     #[arg(long, default_value = "score")]
     pub model_score_column: String,
+    /// How the ranking is estimated.
+    #[arg(long, value_enum, default_value_t = Estimator::Borda)]
+    pub estimator: Estimator,
+    #[command(flatten)]
+    pub fit: crate::commands::pairwise::ModelOptions,
 }
 
 fn load(path: &str) -> Result<(String, State), Failure> {
@@ -255,7 +282,84 @@ pub fn exclude(args: &ExcludeArgs, env: &mut Env<'_>) -> Outcome {
 /// Nothing closed yet; a bad model file.
 pub fn rank(args: &RankArgs, env: &mut Env<'_>) -> Outcome {
     check_output(&args.out, &args.state)?;
-    let (_, state) = load(&args.state)?;
+    let (path, state) = load(&args.state)?;
+    let model = match args.estimator {
+        Estimator::Borda => return rank_borda(args, &state, env),
+        Estimator::Bt => ModelArg::Bt,
+        Estimator::NoisyBt => ModelArg::NoisyBt,
+    };
+    let c = &state.campaign;
+    let mut data = Comparisons::from_campaign(c, CampaignVotes::default());
+    if data.is_empty() {
+        return Err(Failure::about(&path, "no vote has been recorded yet"));
+    }
+    data.rename_items(state.items.ids.iter())
+        .map_err(|e| Failure::about(&path, e.to_string()))?;
+    let (fit, u) = pairwise::fit_model(model, &args.fit, &data)
+        .map_err(|e| pairwise::fit_failure(Path::new(&path), &e))?;
+    let table = pairwise::ranking_table(
+        &fit,
+        &u,
+        &["id", "text"],
+        |i| {
+            let (id, text, _) = state.thing(i);
+            vec![id.to_owned(), text.to_owned()]
+        },
+        false,
+    );
+    let mut w = csv_writer();
+    let csv_err = |e: csv::Error| Failure::new(format!("cannot build the CSV: {e}"));
+    w.write_record(&table.header).map_err(csv_err)?;
+    for r in &table.rows {
+        w.write_record(r).map_err(csv_err)?;
+    }
+    let collected = fit.scores.clone();
+    let model_scores = match args.model.as_deref() {
+        Some(m) => Some(read_model(args, m, &state)?),
+        None => None,
+    };
+    write_atomic(&args.out, &csv_bytes(w)?, env)?;
+    let mut lines = pairwise::summary(model, &fit, &u, &data);
+    if let Some(k) = c.open_ballot_number() {
+        lines.push(format!(
+            "note: ballot {k} is still open: the fit includes its votes so far"
+        ));
+    }
+    if let Some(m) = model_scores {
+        lines.push(correlation_line(&collected, &m));
+    }
+    report_lines(&args.out, lines, env)
+}
+
+/// The model's correlations with the collected scores, in one line.
+fn correlation_line(collected: &[f64], model: &[f64]) -> String {
+    let m = |r: adaptive_comp_metrics::correlation::Result<f64>| match r {
+        Ok(v) => format!("{v:.4}"),
+        Err(e) => format!("undefined ({e})"),
+    };
+    format!(
+        "model against the collected ranking: rho_w {}  tau_w {}  rho {}  tau_b {}",
+        m(adaptive_comp_metrics::rho_w(collected, model).map(|r| r.rho)),
+        m(adaptive_comp_metrics::tau_w(collected, model).map(|r| r.tau)),
+        m(adaptive_comp_metrics::spearman(collected, model).map(|r| r.rho)),
+        m(adaptive_comp_metrics::kendall_tau_b(collected, model).map(|r| r.tau)),
+    )
+}
+
+/// The report's lines: on stderr when the ranking went to stdout.
+fn report_lines(out: &str, lines: Vec<String>, env: &mut Env<'_>) -> Outcome {
+    for l in lines {
+        if out == "-" {
+            env.note(format_args!("{l}"))?;
+        } else {
+            env.say(format_args!("{l}"))?;
+        }
+    }
+    Ok(())
+}
+
+/// `rank --estimator borda`: the paper's ranking.
+fn rank_borda(args: &RankArgs, state: &State, env: &mut Env<'_>) -> Outcome {
     let out = args.out.as_str();
     let c = &state.campaign;
     let mut rng = state
@@ -279,7 +383,7 @@ pub fn rank(args: &RankArgs, env: &mut Env<'_>) -> Outcome {
         .map_err(csv_err)?;
     }
     let model = match args.model.as_deref() {
-        Some(m) => Some(read_model(args, m, &state)?),
+        Some(m) => Some(read_model(args, m, state)?),
         None => None,
     };
     let bytes = csv_bytes(w)?;
@@ -296,26 +400,9 @@ pub fn rank(args: &RankArgs, env: &mut Env<'_>) -> Outcome {
         for e in &ranking.entries {
             collected[e.item] = e.score;
         }
-        let m = |r: adaptive_comp_metrics::correlation::Result<f64>| match r {
-            Ok(v) => format!("{v:.4}"),
-            Err(e) => format!("undefined ({e})"),
-        };
-        lines.push(format!(
-            "model against the collected ranking: rho_w {}  tau_w {}  rho {}  tau_b {}",
-            m(adaptive_comp_metrics::rho_w(&collected, &model).map(|r| r.rho)),
-            m(adaptive_comp_metrics::tau_w(&collected, &model).map(|r| r.tau)),
-            m(adaptive_comp_metrics::spearman(&collected, &model).map(|r| r.rho)),
-            m(adaptive_comp_metrics::kendall_tau_b(&collected, &model).map(|r| r.tau)),
-        ));
+        lines.push(correlation_line(&collected, &model));
     }
-    for l in lines {
-        if out == "-" {
-            env.note(format_args!("{l}"))?;
-        } else {
-            env.say(format_args!("{l}"))?;
-        }
-    }
-    Ok(())
+    report_lines(out, lines, env)
 }
 
 /// A model's score for every item, by item index.

@@ -57,7 +57,7 @@ use adaptive_comp_metrics::ballot::BallotError;
 use crate::output::{Ctx, Out};
 use state::State;
 
-pub use files::{lock_path, temp_path};
+pub use files::{Rows, Table, lock_path, parse_columns, parse_table, temp_path};
 
 const AFTER: &str = "\
 A campaign goes: init (plan and ballot 1) → for each ballot: export (the tasks to upload) →

@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
+#[cfg(feature = "serve")]
 use super::state::StateFile as _;
 use super::{Env, Failure, Outcome};
 

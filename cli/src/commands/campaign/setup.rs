@@ -87,61 +87,47 @@ pub struct InitArgs {
     /// Print the plan only; write nothing.
     #[arg(long)]
     pub dry_run: bool,
+    // The annotator's page, for `acm campaign serve`.
+    #[command(flatten)]
+    pub page: PageArgs,
+}
+
+/// The options of `init` that set the annotator's page (`acm campaign
+/// serve`).
+#[derive(Debug, clap::Args)]
+#[command(next_help_heading = "The annotator's page (acm campaign serve)")]
+pub struct PageArgs {
     /// The page's title, for `acm campaign serve`.
-    #[arg(long, help_heading = "The annotator's page (acm campaign serve)")]
+    #[arg(long)]
     pub title: Option<String>,
     /// The question above the two items.
-    #[arg(long, help_heading = "The annotator's page (acm campaign serve)")]
+    #[arg(long)]
     pub question: Option<String>,
     /// The instructions screen: a text file, paragraphs separated by blank lines.
-    #[arg(
-        long,
-        value_name = "FILE",
-        help_heading = "The annotator's page (acm campaign serve)"
-    )]
+    #[arg(long, value_name = "FILE")]
     pub instructions: Option<String>,
     /// Offer a "same" choice with this label (ties count half a win each).
-    #[arg(
-        long,
-        value_name = "LABEL",
-        help_heading = "The annotator's page (acm campaign serve)"
-    )]
+    #[arg(long, value_name = "LABEL")]
     pub tie_label: Option<String>,
     /// The completion code shown on the end screen (Prolific's, for instance).
-    #[arg(
-        long,
-        value_name = "CODE",
-        help_heading = "The annotator's page (acm campaign serve)"
-    )]
+    #[arg(long, value_name = "CODE")]
     pub completion_code: Option<String>,
     /// Where the end screen sends annotators ({code} is replaced by the completion code).
-    #[arg(
-        long,
-        value_name = "URL",
-        help_heading = "The annotator's page (acm campaign serve)"
-    )]
+    #[arg(long, value_name = "URL")]
     pub completion_url: Option<String>,
     /// The code shown to annotators who stop before their quota ("I want to stop here");
     /// without it they get no code (the dashboard lists each one's answers, for payment).
-    #[arg(
-        long,
-        value_name = "CODE",
-        help_heading = "The annotator's page (acm campaign serve)"
-    )]
+    #[arg(long, value_name = "CODE")]
     pub partial_completion_code: Option<String>,
     /// Where the end screen sends annotators who stop before their quota ({code}: the
     /// partial completion code).
-    #[arg(
-        long,
-        value_name = "URL",
-        help_heading = "The annotator's page (acm campaign serve)"
-    )]
+    #[arg(long, value_name = "URL")]
     pub partial_completion_url: Option<String>,
 }
 
 /// The page settings given to `init`, as the state keeps them (`None`
 /// when none is given: the server's defaults).
-fn page_settings(args: &InitArgs) -> Result<Option<Page>, Failure> {
+fn page_settings(args: &PageArgs) -> Result<Option<Page>, Failure> {
     let instructions = match args.instructions.as_deref() {
         Some(p) => Some(
             fs::read_to_string(p)
@@ -330,7 +316,7 @@ pub fn init(args: &InitArgs, env: &mut Env<'_>) -> Outcome {
     } else {
         Some(lock(state_path)?)
     };
-    let page = page_settings(args)?;
+    let page = page_settings(&args.page)?;
     let items = read_table(items_path, id_column, text_column).map_err(Failure::many)?;
     let n = items.len();
     let m = match (args.m, args.budget) {

@@ -2,7 +2,7 @@
 //! control items, the library's [`Campaign`](adaptive_comp_metrics::ballot::Campaign)
 //! (ballots, tasks, answers, workers, exclusions) and the two generators'
 //! positions. The type is the crate `adaptive-comp-metrics-campaign`'s
-//! [`CampaignFile`], which the annotation server reads and writes too; this
+//! [`CampaignFile`](adaptive_comp_metrics_campaign::CampaignFile), which the annotation server reads and writes too; this
 //! module reads it from a path (a JSON file or a served campaign's store)
 //! and writes it only through `files::write_atomic`.
 

@@ -1,0 +1,508 @@
+//! The Bradley–Terry likelihood with Davidson's ties on aggregated pairs,
+//! its derivatives, and the Newton–conjugate-gradient solver that maximises
+//! it (with an optional Gaussian prior).
+//!
+//! For a pair (a, b) with wins w_a, w_b and ties t (N = w_a + w_b + t),
+//! h = (θ_a − θ_b)/2 and λ = ln ν:
+//!
+//! ```text
+//! D = e^h + e^−h + e^λ,  p_a = e^h/D,  p_b = e^−h/D,  p_t = e^λ/D    (Davidson 1970)
+//! ℓ = w_a·h − w_b·h + t·λ − N·ln D
+//! ∂ℓ/∂h = w_a − w_b − N(p_a − p_b)          ∂ℓ/∂λ = t − N·p_t
+//! −∂²ℓ/∂h² = N[(p_a + p_b)p_t + 4p_a·p_b]   −∂²ℓ/∂h∂λ = −N(p_a − p_b)p_t
+//! −∂²ℓ/∂λ² = N·p_t(1 − p_t)
+//! ```
+//!
+//! Without ties ν = 0 (λ = −∞ is left out): p_a = σ(θ_a − θ_b), the plain
+//! Bradley–Terry model. The objective minimised is
+//! F(θ, λ) = −Σ ℓ + Σ θ²/(2σ²) (no prior term when σ = ∞).
+
+use super::graph::{Counts, PairIndex};
+
+/// The numbers of one evaluation at (θ, λ): per-pair curvature of the
+/// θ-block (c_p, the weight of (e_a − e_b)(e_a − e_b)ᵀ), coupling with λ
+/// (u_p, the weight of (e_a − e_b) in the λ column), and the λλ entry.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Curvature {
+    pub(crate) c: Vec<f64>,
+    pub(crate) u: Vec<f64>,
+    pub(crate) ll: f64,
+}
+
+/// One Davidson–Bradley–Terry problem: pairs, their counts, the prior
+/// precision τ = 1/σ² (0: none), and whether λ is a parameter.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Problem<'a> {
+    pub(crate) pairs: &'a PairIndex,
+    pub(crate) counts: &'a Counts,
+    pub(crate) precision: f64,
+    pub(crate) ties: bool,
+}
+
+/// ln D and p_a, p_b, p_t of one pair, stable for large |h| and λ.
+#[inline]
+pub(crate) fn probabilities(h: f64, lambda: f64, ties: bool) -> (f64, f64, f64, f64) {
+    if ties {
+        let m = h.abs().max(lambda);
+        let (ea, eb, et) = ((h - m).exp(), (-h - m).exp(), (lambda - m).exp());
+        let s = ea + eb + et;
+        (m + s.ln(), ea / s, eb / s, et / s)
+    } else {
+        // e^h + e^−h = e^|h|·(1 + e^−2|h|): one exponential.
+        let e = (-2.0 * h.abs()).exp();
+        let big = 1.0 / (1.0 + e);
+        let small = e * big;
+        let log_d = h.abs() + e.ln_1p();
+        if h >= 0.0 {
+            (log_d, big, small, 0.0)
+        } else {
+            (log_d, small, big, 0.0)
+        }
+    }
+}
+
+impl Problem<'_> {
+    fn n(&self) -> usize {
+        self.pairs.n_items
+    }
+
+    /// The number of parameters: n scores, plus λ with ties.
+    pub(crate) fn dim(&self) -> usize {
+        self.n() + usize::from(self.ties)
+    }
+
+    /// Σ ℓ over the pairs (the log-likelihood).
+    pub(crate) fn log_likelihood(&self, x: &[f64]) -> f64 {
+        -(self.evaluate(x, None, None) - self.prior_term(x))
+    }
+
+    /// F = −ℓ + τ/2·Σθ².
+    pub(crate) fn objective(&self, x: &[f64]) -> f64 {
+        self.evaluate(x, None, None)
+    }
+
+    pub(crate) fn prior_term(&self, x: &[f64]) -> f64 {
+        if self.precision > 0.0 {
+            0.5 * self.precision * x[..self.n()].iter().map(|t| t * t).sum::<f64>()
+        } else {
+            0.0
+        }
+    }
+
+    fn lambda(&self, x: &[f64]) -> f64 {
+        if self.ties {
+            x[self.n()]
+        } else {
+            f64::NEG_INFINITY
+        }
+    }
+
+    /// F at `x` (returned), its gradient into `g` and the curvature for
+    /// [`hess_vec`](Self::hess_vec) into `curv` (when given), in one pass.
+    pub(crate) fn evaluate(
+        &self,
+        x: &[f64],
+        mut g: Option<&mut [f64]>,
+        mut curv: Option<&mut Curvature>,
+    ) -> f64 {
+        let n = self.n();
+        let lambda = self.lambda(x);
+        let (p, k) = (self.pairs, self.counts);
+        if let Some(g) = g.as_deref_mut() {
+            g.iter_mut().for_each(|v| *v = 0.0);
+        }
+        if let Some(c) = curv.as_deref_mut() {
+            c.c.clear();
+            c.c.resize(p.len(), 0.0);
+            c.u.clear();
+            if self.ties {
+                c.u.resize(p.len(), 0.0);
+            }
+            c.ll = 0.0;
+        }
+        let mut g_lambda = 0.0;
+        let mut ll = 0.0;
+        let mut loglik = 0.0;
+        for i in 0..p.len() {
+            let total = k.wa[i] + k.wb[i] + k.t[i];
+            if total == 0.0 {
+                continue;
+            }
+            let (a, b) = (p.a[i] as usize, p.b[i] as usize);
+            let h = 0.5 * (x[a] - x[b]);
+            let (log_d, pa, pb, pt) = probabilities(h, lambda, self.ties);
+            loglik += (k.wa[i] - k.wb[i]) * h - total * log_d;
+            if self.ties {
+                loglik += k.t[i] * lambda;
+            }
+            if let Some(g) = g.as_deref_mut() {
+                let dh = k.wa[i] - k.wb[i] - total * (pa - pb);
+                g[a] -= 0.5 * dh;
+                g[b] += 0.5 * dh;
+                if self.ties {
+                    g_lambda -= k.t[i] - total * pt;
+                }
+            }
+            if let Some(c) = curv.as_deref_mut() {
+                c.c[i] = 0.25 * total * ((pa + pb) * pt + 4.0 * pa * pb);
+                if self.ties {
+                    c.u[i] = -0.5 * total * (pa - pb) * pt;
+                    ll += total * pt * (1.0 - pt);
+                }
+            }
+        }
+        if let Some(g) = g {
+            if self.precision > 0.0 {
+                for (gi, xi) in g[..n].iter_mut().zip(x) {
+                    *gi += self.precision * xi;
+                }
+            }
+            if self.ties {
+                g[n] = g_lambda;
+            }
+        }
+        if self.ties
+            && let Some(c) = curv
+        {
+            c.ll = ll;
+        }
+        -loglik + self.prior_term(x)
+    }
+
+    /// [`evaluate`](Self::evaluate) without ties, with the gradient and
+    /// the curvature: the fitting loop's hot path (one exponential and one
+    /// logarithm a pair, no branch on options).
+    fn evaluate_plain(&self, x: &[f64], g: &mut [f64], c: &mut Curvature) {
+        let (p, k) = (self.pairs, self.counts);
+        let pairs =
+            p.a.iter()
+                .zip(&p.b)
+                .zip(k.wa.iter().zip(&k.wb))
+                .zip(&mut c.c);
+        for (((&a, &b), (&wa, &wb)), ci) in pairs {
+            let (a, b) = (a as usize, b as usize);
+            let total = wa + wb;
+            let z = x[a] - x[b];
+            let e = (-z.abs()).exp();
+            let big = 1.0 / (1.0 + e);
+            let pa = if z >= 0.0 { big } else { e * big };
+            let dh = wa - wb - total * (2.0 * pa - 1.0);
+            g[a] -= 0.5 * dh;
+            g[b] += 0.5 * dh;
+            *ci = total * (e * big * big);
+        }
+        if self.precision > 0.0 {
+            for (gi, xi) in g.iter_mut().zip(x) {
+                *gi += self.precision * xi;
+            }
+        }
+    }
+
+    /// The gradient of F into `g`, and the curvature into `curv`.
+    pub(crate) fn gradient(&self, x: &[f64], g: &mut [f64], curv: Option<&mut Curvature>) {
+        self.evaluate(x, Some(g), curv);
+    }
+
+    /// The gradient and the curvature, without F (no logarithms without
+    /// ties).
+    pub(crate) fn derivatives(&self, x: &[f64], g: &mut [f64], curv: &mut Curvature) {
+        if self.ties {
+            self.evaluate(x, Some(g), Some(curv));
+        } else {
+            curv.c.clear();
+            curv.c.resize(self.pairs.len(), 0.0);
+            curv.u.clear();
+            curv.ll = 0.0;
+            g.iter_mut().for_each(|v| *v = 0.0);
+            self.evaluate_plain(x, g, curv);
+        }
+    }
+
+    /// out = (H + shift·eeᵀ)·v, with H the Hessian of F whose curvature is
+    /// `curv` and e = (1, …, 1, 0)/√n (the direction F is flat in without a
+    /// prior).
+    pub(crate) fn hess_vec(&self, curv: &Curvature, shift: f64, v: &[f64], out: &mut [f64]) {
+        let n = self.n();
+        let p = self.pairs;
+        out.iter_mut().for_each(|o| *o = 0.0);
+        let v_lambda = if self.ties { v[n] } else { 0.0 };
+        let mut o_lambda = 0.0;
+        if !self.ties {
+            for ((&a, &b), &c) in p.a.iter().zip(&p.b).zip(&curv.c) {
+                let (a, b) = (a as usize, b as usize);
+                let fa = c * (v[a] - v[b]);
+                out[a] += fa;
+                out[b] -= fa;
+            }
+        }
+        for i in (0..p.len()).filter(|_| self.ties) {
+            let (a, b) = (p.a[i] as usize, p.b[i] as usize);
+            let d = v[a] - v[b];
+            let mut fa = curv.c[i] * d;
+            if self.ties {
+                let u = curv.u[i];
+                fa += u * v_lambda;
+                o_lambda += u * d;
+            }
+            out[a] += fa;
+            out[b] -= fa;
+        }
+        let mean = if shift > 0.0 {
+            shift * v[..n].iter().sum::<f64>() / n as f64
+        } else {
+            0.0
+        };
+        for (o, vi) in out[..n].iter_mut().zip(v) {
+            *o += self.precision * vi + mean;
+        }
+        if self.ties {
+            out[n] = o_lambda + curv.ll * v_lambda;
+        }
+    }
+
+    /// The diagonal of H + shift·eeᵀ.
+    pub(crate) fn hess_diag(&self, curv: &Curvature, shift: f64, out: &mut [f64]) {
+        let n = self.n();
+        let p = self.pairs;
+        out.iter_mut().for_each(|o| *o = 0.0);
+        for i in 0..p.len() {
+            out[p.a[i] as usize] += curv.c[i];
+            out[p.b[i] as usize] += curv.c[i];
+        }
+        for o in &mut out[..n] {
+            *o += self.precision + shift / n as f64;
+        }
+        if self.ties {
+            out[n] = curv.ll;
+        }
+    }
+}
+
+/// Settings of [`newton`].
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Settings {
+    pub(crate) tolerance: f64,
+    pub(crate) max_iterations: usize,
+}
+
+/// What [`newton`] reached.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Outcome {
+    pub(crate) iterations: usize,
+    pub(crate) gradient: f64,
+    pub(crate) converged: bool,
+}
+
+/// The largest absolute component.
+pub(crate) fn max_abs(v: &[f64]) -> f64 {
+    v.iter().fold(0.0f64, |m, x| m.max(x.abs()))
+}
+
+/// Scratch vectors of the solver, kept between calls (bootstrap
+/// replicates, EM steps).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Work {
+    g: Vec<f64>,
+    g_trial: Vec<f64>,
+    step: Vec<f64>,
+    trial: Vec<f64>,
+    r: Vec<f64>,
+    z: Vec<f64>,
+    d: Vec<f64>,
+    hd: Vec<f64>,
+    diag: Vec<f64>,
+    curv: Curvature,
+    curv_trial: Curvature,
+}
+
+/// Minimises F from `x` (changed in place) by Newton's method: each step
+/// solves (H + shift·eeᵀ)·s = −g by conjugate gradients preconditioned
+/// with the diagonal (to a relative residual min(½, √‖g‖), so that the
+/// steps converge superlinearly), then backtracks until F decreases
+/// (Armijo, factor ½). Stops when the gradient's largest component is at
+/// most `tolerance`, a rule on the gradient, not on the step. Scores are
+/// kept centred (mean 0): F does not change, and with a prior the optimum
+/// is centred anyway.
+pub(crate) fn newton(problem: &Problem<'_>, x: &mut [f64], s: Settings, w: &mut Work) -> Outcome {
+    let dim = problem.dim();
+    let n = problem.n();
+    for v in [
+        &mut w.g,
+        &mut w.g_trial,
+        &mut w.step,
+        &mut w.trial,
+        &mut w.r,
+        &mut w.z,
+        &mut w.d,
+        &mut w.hd,
+        &mut w.diag,
+    ] {
+        v.clear();
+        v.resize(dim, 0.0);
+    }
+    centre(&mut x[..n]);
+    problem.derivatives(x, &mut w.g, &mut w.curv);
+    // F at x, computed only when a line search needs it.
+    let mut f: Option<f64> = None;
+    let mut iterations = 0;
+    loop {
+        let gnorm = max_abs(&w.g);
+        if gnorm <= s.tolerance || !gnorm.is_finite() || iterations >= s.max_iterations {
+            return Outcome {
+                iterations,
+                gradient: gnorm,
+                converged: gnorm <= s.tolerance,
+            };
+        }
+        iterations += 1;
+        // Without a prior, F is flat along e: the shift makes the system
+        // definite and leaves the step orthogonal to e.
+        let shift = if problem.precision > 0.0 {
+            0.0
+        } else {
+            mean_curvature(&w.curv, n).max(1e-12)
+        };
+        let l2 = w.g.iter().map(|v| v * v).sum::<f64>().sqrt();
+        let eta = 1e-3f64.min(l2);
+        conjugate_gradient(problem, shift, eta, w);
+        // Backtracking line search on F; the trial's gradient and
+        // curvature are kept for the next step.
+        let slope: f64 = w.g.iter().zip(&w.step).map(|(g, s)| g * s).sum();
+        let mut t = 1.0;
+        let mut accepted = false;
+        for _ in 0..60 {
+            for ((tr, xi), si) in w.trial.iter_mut().zip(x.iter()).zip(&w.step) {
+                *tr = xi + t * si;
+            }
+            centre(&mut w.trial[..n]);
+            problem.derivatives(&w.trial, &mut w.g_trial, &mut w.curv_trial);
+            // F is convex: when its slope along the step is still ≤ 0 at
+            // the trial point, it fell all the way there.
+            let slope_t: f64 = w.g_trial.iter().zip(&w.step).map(|(g, s)| g * s).sum();
+            if slope_t <= 0.0 && max_abs(&w.g_trial).is_finite() {
+                accepted = true;
+                f = None;
+                break;
+            }
+            let f0 = *f.get_or_insert_with(|| problem.objective(x));
+            let ft = problem.objective(&w.trial);
+            // Near the optimum F changes by less than its rounding: then a
+            // step that shrinks the gradient is progress.
+            if ft.is_finite()
+                && (ft <= f0 + 1e-4 * t * slope.min(0.0)
+                    || ((ft - f0).abs() <= 1e-12 * f0.abs().max(1.0)
+                        && max_abs(&w.g_trial) < gnorm))
+            {
+                accepted = true;
+                f = Some(ft);
+                break;
+            }
+            t *= 0.5;
+        }
+        if !accepted {
+            // No decrease along the step: at the limit of precision.
+            return Outcome {
+                iterations,
+                gradient: gnorm,
+                converged: gnorm <= s.tolerance,
+            };
+        }
+        x.copy_from_slice(&w.trial);
+        core::mem::swap(&mut w.g, &mut w.g_trial);
+        core::mem::swap(&mut w.curv, &mut w.curv_trial);
+    }
+}
+
+fn mean_curvature(c: &Curvature, n: usize) -> f64 {
+    2.0 * c.c.iter().sum::<f64>() / n as f64
+}
+
+/// Solves (H + shift·eeᵀ)·step = −g approximately (relative residual
+/// `eta`), preconditioned by the diagonal.
+fn conjugate_gradient(problem: &Problem<'_>, shift: f64, eta: f64, w: &mut Work) {
+    let dim = problem.dim();
+    problem.hess_diag(&w.curv, shift, &mut w.diag);
+    for d in &mut w.diag {
+        if *d <= 0.0 || !d.is_finite() {
+            *d = 1.0;
+        }
+    }
+    w.step.iter_mut().for_each(|s| *s = 0.0);
+    for i in 0..dim {
+        w.r[i] = -w.g[i];
+        w.z[i] = w.r[i] / w.diag[i];
+        w.d[i] = w.z[i];
+    }
+    let r0 = w.r.iter().map(|v| v * v).sum::<f64>().sqrt();
+    let mut rz: f64 = w.r.iter().zip(&w.z).map(|(a, b)| a * b).sum();
+    for _ in 0..(2 * dim).max(50) {
+        problem.hess_vec(&w.curv, shift, &w.d, &mut w.hd);
+        let dhd: f64 = w.d.iter().zip(&w.hd).map(|(a, b)| a * b).sum();
+        if dhd <= 0.0 || !dhd.is_finite() {
+            break;
+        }
+        let alpha = rz / dhd;
+        for i in 0..dim {
+            w.step[i] += alpha * w.d[i];
+            w.r[i] -= alpha * w.hd[i];
+        }
+        let rn = w.r.iter().map(|v| v * v).sum::<f64>().sqrt();
+        if rn <= eta * r0 {
+            break;
+        }
+        for i in 0..dim {
+            w.z[i] = w.r[i] / w.diag[i];
+        }
+        let rz_new: f64 = w.r.iter().zip(&w.z).map(|(a, b)| a * b).sum();
+        let beta = rz_new / rz;
+        rz = rz_new;
+        for i in 0..dim {
+            w.d[i] = w.z[i] + beta * w.d[i];
+        }
+    }
+    if w.step.iter().all(|s| *s == 0.0) {
+        // Not even one CG step: fall back to the preconditioned gradient.
+        for i in 0..dim {
+            w.step[i] = -w.g[i] / w.diag[i];
+        }
+    }
+}
+
+/// Subtracts the mean.
+pub(crate) fn centre(theta: &mut [f64]) {
+    if theta.is_empty() {
+        return;
+    }
+    let mean = theta.iter().sum::<f64>() / theta.len() as f64;
+    theta.iter_mut().for_each(|t| *t -= mean);
+}
+
+/// A starting point: centred log-odds of each item's (wins + ties/2 + ½)
+/// against its (losses + ties/2 + ½), halved (the scores of a chain are
+/// more spread than the log-odds of a single comparison are), and λ from
+/// the share of ties at equal scores (P(tie) = ν/(2 + ν)).
+pub(crate) fn start(problem: &Problem<'_>) -> Vec<f64> {
+    let n = problem.n();
+    let (p, k) = (problem.pairs, problem.counts);
+    let mut won = vec![0.5; n];
+    let mut lost = vec![0.5; n];
+    for i in 0..p.len() {
+        let (a, b) = (p.a[i] as usize, p.b[i] as usize);
+        won[a] += k.wa[i] + 0.5 * k.t[i];
+        lost[a] += k.wb[i] + 0.5 * k.t[i];
+        won[b] += k.wb[i] + 0.5 * k.t[i];
+        lost[b] += k.wa[i] + 0.5 * k.t[i];
+    }
+    let mut x: Vec<f64> = won
+        .iter()
+        .zip(&lost)
+        .map(|(w, l)| 0.5 * (w / l).ln())
+        .collect();
+    centre(&mut x);
+    if problem.ties {
+        let (t, total) = k.totals();
+        let share = (t / total).clamp(1e-6, 1.0 - 1e-6);
+        x.push((2.0 * share / (1.0 - share)).ln());
+    }
+    x
+}

@@ -1,0 +1,387 @@
+//! The comparison graph: records aggregated into distinct pairs, and the
+//! two conditions under which the maximum likelihood is finite without a
+//! prior (connected; strongly connected as a graph of wins, a tie counting
+//! both ways).
+
+use super::data::{Comparisons, Record};
+use super::error::{PairwiseError, Result};
+use crate::ballot::Vote;
+
+/// The distinct unordered pairs of a list (a < b), and for each record its
+/// pair and whether it lists the pair's items in reverse.
+#[derive(Debug, Clone)]
+pub(crate) struct PairIndex {
+    pub(crate) n_items: usize,
+    pub(crate) a: Vec<u32>,
+    pub(crate) b: Vec<u32>,
+    /// Per record: its pair's index, shifted left by one, the low bit set
+    /// when the record's first item is the pair's `b`.
+    pub(crate) of_record: Vec<u32>,
+}
+
+/// Counts of one aggregation: wins of a, wins of b, ties, per pair (sums of
+/// record weights).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Counts {
+    pub(crate) wa: Vec<f64>,
+    pub(crate) wb: Vec<f64>,
+    pub(crate) t: Vec<f64>,
+}
+
+impl Counts {
+    pub(crate) fn zeros(pairs: usize) -> Self {
+        Self {
+            wa: vec![0.0; pairs],
+            wb: vec![0.0; pairs],
+            t: vec![0.0; pairs],
+        }
+    }
+
+    pub(crate) fn clear(&mut self) {
+        for v in [&mut self.wa, &mut self.wb, &mut self.t] {
+            v.iter_mut().for_each(|x| *x = 0.0);
+        }
+    }
+
+    /// Total ties and total comparisons.
+    pub(crate) fn totals(&self) -> (f64, f64) {
+        let t: f64 = self.t.iter().sum();
+        let w: f64 = self.wa.iter().chain(&self.wb).sum();
+        (t, t + w)
+    }
+}
+
+impl PairIndex {
+    /// Aggregates the records of `data`.
+    ///
+    /// # Complexity
+    /// O(m log m) for m records.
+    pub(crate) fn new(data: &Comparisons) -> Self {
+        let records = data.records();
+        let keys: Vec<u128> = records
+            .iter()
+            .enumerate()
+            .map(|(r, rec)| {
+                let (lo, hi) = ordered(rec);
+                (u128::from((u64::from(lo) << 32) | u64::from(hi)) << 64) | r as u128
+            })
+            .collect();
+        let keys = crate::threads::sort(keys, crate::threads::workers_for(records.len()));
+        let mut a = Vec::new();
+        let mut b = Vec::new();
+        let mut of_record = vec![0u32; records.len()];
+        let mut last = u64::MAX;
+        for k in keys {
+            let pair = (k >> 64) as u64;
+            let r = (k as u64) as usize;
+            if pair != last {
+                a.push((pair >> 32) as u32);
+                b.push(pair as u32);
+                last = pair;
+            }
+            let p = (a.len() - 1) as u32;
+            let flip = u32::from(records[r].first > records[r].second);
+            of_record[r] = (p << 1) | flip;
+        }
+        Self {
+            n_items: data.n_items(),
+            a,
+            b,
+            of_record,
+        }
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.a.len()
+    }
+
+    /// Adds `weight` for each record (`weight(r)`) to its pair's counts.
+    pub(crate) fn count_into(
+        &self,
+        records: &[Record],
+        counts: &mut Counts,
+        weight: impl Fn(usize) -> f64,
+    ) {
+        for (r, (rec, &code)) in records.iter().zip(&self.of_record).enumerate() {
+            let w = weight(r);
+            if w == 0.0 {
+                continue;
+            }
+            let p = (code >> 1) as usize;
+            let flip = code & 1 == 1;
+            match (rec.vote, flip) {
+                (Vote::Tie, _) => counts.t[p] += w,
+                (Vote::First, false) | (Vote::Second, true) => counts.wa[p] += w,
+                (Vote::First, true) | (Vote::Second, false) => counts.wb[p] += w,
+            }
+        }
+    }
+
+    /// Every record counted once.
+    pub(crate) fn counts(&self, records: &[Record]) -> Counts {
+        let mut c = Counts::zeros(self.len());
+        self.count_into(records, &mut c, |_| 1.0);
+        c
+    }
+}
+
+fn ordered(r: &Record) -> (u32, u32) {
+    if r.first < r.second {
+        (r.first, r.second)
+    } else {
+        (r.second, r.first)
+    }
+}
+
+/// Checks that the maximum likelihood is finite without a prior: every
+/// item in one connected component, and the graph of wins (a → b when a
+/// beat b; a tie both ways) strongly connected.
+///
+/// # Errors
+/// [`PairwiseError::Disconnected`], [`PairwiseError::NoFiniteMaximum`].
+///
+/// # Complexity
+/// O(n + pairs).
+pub(crate) fn check_finite(pairs: &PairIndex, counts: &Counts, names: &[String]) -> Result<()> {
+    let n = pairs.n_items;
+    // Connected components by union-find.
+    let mut parent: Vec<u32> = (0..n as u32).collect();
+    fn find(parent: &mut [u32], mut x: u32) -> u32 {
+        while parent[x as usize] != x {
+            let up = parent[parent[x as usize] as usize];
+            parent[x as usize] = up;
+            x = up;
+        }
+        x
+    }
+    for p in 0..pairs.len() {
+        if counts.wa[p] + counts.wb[p] + counts.t[p] <= 0.0 {
+            continue;
+        }
+        let (x, y) = (find(&mut parent, pairs.a[p]), find(&mut parent, pairs.b[p]));
+        if x != y {
+            parent[x.max(y) as usize] = x.min(y);
+        }
+    }
+    let roots: Vec<u32> = (0..n as u32).map(|i| find(&mut parent, i)).collect();
+    let mut size = vec![0usize; n];
+    for &r in &roots {
+        size[r as usize] += 1;
+    }
+    let components = size.iter().filter(|&&s| s > 0).count();
+    if components > 1 {
+        let big = (0..n)
+            .max_by_key(|&i| (size[i], core::cmp::Reverse(i)))
+            .unwrap_or(0);
+        let outside: Vec<usize> = (0..n).filter(|&i| roots[i] as usize != big).collect();
+        return Err(PairwiseError::Disconnected {
+            components,
+            anchor: names[big].clone(),
+            items: outside.iter().take(5).map(|&i| names[i].clone()).collect(),
+            unconnected: outside.len(),
+        });
+    }
+    // Strong connectivity of the graph of wins.
+    let mut degree = vec![0u32; n + 1];
+    let mut edges = Vec::with_capacity(2 * pairs.len());
+    for p in 0..pairs.len() {
+        let (a, b) = (pairs.a[p], pairs.b[p]);
+        if counts.wa[p] > 0.0 || counts.t[p] > 0.0 {
+            edges.push((a, b));
+        }
+        if counts.wb[p] > 0.0 || counts.t[p] > 0.0 {
+            edges.push((b, a));
+        }
+    }
+    for &(from, _) in &edges {
+        degree[from as usize + 1] += 1;
+    }
+    for i in 0..n {
+        degree[i + 1] += degree[i];
+    }
+    let mut targets = vec![0u32; edges.len()];
+    let mut at = degree.clone();
+    for &(from, to) in &edges {
+        targets[at[from as usize] as usize] = to;
+        at[from as usize] += 1;
+    }
+    let component = strong_components(n, &degree, &targets);
+    let count = component
+        .iter()
+        .copied()
+        .max()
+        .map_or(0, |c| c as usize + 1);
+    if count <= 1 {
+        return Ok(());
+    }
+    // A group with no win into it from outside never lost to an outsider.
+    let mut beaten = vec![false; count];
+    for &(from, to) in &edges {
+        let (cf, ct) = (component[from as usize], component[to as usize]);
+        if cf != ct {
+            beaten[ct as usize] = true;
+        }
+    }
+    let group = (0..count).find(|&c| !beaten[c]).unwrap_or(0) as u32;
+    let members: Vec<usize> = (0..n).filter(|&i| component[i] == group).collect();
+    Err(PairwiseError::NoFiniteMaximum {
+        items: members.iter().take(5).map(|&i| names[i].clone()).collect(),
+        size: members.len(),
+        lost: true,
+    })
+}
+
+/// Tarjan's strongly connected components (iterative): the component of
+/// each node, numbered from 0.
+fn strong_components(n: usize, start: &[u32], targets: &[u32]) -> Vec<u32> {
+    const UNSEEN: u32 = u32::MAX;
+    let mut index = vec![UNSEEN; n];
+    let mut low = vec![0u32; n];
+    let mut on_stack = vec![false; n];
+    let mut component = vec![UNSEEN; n];
+    let mut stack: Vec<u32> = Vec::new();
+    let mut call: Vec<(u32, u32)> = Vec::new(); // (node, next edge)
+    let mut next_index = 0u32;
+    let mut next_component = 0u32;
+    for root in 0..n as u32 {
+        if index[root as usize] != UNSEEN {
+            continue;
+        }
+        call.push((root, start[root as usize]));
+        index[root as usize] = next_index;
+        low[root as usize] = next_index;
+        next_index += 1;
+        stack.push(root);
+        on_stack[root as usize] = true;
+        while let Some(&(v, e)) = call.last() {
+            let vi = v as usize;
+            if e < start[vi + 1] {
+                let w = targets[e as usize];
+                if let Some(top) = call.last_mut() {
+                    top.1 += 1;
+                }
+                let wi = w as usize;
+                if index[wi] == UNSEEN {
+                    index[wi] = next_index;
+                    low[wi] = next_index;
+                    next_index += 1;
+                    stack.push(w);
+                    on_stack[wi] = true;
+                    call.push((w, start[wi]));
+                } else if on_stack[wi] {
+                    low[vi] = low[vi].min(index[wi]);
+                }
+            } else {
+                call.pop();
+                if let Some(&(parent, _)) = call.last() {
+                    let p = parent as usize;
+                    low[p] = low[p].min(low[vi]);
+                }
+                if low[vi] == index[vi] {
+                    while let Some(w) = stack.pop() {
+                        on_stack[w as usize] = false;
+                        component[w as usize] = next_component;
+                        if w == v {
+                            break;
+                        }
+                    }
+                    next_component += 1;
+                }
+            }
+        }
+    }
+    component
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn data(records: &[(&str, &str, Vote)]) -> Comparisons {
+        let mut c = Comparisons::new();
+        for &(a, b, v) in records {
+            c.add_named(a, b, v, None).unwrap();
+        }
+        c
+    }
+
+    fn check(c: &Comparisons) -> Result<()> {
+        let p = PairIndex::new(c);
+        let counts = p.counts(c.records());
+        check_finite(&p, &counts, c.items())
+    }
+
+    #[test]
+    fn pairs_aggregate_both_orders() {
+        let c = data(&[
+            ("a", "b", Vote::First),
+            ("b", "a", Vote::First),
+            ("b", "a", Vote::Tie),
+            ("c", "a", Vote::Second),
+        ]);
+        let p = PairIndex::new(&c);
+        assert_eq!(p.len(), 2);
+        let k = p.counts(c.records());
+        // Pair (a, b): a won once, b once, one tie; pair (a, c): a won.
+        assert_eq!((k.wa[0], k.wb[0], k.t[0]), (1.0, 1.0, 1.0));
+        assert_eq!((p.a[1], p.b[1], k.wa[1], k.wb[1]), (0, 2, 1.0, 0.0));
+    }
+
+    #[test]
+    fn a_cycle_is_finite_a_chain_is_not() {
+        let cycle = data(&[
+            ("a", "b", Vote::First),
+            ("b", "c", Vote::First),
+            ("c", "a", Vote::First),
+        ]);
+        assert_eq!(check(&cycle), Ok(()));
+        let chain = data(&[
+            ("a", "b", Vote::First),
+            ("b", "c", Vote::First),
+            ("a", "c", Vote::First),
+        ]);
+        assert_eq!(
+            check(&chain),
+            Err(PairwiseError::NoFiniteMaximum {
+                items: vec!["a".into()],
+                size: 1,
+                lost: true
+            })
+        );
+        // A tie counts both ways: a–b tie plus b beats c, c beats a.
+        let tie = data(&[
+            ("a", "b", Vote::Tie),
+            ("b", "c", Vote::First),
+            ("c", "a", Vote::First),
+        ]);
+        assert_eq!(check(&tie), Ok(()));
+    }
+
+    #[test]
+    fn disconnected_names_the_items_outside_the_largest_component() {
+        let c = data(&[
+            ("a", "b", Vote::Tie),
+            ("b", "c", Vote::Tie),
+            ("x", "y", Vote::Tie),
+        ]);
+        assert_eq!(
+            check(&c),
+            Err(PairwiseError::Disconnected {
+                components: 2,
+                anchor: "a".into(),
+                items: vec!["x".into(), "y".into()],
+                unconnected: 2
+            })
+        );
+        let mut lonely = Comparisons::with_items(["a", "b", "z"]).unwrap();
+        lonely.add_named("a", "b", Vote::Tie, None).unwrap();
+        assert!(matches!(
+            check(&lonely),
+            Err(PairwiseError::Disconnected {
+                components: 2,
+                unconnected: 1,
+                ..
+            })
+        ));
+    }
+}
