@@ -364,13 +364,17 @@ mod tests {
 
     #[test]
     fn counts_by_hand() {
-        // Range 4, 4 bins: width 1 (then nudged so 4.0 lies inside).
-        let h = Histogram::of(&[0.0, 0.5, 1.0, 2.5, 3.9, 4.0], 4).unwrap();
-        assert_eq!(h.counts, [2, 1, 1, 2]);
-        assert_eq!(h.edges[..4], [0.0, 1.0, 2.0, 3.0]);
-        assert!(h.edges[4] > 4.0 && h.edges[4] - 4.0 < 1e-14);
+        // Range 4, 4 bins: width 1, nudged up by an ulp or so so that 4.0
+        // lies inside; so 1.0 (just below the nudged edge 1 + ε) is in bin 0.
+        let h = Histogram::of(&[0.0, 0.5, 1.0, 1.5, 2.5, 3.9, 4.0], 4).unwrap();
+        assert_eq!(h.counts, [3, 1, 1, 2]);
+        assert_eq!(h.edges[0], 0.0);
+        for (k, e) in h.edges.iter().enumerate() {
+            assert!(*e >= k as f64 && e - k as f64 < 1e-14, "edge {k} = {e}");
+        }
+        assert!(h.edges[1] > 1.0 && h.edges[4] > 4.0);
         assert_eq!(h.bins(), 4);
-        assert_eq!(h.total(), 6);
+        assert_eq!(h.total(), 7);
     }
 
     #[test]
