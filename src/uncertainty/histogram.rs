@@ -370,7 +370,8 @@ mod tests {
         assert_eq!(h.counts, [3, 1, 1, 2]);
         assert_eq!(h.edges[0], 0.0);
         for (k, e) in h.edges.iter().enumerate() {
-            assert!(*e >= k as f64 && e - k as f64 < 1e-14, "edge {k} = {e}");
+            let k = k as f64;
+            assert!(*e >= k && *e - k < 1e-14, "edge {k} = {e}");
         }
         assert!(h.edges[1] > 1.0 && h.edges[4] > 4.0);
         assert_eq!(h.bins(), 4);
