@@ -29,6 +29,7 @@ mod pairwise;
 mod seeded_values;
 mod serde_all;
 mod simulate_data;
+mod simulate_models;
 mod simulate_runner;
 mod simulate_script;
 mod simulate_sweep;
