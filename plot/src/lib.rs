@@ -23,8 +23,8 @@
 //! | null / bootstrap histogram with observed value, p-value, interval | [`histogram`] | [`Histogram`](adaptive_comp_metrics::uncertainty::Histogram) |
 //! | models × benchmarks, each coefficient with its interval | [`dot_whisker`] | |
 //! | human against model scores, top ranks emphasised | [`scatter`] | |
-//! | differences with intervals (forest plot) | [`intervals`], [`forest`] | [`Comparison`](adaptive_comp_metrics::uncertainty::compare::Comparison) |
-//! | critical-difference diagram (Demšar 2006) | [`critical_difference`], [`critical_difference_of`] | [`Friedman`](adaptive_comp_metrics::uncertainty::compare::Friedman) |
+//! | differences with intervals (forest plot) | [`intervals`], [`forest`] | [`Comparison`] |
+//! | critical-difference diagram (Demšar 2006) | [`critical_difference`], [`critical_difference_of`] | [`Friedman`] |
 //! | the standardising map, any lines | [`lines`] | |
 //! | values against reference values with error bars | [`intervals`] | |
 //! | a sweep | [`heat_map`] | |
