@@ -17,6 +17,7 @@ pub mod error;
 pub mod input;
 pub mod output;
 pub mod params;
+pub mod plot;
 pub mod progress;
 
 use std::io::{self, Write};

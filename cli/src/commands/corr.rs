@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use adaptive_comp_metrics::uncertainty::{
-    Bootstrap, ConfidenceInterval, Permutations, TopWeightedRho, TopWeightedTau,
+    Bootstrap, ConfidenceInterval, Histogram, Permutations, TopWeightedRho, TopWeightedTau,
 };
 use adaptive_comp_metrics::{
     Alternative, CorrelationError, Hyperbolic, OffsetQuadratic, Scheme, TopWeighted,
@@ -28,7 +28,8 @@ standardised values put what unrelated rankings give on average at 0 (Lombardo 2
 Examples:
   acm corr examples/data/word-pairs.csv
   acm corr pairs.tsv gold system --format json
-  acm corr pairs.csv human model --permutations 9999 --bootstrap 2000 --seed 7";
+  acm corr pairs.csv human model --permutations 9999 --bootstrap 2000 --seed 7
+  acm corr pairs.csv --permutations 9999 --plot null.svg";
 
 /// Correlations of two score columns: ρ_w, τ_w (raw and standardised), Spearman ρ, Kendall τ-b,
 /// Pearson r and Vigna's weighted τ, with p-values.
@@ -55,6 +56,11 @@ pub struct Args {
     /// Seed of the permutations and resamples.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Draw ρ_w's permutation null (with --permutations; else its bootstrap distribution, with
+    /// --bootstrap) as an SVG histogram, the observed value, p-value and interval marked.
+    /// Example: --permutations 9999 --plot null.svg
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
     #[command(flatten)]
     pub output: FormatArg,
 }
@@ -91,6 +97,15 @@ pub fn delimiter_of(path: &Path, explicit: Option<u8>) -> u8 {
 /// An unreadable file, a bad cell (with its line and column), a constant
 /// column.
 pub fn run(a: &Args, ctx: &Ctx, out: &mut Out) -> Outcome {
+    if let Some(path) = &a.plot {
+        crate::plot::check(path)?;
+        if a.permutations.is_none() && a.bootstrap.is_none() {
+            return Err(crate::plot::nothing_to_draw(
+                "corr",
+                "--permutations or --bootstrap",
+            ));
+        }
+    }
     let delimiter = delimiter_of(&a.file, a.delimiter);
     let data = input::read_columns(&a.file, &[&a.human, &a.model], delimiter)?;
     let [human, model] = data.values.as_slice() else {
@@ -143,6 +158,10 @@ struct Resampled {
     p_tau: Option<(f64, f64)>,
     ci_rho: Option<ConfidenceInterval>,
     ci_tau: Option<ConfidenceInterval>,
+    /// ρ_w's permutation null, binned (with `--plot`).
+    null_rho: Option<Histogram>,
+    /// ρ_w's bootstrap distribution, binned (with `--plot`).
+    boot_rho: Option<Histogram>,
 }
 
 fn resample(a: &Args, ctx: &Ctx, human: &[f64], model: &[f64]) -> Outcome<Resampled> {
@@ -156,7 +175,21 @@ fn resample(a: &Args, ctx: &Ctx, human: &[f64], model: &[f64]) -> Outcome<Resamp
     if let Some(n) = a.permutations {
         let p = Permutations::new(n as usize).alternative(Alternative::Greater);
         bar.message(format!("{n} permutations of ρ_w"));
-        let t = p.test(&TopWeightedRho::new(), human, model, &mut rng)?;
+        // With --plot the same run also bins its permuted values (the test
+        // is bit for bit the plain one).
+        let t = if a.plot.is_some() {
+            let (t, h) = p.test_with_histogram(
+                &TopWeightedRho::new(),
+                human,
+                model,
+                crate::plot::BINS,
+                &mut rng,
+            )?;
+            r.null_rho = Some(h);
+            t
+        } else {
+            p.test(&TopWeightedRho::new(), human, model, &mut rng)?
+        };
         r.p_rho = Some((t.p_value, t.standard_error));
         bar.inc(1);
         bar.message(format!("{n} permutations of τ_w"));
@@ -167,13 +200,69 @@ fn resample(a: &Args, ctx: &Ctx, human: &[f64], model: &[f64]) -> Outcome<Resamp
     if let Some(n) = a.bootstrap {
         let b = Bootstrap::new(n as usize);
         bar.message(format!("{n} bootstrap resamples of ρ_w"));
-        r.ci_rho = Some(b.run(&TopWeightedRho::new(), human, model, &mut rng)?);
+        r.ci_rho = Some(if a.plot.is_some() {
+            let (ci, h) = b.run_with_histogram(
+                &TopWeightedRho::new(),
+                human,
+                model,
+                crate::plot::BINS,
+                &mut rng,
+            )?;
+            r.boot_rho = Some(h);
+            ci
+        } else {
+            b.run(&TopWeightedRho::new(), human, model, &mut rng)?
+        });
         bar.inc(1);
         bar.message(format!("{n} bootstrap resamples of τ_w"));
         r.ci_tau = Some(b.run(&TopWeightedTau::new(), human, model, &mut rng)?);
         bar.inc(1);
     }
     Ok(r)
+}
+
+/// `--plot`: ρ_w's permutation null (or, without permutations, its
+/// bootstrap distribution) with the observed value, the permutation p-value
+/// and the bootstrap interval marked.
+fn plot(a: &Args, path: &Path, n: usize, rho_w: f64, r: &Resampled) -> Outcome {
+    use adaptive_comp_metrics_plot::{HistogramMarks, Labels, histogram};
+    let marks = HistogramMarks {
+        observed: Some(rho_w),
+        p_value: r.p_rho.map(|(p, _)| p),
+        interval: r.ci_rho.as_ref().map(|c| (c.lower, c.upper)),
+    };
+    let (h, what, count) = match (&r.null_rho, &r.boot_rho) {
+        (Some(h), _) => (
+            h,
+            "permutation null",
+            format!(
+                "{} permutations, one-sided (H1: positive association)",
+                a.permutations.unwrap_or(0)
+            ),
+        ),
+        (None, Some(h)) => (
+            h,
+            "bootstrap distribution",
+            format!("{} resamples, 95 % BCa interval", a.bootstrap.unwrap_or(0)),
+        ),
+        (None, None) => {
+            return Err(crate::plot::nothing_to_draw(
+                "corr",
+                "--permutations or --bootstrap",
+            ));
+        }
+    };
+    let labels = Labels::new(
+        format!("ρ_w of {} against {}: {what}", a.model, a.human),
+        "ρ_w (Lombardo et al. 2020)",
+        if r.null_rho.is_some() {
+            "permutations (count)"
+        } else {
+            "resamples (count)"
+        },
+    )
+    .subtitle(format!("{n} items, {count}"));
+    crate::plot::write(path, histogram(h, &marks, &labels))
 }
 
 /// A p-value for printing: below the smallest positive f64 it underflows to 0.
@@ -201,6 +290,9 @@ fn report(a: &Args, ctx: &Ctx, human: &[f64], model: &[f64], out: &mut Out) -> O
         &adaptive_comp_metrics::WeightedTauOptions::default(),
     )?;
     let extra = resample(a, ctx, human, model)?;
+    if let Some(path) = &a.plot {
+        plot(a, path, human.len(), rho_w.rho, &extra)?;
+    }
     let two = Alternative::TwoSided;
     let greater = Alternative::Greater;
     match a.output.format {

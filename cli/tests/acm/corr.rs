@@ -234,3 +234,111 @@ fn permutations_and_bootstrap_on_request() {
     // Seeded: the same numbers twice.
     assert_eq!(ok(&args), out);
 }
+
+/// The numbers in `attr="…"` attributes of an SVG.
+fn attrs(svg: &str, attr: &str) -> Vec<f64> {
+    let key = format!(" {attr}=\"");
+    svg.match_indices(&key)
+        .map(|(i, _)| {
+            let rest = &svg[i + key.len()..];
+            rest[..rest.find('"').unwrap()].parse().unwrap()
+        })
+        .collect()
+}
+
+#[test]
+fn plot_draws_the_null_with_the_runs_own_numbers() {
+    let dir = Scratch::new("corr_plot");
+    let mut text = String::from("human,model\n");
+    for i in 0..30 {
+        text.push_str(&format!("{i},{}\n", i + (i * 7) % 5));
+    }
+    let path = dir.file("d.csv", text);
+    let svg_path = dir.p("null.svg");
+    let base = [
+        "corr",
+        &path,
+        "--permutations",
+        "999",
+        "--bootstrap",
+        "200",
+        "--seed",
+        "3",
+    ];
+    let plain = ok(&[&base[..], &["--format", "json"]].concat());
+    let with_plot = ok(&[&base[..], &["--format", "json", "--plot", &svg_path]].concat());
+    // The plot changes no number of the report.
+    assert_eq!(plain, with_plot);
+    let doc: serde_json::Value = serde_json::from_str(&plain).unwrap();
+    let svg = std::fs::read_to_string(&svg_path).unwrap();
+    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+    // Every permutation is in a bin; the observed line is ρ_w; the band is
+    // the bootstrap interval of the report.
+    assert_eq!(attrs(&svg, "data-count").iter().sum::<f64>(), 999.0);
+    assert_eq!(
+        attrs(&svg, "data-value"),
+        [doc["rho_w"]["rho"].as_f64().unwrap()]
+    );
+    let ci = &doc["bootstrap_95"]["rho_w"];
+    let band: Vec<f64> = attrs(&svg, "data-upper");
+    assert!(band.contains(&ci[1].as_f64().unwrap()), "{band:?}");
+    let p = doc["permutation_p_greater"]["rho_w"][0].as_f64().unwrap();
+    assert!(
+        svg.contains(&format!("(p = {})", adaptive_comp_metrics_plot::number(p))),
+        "{svg}"
+    );
+
+    // Only a bootstrap: its distribution is drawn.
+    let boot = dir.p("boot.svg");
+    ok(&["corr", &path, "--bootstrap", "300", "--plot", &boot]);
+    let svg = std::fs::read_to_string(&boot).unwrap();
+    assert_eq!(attrs(&svg, "data-count").iter().sum::<f64>(), 300.0);
+    assert!(svg.contains("bootstrap distribution"));
+}
+
+#[test]
+fn plot_errors_write_nothing() {
+    let dir = Scratch::new("corr_plot_errors");
+    let path = dir.file("d.csv", "human,model\n1,2\n2,1\n3,3\n4,5\n");
+    let err = fails(&["corr", &path, "--plot", &dir.p("x.svg")], 2);
+    assert!(
+        err.contains("nothing to draw without --permutations or --bootstrap"),
+        "{err}"
+    );
+    let err = fails(
+        &[
+            "corr",
+            &path,
+            "--permutations",
+            "9",
+            "--plot",
+            &dir.p("x.png"),
+        ],
+        2,
+    );
+    assert!(err.contains("PNG is not offered"), "{err}");
+    let err = fails(
+        &[
+            "corr",
+            &path,
+            "--permutations",
+            "9",
+            "--plot",
+            &dir.p("x.pdf"),
+        ],
+        2,
+    );
+    assert!(err.contains("unknown extension"), "{err}");
+    let missing = dir.p("no/such/dir/x.svg");
+    let err = fails(
+        &["corr", &path, "--permutations", "9", "--plot", &missing],
+        1,
+    );
+    assert!(err.contains("its directory does not exist"), "{err}");
+    // Nothing written, not even a temporary file.
+    let left: Vec<_> = std::fs::read_dir(&dir.0)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left, [std::ffi::OsString::from("d.csv")]);
+}

@@ -43,7 +43,7 @@
 //! `TAG-b<ballot>-<position>`.
 
 mod collect;
-mod files;
+pub(crate) mod files;
 mod finish;
 mod serve;
 mod setup;
