@@ -266,6 +266,7 @@ pub fn run(a: &Args, ctx: &Ctx, out: &mut Out) -> Outcome {
 /// What a source produced: the comparisons (one per measure, benchmark or
 /// coefficient), Friedman's tests where there are several benchmarks, and
 /// the options.
+#[derive(Debug)]
 pub struct Results {
     /// `(heading, comparison)`.
     pub comparisons: Vec<(String, Comparison)>,
