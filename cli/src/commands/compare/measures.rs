@@ -48,8 +48,27 @@ pub enum Kind {
 
 /// ir_measures' names (canonical and aliases) and what each family takes.
 const IR_NAMES: [&str; 21] = [
-    "AP", "MAP", "P", "R", "Recall", "RR", "MRR", "nDCG", "NDCG", "Rprec", "RPrec", "Bpref",
-    "BPref", "Success", "IPrec", "NumQ", "NumRet", "NumRel", "NumRelRet", "Judged", "Precision",
+    "AP",
+    "MAP",
+    "P",
+    "R",
+    "Recall",
+    "RR",
+    "MRR",
+    "nDCG",
+    "NDCG",
+    "Rprec",
+    "RPrec",
+    "Bpref",
+    "BPref",
+    "Success",
+    "IPrec",
+    "NumQ",
+    "NumRet",
+    "NumRel",
+    "NumRelRet",
+    "Judged",
+    "Precision",
 ];
 
 /// Parses every `-m` name (none: `AP`, `nDCG@10`, `P@10`, `RR`).
@@ -67,7 +86,10 @@ pub fn parse_all(names: &[String]) -> Outcome<Vec<Spec>> {
     let mut out: Vec<Spec> = Vec::new();
     for name in names {
         for spec in parse(name)? {
-            if !out.iter().any(|s| s.kind == spec.kind && s.level == spec.level) {
+            if !out
+                .iter()
+                .any(|s| s.kind == spec.kind && s.level == spec.level)
+            {
                 out.push(spec);
             }
         }
@@ -95,14 +117,11 @@ fn parse(name: &str) -> Outcome<Vec<Spec>> {
                 level: None,
             })
             .collect()),
-        Err(e) => {
-            let nearest = nearest(name);
-            Err(Failure::usage(format!(
-                "unknown measure {} (-m): {e}; nearest known: {}",
-                echo(name),
-                nearest.join(", ")
-            )))
-        }
+        Err(_) => Err(Failure::usage(format!(
+            "-m {}: unknown measure; nearest known: {}",
+            echo(name),
+            nearest(name).join(", ")
+        ))),
     }
 }
 
@@ -193,9 +212,15 @@ fn ir_measure(name: &str) -> Outcome<Option<Spec>> {
     if matches!(family, "NumQ" | "NumRet" | "NumRel" | "NumRelRet") {
         no_k(k)?;
     }
-    if level.is_some() && matches!(kind, Kind::Judged(_) | Kind::Trec(Measure::Ndcg | Measure::NdcgCut(_)))
+    if level.is_some()
+        && matches!(
+            kind,
+            Kind::Judged(_) | Kind::Trec(Measure::Ndcg | Measure::NdcgCut(_))
+        )
     {
-        return Err(bad("rel= applies to binary measures only (nDCG uses the grades)"));
+        return Err(bad(
+            "rel= applies to binary measures only (nDCG uses the grades)",
+        ));
     }
     Ok(Some(Spec {
         name: name.to_owned(),
@@ -229,7 +254,9 @@ fn distance(a: &str, b: &str) -> usize {
         row[0] = i + 1;
         for j in 0..b.len() {
             let cur = row[j + 1];
-            row[j + 1] = (prev + usize::from(ca != b[j])).min(row[j] + 1).min(cur + 1);
+            row[j + 1] = (prev + usize::from(ca != b[j]))
+                .min(row[j] + 1)
+                .min(cur + 1);
             prev = cur;
         }
     }
@@ -255,7 +282,10 @@ mod tests {
         assert_eq!(one("Rprec").kind, one("Rprec").kind);
         assert_eq!(one("IPrec@0.5").kind, one("iprec_at_recall_0.50").kind);
         let p = one("P(rel=2)@5");
-        assert_eq!((p.kind, p.level), (Kind::Trec(Measure::Precision(5)), Some(2)));
+        assert_eq!(
+            (p.kind, p.level),
+            (Kind::Trec(Measure::Precision(5)), Some(2))
+        );
         assert_eq!(one("AP(rel=2)").level, Some(2));
         assert_eq!(one("Judged@10").kind, Kind::Judged(10));
         assert_eq!(one("RR@10").kind, Kind::RrAt(10));
@@ -266,10 +296,21 @@ mod tests {
     #[test]
     fn unknown_names_suggest_the_nearest() {
         let e = parse_all(&["nDGC@10".to_owned()]).unwrap_err();
-        assert!(e.message.contains("nearest known: nDCG@10"), "{}", e.message);
+        assert!(
+            e.message.contains("nearest known: nDCG@10"),
+            "{}",
+            e.message
+        );
         let e = parse_all(&["recip_rnak".to_owned()]).unwrap_err();
         assert!(e.message.contains("recip_rank"), "{}", e.message);
-        for bad in ["P", "P@0", "nDCG(rel=2)@10", "AP(gains=x)", "Rprec@5", "P(rel=2@5"] {
+        for bad in [
+            "P",
+            "P@0",
+            "nDCG(rel=2)@10",
+            "AP(gains=x)",
+            "Rprec@5",
+            "P(rel=2@5",
+        ] {
             assert!(parse_all(&[bad.to_owned()]).is_err(), "{bad}");
         }
         assert_eq!(distance("kitten", "sitting"), 3);

@@ -309,8 +309,21 @@ fn print(results: Results, out: &mut Out) -> Outcome {
         CompareFormat::Csv => {
             let mut t = Table::new(
                 &[
-                    "measure", "a", "b", "difference", "lower", "upper", "cohens_dz", "hedges_gz",
-                    "wins", "ties", "losses", "statistic", "p", "adjusted_p", "reject",
+                    "measure",
+                    "a",
+                    "b",
+                    "difference",
+                    "lower",
+                    "upper",
+                    "cohens_dz",
+                    "hedges_gz",
+                    "wins",
+                    "ties",
+                    "losses",
+                    "statistic",
+                    "p",
+                    "adjusted_p",
+                    "reject",
                 ],
                 3,
             );
@@ -356,7 +369,7 @@ fn print(results: Results, out: &mut Out) -> Outcome {
                 let named: Vec<(&str, &Comparison)> =
                     comparisons.iter().map(|(m, c)| (m.as_str(), c)).collect();
                 text.push_str(&heading("systems"));
-                text.push_str(&render(&Cells::report(&named, d, false)));
+                text.push_str(&render(&Cells::report(&named, d, true)));
                 text.push('\n');
             }
             for (m, c) in comparisons {
@@ -366,11 +379,16 @@ fn print(results: Results, out: &mut Out) -> Outcome {
                     text.push('\n');
                 }
                 text.push_str(&heading(&format!("{m}: pairs")));
-                text.push_str(&render(&Cells::pairs(c, d)));
+                // The note (what the letters mark) belongs to the systems' table.
+                let mut pairs = Cells::pairs(c, d);
+                pairs.note.clear();
+                text.push_str(&render(&pairs));
                 text.push('\n');
             }
             for (m, f) in &results.friedman {
-                text.push_str(&heading(&format!("{m}: Friedman's test and the critical difference")));
+                text.push_str(&heading(&format!(
+                    "{m}: Friedman's test and the critical difference"
+                )));
                 text.push_str(&render(&friedman_cells(f, d)));
                 text.push('\n');
             }
@@ -423,7 +441,10 @@ pub fn system_names(paths: &[PathBuf]) -> Vec<String> {
         .iter()
         .map(|p| crate::commands::wordsim::name_of(p))
         .collect();
-    let unique = names.iter().enumerate().all(|(i, n)| !names[..i].contains(n));
+    let unique = names
+        .iter()
+        .enumerate()
+        .all(|(i, n)| !names[..i].contains(n));
     if unique {
         names
     } else {

@@ -171,7 +171,9 @@ fn statistic(c: CoefficientArg) -> Box<dyn Statistic + Sync> {
 pub fn wordsim(a: &WordsimArgs, ctx: &Ctx, out: &mut Out) -> Outcome<Results> {
     let _ = out;
     if a.vectors.len() < 2 {
-        return Err(Failure::usage("give two or more --vectors files to compare"));
+        return Err(Failure::usage(
+            "give two or more --vectors files to compare",
+        ));
     }
     let mut benchmarks: Vec<Benchmark> = Vec::new();
     for path in &a.datasets {
@@ -185,7 +187,11 @@ pub fn wordsim(a: &WordsimArgs, ctx: &Ctx, out: &mut Out) -> Outcome<Results> {
         models.push(load_vectors(path, &options, ctx)?);
     }
     let coefficients = if a.coefficients.is_empty() {
-        vec![CoefficientArg::RhoW, CoefficientArg::TauW, CoefficientArg::Rho]
+        vec![
+            CoefficientArg::RhoW,
+            CoefficientArg::TauW,
+            CoefficientArg::Rho,
+        ]
     } else {
         a.coefficients.clone()
     };
@@ -232,7 +238,12 @@ pub fn wordsim(a: &WordsimArgs, ctx: &Ctx, out: &mut Out) -> Outcome<Results> {
         let columns: Vec<(String, Vec<f64>)> = names
             .iter()
             .zip(&sims)
-            .map(|(n, s)| (n.clone(), covered.iter().map(|&i| s[i].unwrap_or(0.0)).collect()))
+            .map(|(n, s)| {
+                (
+                    n.clone(),
+                    covered.iter().map(|&i| s[i].unwrap_or(0.0)).collect(),
+                )
+            })
             .collect();
         let table = ScoreTable::from_columns(&columns).map_err(|e| Failure::from_error(&e))?;
         for (ci, &c) in coefficients.iter().enumerate() {
@@ -340,8 +351,10 @@ pub fn lexsub(a: &LexsubArgs, ctx: &Ctx, out: &mut Out) -> Outcome<Results> {
                 (n.clone(), credits)
             })
             .collect();
-        let keyed: Vec<(&str, &[(String, f64)])> =
-            columns.iter().map(|(n, v)| (n.as_str(), v.as_slice())).collect();
+        let keyed: Vec<(&str, &[(String, f64)])> = columns
+            .iter()
+            .map(|(n, v)| (n.as_str(), v.as_slice()))
+            .collect();
         let table =
             ScoreTable::from_keyed(&keyed, Missing::Error).map_err(|e| Failure::from_error(&e))?;
         let c = compare

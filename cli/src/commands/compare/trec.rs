@@ -7,11 +7,11 @@ use adaptive_comp_metrics::relevance::{
     Ids, Measure, NoRelevant, Qrels, TrecOptions, TrecRun, TrecSyntax, evaluate_trec,
     read_trec_qrels_with, read_trec_run_with,
 };
-use adaptive_comp_metrics::uncertainty::compare::{Missing, ScoreTable};
+use adaptive_comp_metrics::uncertainty::compare::{CompareError, Missing, ScoreTable};
 
 use super::measures::{self, Kind, Spec};
 use super::{FamilyArg, Options, Results, system_names};
-use crate::error::{Failure, Outcome};
+use crate::error::{Failure, Outcome, echo};
 use crate::input;
 use crate::output::{Ctx, Out};
 use crate::progress::Progress;
@@ -43,7 +43,7 @@ pub struct Args {
     /// Smallest grade that counts as relevant (trec_eval -l), unless a measure sets rel=.
     #[arg(short = 'l', value_name = "N", default_value_t = 1,
           value_parser = clap::value_parser!(i32).range(0..))]
-    pub level: i32,
+    pub relevance_level: i32,
     /// Read blank lines and extra fields leniently (as `acm trec --syntax lenient`).
     #[arg(long)]
     pub lenient: bool,
@@ -92,10 +92,31 @@ pub fn run(a: &Args, ctx: &Ctx, out: &mut Out) -> Outcome<Results> {
         for (run, name) in runs.iter().zip(&names) {
             columns.push((name.clone(), per_query(spec, &qrels, run, &ids, a)?));
         }
-        let keyed: Vec<(&str, &[(String, f64)])> =
-            columns.iter().map(|(n, v)| (n.as_str(), v.as_slice())).collect();
-        let table = ScoreTable::from_keyed(&keyed, Missing::Error)
-            .map_err(|e| Failure::from_error(&e))?;
+        let keyed: Vec<(&str, &[(String, f64)])> = columns
+            .iter()
+            .map(|(n, v)| (n.as_str(), v.as_slice()))
+            .collect();
+        let table = ScoreTable::from_keyed(&keyed, Missing::Error).map_err(|e| match &e {
+            CompareError::MissingUnit {
+                system,
+                unit,
+                other,
+            } => {
+                let path = names
+                    .iter()
+                    .position(|n| n == system)
+                    .map_or(&a.qrels, |i| &a.runs[i]);
+                Failure::new(format!(
+                    "{}: query {} is judged and ranked by {} but missing from this run; \
+                     -c scores missing queries as empty rankings (trec_eval -c)",
+                    spec.name,
+                    echo(unit),
+                    echo(other)
+                ))
+                .file(path)
+            }
+            _ => Failure::from_error(&e),
+        })?;
         if table.units() == 0 {
             return Err(Failure::new(format!(
                 "{}: no query with both judgements and rankings",
@@ -136,7 +157,7 @@ fn per_query(
         Kind::Judged(_) => Measure::Queries,
     };
     let options = TrecOptions {
-        relevance_level: spec.level.unwrap_or(a.level),
+        relevance_level: spec.level.unwrap_or(a.relevance_level),
         no_relevant: NoRelevant::Zero,
         complete: a.complete,
         ..TrecOptions::default()
@@ -189,6 +210,9 @@ fn judged_at(qrels: &Qrels, run: &TrecRun, ids: &Ids, q: u32, k: usize) -> f64 {
     if top == 0 {
         return 0.0;
     }
-    let hits = order[..top].iter().filter(|&&i| judged.contains(&docs[i])).count();
+    let hits = order[..top]
+        .iter()
+        .filter(|&&i| judged.contains(&docs[i]))
+        .count();
     hits as f64 / top as f64
 }
