@@ -6,6 +6,7 @@ mod campaign_e2e;
 mod campaign_inputs;
 mod campaign_safety;
 mod common;
+mod compare;
 mod corr;
 mod general;
 mod lexsub;

@@ -10,7 +10,7 @@ the reference implementations:
   dropped, normal approximation with the tie correction, as SciPy chooses
   for n > 50 or ties);
 - statsmodels: multipletests (holm over the pairs of each measure; fdr_bh
-  over every pair of every measure).
+  over every pair of the seven ir_measures names' comparisons together).
 
 It writes, next to the relevance test files it reads
 (tests/data/relevance/trec.qrels, trec.run), two more runs of the same
@@ -50,6 +50,10 @@ def write_runs():
         with open(os.path.join(HERE, name + ".run"), "w") as out:
             for q, _, d, r, s, _ in lines:
                 out.write(f"{q} Q0 {d} {r} {float(s) + rng.gauss(0, noise):.3f} {name}\n")
+
+
+# ir_measures' names, asked together in one `acm compare trec` run.
+IR_NAMES = ["AP", "nDCG@10", "P(rel=2)@5", "RR@5", "R@5", "Judged@10", "AP(rel=2)"]
 
 
 def read_qrels(path):
@@ -103,7 +107,7 @@ def main():
     }
     for cli, (m, level) in by_trec_eval.items():
         per_query[cli] = {n: trec_eval(qrels, runs[n], m, level) for n in names}
-    for cli in ["AP", "nDCG@10", "P(rel=2)@5", "RR@5", "R@5", "Judged@10", "AP(rel=2)"]:
+    for cli in IR_NAMES:
         per_query[cli] = {n: ir(qrels, runs[n], cli) for n in names}
     # The queries every run has and the qrels judge (trec_eval without -c).
     queries = sorted(set(qrels) & set.intersection(*(set(r) for r in runs.values())))
@@ -144,13 +148,15 @@ def main():
         for p, h, wh in zip(pairs, holm, wilcoxon_holm):
             p["p_t_holm"] = h
             p["p_wilcoxon_holm"] = wh
-            all_p.append(p["p_t"])
+            if cli in IR_NAMES:
+                all_p.append(p["p_t"])
         per_run = {n: list(x[n]) for n in names}
         measures[cli] = {"systems": systems, "pairs": pairs, "per_query": per_run}
-    # --family all --correction fdr_bh: one family of every pair of every measure.
+    # --family all --correction fdr_bh: one family of every pair of the
+    # ir_measures names' comparisons.
     bh = iter(multipletests(all_p, method="fdr_bh")[1])
-    for m in measures.values():
-        for p in m["pairs"]:
+    for cli in IR_NAMES:
+        for p in measures[cli]["pairs"]:
             p["p_t_bh_all"] = next(bh)
     doc = {
         "versions": {

@@ -7,7 +7,7 @@
 //! | `AP`, `MAP`; `AP@k` | `map`; `map_cut_k` |
 //! | `P@k` | `P_k` |
 //! | `R@k`, `Recall@k` | `recall_k` |
-//! | `RR`, `MRR`; `RR@k` | `recip_rank`; 0 when the first relevant document is below rank k |
+//! | `RR`, `MRR`; `RR@k` | `recip_rank`; 1/rank of the first relevant document in the top k (ir_measures' order: score, then id), else 0 |
 //! | `nDCG`, `NDCG`; `nDCG@k` | `ndcg`; `ndcg_cut_k` |
 //! | `Rprec`, `RPrec` | `Rprec` |
 //! | `Bpref`, `BPref` | `bpref` |

@@ -1,6 +1,6 @@
 //! `acm compare trec QRELS RUN…`: TREC runs compared query by query.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::path::PathBuf;
 
 use adaptive_comp_metrics::relevance::{
@@ -90,7 +90,11 @@ pub fn run(a: &Args, ctx: &Ctx, out: &mut Out) -> Outcome<Results> {
         bar.message(format!("comparing {}", spec.name));
         let mut columns = Vec::with_capacity(runs.len());
         for (run, name) in runs.iter().zip(&names) {
-            columns.push((name.clone(), per_query(spec, &qrels, run, &ids, a)?));
+            let mut scores = per_query(spec, &qrels, run, &ids, a)?;
+            // Units in the order of their names: the same comparison (and
+            // the same random sign flips) whatever the order of the files.
+            scores.sort_by(|x, y| x.0.cmp(&y.0));
+            columns.push((name.clone(), scores));
         }
         let keyed: Vec<(&str, &[(String, f64)])> = columns
             .iter()
@@ -170,31 +174,24 @@ fn per_query(
             let value = v[0].unwrap_or_else(|| measure.value_if_undefined());
             let value = match spec.kind {
                 Kind::Trec(_) => value,
-                // 1/rank of the first relevant document, kept when the rank is at most k.
-                Kind::RrAt(k) => {
-                    if value > 0.0 && (1.0 / value).round() <= k as f64 {
-                        value
-                    } else {
-                        0.0
-                    }
-                }
-                Kind::Judged(k) => judged_at(qrels, run, ids, q, k),
+                Kind::RrAt(k) => rr_at(&ir_ranking(qrels, run, ids, q), k, options.relevance_level),
+                Kind::Judged(k) => judged_at(&ir_ranking(qrels, run, ids, q), k),
             };
             (name(q), value)
         })
         .collect())
 }
 
-/// The share of judged documents among the run's top min(k, ranked) for
-/// query `q`, ranked as ir_measures ranks (score descending, then document
-/// id ascending); 0 for an empty ranking.
-fn judged_at(qrels: &Qrels, run: &TrecRun, ids: &Ids, q: u32, k: usize) -> f64 {
+/// Query `q`'s ranked documents in ir_measures' order (score descending,
+/// then document id ascending; its `Judged` and `RR@k` providers sort so),
+/// with each one's grade (`None`: unjudged).
+fn ir_ranking(qrels: &Qrels, run: &TrecRun, ids: &Ids, q: u32) -> Vec<Option<i32>> {
     let Some((docs, scores)) = run.ranking(q) else {
-        return 0.0;
+        return Vec::new();
     };
-    let judged: HashSet<u32> = qrels
+    let grades: HashMap<u32, i32> = qrels
         .judgements(q)
-        .map(|(d, _)| d.iter().copied().collect())
+        .map(|(d, g)| d.iter().copied().zip(g.iter().copied()).collect())
         .unwrap_or_default();
     let documents = ids.documents();
     let mut order: Vec<usize> = (0..docs.len()).collect();
@@ -206,13 +203,29 @@ fn judged_at(qrels: &Qrels, run: &TrecRun, ids: &Ids, q: u32, k: usize) -> f64 {
                 .cmp(documents.name(docs[y]).unwrap_or(""))
         })
     });
-    let top = k.min(order.len());
-    if top == 0 {
+    order
+        .iter()
+        .map(|&i| grades.get(&docs[i]).copied())
+        .collect()
+}
+
+/// The share of judged documents among the top min(k, ranked) of a
+/// ranking in ir_measures' order; 0 for an empty ranking.
+fn judged_at(ranking: &[Option<i32>], k: usize) -> f64 {
+    let top = &ranking[..k.min(ranking.len())];
+    if top.is_empty() {
         return 0.0;
     }
-    let hits = order[..top]
+    top.iter().filter(|g| g.is_some()).count() as f64 / top.len() as f64
+}
+
+/// 1/rank of the first document with a grade of at least `level` among the
+/// top k of a ranking in ir_measures' order (its MS MARCO `RR@k`); 0 when
+/// there is none.
+fn rr_at(ranking: &[Option<i32>], k: usize, level: i32) -> f64 {
+    ranking
         .iter()
-        .filter(|&&i| judged.contains(&docs[i]))
-        .count();
-    hits as f64 / top as f64
+        .take(k)
+        .position(|g| g.is_some_and(|g| g >= level))
+        .map_or(0.0, |r| 1.0 / (r + 1) as f64)
 }
