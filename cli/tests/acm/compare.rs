@@ -12,6 +12,17 @@ use serde_json::Value;
 
 use crate::common::{Scratch, data, fails, ok, run};
 
+/// The ir_measures names of the reference file (its `IR_NAMES`).
+const IR_NAMES: [&str; 7] = [
+    "AP",
+    "nDCG@10",
+    "P(rel=2)@5",
+    "RR@5",
+    "R@5",
+    "Judged@10",
+    "AP(rel=2)",
+];
+
 fn expected() -> Value {
     let text = std::fs::read_to_string(data("tests/data/compare/cli_expected.json")).unwrap();
     serde_json::from_str(&text).unwrap()
@@ -115,15 +126,7 @@ fn check_t(doc: &Value, cli: &str, reference: &str, adjusted: &str) {
 
 #[test]
 fn trec_eval_and_ir_measures_names_give_scipys_t_tests_with_holm() {
-    let ir = [
-        "AP",
-        "nDCG@10",
-        "P(rel=2)@5",
-        "RR@5",
-        "R@5",
-        "Judged@10",
-        "AP(rel=2)",
-    ];
+    let ir = IR_NAMES;
     let mut args = vec!["--test", "t"];
     for m in ir {
         args.extend(["-m", m]);
@@ -186,15 +189,7 @@ fn wilcoxon_with_holm_matches_scipy_and_statsmodels() {
 #[test]
 fn family_all_is_one_benjamini_hochberg_family_as_statsmodels() {
     let e = expected();
-    let ir = [
-        "AP",
-        "nDCG@10",
-        "P(rel=2)@5",
-        "RR@5",
-        "R@5",
-        "Judged@10",
-        "AP(rel=2)",
-    ];
+    let ir = IR_NAMES;
     let mut args = vec!["--test", "t", "--family", "all", "--correction", "bh"];
     for m in ir {
         args.extend(["-m", m]);

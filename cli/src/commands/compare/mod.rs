@@ -279,6 +279,24 @@ pub struct Results {
 }
 
 impl Results {
+    /// The results of a source, of the same systems throughout, with the
+    /// family's correction applied (`default` unless `--family` is given).
+    fn corrected(
+        comparisons: Vec<(String, Comparison)>,
+        friedman: Vec<(String, Friedman)>,
+        options: &Options,
+        default: FamilyArg,
+    ) -> Outcome<Self> {
+        let mut results = Self {
+            comparisons,
+            friedman,
+            options: options.clone(),
+            same_systems: true,
+        };
+        results.correct(default)?;
+        Ok(results)
+    }
+
     /// Applies the family's correction (for `All`, jointly).
     fn correct(&mut self, default: FamilyArg) -> Outcome {
         if self.options.family.unwrap_or(default) == FamilyArg::All {

@@ -278,14 +278,7 @@ pub fn wordsim(a: &WordsimArgs, ctx: &Ctx, out: &mut Out) -> Outcome<Results> {
             ranked.push((c.label().to_owned(), f));
         }
     }
-    let mut results = Results {
-        comparisons,
-        friedman: ranked,
-        options: a.options.clone(),
-        same_systems: true,
-    };
-    results.correct(FamilyArg::All)?;
-    Ok(results)
+    Results::corrected(comparisons, ranked, &a.options, FamilyArg::All)
 }
 
 /// Lexical-substitution systems on one gold file.
@@ -365,14 +358,7 @@ pub fn lexsub(a: &LexsubArgs, ctx: &Ctx, out: &mut Out) -> Outcome<Results> {
     }
     drop(bar);
     let _ = out;
-    let mut results = Results {
-        comparisons,
-        friedman: Vec::new(),
-        options: a.options.clone(),
-        same_systems: true,
-    };
-    results.correct(FamilyArg::Measure)?;
-    Ok(results)
+    Results::corrected(comparisons, Vec::new(), &a.options, FamilyArg::Measure)
 }
 
 /// A CSV table of scores, units by systems.
@@ -440,12 +426,10 @@ pub fn table(a: &TableArgs, ctx: &Ctx, out: &mut Out) -> Outcome<Results> {
         .map_err(|e| Failure::from_error(&e))?;
     let f = friedman(&table, order, a.options.alpha).map_err(|e| Failure::from_error(&e))?;
     let heading = name_of(&a.file);
-    let mut results = Results {
-        comparisons: vec![(heading.clone(), c)],
-        friedman: vec![(heading, f)],
-        options: a.options.clone(),
-        same_systems: true,
-    };
-    results.correct(FamilyArg::Measure)?;
-    Ok(results)
+    Results::corrected(
+        vec![(heading.clone(), c)],
+        vec![(heading, f)],
+        &a.options,
+        FamilyArg::Measure,
+    )
 }

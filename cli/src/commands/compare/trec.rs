@@ -134,15 +134,8 @@ pub fn run(a: &Args, ctx: &Ctx, out: &mut Out) -> Outcome<Results> {
         bar.inc(1);
     }
     drop(bar);
-    let mut results = Results {
-        comparisons,
-        friedman: Vec::new(),
-        options: a.options.clone(),
-        same_systems: true,
-    };
-    results.correct(FamilyArg::Measure)?;
     let _ = out;
-    Ok(results)
+    Results::corrected(comparisons, Vec::new(), &a.options, FamilyArg::Measure)
 }
 
 /// One run's value of one measure on every scored query, keyed by query
