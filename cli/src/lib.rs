@@ -34,6 +34,7 @@ Examples:
   acm wordsim --vectors glove.vec SimLex-999.txt
   acm trec -q -m map -m P.5,10 qrels run     trec_eval's command line and output
   acm lexsub gold.txt system.best            SemEval-2007 best/oot and the revised measures
+  acm compare trec qrels a.run b.run c.run   which runs differ: paired tests, Holm, intervals
   acm simulate table2                        Table 2 of Lombardo et al. (2020)
   acm campaign init --state s.json --items items.csv --seed 7
   acm pairwise fit votes.csv --format json   Bradley–Terry scores with intervals, P(top k)
@@ -70,6 +71,7 @@ pub enum Command {
     Corr(commands::corr::Args),
     Wordsim(commands::wordsim::Args),
     Trec(commands::trec::Args),
+    Compare(commands::compare::Args),
     Relevance(commands::relevance::Args),
     Lexsub(commands::lexsub::Args),
     Triplets(commands::triplets::Args),
@@ -98,6 +100,7 @@ pub fn run(cli: Cli, out: &mut Out) -> Outcome {
         Command::Corr(a) => commands::corr::run(&a, &ctx, out),
         Command::Wordsim(a) => commands::wordsim::run(&a, &ctx, out),
         Command::Trec(a) => commands::trec::run(&a, &ctx, out),
+        Command::Compare(a) => commands::compare::run(&a, &ctx, out),
         Command::Relevance(a) => commands::relevance::run(&a, &ctx, out),
         Command::Lexsub(a) => commands::lexsub::run(&a, &ctx, out),
         Command::Triplets(a) => commands::triplets::run(&a, &ctx, out),

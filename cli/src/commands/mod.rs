@@ -1,6 +1,7 @@
 //! The subcommands, one module each.
 
 pub mod campaign;
+pub mod compare;
 pub mod corr;
 pub mod lexsub;
 pub mod pairwise;

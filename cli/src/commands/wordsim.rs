@@ -92,7 +92,7 @@ pub struct Args {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct LayoutArg(pub Option<Layout>);
 
-fn parse_layout(s: &str) -> Result<LayoutArg, String> {
+pub(crate) fn parse_layout(s: &str) -> Result<LayoutArg, String> {
     if s == "plain" {
         return Ok(LayoutArg(None));
     }
@@ -105,7 +105,7 @@ fn parse_layout(s: &str) -> Result<LayoutArg, String> {
 const LAYOUTS: &str = "wordsim353, simlex999, men, rg65, mc30, mturk, rw, simverb3500, plain";
 
 /// Reads a dataset with the layout given, or detected from its content.
-fn read_benchmark(path: &Path, layout: Option<LayoutArg>) -> Outcome<Benchmark> {
+pub(crate) fn read_benchmark(path: &Path, layout: Option<LayoutArg>) -> Outcome<Benchmark> {
     let name = name_of(path);
     let read = match layout {
         Some(LayoutArg(l)) => {
@@ -140,7 +140,7 @@ fn benchmark_failure(path: &Path, e: &WordsimError) -> Failure {
     }
 }
 
-fn name_of(path: &Path) -> String {
+pub(crate) fn name_of(path: &Path) -> String {
     path.file_name().map_or_else(
         || path.display().to_string(),
         |n| n.to_string_lossy().into_owned(),
@@ -158,7 +158,7 @@ fn vectors_failure(path: &Path, e: &EmbeddingError) -> Failure {
     }
 }
 
-fn load_vectors(path: &Path, options: &ReadOptions, ctx: &Ctx) -> Outcome<Vectors<f32>> {
+pub(crate) fn load_vectors(path: &Path, options: &ReadOptions, ctx: &Ctx) -> Outcome<Vectors<f32>> {
     let mut head = Vec::with_capacity(1 << 16);
     input::open(path)?
         .take(1 << 16)

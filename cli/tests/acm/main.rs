@@ -7,6 +7,7 @@ mod campaign_inputs;
 mod campaign_models;
 mod campaign_safety;
 mod common;
+mod compare;
 mod corr;
 mod general;
 mod lexsub;
