@@ -82,15 +82,15 @@ fn library_fit(
 fn the_dashboard_ranks_the_votes_so_far_with_intervals() {
     let served = serve("fitted", state(8, 2, 0.5, 2, 0.0, 77, Some(page())));
     let addr = served.server.local_addr();
-    assert!(status(&addr)["fitted"].is_null(), "no vote yet");
-    let answered = answer(&addr, 6);
+    assert!(status(addr)["fitted"].is_null(), "no vote yet");
+    let answered = answer(addr, 6);
     assert!(answered >= 5, "{answered}");
-    let st = status(&addr);
+    let st = status(addr);
     let f = &st["fitted"];
     assert_eq!(f["votes"], st["campaign"]["votes"], "{f}");
     assert_eq!(f["prior_sd"], 3.0);
     assert_eq!(f["total"], 8);
-    let (fit, u) = library_fit(&addr, 8);
+    let (fit, u) = library_fit(addr, 8);
     let items = f["items"].as_array().unwrap();
     assert_eq!(items.len(), 8);
     for (r, i) in fit.order().into_iter().enumerate() {
@@ -114,8 +114,8 @@ fn the_dashboard_ranks_the_votes_so_far_with_intervals() {
     assert_eq!(f["settled"]["settled"], u.settled.settled);
     // Cached: a vote more within the minute leaves the fit as it was.
     let votes = f["votes"].clone();
-    assert_eq!(answer(&addr, 1), 1);
-    let again = status(&addr);
+    assert_eq!(answer(addr, 1), 1);
+    let again = status(addr);
     assert_ne!(again["campaign"]["votes"], votes);
     assert_eq!(again["fitted"]["votes"], votes);
     assert_eq!(again["fitted"]["fitted_ms"], f["fitted_ms"]);
