@@ -281,8 +281,6 @@
 #![doc(test(attr(deny(warnings))))]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
-#[cfg(feature = "scheduler")]
-#[cfg_attr(docsrs, doc(cfg(feature = "scheduler")))]
 /// Declares `$repr`, the unvalidated mirror of a type that serde reads
 /// (feature `serde`), and the conversion that validates it: the type is
 /// declared with `serde(try_from = "$repr")`, so every value read goes
@@ -306,6 +304,8 @@ macro_rules! serde_mirror {
     };
 }
 
+#[cfg(feature = "scheduler")]
+#[cfg_attr(docsrs, doc(cfg(feature = "scheduler")))]
 pub mod ballot;
 pub mod correlation;
 pub mod embedding;

@@ -189,7 +189,17 @@ def _records(winner, loser, tie, worker, data, items, workers):
     shown_in_order)."""
     shown_in_order = False
     if data is not None:
-        cols = set(getattr(data, "columns", None) or getattr(data, "keys", list)())
+        # A DataFrame's columns (an Index has no truth value), a mapping's keys.
+        cols = getattr(data, "columns", None)
+        if cols is None:
+            keys = getattr(data, "keys", None)
+            if keys is None:
+                raise TypeError(
+                    f"data must be a table (a DataFrame or a dict of columns), "
+                    f"got {type(data).__name__}"
+                )
+            cols = keys()
+        cols = {c for c in cols if isinstance(c, str)}
         if winner is None and loser is None and {"left", "right", "label"} <= cols:
             # Crowd-Kit's layout: left, right shown, label the winner.
             left = np.asarray(data["left"])
@@ -253,25 +263,13 @@ def _finish(first, second, vote, worker, items, workers, shown_in_order):
     return a, b, vote, wcodes, names, wnames, shown_in_order
 
 
-def _fit(
-    noisy,
-    winner,
-    loser,
-    tie,
-    worker,
-    data,
-    items,
-    workers,
-    prior_sd,
-    level,
-    top_k,
-    draws,
-    bootstrap,
-    seed,
-    settle,
-    tolerance,
-    max_iterations,
-):
+def _fit(noisy, args):
+    """The fit of either model, ``args`` the public function's arguments."""
+    a = args
+    winner, loser, tie, worker = a["winner"], a["loser"], a["tie"], a["worker"]
+    data, items, workers, bootstrap = a["data"], a["items"], a["workers"], a["bootstrap"]
+    prior_sd, tolerance, max_iterations = a["prior_sd"], a["tolerance"], a["max_iterations"]
+    draws = a["draws"]
     first, second, vote, wcodes, names, wnames, shown = _records(
         winner, loser, tie, worker, data, items, workers
     )
@@ -290,11 +288,11 @@ def _fit(
         None if tolerance is None else float(tolerance),
         None if max_iterations is None else int(max_iterations),
         None if bootstrap is None else int(bootstrap),
-        float(level),
-        int(top_k),
+        float(a["level"]),
+        int(a["top_k"]),
         None if draws is None else int(draws),
-        _seed(seed),
-        float(settle),
+        _seed(a["seed"]),
+        float(a["settle"]),
     )
     return PairwiseFit(d)
 
@@ -360,25 +358,7 @@ def bradley_terry(
     Scores equal choix's ``ilsr_pairwise`` / ``mm_pairwise`` (and
     ``opt_pairwise`` with ``prior_sd``) to 1e-6.
     """
-    return _fit(
-        False,
-        winner,
-        loser,
-        tie,
-        worker,
-        data,
-        items,
-        workers,
-        prior_sd,
-        level,
-        top_k,
-        draws,
-        bootstrap,
-        seed,
-        settle,
-        tolerance,
-        max_iterations,
-    )
+    return _fit(False, locals())
 
 
 def noisy_bradley_terry(
@@ -413,25 +393,7 @@ def noisy_bradley_terry(
     which says which item was shown first (else it is 1/2, and ``bias`` is
     NaN).
     """
-    return _fit(
-        True,
-        winner,
-        loser,
-        tie,
-        worker,
-        data,
-        items,
-        workers,
-        prior_sd,
-        level,
-        top_k,
-        draws,
-        bootstrap,
-        seed,
-        settle,
-        tolerance,
-        max_iterations,
-    )
+    return _fit(True, locals())
 
 
 bradley_terry.__doc__ = (bradley_terry.__doc__ or "") + _COMMON

@@ -208,6 +208,22 @@ fn finish(
     Ok(CompareCore { measures })
 }
 
+/// The table of a units × systems matrix whose columns are named `names`.
+fn table(matrix: &PyReadonlyArray2<'_, f64>, names: &[String]) -> Result<ScoreTable, String> {
+    let view = matrix.as_array();
+    let (n, k) = view.dim();
+    if k != names.len() {
+        return Err(format!(
+            "the matrix has {k} columns (systems) but {} names were given",
+            names.len()
+        ));
+    }
+    let columns: Vec<(&str, Vec<f64>)> = (0..k)
+        .map(|j| (names[j].as_str(), (0..n).map(|i| view[[i, j]]).collect()))
+        .collect();
+    ScoreTable::from_columns(&columns).map_err(|e| e.to_string())
+}
+
 /// Compares the systems (columns) of each units × systems matrix, one per
 /// measure, with `names` the systems and `unit_names` (if any) the units.
 #[pyfunction]
@@ -225,19 +241,7 @@ pub fn compare_matrices(
         let (compare, corr) = options.build()?;
         let mut tables = Vec::with_capacity(measures.len());
         for (measure, m) in &measures {
-            let view = m.as_array();
-            let (n, k) = view.dim();
-            if k != names.len() {
-                return Err(value_error(format!(
-                    "{measure}: the matrix has {k} columns (systems) but {} names were given",
-                    names.len()
-                )));
-            }
-            let columns: Vec<(&str, Vec<f64>)> = (0..k)
-                .map(|j| (names[j].as_str(), (0..n).map(|i| view[[i, j]]).collect()))
-                .collect();
-            let mut t = ScoreTable::from_columns(&columns)
-                .map_err(|e| value_error(format!("{measure}: {e}")))?;
+            let mut t = table(m, &names).map_err(|e| value_error(format!("{measure}: {e}")))?;
             if let Some(u) = &unit_names {
                 t = t
                     .with_unit_names(u.iter().cloned())
@@ -376,18 +380,7 @@ pub fn friedman<'py>(
     larger_is_better: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     guard(|| {
-        let view = matrix.as_array();
-        let (n, k) = view.dim();
-        if k != names.len() {
-            return Err(value_error(format!(
-                "the matrix has {k} columns (systems) but {} names were given",
-                names.len()
-            )));
-        }
-        let columns: Vec<(&str, Vec<f64>)> = (0..k)
-            .map(|j| (names[j].as_str(), (0..n).map(|i| view[[i, j]]).collect()))
-            .collect();
-        let t = ScoreTable::from_columns(&columns).or_value_error()?;
+        let t = table(&matrix, &names).map_err(value_error)?;
         let order = if larger_is_better {
             Order::LargerIsBetter
         } else {

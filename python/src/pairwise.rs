@@ -57,44 +57,33 @@ fn fit_and_uncertainty(
     bootstrap: Option<usize>,
     opts: &Inference,
 ) -> Result<(Fit, Uncertainty), PairwiseError> {
+    // The two models share their setters but no trait: one body for both.
+    macro_rules! fit_with {
+        ($model:expr) => {{
+            let mut m = $model;
+            if let Some(sd) = prior_sd {
+                m = m.prior_sd(sd)?;
+            }
+            if let Some(t) = tolerance {
+                m = m.tolerance(t)?;
+            }
+            if let Some(n) = max_iterations {
+                m = m.max_iterations(n);
+            }
+            match bootstrap {
+                Some(b) => m.bootstrap(data, b, opts),
+                None => {
+                    let fit = m.fit(data)?;
+                    let u = fit.uncertainty(data, opts)?;
+                    Ok((fit, u))
+                }
+            }
+        }};
+    }
     if noisy {
-        let mut m = NoisyBradleyTerry::new();
-        if let Some(sd) = prior_sd {
-            m = m.prior_sd(sd)?;
-        }
-        if let Some(t) = tolerance {
-            m = m.tolerance(t)?;
-        }
-        if let Some(n) = max_iterations {
-            m = m.max_iterations(n);
-        }
-        match bootstrap {
-            Some(b) => m.bootstrap(data, b, opts),
-            None => {
-                let fit = m.fit(data)?;
-                let u = fit.uncertainty(data, opts)?;
-                Ok((fit, u))
-            }
-        }
+        fit_with!(NoisyBradleyTerry::new())
     } else {
-        let mut m = BradleyTerry::new();
-        if let Some(sd) = prior_sd {
-            m = m.prior_sd(sd)?;
-        }
-        if let Some(t) = tolerance {
-            m = m.tolerance(t)?;
-        }
-        if let Some(n) = max_iterations {
-            m = m.max_iterations(n);
-        }
-        match bootstrap {
-            Some(b) => m.bootstrap(data, b, opts),
-            None => {
-                let fit = m.fit(data)?;
-                let u = fit.uncertainty(data, opts)?;
-                Ok((fit, u))
-            }
-        }
+        fit_with!(BradleyTerry::new())
     }
 }
 

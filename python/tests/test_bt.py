@@ -267,3 +267,5 @@ def test_wrong_types_are_type_errors():
         acm.bradley_terry(["a"], ["b"], ["yes"])
     with pytest.raises(TypeError):
         acm.bradley_terry(["a", "b"], ["b", "a"], seed="s")
+    with pytest.raises(TypeError, match="table"):
+        acm.bradley_terry(data=[("a", "b")])

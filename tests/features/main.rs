@@ -22,6 +22,7 @@ mod fuzz_regressions;
 #[path = "../common/harness.rs"]
 #[allow(dead_code)]
 mod harness;
+mod histogram;
 mod limits;
 mod misuse;
 mod pairwise;

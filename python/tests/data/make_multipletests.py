@@ -2,32 +2,25 @@
 python/tests/test_multipletests.py, written to multipletests.json next to
 this script.
 
-Run with a Python that has statsmodels (any recent version; the versions
-used are recorded in the output):
+Run with a Python that has statsmodels, SciPy and mpmath (which the
+crate's tests/data/compare/make_expected.py, whose method list this
+shares, imports; the versions used are recorded in the output):
 
     python python/tests/data/make_multipletests.py
 """
 
 import json
+import sys
 from pathlib import Path
 
 import numpy as np
 import statsmodels
 from statsmodels.stats.multitest import multipletests
 
-METHODS = [
-    "bonferroni",
-    "sidak",
-    "holm-sidak",
-    "holm",
-    "simes-hochberg",
-    "hommel",
-    "fdr_bh",
-    "fdr_by",
-    "fdr_tsbh",
-    "fdr_tsbky",
-    "fdr_gbs",
-]
+# Every method statsmodels has: the list of the crate's reference script.
+sys.path.insert(0, str(Path(__file__).parents[3] / "tests" / "data" / "compare"))
+from make_expected import METHODS
+
 # Aliases statsmodels accepts, each with the method it names.
 ALIASES = {
     "b": "bonferroni",
