@@ -119,6 +119,10 @@ pub(crate) const FIT_TOP_K: usize = 10;
 /// most one fit a minute, whatever the number of requests.
 pub(crate) const FIT_REFRESH_MS: u64 = 60_000;
 
+/// The most items the dashboard fits (a fit at 10⁵ items took about 12 s
+/// and 280 MB on a loaded machine: above the server's load-test bars).
+pub(crate) const FIT_MAX_ITEMS: usize = 20_000;
+
 /// The Bradley–Terry fit of every vote so far, as the dashboard shows it.
 #[derive(Debug)]
 pub(crate) struct Fitted {
@@ -194,6 +198,21 @@ impl Engine {
             if same || now.saturating_sub(f.fitted_ms) < FIT_REFRESH_MS {
                 return None;
             }
+        }
+        let n = c.scheduler().config().n_items();
+        if n > FIT_MAX_ITEMS {
+            // Not measured within the load test's memory and time bars:
+            // said once, not fitted.
+            self.fitted = Some(Arc::new(Fitted {
+                votes,
+                exclusions,
+                fitted_ms: now,
+                took_ms: 0,
+                result: Err(format!(
+                    "not fitted on the dashboard above {FIT_MAX_ITEMS} items ({n} here): use acm campaign rank --estimator bt"
+                )),
+            }));
+            return None;
         }
         self.fitting = true;
         Some(FitJob {
