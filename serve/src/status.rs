@@ -6,7 +6,7 @@
 use adaptive_comp_metrics::ballot::{BallotStatus, Exclusion, Phase};
 use serde::Serialize;
 
-use crate::engine::{Engine, Finish, WorkerTally};
+use crate::engine::{Engine, Finish, Fitted, WorkerTally};
 use crate::state::WorkerSummary;
 
 /// The whole status.
@@ -27,6 +27,9 @@ pub(crate) struct Status {
     pub(crate) exclusions: Vec<Exclusion>,
     /// The ranking after the closed ballots (`null` before the first close).
     pub(crate) ranking: Option<RankingInfo>,
+    /// The Bradley–Terry ranking of every vote so far, with intervals and
+    /// the settled top k (`null` before the first vote).
+    pub(crate) fitted: Option<FittedInfo>,
     /// Invitation links.
     pub(crate) invitations: Vec<InvitationRow>,
     /// What closing the open ballot now lacks (`null` without an open ballot).
@@ -159,6 +162,66 @@ pub(crate) struct RankedRow {
     pub(crate) last_ballot: usize,
 }
 
+/// The Bradley–Terry ranking of the votes so far.
+#[derive(Debug, Clone, Serialize)]
+#[serde(untagged)]
+pub(crate) enum FittedInfo {
+    /// The first entries.
+    Ranked {
+        /// Votes the fit counted.
+        votes: u64,
+        /// When it was fitted (ms since the epoch).
+        fitted_ms: u64,
+        /// How long the fit took (ms).
+        took_ms: u64,
+        /// The Gaussian prior's SD on the scores.
+        prior_sd: f64,
+        /// The intervals' coverage.
+        level: f64,
+        /// Items in all.
+        total: usize,
+        /// The first entries, best first.
+        items: Vec<FittedRow>,
+        /// Whether the top k is settled.
+        settled: SettledInfo,
+    },
+    /// The library refused.
+    Failed { error: String },
+}
+
+/// One item of the fitted ranking.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct FittedRow {
+    pub(crate) rank: usize,
+    pub(crate) id: String,
+    pub(crate) text: String,
+    /// Log-strength, centred.
+    pub(crate) score: f64,
+    pub(crate) low: f64,
+    pub(crate) high: f64,
+    pub(crate) rank_low: usize,
+    pub(crate) rank_high: usize,
+    /// P(in the top k).
+    pub(crate) p_top_k: f64,
+}
+
+/// Whether the fitted top k is settled.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct SettledInfo {
+    pub(crate) k: usize,
+    /// The top k's ids, best first.
+    pub(crate) top: Vec<String>,
+    /// P(the estimated top k is the top k).
+    pub(crate) probability: f64,
+    pub(crate) target: f64,
+    pub(crate) settled: bool,
+    /// The largest settled top k' (0: none).
+    pub(crate) largest_settled: usize,
+    /// About how many further comparisons would settle it (`null`: no
+    /// number of the same comparisons can).
+    pub(crate) further_comparisons: Option<u64>,
+}
+
 /// An invitation.
 #[derive(Debug, Clone, Serialize)]
 pub(crate) struct InvitationRow {
@@ -217,6 +280,7 @@ impl Engine {
             }
             Err(error) => RankingInfo::Failed { error },
         });
+        let fitted = self.fitted().map(|f| self.fitted_info(&f, top));
         let f = &self.file;
         let c = &f.campaign;
         let s = c.scheduler();
@@ -333,6 +397,7 @@ impl Engine {
             workers,
             exclusions: c.exclusions().to_vec(),
             ranking,
+            fitted,
             invitations: self
                 .invitations
                 .iter()
@@ -344,6 +409,59 @@ impl Engine {
             close,
             now_ms: now,
             agreement_ms: self.tally.agreement_ms,
+        }
+    }
+
+    /// The dashboard's view of a fit: its first `top` entries (all:
+    /// `None`), ids and texts looked up.
+    fn fitted_info(&self, f: &Fitted, top: Option<usize>) -> FittedInfo {
+        let (fit, u, order) = match &f.result {
+            Ok(r) => r,
+            Err(error) => {
+                return FittedInfo::Failed {
+                    error: error.clone(),
+                };
+            }
+        };
+        let thing = |i: usize| {
+            let (id, text, _) = self.file.thing(i);
+            (id.to_owned(), text.to_owned())
+        };
+        let n = top.unwrap_or(order.len()).min(order.len());
+        FittedInfo::Ranked {
+            votes: f.votes,
+            fitted_ms: f.fitted_ms,
+            took_ms: f.took_ms,
+            prior_sd: crate::engine::FIT_PRIOR_SD,
+            level: u.level,
+            total: order.len(),
+            items: order[..n]
+                .iter()
+                .enumerate()
+                .map(|(r, &i)| {
+                    let (id, text) = thing(i);
+                    FittedRow {
+                        rank: r + 1,
+                        id,
+                        text,
+                        score: fit.scores[i],
+                        low: u.intervals[i][0],
+                        high: u.intervals[i][1],
+                        rank_low: u.rank_intervals[i][0],
+                        rank_high: u.rank_intervals[i][1],
+                        p_top_k: u.top_k_probability[i],
+                    }
+                })
+                .collect(),
+            settled: SettledInfo {
+                k: u.settled.k,
+                top: u.settled.top.iter().map(|&i| thing(i).0).collect(),
+                probability: u.settled.probability,
+                target: u.settled.target,
+                settled: u.settled.settled,
+                largest_settled: u.settled.largest_settled,
+                further_comparisons: u.settled.further_comparisons,
+            },
         }
     }
 

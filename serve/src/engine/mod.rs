@@ -42,6 +42,7 @@ use crate::state::CampaignFile;
 use crate::store::{self, Activity, Event, EventKind, Loaded, Op, WorkerRow};
 
 mod tally;
+pub(crate) use tally::{FIT_PRIOR_SD, Fitted};
 #[cfg(test)]
 mod tests;
 mod workers;
@@ -249,6 +250,10 @@ pub(crate) struct Engine {
     pub(crate) ballot_times: Vec<(Option<u64>, Option<u64>)>,
     /// The ranking after the closed ballots (their number), computed once.
     ranking: Option<(usize, Arc<Vec<RankedItem>>)>,
+    /// The Bradley–Terry fit of the votes so far, cached by vote count.
+    fitted: Option<Arc<tally::Fitted>>,
+    /// A request is fitting the votes (outside the lock).
+    fitting: bool,
     excluded: HashSet<String>,
     /// The open ballot has every vote: the next must be opened.
     pub(crate) transition: bool,
@@ -338,6 +343,8 @@ impl Engine {
             worker_sessions,
             ballot_times,
             ranking: None,
+            fitted: None,
+            fitting: false,
             excluded,
             transition: false,
             ops: Vec::new(),

@@ -7,6 +7,9 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use adaptive_comp_metrics::ballot::{BallotStatus, Campaign, RankedItem, WorkerStats};
+use adaptive_comp_metrics::pairwise::{
+    BradleyTerry, CampaignVotes, Comparisons, Fit, Inference, Uncertainty,
+};
 
 use super::{AGREEMENT_REFRESH_MS, Bits, Engine};
 use crate::state::WorkerSummary;
@@ -103,7 +106,133 @@ impl Tally {
     }
 }
 
+/// The Gaussian prior N(0, SD²) of the dashboard's Bradley–Terry scores:
+/// a collection in progress often has items that won (or lost) every
+/// comparison so far, whose maximum-likelihood scores are infinite.
+pub(crate) const FIT_PRIOR_SD: f64 = 3.0;
+
+/// k of the dashboard's P(top k) and settled top k.
+pub(crate) const FIT_TOP_K: usize = 10;
+
+/// A fit older than this is computed again when votes have come since
+/// (the dashboard reloads every minute): under a steady stream of votes at
+/// most one fit a minute, whatever the number of requests.
+pub(crate) const FIT_REFRESH_MS: u64 = 60_000;
+
+/// The most items the dashboard fits (a fit at 10⁵ items took about 12 s
+/// and 280 MB on a loaded machine: above the server's load-test bars).
+pub(crate) const FIT_MAX_ITEMS: usize = 20_000;
+
+/// The Bradley–Terry fit of every vote so far, as the dashboard shows it.
+#[derive(Debug)]
+pub(crate) struct Fitted {
+    /// Votes counted by the fit (excluded workers' left out).
+    pub(crate) votes: u64,
+    /// Exclusions when it was fitted (with `votes`, the cache's key).
+    pub(crate) exclusions: usize,
+    /// When it was fitted.
+    pub(crate) fitted_ms: u64,
+    /// How long the fit took.
+    pub(crate) took_ms: u64,
+    /// The fit, its intervals, P(top k) and settled top k, and the items
+    /// best first; or the library's refusal.
+    pub(crate) result: Result<(Fit, Uncertainty, Vec<usize>), String>,
+}
+
+/// A fit to run outside the engine's lock: the votes, copied under it.
+#[derive(Debug)]
+pub(crate) struct FitJob {
+    votes: u64,
+    exclusions: usize,
+    data: Comparisons,
+}
+
+impl FitJob {
+    /// Fits Bradley–Terry (Davidson's ties, prior [`FIT_PRIOR_SD`]) with
+    /// intervals, P(top [`FIT_TOP_K`]) and the settled top k.
+    ///
+    /// # Complexity
+    /// O(votes + N) per Newton step, plus O(draws · N log N) for the rank
+    /// intervals (at least 100 draws).
+    pub(crate) fn run(self, now: u64) -> Fitted {
+        let start = std::time::Instant::now();
+        let data = &self.data;
+        let result = BradleyTerry::new()
+            .prior_sd(FIT_PRIOR_SD)
+            .and_then(|m| m.fit(data))
+            .and_then(|fit| {
+                let opts = Inference::new().top_k(FIT_TOP_K.min(data.n_items().max(1)))?;
+                let u = fit.uncertainty(data, &opts)?;
+                let order = fit.order();
+                Ok((fit, u, order))
+            })
+            .map_err(|e| e.to_string());
+        Fitted {
+            votes: self.votes,
+            exclusions: self.exclusions,
+            fitted_ms: now,
+            took_ms: u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX),
+            result,
+        }
+    }
+}
+
 impl Engine {
+    /// The votes to fit, when the dashboard's fit is due: none cached, or
+    /// the vote count or exclusions changed and the cached fit is older
+    /// than [`FIT_REFRESH_MS`]. `None` when it is not due, before the
+    /// first vote, and while another request fits (it is then marked
+    /// underway until [`fit_done`](Self::fit_done)).
+    ///
+    /// # Complexity
+    /// O(votes) when due (the copy), O(1) otherwise.
+    pub(crate) fn fit_due(&mut self, now: u64) -> Option<FitJob> {
+        let c = &self.file.campaign;
+        let votes = c.scheduler().total_votes();
+        let exclusions = c.exclusions().len();
+        if votes == 0 || self.fitting {
+            return None;
+        }
+        if let Some(f) = &self.fitted {
+            let same = f.votes == votes && f.exclusions == exclusions;
+            if same || now.saturating_sub(f.fitted_ms) < FIT_REFRESH_MS {
+                return None;
+            }
+        }
+        let n = c.scheduler().config().n_items();
+        if n > FIT_MAX_ITEMS {
+            // Not measured within the load test's memory and time bars:
+            // said once, not fitted.
+            self.fitted = Some(Arc::new(Fitted {
+                votes,
+                exclusions,
+                fitted_ms: now,
+                took_ms: 0,
+                result: Err(format!(
+                    "not fitted on the dashboard above {FIT_MAX_ITEMS} items ({n} here): use acm campaign rank --estimator bt"
+                )),
+            }));
+            return None;
+        }
+        self.fitting = true;
+        Some(FitJob {
+            votes,
+            exclusions,
+            data: Comparisons::from_campaign(c, CampaignVotes::default()),
+        })
+    }
+
+    /// Keeps a finished fit for the dashboard.
+    pub(crate) fn fit_done(&mut self, fitted: Fitted) {
+        self.fitting = false;
+        self.fitted = Some(Arc::new(fitted));
+    }
+
+    /// The cached fit (`None` before the first).
+    pub(crate) fn fitted(&self) -> Option<Arc<Fitted>> {
+        self.fitted.clone()
+    }
+
     /// The agreement is computed again when it is older than
     /// [`AGREEMENT_REFRESH_MS`] (O(tasks)); the other figures are exact.
     pub(crate) fn refresh_tally(&mut self, now: u64) {

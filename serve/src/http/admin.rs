@@ -218,12 +218,23 @@ pub(crate) async fn json(
 
 /// The dashboard's content, from the engine's figures (on a blocking
 /// thread: the agreement, when due, and the ranking after a close take
-/// O(tasks) and O(N log N) under the engine's lock).
+/// O(tasks) and O(N log N) under the engine's lock; the Bradley–Terry fit,
+/// when due, runs outside it).
 async fn dashboard(app: &Arc<App>, top: Option<usize>) -> Result<Status, AppError> {
     let app = Arc::clone(app);
-    tokio::task::spawn_blocking(move || app.engine().status(top, now_ms()))
-        .await
-        .map_err(|_| AppError::new(StatusCode::INTERNAL_SERVER_ERROR, "the dashboard failed"))
+    tokio::task::spawn_blocking(move || {
+        let now = now_ms();
+        // The Bradley–Terry fit, when due, outside the lock: answers go on
+        // meanwhile (O(votes) copy under it, the fit without it).
+        let job = app.engine().fit_due(now);
+        if let Some(job) = job {
+            let fitted = job.run(now);
+            app.engine().fit_done(fitted);
+        }
+        app.engine().status(top, now)
+    })
+    .await
+    .map_err(|_| AppError::new(StatusCode::INTERNAL_SERVER_ERROR, "the dashboard failed"))
 }
 
 /// An admin action's result, once committed: its JSON, or back to the

@@ -7,7 +7,7 @@
 use maud::{Markup, html};
 
 use super::layout;
-use crate::status::{CloseInfo, RankingInfo, Status, WorkerRow};
+use crate::status::{CloseInfo, FittedInfo, RankingInfo, Status, WorkerRow};
 
 /// Workers listed per page of the table.
 pub(crate) const WORKERS_PER_PAGE: usize = 50;
@@ -244,6 +244,48 @@ pub(crate) fn dashboard(st: &Status, csrf: &str, notice: Option<&str>, view: &Vi
                 }
                 Some(RankingInfo::Failed { error }) => p { "The ranking failed: " (error) }
                 None => p { "No ballot is closed yet." }
+            }
+        }
+        section #fitted {
+            h2 { "Bradley–Terry ranking of the votes so far" }
+            @match &st.fitted {
+                Some(FittedInfo::Ranked { votes, fitted_ms, took_ms, prior_sd, level, total, items, settled }) => {
+                    p {
+                        "Fitted to " (votes) " vote(s) (the open ballot's so far included) at " (when(Some(*fitted_ms)))
+                        " in " (took_ms) " ms; scores are log-strengths under a Gaussian prior of SD " (prior_sd)
+                        ", with " (format!("{:.0}", 100.0 * level)) " % intervals on scores and ranks. The first "
+                        (items.len()) " of " (total) " items."
+                    }
+                    p #settled {
+                        @if settled.settled {
+                            "The top " (settled.k) " is settled: P(the same " (settled.k) " items) = "
+                            (format!("{:.3}", settled.probability)) " ≥ " (settled.target) "."
+                        } @else {
+                            "The top " (settled.k) " is not settled yet: P(the same " (settled.k) " items) = "
+                            (format!("{:.3}", settled.probability)) " < " (settled.target) "; "
+                            @match settled.further_comparisons {
+                                Some(m) => { "about " (m) " further comparisons would settle it" }
+                                None => { "two items at its boundary have equal scores" }
+                            }
+                            "; the largest settled top k is " (settled.largest_settled) "."
+                        }
+                    }
+                    table {
+                        thead { tr {
+                            th.num { "rank" } th { "id" } th { "text" } th.num { "score" }
+                            th.num { "interval" } th.num { "rank interval" } th.num { "P(top " (settled.k) ")" }
+                        } }
+                        tbody { @for i in items { tr {
+                            td.num { (i.rank) } td { (i.id) } td { (i.text) }
+                            td.num { (format!("{:.3}", i.score)) }
+                            td.num { (format!("{:.3} – {:.3}", i.low, i.high)) }
+                            td.num { (i.rank_low) "–" (i.rank_high) }
+                            td.num { (format!("{:.3}", i.p_top_k)) }
+                        } } }
+                    }
+                }
+                Some(FittedInfo::Failed { error }) => p { "The fit failed: " (error) }
+                None => p { "No vote yet." }
             }
         }
         section #invitations {

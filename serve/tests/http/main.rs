@@ -9,6 +9,7 @@
 mod common;
 mod dashboard;
 mod defects;
+mod fitted;
 mod routes;
 
 use std::path::PathBuf;
