@@ -210,7 +210,15 @@ impl MeasureSelection {
                     }
                     let parameterised = matches!(
                         e,
-                        Entry::One(Measure::Ndcg | Measure::SetF | Measure::Utility)
+                        Entry::One(
+                            Measure::Ndcg
+                                | Measure::SetF
+                                | Measure::Utility
+                                | Measure::ElevenPointAverage
+                                | Measure::G
+                                | Measure::NdcgRel
+                                | Measure::Rndcg
+                        )
                     );
                     if parameterised && cuts.is_some() {
                         return Err(RelevanceError::MeasureParameters {
@@ -218,7 +226,7 @@ impl MeasureSelection {
                         });
                     }
                     let m = mark(&mut marked, row, true);
-                    if let (Some(cuts), Entry::Cut(..) | Entry::RecallLevels) = (cuts, e) {
+                    if let (Some(cuts), Entry::Cut(..) | Entry::Levels(..)) = (cuts, e) {
                         m.cuts.push((spec.to_owned(), cuts.to_owned()));
                     }
                 }
@@ -252,7 +260,7 @@ impl MeasureSelection {
                     continue;
                 }
                 Entry::One(measure) => vec![measure],
-                Entry::Cut(..) | Entry::RecallLevels => {
+                Entry::Cut(..) | Entry::Levels(..) => {
                     cutoffs(name, e, &m.cuts, syntax, &mut out.notes)?
                 }
             };
@@ -740,9 +748,15 @@ mod tests {
                         return None;
                     }
                 }
-                Entry::One(Measure::Ndcg) if !list.is_empty() => return None,
+                Entry::One(
+                    Measure::Ndcg
+                    | Measure::ElevenPointAverage
+                    | Measure::G
+                    | Measure::NdcgRel
+                    | Measure::Rndcg,
+                ) if !list.is_empty() => return None,
                 Entry::One(m) => out.push(m),
-                Entry::Cut(..) | Entry::RecallLevels if list.is_empty() => {
+                Entry::Cut(..) | Entry::Levels(..) if list.is_empty() => {
                     out.extend(family_defaults(e));
                 }
                 _ => {
