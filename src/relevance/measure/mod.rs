@@ -191,6 +191,8 @@ type MakeLevel = fn(u32) -> Measure;
 enum Entry {
     /// `runid`: the run's name, not a value.
     Runid,
+    /// `relstring`: the grades of the first ranks as a string, not a value.
+    Relstring,
     /// A measure with one value.
     One(Measure),
     /// A family with rank cut-offs, and its default cut-offs.
@@ -208,7 +210,7 @@ enum Entry {
 /// multiple-judgement qrels (which no nickname here names); `dcg` and
 /// `ideal_dcg` are in the table but in no nickname.
 const TABLE: [(&str, Entry); 39] = {
-    use Entry::{Absent, Cut, Levels, One, Runid};
+    use Entry::{Absent, Cut, Levels, One, Relstring, Runid};
     use Measure as M;
     [
         ("runid", Runid),
@@ -226,7 +228,7 @@ const TABLE: [(&str, Entry); 39] = {
             Levels(M::InterpolatedPrecision, &RECALL_LEVELS, 100),
         ),
         ("P", Cut(M::Precision, &DEFAULT_CUTS)),
-        ("relstring", Absent),
+        ("relstring", Relstring),
         ("recall", Cut(M::Recall, &DEFAULT_CUTS)),
         ("infAP", One(M::InferredAp)),
         ("gm_bpref", One(M::GeometricBpref)),
