@@ -281,6 +281,29 @@
 #![doc(test(attr(deny(warnings))))]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+/// Declares `$repr`, the unvalidated mirror of a type that serde reads
+/// (feature `serde`), and the conversion that validates it: the type is
+/// declared with `serde(try_from = "$repr")`, so every value read goes
+/// through `$build`, the type's own checked constructor. Written once here
+/// for the crate's many validated types.
+macro_rules! serde_mirror {
+    ($ty:ty, $repr:ident, $error:ty, { $($field:ident: $fty:ty),+ $(,)? }, |$r:ident| $build:expr) => {
+        #[cfg(feature = "serde")]
+        #[derive(serde::Deserialize)]
+        struct $repr {
+            $($field: $fty),+
+        }
+
+        #[cfg(feature = "serde")]
+        impl TryFrom<$repr> for $ty {
+            type Error = $error;
+            fn try_from($r: $repr) -> core::result::Result<Self, $error> {
+                $build
+            }
+        }
+    };
+}
+
 #[cfg(feature = "scheduler")]
 #[cfg_attr(docsrs, doc(cfg(feature = "scheduler")))]
 pub mod ballot;

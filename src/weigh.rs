@@ -67,20 +67,10 @@ pub struct OffsetQuadratic {
     n0: f64,
 }
 
-/// The unvalidated mirror of [`OffsetQuadratic`] that serde reads.
-#[cfg(feature = "serde")]
-#[derive(serde::Deserialize)]
-struct RawOffsetQuadratic {
+// The unvalidated mirror of [`OffsetQuadratic`] that serde reads.
+serde_mirror!(OffsetQuadratic, RawOffsetQuadratic, CorrelationError, {
     n0: f64,
-}
-
-#[cfg(feature = "serde")]
-impl TryFrom<RawOffsetQuadratic> for OffsetQuadratic {
-    type Error = CorrelationError;
-    fn try_from(r: RawOffsetQuadratic) -> Result<Self> {
-        Self::new(r.n0)
-    }
-}
+}, |r| Self::new(r.n0));
 
 impl OffsetQuadratic {
     /// The paper's choice of offset.

@@ -28,6 +28,15 @@ of a file or text read) or ``TypeError``; an internal error raises
 ``RuntimeError``, never aborts.
 """
 
+from ._compare import (
+    ComparisonResult,
+    FriedmanResult,
+    PairResult,
+    SystemEstimate,
+    compare,
+    friedman,
+    multipletests,
+)
 from ._correlation import (
     TopWeighted,
     null_moments,
@@ -38,6 +47,7 @@ from ._correlation import (
     tau_w_standardised,
 )
 from ._errors import InputError, ReadError
+from ._pairwise import PairwiseFit, Settled, bradley_terry, noisy_bradley_terry
 from ._relevance import (
     RelevanceEvaluator,
     compute_aggregated_measure,
@@ -93,16 +103,20 @@ __version__ = "0.1.0"
 __all__ = [
     "Bootstrap",
     "BootstrapResult",
+    "ComparisonResult",
     "ConfidenceInterval",
     "ConstantInputWarning",
     "DegenerateDataWarning",
+    "FriedmanResult",
     "GammaMoments",
     "InputError",
     "LexsubScores",
     "MomentEstimate",
     "NearConstantInputWarning",
     "NullEstimate",
+    "PairResult",
     "PairedComparisonResult",
+    "PairwiseFit",
     "PearsonRResult",
     "PermutationTest",
     "PermutationTestResult",
@@ -110,9 +124,11 @@ __all__ = [
     "RelevanceEvaluator",
     "RhoW",
     "ScorePl",
+    "Settled",
     "SignificanceResult",
     "Standardised",
     "Statistic",
+    "SystemEstimate",
     "Tally",
     "TauW",
     "TopWeighted",
@@ -122,10 +138,15 @@ __all__ = [
     "WordPairsResult",
     "ZScore",
     "bootstrap_ci",
+    "bradley_terry",
+    "compare",
     "compute_aggregated_measure",
     "evaluate_word_pairs",
+    "friedman",
     "kendalltau",
     "lexsub_score",
+    "multipletests",
+    "noisy_bradley_terry",
     "null_moments",
     "paired_comparison",
     "parse_qrel",

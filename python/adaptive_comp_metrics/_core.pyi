@@ -181,3 +181,62 @@ def triplet_score_file(
 def triplet_score_vectors(
     dataset: TripletDataset, words: list[str], matrix: Any, ties_name: str
 ) -> tuple[_Tally, _Tally, _Tally, _Tally]: ...
+
+# uncertainty::compare (python/src/compare.rs)
+def multipletests(
+    pvals: Any, alpha: float, method: str, maxiter: int
+) -> tuple[list[bool], Any, float, float]: ...
+
+class CompareCore:
+    def data(self) -> list[tuple[str, dict[str, Any]]]: ...
+    def render(
+        self, format: str, table: str, measure: int, decimals: int, intervals: bool
+    ) -> str: ...
+
+def compare_matrices(
+    measures: list[tuple[str, Any]],
+    names: list[str],
+    unit_names: list[str] | None,
+    options: Any,
+    seed: int,
+    joint: bool,
+) -> CompareCore: ...
+def compare_keyed(
+    measures: list[tuple[str, list[tuple[str, list[tuple[str, float]]]]]],
+    common: bool,
+    options: Any,
+    seed: int,
+    joint: bool,
+) -> CompareCore: ...
+def compare_coefficients(
+    benchmarks: list[tuple[str, list[float], list[list[float]]]],
+    names: list[str],
+    statistics: list[tuple[str, Any]],
+    options: Any,
+    seed: int,
+    joint: bool,
+) -> CompareCore: ...
+def friedman(
+    matrix: Any, names: list[str], alpha: float, larger_is_better: bool
+) -> dict[str, Any]: ...
+
+# pairwise (python/src/pairwise.rs)
+def pairwise_fit(
+    noisy: bool,
+    items: list[str],
+    workers: list[str],
+    shown_in_order: bool,
+    first: Any,
+    second: Any,
+    vote: Any,
+    worker: Any | None,
+    prior_sd: float | None,
+    tolerance: float | None,
+    max_iterations: int | None,
+    bootstrap: int | None,
+    level: float,
+    top_k: int,
+    draws: int | None,
+    seed: int,
+    settle: float,
+) -> dict[str, Any]: ...

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any, NamedTuple
 
@@ -203,6 +203,9 @@ class PermutationTestResult:
     ``standard_error``, the ``permutations`` m, the counts ``at_least`` and
     ``at_most``, the mean and SD of the permuted values (``null_mean``,
     ``null_sd``), the ``alternative`` and the ``seed`` that reproduces it.
+    ``null_distribution``: every permuted value t_k in index order, when
+    asked for (``keep_distribution=True``; SciPy's name), else None; it
+    takes no part in equality.
     """
 
     statistic: float
@@ -215,6 +218,7 @@ class PermutationTestResult:
     null_sd: float
     alternative: str
     seed: int
+    null_distribution: np.ndarray | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -227,6 +231,9 @@ class BootstrapResult:
     resamples on which the statistic was undefined (left out);
     ``bias_correction`` z0 and ``acceleration`` a of BCa (None for
     percentile intervals); the ``seed`` that reproduces it.
+    ``bootstrap_distribution``: the statistic on every resample in index
+    order (NaN where undefined), when asked for (``keep_distribution=True``;
+    SciPy's name), else None; it takes no part in equality.
     """
 
     estimate: float
@@ -239,6 +246,7 @@ class BootstrapResult:
     bias_correction: float | None
     acceleration: float | None
     seed: int
+    bootstrap_distribution: np.ndarray | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ moments, seeded and shardable over processes."""
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 import numpy as np
@@ -112,8 +112,13 @@ class PermutationTest:
         object.__setattr__(self, "_stat", _statistic(self.statistic))
         object.__setattr__(self, "seed", _seed(self.seed))
 
-    def run(self) -> PermutationTestResult:
-        """The whole test (on every core unless ``threads`` says otherwise)."""
+    def run(self, keep_distribution: bool = False) -> PermutationTestResult:
+        """The whole test (on every core unless ``threads`` says otherwise);
+        with ``keep_distribution``, the result also holds every permuted
+        value (``null_distribution``, the same test bit for bit)."""
+        if keep_distribution:
+            values = self.replicates(0, int(self.permutations))
+            return replace(self.finish(values), null_distribution=values)
         t = _core.permutation_test(
             self.x,
             self.y,
@@ -182,8 +187,13 @@ class Bootstrap:
             self.seed,
         )
 
-    def run(self) -> BootstrapResult:
-        """The whole bootstrap."""
+    def run(self, keep_distribution: bool = False) -> BootstrapResult:
+        """The whole bootstrap; with ``keep_distribution``, the result also
+        holds the statistic on every resample (``bootstrap_distribution``,
+        the same interval bit for bit)."""
+        if keep_distribution:
+            values = self.replicates(0, int(self.resamples))
+            return replace(self.finish(values), bootstrap_distribution=values)
         c = _core.bootstrap_ci(*self._args(), self.threads)
         return _interval(c, self.method, self.seed)
 
@@ -210,6 +220,7 @@ def permutation_test(
     alternative: Alternative = "two-sided",
     seed: int | None = None,
     threads: int | None = None,
+    keep_distribution: bool = False,
 ) -> PermutationTestResult:
     """A permutation test of ``statistic`` (a name or a :class:`Statistic`)::
 
@@ -221,8 +232,12 @@ def permutation_test(
     ``threads``. The p-value SciPy's ``weightedtau`` lacks:
     ``statistic='weightedtau'``. Raises ``ValueError`` for fewer than 3
     items, invalid scores, 0 or more than 2**27 permutations.
+    ``keep_distribution=True`` keeps every permuted value in the result's
+    ``null_distribution`` (as SciPy's ``permutation_test`` does; for
+    :func:`adaptive_comp_metrics.plot.null_distribution`).
     """
-    return PermutationTest(x, y, statistic, permutations, alternative, seed, threads).run()
+    plan = PermutationTest(x, y, statistic, permutations, alternative, seed, threads)
+    return plan.run(keep_distribution)
 
 
 def bootstrap_ci(
@@ -235,6 +250,7 @@ def bootstrap_ci(
     method: Literal["BCa", "percentile"] = "BCa",
     seed: int | None = None,
     threads: int | None = None,
+    keep_distribution: bool = False,
 ) -> BootstrapResult:
     """A bootstrap confidence interval of ``statistic`` over items::
 
@@ -246,8 +262,12 @@ def bootstrap_ci(
     Resamples on which the statistic is undefined are left out and counted
     in ``failed``. Raises ``ValueError`` for fewer than 3 items, invalid
     scores, a level outside (0, 1), fewer than 2 resamples.
+    ``keep_distribution=True`` keeps the statistic of every resample in the
+    result's ``bootstrap_distribution`` (SciPy's name; for
+    :func:`adaptive_comp_metrics.plot.bootstrap_distribution`).
     """
-    return Bootstrap(x, y, statistic, resamples, confidence_level, method, seed, threads).run()
+    plan = Bootstrap(x, y, statistic, resamples, confidence_level, method, seed, threads)
+    return plan.run(keep_distribution)
 
 
 def paired_comparison(

@@ -9,9 +9,11 @@
 //! these functions their SciPy-, pytrec_eval- and gensim-compatible
 //! signatures, result objects and docstrings.
 
+mod compare;
 mod convert;
 mod correlation;
 mod dicts;
+mod pairwise;
 mod relevance;
 mod scoring;
 mod uncertainty;
@@ -32,12 +34,18 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 #[pymodule]
 mod _core {
     #[pymodule_export]
+    use crate::compare::{
+        CompareCore, compare_coefficients, compare_keyed, compare_matrices, friedman, multipletests,
+    };
+    #[pymodule_export]
     use crate::convert::_panic_for_tests;
     #[pymodule_export]
     use crate::correlation::{
         gamma_null_moments, kendalltau, pearsonr, pearsonr_ci, spearmanr, standardise_with,
         standardised, top_weighted, weightedtau,
     };
+    #[pymodule_export]
+    use crate::pairwise::pairwise_fit;
     #[pymodule_export]
     use crate::relevance::{
         TrecEvaluator, parse_qrel, parse_run, supported_measures, supported_nicknames,

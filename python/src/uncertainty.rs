@@ -152,13 +152,19 @@ impl StatSpec<'_> {
 }
 
 impl Built {
-    fn python(&self) -> bool {
+    /// The library's statistic.
+    pub(crate) fn statistic(&self) -> &dyn Statistic {
+        &*self.statistic
+    }
+
+    /// Whether the statistic calls a Python weigher (and so needs the GIL).
+    pub(crate) fn python(&self) -> bool {
         self.weigher.as_ref().is_some_and(|w| w.is_python())
     }
 
     /// The thread setting: one thread with a Python weigher (it needs the
     /// GIL), else `threads` (None: every core).
-    fn threads(&self, threads: Option<usize>) -> Threads {
+    pub(crate) fn threads(&self, threads: Option<usize>) -> Threads {
         if self.python() {
             return Threads::Fixed(NonZeroUsize::MIN);
         }
@@ -168,7 +174,7 @@ impl Built {
     }
 
     /// `result`, unless a Python weigher raised.
-    fn check<T>(&self, result: PyResult<T>) -> PyResult<T> {
+    pub(crate) fn check<T>(&self, result: PyResult<T>) -> PyResult<T> {
         match &self.weigher {
             Some(w) => w.check(result),
             None => result,

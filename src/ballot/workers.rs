@@ -104,21 +104,10 @@ pub struct ExclusionRule {
     min_controls: u64,
 }
 
-/// The unvalidated mirror of [`ExclusionRule`] that serde reads.
-#[cfg(feature = "serde")]
-#[derive(serde::Deserialize)]
-struct ExclusionRuleRepr {
-    min_accuracy: f64,
-    min_controls: u64,
-}
-
-#[cfg(feature = "serde")]
-impl TryFrom<ExclusionRuleRepr> for ExclusionRule {
-    type Error = BallotError;
-    fn try_from(r: ExclusionRuleRepr) -> Result<Self> {
-        Self::new(r.min_accuracy, r.min_controls)
-    }
-}
+// The unvalidated mirror of [`ExclusionRule`] that serde reads.
+serde_mirror!(ExclusionRule, ExclusionRuleRepr, BallotError, {
+    min_accuracy: f64, min_controls: u64,
+}, |r| Self::new(r.min_accuracy, r.min_controls));
 
 impl ExclusionRule {
     /// A rule; `min_controls` of 0 is taken as 1 (no control, no verdict).

@@ -320,53 +320,7 @@ mod tests {
 
     #[test]
     fn errors_say_what_and_where() {
-        assert_eq!(
-            spearman(&[1.0, 2.0], &[1.0]),
-            Err(CorrelationError::LengthMismatch {
-                left: "x",
-                left_len: 2,
-                right: "y",
-                right_len: 1
-            })
-        );
-        assert_eq!(
-            spearman(&[1.0], &[1.0]),
-            Err(CorrelationError::TooFewItems { needed: 2, got: 1 })
-        );
-        assert_eq!(
-            spearman::<f64>(&[], &[]),
-            Err(CorrelationError::TooFewItems { needed: 2, got: 0 })
-        );
-        assert_eq!(
-            spearman(&[1.0, 2.0, 3.0], &[1.0, f64::NAN, 3.0]),
-            Err(CorrelationError::NaN {
-                input: "y",
-                index: 1
-            })
-        );
-        assert_eq!(
-            spearman(&[1.0, f64::INFINITY, 3.0], &[1.0, 2.0, 3.0]),
-            Err(CorrelationError::Infinite {
-                input: "x",
-                index: 1
-            })
-        );
-        assert_eq!(
-            spearman(&[2.0, 2.0, 2.0], &[1.0, 2.0, 3.0]),
-            Err(CorrelationError::Constant { input: "x" })
-        );
-        assert_eq!(
-            spearman(&[1.0, 2.0, 3.0], &[0.0, -0.0, 0.0]),
-            Err(CorrelationError::Constant { input: "y" })
-        );
-        // NaN is reported even when the other input is constant.
-        assert_eq!(
-            spearman(&[2.0, 2.0], &[f64::NAN, 1.0]),
-            Err(CorrelationError::NaN {
-                input: "y",
-                index: 0
-            })
-        );
+        crate::correlation::assert_input_errors(|x, y| spearman(x, y).map(|_| ()));
     }
 
     #[test]

@@ -29,21 +29,10 @@ pub struct Scale {
     max: i32,
 }
 
-/// The unvalidated mirror of [`Scale`] that serde reads.
-#[cfg(feature = "serde")]
-#[derive(serde::Deserialize)]
-struct ScaleRepr {
-    min: i32,
-    max: i32,
-}
-
-#[cfg(feature = "serde")]
-impl TryFrom<ScaleRepr> for Scale {
-    type Error = RelevanceError;
-    fn try_from(r: ScaleRepr) -> Result<Self> {
-        Self::new(r.min, r.max)
-    }
-}
+// The unvalidated mirror of [`Scale`] that serde reads.
+serde_mirror!(Scale, ScaleRepr, RelevanceError, {
+    min: i32, max: i32,
+}, |r| Self::new(r.min, r.max));
 
 impl Default for Scale {
     fn default() -> Self {

@@ -73,20 +73,8 @@ pub struct Underlying {
     z: Vec<f64>,
 }
 
-/// The unvalidated mirror of [`Underlying`] that serde reads.
-#[cfg(feature = "serde")]
-#[derive(serde::Deserialize)]
-struct UnderlyingRepr {
-    z: Vec<f64>,
-}
-
-#[cfg(feature = "serde")]
-impl TryFrom<UnderlyingRepr> for Underlying {
-    type Error = SimulateError;
-    fn try_from(r: UnderlyingRepr) -> Result<Self> {
-        Self::new(&r.z)
-    }
-}
+// The unvalidated mirror of [`Underlying`] that serde reads.
+serde_mirror!(Underlying, UnderlyingRepr, SimulateError, { z: Vec<f64> }, |r| Self::new(&r.z));
 
 impl Underlying {
     /// Any user vector of similarities.

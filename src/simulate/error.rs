@@ -120,6 +120,17 @@ pub enum SimulateError {
         /// The value.
         value: f64,
     },
+    /// A model could not be fitted to a simulated collection's votes
+    /// ([`Simulation::models`](super::Simulation::models)).
+    #[error("model {model} in simulation {simulation}: {source}")]
+    Fit {
+        /// The model's name (`"bt"`, `"noisy-bt"`).
+        model: &'static str,
+        /// Index of the simulation.
+        simulation: usize,
+        /// What the fit reported.
+        source: crate::pairwise::PairwiseError,
+    },
     /// A simulation panicked: only a user closure can (a custom metric or
     /// amplitude function). The same error on any number of threads, at the
     /// simulation's index (the first error by index is the one returned).

@@ -35,6 +35,7 @@
 //! | uniform vs adaptive over S seeded simulations | [`Simulation`], [`Report`], [`Summary`] |
 //! | accuracy metrics, built in or closures | [`Metric`], [`Estimate`] |
 //! | which (α, n_b, M) for a budget | [`sweep()`], [`Sweep`] |
+//! | Bradley–Terry fits of the same votes next to ȳ | [`FitModel`], [`Simulation::models`], [`ModelReport`] |
 //!
 //! ## The paper's text and its published code
 //!
@@ -63,6 +64,7 @@
 mod display;
 pub mod distributions;
 pub mod error;
+mod models;
 pub mod runner;
 pub mod stats;
 pub mod sweep;
@@ -70,11 +72,14 @@ pub mod voter;
 
 pub use distributions::{PowerLaw, SAME_AREA_CSV, SAME_AREA_LEN, Underlying};
 pub use error::SimulateError;
+pub use models::FitModel;
 
 /// The simulator's error before 0.1.0.
 #[deprecated(since = "0.1.0", note = "renamed `SimulateError`")]
 pub type SimError = SimulateError;
-pub use runner::{Arm, Collected, Estimate, Metric, MetricFn, Report, Run, Simulation};
+pub use runner::{
+    Arm, Collected, Estimate, Metric, MetricFn, ModelReport, ModelRun, Report, Run, Simulation,
+};
 pub use stats::Summary;
 pub use sweep::{Skipped, Sweep, SweepPoint, sweep};
 pub use voter::{Choice, Crowd, EqualOpinions, Judgement, Noise, Nonconformity, VoterModel};

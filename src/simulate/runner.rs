@@ -9,6 +9,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::distributions::Underlying;
 use super::error::{Result, SimulateError};
+use super::models::{self, FitModel, Logged};
 use super::stats::Summary;
 use super::voter::{Choice, Crowd, VoterModel};
 use crate::ballot::{
@@ -239,6 +240,41 @@ pub struct Run {
     pub uniform_values: Vec<f64>,
     /// Metric values of the adaptive collection, in metric order.
     pub adaptive_values: Vec<f64>,
+    /// The fitted models ([`Simulation::models`]), in order.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub models: Vec<ModelRun>,
+}
+
+/// A model fitted to both collections of one simulation, and its metric
+/// values.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct ModelRun {
+    /// The model.
+    pub model: FitModel,
+    /// Its fit of the uniform collection's votes.
+    pub uniform: Collected,
+    /// Its fit of the adaptive collection's votes.
+    pub adaptive: Collected,
+    /// Metric values of the uniform fit, in metric order.
+    pub uniform_values: Vec<f64>,
+    /// Metric values of the adaptive fit, in metric order.
+    pub adaptive_values: Vec<f64>,
+}
+
+/// Mean ± SD of every metric for both arms of one fitted model over S
+/// simulations (the same simulations, crowds and votes as the report's ȳ).
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct ModelReport {
+    /// The model.
+    pub model: FitModel,
+    /// Per metric, its fit of the uniform collections.
+    pub uniform: Vec<Summary>,
+    /// Per metric, its fit of the adaptive collections.
+    pub adaptive: Vec<Summary>,
 }
 
 /// Mean ± SD of every metric for both arms over S simulations.
@@ -260,6 +296,10 @@ pub struct Report {
     pub uniform_comparisons: u64,
     /// Comparisons per simulation: adaptive.
     pub adaptive_comparisons: u64,
+    /// The fitted models ([`Simulation::models`]), in order: their metrics
+    /// on the same votes.
+    #[cfg_attr(feature = "serde", serde(default))]
+    pub models: Vec<ModelReport>,
 }
 
 impl Report {
@@ -270,6 +310,18 @@ impl Report {
         match arm {
             Arm::Uniform => self.uniform.get(i),
             Arm::Adaptive => self.adaptive.get(i),
+        }
+    }
+
+    /// The summary of `metric` for `arm` under a fitted `model`, if both
+    /// were computed.
+    #[must_use]
+    pub fn get_model(&self, model: FitModel, arm: Arm, metric: &str) -> Option<&Summary> {
+        let i = self.metrics.iter().position(|m| m == metric)?;
+        let r = self.models.iter().find(|r| r.model == model)?;
+        match arm {
+            Arm::Uniform => r.uniform.get(i),
+            Arm::Adaptive => r.adaptive.get(i),
         }
     }
 }
@@ -292,6 +344,16 @@ pub struct Simulation {
     config: BallotConfig,
     uniform: UniformBudget,
     metrics: Vec<Metric>,
+    models: Vec<FitModel>,
+    model_prior_sd: f64,
+}
+
+/// The prior SD of the fitted models' scores unless set.
+const MODEL_PRIOR_SD: f64 = 2.0;
+
+#[cfg(feature = "serde")]
+fn model_prior_sd_default() -> f64 {
+    MODEL_PRIOR_SD
 }
 
 /// The unvalidated mirror of [`Simulation`] that serde reads, rebuilt with
@@ -305,17 +367,23 @@ struct SimulationRepr {
     config: BallotConfig,
     uniform: UniformBudget,
     metrics: Vec<Metric>,
+    #[serde(default)]
+    models: Vec<FitModel>,
+    #[serde(default = "model_prior_sd_default")]
+    model_prior_sd: f64,
 }
 
 #[cfg(feature = "serde")]
 impl TryFrom<SimulationRepr> for Simulation {
     type Error = SimulateError;
     fn try_from(r: SimulationRepr) -> Result<Self> {
-        Ok(Self::new(r.underlying, r.config)?
+        Self::new(r.underlying, r.config)?
             .voters(r.voters)
             .n_voters(r.n_voters)?
             .uniform_budget(r.uniform)
-            .metrics(r.metrics))
+            .metrics(r.metrics)
+            .models(r.models)?
+            .model_prior_sd(r.model_prior_sd)
     }
 }
 
@@ -324,6 +392,7 @@ impl TryFrom<SimulationRepr> for Simulation {
 pub(crate) struct Scratch {
     crowd: Crowd,
     comparisons: Vec<Comparison>,
+    votes: Vec<Logged>,
 }
 
 impl Scratch {
@@ -331,6 +400,7 @@ impl Scratch {
         Self {
             crowd: Crowd::empty(),
             comparisons: Vec::new(),
+            votes: Vec::new(),
         }
     }
 }
@@ -381,6 +451,8 @@ impl Simulation {
             config,
             uniform: UniformBudget::SameComparisons,
             metrics: Metric::table2(),
+            models: Vec::new(),
+            model_prior_sd: MODEL_PRIOR_SD,
         })
     }
 
@@ -434,6 +506,57 @@ impl Simulation {
         self
     }
 
+    /// Fits these models to the votes of both collections of every
+    /// simulation, and evaluates them with the same metrics as the paper's
+    /// estimator (default: none). The report's `uniform` and `adaptive`
+    /// stay ȳ's (x's); [`Report::models`] holds the models'.
+    ///
+    /// # Errors
+    /// [`SimulateError::InvalidParameter`] for a model named twice.
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::ballot::BallotConfig;
+    /// use adaptive_comp_metrics::simulate::{Arm, FitModel, Simulation, Underlying};
+    /// let config = BallotConfig::new(60, 6, 0.5, 3)?;
+    /// let sim = Simulation::new(Underlying::exponential(60)?, config)?
+    ///     .n_voters(10)?
+    ///     .models(vec![FitModel::Bt])?;
+    /// let report = sim.run(4, 1)?;
+    /// let bt = report.get_model(FitModel::Bt, Arm::Adaptive, "rho_w").unwrap();
+    /// let y_bar = report.get(Arm::Adaptive, "rho_w").unwrap();
+    /// assert!(bt.mean > 0.0 && y_bar.mean > 0.0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn models(mut self, models: Vec<FitModel>) -> Result<Self> {
+        for (i, m) in models.iter().enumerate() {
+            if models[..i].contains(m) {
+                return Err(SimulateError::InvalidParameter {
+                    name: "models",
+                    expected: "each model at most once",
+                });
+            }
+        }
+        self.models = models;
+        Ok(self)
+    }
+
+    /// Sets the SD σ of the fitted models' Gaussian prior N(0, σ²) on the
+    /// scores (default 2).
+    ///
+    /// # Errors
+    /// [`SimulateError::InvalidParameter`] unless σ is finite and positive.
+    pub fn model_prior_sd(mut self, sd: f64) -> Result<Self> {
+        if !(sd.is_finite() && sd > 0.0) {
+            return Err(SimulateError::InvalidParameter {
+                name: "model_prior_sd",
+                expected: "a finite positive number",
+            });
+        }
+        self.model_prior_sd = sd;
+        Ok(self)
+    }
+
     pub(crate) fn truth(&self) -> (Vec<f64>, Vec<usize>) {
         let j = self.voters.judged();
         let truth: Vec<f64> = self.underlying.z().iter().map(|&z| j.truth(z)).collect();
@@ -463,19 +586,35 @@ impl Simulation {
             Arm::Adaptive => (Scheduler::new(self.config), 2),
         };
         let mut rng = Self::generator(seed, 3 * index as u64 + stream);
-        drive(scheduler, &s.crowd, &mut rng, &mut s.comparisons)
+        s.votes.clear();
+        let log = (!self.models.is_empty()).then_some(&mut s.votes);
+        drive(scheduler, &s.crowd, &mut rng, &mut s.comparisons, log)
     }
 
+    /// Each model fitted to the votes in `s` (those of `c`).
+    fn fit_models(&self, c: &Collected, index: usize, s: &Scratch) -> Result<Vec<Collected>> {
+        self.models
+            .iter()
+            .map(|&m| models::fit(m, &s.votes, self.n_voters, self.model_prior_sd, c, index))
+            .collect()
+    }
+
+    /// Both collections of simulation `index`, and each model's fit of
+    /// each (uniform, adaptive).
+    #[allow(clippy::type_complexity)]
     fn collect_both(
         &self,
         seed: u64,
         index: usize,
         s: &mut Scratch,
-    ) -> Result<(Collected, Collected)> {
+    ) -> Result<(Collected, Collected, Vec<(Collected, Collected)>)> {
         self.draw_crowd(seed, index, s)?;
         let uniform = self.collect_arm(Arm::Uniform, seed, index, s)?;
+        let uniform_fits = self.fit_models(&uniform, index, s)?;
         let adaptive = self.collect_arm(Arm::Adaptive, seed, index, s)?;
-        Ok((uniform, adaptive))
+        let adaptive_fits = self.fit_models(&adaptive, index, s)?;
+        let fits = uniform_fits.into_iter().zip(adaptive_fits).collect();
+        Ok((uniform, adaptive, fits))
     }
 
     /// The adaptive arm only, evaluated with `metric` (for sweeps).
@@ -531,7 +670,21 @@ impl Simulation {
         }
         let (truth, true_ranking) = self.truth();
         let mut s = Scratch::new();
-        let (uniform, adaptive) = self.collect_both(seed, index, &mut s)?;
+        let (uniform, adaptive, fits) = self.collect_both(seed, index, &mut s)?;
+        let mut models = Vec::with_capacity(fits.len());
+        for (&model, (u, a)) in self.models.iter().zip(fits) {
+            let mut uniform_values = Vec::new();
+            let mut adaptive_values = Vec::new();
+            self.evaluate(index, &truth, &true_ranking, &u, &mut uniform_values)?;
+            self.evaluate(index, &truth, &true_ranking, &a, &mut adaptive_values)?;
+            models.push(ModelRun {
+                model,
+                uniform: u,
+                adaptive: a,
+                uniform_values,
+                adaptive_values,
+            });
+        }
         let mut uniform_values = Vec::new();
         let mut adaptive_values = Vec::new();
         self.evaluate(index, &truth, &true_ranking, &uniform, &mut uniform_values)?;
@@ -547,6 +700,7 @@ impl Simulation {
             adaptive,
             uniform_values,
             adaptive_values,
+            models,
         })
     }
 
@@ -590,13 +744,17 @@ impl Simulation {
         let (truth, true_ranking) = self.truth();
         let k = self.metrics.len();
         let rows = par_map(simulations, threads, |i, s| {
-            let (u, a) = self.collect_both(seed, i, s)?;
-            let mut v = Vec::with_capacity(2 * k);
+            let (u, a, fits) = self.collect_both(seed, i, s)?;
+            let mut v = Vec::with_capacity(2 * k * (1 + fits.len()));
             self.evaluate(i, &truth, &true_ranking, &u, &mut v)?;
             self.evaluate(i, &truth, &true_ranking, &a, &mut v)?;
+            for (fu, fa) in &fits {
+                self.evaluate(i, &truth, &true_ranking, fu, &mut v)?;
+                self.evaluate(i, &truth, &true_ranking, fa, &mut v)?;
+            }
             Ok((v, u.comparisons, a.comparisons))
         })?;
-        let mut columns = vec![Vec::with_capacity(simulations); 2 * k];
+        let mut columns = vec![Vec::with_capacity(simulations); 2 * k * (1 + self.models.len())];
         let (mut cu, mut ca) = (0, 0);
         for (v, u, a) in rows {
             for (col, x) in columns.iter_mut().zip(v) {
@@ -613,9 +771,22 @@ impl Simulation {
             seed,
             metrics: self.metrics.iter().map(|m| m.name.clone()).collect(),
             uniform: summaries[..k].to_vec(),
-            adaptive: summaries[k..].to_vec(),
+            adaptive: summaries[k..2 * k].to_vec(),
             uniform_comparisons: cu,
             adaptive_comparisons: ca,
+            models: self
+                .models
+                .iter()
+                .enumerate()
+                .map(|(j, &model)| {
+                    let at = 2 * k * (j + 1);
+                    ModelReport {
+                        model,
+                        uniform: summaries[at..at + k].to_vec(),
+                        adaptive: summaries[at + k..at + 2 * k].to_vec(),
+                    }
+                })
+                .collect(),
         })
     }
 }
@@ -722,6 +893,7 @@ fn drive(
     crowd: &Crowd,
     rng: &mut ChaCha8Rng,
     comparisons: &mut Vec<Comparison>,
+    mut log: Option<&mut Vec<Logged>>,
 ) -> Result<Collected> {
     while matches!(scheduler.phase(), Phase::Ready { .. }) {
         comparisons.clear();
@@ -737,6 +909,14 @@ fn drive(
                     Choice::Second => Vote::Second,
                 };
                 scheduler.record(ticket, vote)?;
+                if let Some(log) = log.as_deref_mut() {
+                    log.push(Logged {
+                        first: c.first as u32,
+                        second: c.second as u32,
+                        first_won: vote == Vote::First,
+                        voter: voter as u32,
+                    });
+                }
             }
         }
         scheduler.close_ballot(Unvoted::Reject)?;

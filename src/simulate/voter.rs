@@ -220,33 +220,21 @@ pub struct VoterModel {
     equal: EqualOpinions,
 }
 
-/// The unvalidated mirror of [`VoterModel`] that serde reads; the ranges
-/// are checked as [`VoterModel::sigma_range`] and
-/// [`VoterModel::epsilon_range`] check them.
-#[cfg(feature = "serde")]
-#[derive(serde::Deserialize)]
-struct VoterModelRepr {
-    sigma: (f64, f64),
-    epsilon: (f64, f64),
-    nonconformity: Nonconformity,
-    noise: Noise,
-    judgement: Judgement,
-    equal: EqualOpinions,
-}
-
-#[cfg(feature = "serde")]
-impl TryFrom<VoterModelRepr> for VoterModel {
-    type Error = SimulateError;
-    fn try_from(r: VoterModelRepr) -> Result<Self> {
-        Ok(Self::paper()
-            .sigma_range(r.sigma.0, r.sigma.1)?
-            .epsilon_range(r.epsilon.0, r.epsilon.1)?
-            .nonconformity(r.nonconformity)
-            .noise(r.noise)
-            .judgement(r.judgement)
-            .equal_opinions(r.equal))
-    }
-}
+// The unvalidated mirror of [`VoterModel`] that serde reads; the ranges
+// are checked as [`VoterModel::sigma_range`] and
+// [`VoterModel::epsilon_range`] check them.
+serde_mirror!(VoterModel, VoterModelRepr, SimulateError, {
+    sigma: (f64, f64), epsilon: (f64, f64), nonconformity: Nonconformity, noise: Noise,
+    judgement: Judgement, equal: EqualOpinions,
+}, |r| {
+    Ok(Self::paper()
+        .sigma_range(r.sigma.0, r.sigma.1)?
+        .epsilon_range(r.epsilon.0, r.epsilon.1)?
+        .nonconformity(r.nonconformity)
+        .noise(r.noise)
+        .judgement(r.judgement)
+        .equal_opinions(r.equal))
+});
 
 impl Default for VoterModel {
     fn default() -> Self {

@@ -1,6 +1,7 @@
 //! Bootstrap confidence intervals over items: percentile and BCa.
 
 use super::engine;
+use super::histogram::{Histogram, check_bins};
 use super::permutation::{check_range, finite};
 use super::statistic::Statistic;
 use super::{Threads, UncertaintyError, seeded_rng, to_f64_pair};
@@ -273,6 +274,59 @@ impl Bootstrap {
         self.interval_of(estimate, x.len(), seed, on)
     }
 
+    /// [`run`](Self::run) and the bootstrap values binned into `bins` bins
+    /// laid over their range ([`Histogram::of`]; failed resamples left out):
+    /// the distribution the interval was read off, to draw beside it, from
+    /// the same run. The interval is the one [`run`](Self::run) gives with
+    /// the same `rng` state, bit for bit.
+    ///
+    /// # Errors
+    /// As [`run`](Self::run), and [`UncertaintyError::InvalidBins`] for 0
+    /// or more than [`Histogram::MAX_BINS`] bins (checked first).
+    ///
+    /// # Complexity
+    /// As [`run`](Self::run), plus O(B + bins).
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::uncertainty::{Bootstrap, Spearman};
+    /// use rand::SeedableRng;
+    /// let x = [0.1, 0.5, 0.2, 0.9, 0.7, 0.4, 0.3, 0.8];
+    /// let y = [1.0, 3.0, 2.0, 6.0, 7.0, 4.0, 5.0, 8.0];
+    /// let plan = Bootstrap::new(500);
+    /// let rng = || rand_chacha::ChaCha8Rng::seed_from_u64(9);
+    /// let (ci, values) = plan.run_with_histogram(&Spearman, &x, &y, 30, &mut rng())?;
+    /// assert_eq!(ci, plan.run(&Spearman, &x, &y, &mut rng())?);
+    /// assert_eq!(values.total() as usize, ci.resamples - ci.failed);
+    /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
+    /// ```
+    pub fn run_with_histogram<S, F, R>(
+        &self,
+        statistic: &S,
+        x: &[F],
+        y: &[F],
+        bins: usize,
+        rng: &mut R,
+    ) -> Result<(ConfidenceInterval, Histogram), UncertaintyError>
+    where
+        S: Statistic + ?Sized,
+        F: Float,
+        R: Rng + ?Sized,
+    {
+        check_bins(bins)?;
+        self.check()?;
+        let seed = rng.random();
+        let (x, y) = to_f64_pair(x, y)?;
+        let estimate = finite(statistic.value(&x, &y))?;
+        let on = resample_statistic(statistic, &x, &y);
+        let (interval, histogram) =
+            self.interval_binned(estimate, x.len(), seed, on, Some(bins))?;
+        let histogram = histogram.ok_or(UncertaintyError::Degenerate {
+            reason: "no bootstrap values to bin",
+        })?;
+        Ok((interval, histogram))
+    }
+
     /// [`run`](Self::run) with a seed in place of the generator, as
     /// [`bootstrap_ci_seeded`].
     ///
@@ -329,6 +383,23 @@ impl Bootstrap {
     where
         G: Fn(&[usize]) -> Result<f64, CorrelationError> + Sync,
     {
+        self.interval_binned(estimate, n, seed, on, None)
+            .map(|(interval, _)| interval)
+    }
+
+    /// [`interval_of`](Self::interval_of) and, with `bins`, the histogram of
+    /// the successful resamples' values.
+    fn interval_binned<G>(
+        &self,
+        estimate: f64,
+        n: usize,
+        seed: u64,
+        on: G,
+        bins: Option<usize>,
+    ) -> Result<(ConfidenceInterval, Option<Histogram>), UncertaintyError>
+    where
+        G: Fn(&[usize]) -> Result<f64, CorrelationError> + Sync,
+    {
         let mut values: Vec<f64> = Vec::with_capacity(self.resamples);
         let mut first_error = None;
         self.resampled(0..self.resamples, n, seed, &on, |result| match result {
@@ -337,7 +408,11 @@ impl Bootstrap {
                 first_error.get_or_insert(e);
             }
         });
-        self.interval_from(estimate, n, values, first_error, &on)
+        // Binned before the interval takes the values; an error of the
+        // interval (e.g. every resample failed) comes first.
+        let histogram = bins.map(|b| Histogram::of(&values, b));
+        let interval = self.interval_from(estimate, n, values, first_error, &on)?;
+        Ok((interval, histogram.transpose()?))
     }
 
     /// Hands the statistic of each resample of `range` to `sink`, in index

@@ -5,6 +5,7 @@
 //! default; p-values below the last decimal switch to scientific notation.
 
 use super::bootstrap::{ConfidenceInterval, Interval};
+use super::histogram::Histogram;
 use super::null::{Estimate, NullMoments, Source, Standardised};
 use super::paired::PairedComparison;
 use super::permutation::PermutationTest;
@@ -40,6 +41,26 @@ impl fmt::Display for ConfidenceInterval {
             )?;
         }
         f.write_str(")")
+    }
+}
+
+/// `999 values in 40 bins of width 0.0500 from -0.8000 to 1.2000 (fullest
+/// bin 87)`.
+impl fmt::Display for Histogram {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let d = precision(f);
+        let (first, last) = (
+            self.edges.first().copied().unwrap_or(f64::NAN),
+            self.edges.last().copied().unwrap_or(f64::NAN),
+        );
+        write!(
+            f,
+            "{} values in {} bins of width {:.d$} from {first:.d$} to {last:.d$} (fullest bin {})",
+            self.total(),
+            self.bins(),
+            self.width(),
+            self.counts.iter().max().copied().unwrap_or(0)
+        )
     }
 }
 

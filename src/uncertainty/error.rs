@@ -90,6 +90,15 @@ pub enum UncertaintyError {
     /// number of items, moments without an increasing map).
     #[error(transparent)]
     Standardised(#[from] StandardisedError),
+    /// A histogram of replicates asked with no bins or more than
+    /// [`Histogram::MAX_BINS`](super::Histogram::MAX_BINS).
+    #[error("{bins} histogram bins asked for: expected 1 to {limit}")]
+    InvalidBins {
+        /// The number asked for.
+        bins: usize,
+        /// The most accepted.
+        limit: usize,
+    },
     /// The bootstrap distribution cannot give the asked interval.
     #[error("degenerate bootstrap distribution: {reason}")]
     Degenerate {

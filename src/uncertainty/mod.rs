@@ -15,6 +15,7 @@
 //! | how precise is the coefficient? | [`bootstrap_ci`], [`bootstrap_ci_seeded`], [`Bootstrap`] |
 //! | is model A better than model B on the same gold ranking? | [`paired_comparison`], [`paired_comparison_seeded`] |
 //! | which of k systems differ, on per-unit scores or coefficients, corrected for multiple tests; Friedman and the critical difference | [`compare`] |
+//! | what did the permutations or resamples give? (to plot it) | [`Permutations::test_with_histogram`], [`Bootstrap::run_with_histogram`], [`Histogram`] |
 //!
 //! ```
 //! use adaptive_comp_metrics::uncertainty::{permutation_test_seeded, Alternative, TopWeightedRho};
@@ -51,6 +52,7 @@ pub mod compare;
 mod display;
 mod engine;
 mod error;
+mod histogram;
 mod null;
 mod paired;
 mod permutation;
@@ -60,6 +62,7 @@ mod statistic;
 pub use crate::correlation::pvalue::Alternative;
 pub use bootstrap::{Bootstrap, ConfidenceInterval, Interval, bootstrap_ci, bootstrap_ci_seeded};
 pub use error::UncertaintyError;
+pub use histogram::Histogram;
 pub use null::{
     Estimate, NullMoments, Source, Standardised, kendall_tau_b_null, null_moments,
     null_moments_seeded, spearman_null, standardise, standardise_seeded,

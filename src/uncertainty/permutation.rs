@@ -2,6 +2,7 @@
 //! input's items are shuffled, and the p-value of the observed value.
 
 use super::engine::{self, Moments};
+use super::histogram::{Binner, Histogram, check_bins};
 use super::null::{NullMoments, Standardised, moments_from};
 use super::paired::Exchange;
 use super::statistic::Statistic;
@@ -296,6 +297,68 @@ impl Permutations {
             tally.push(t);
         })?;
         Ok(tally.finish(self.alternative))
+    }
+
+    /// [`test`](Self::test) and the permuted values `t_k` binned into about
+    /// `bins` bins ([`Histogram`]: at most 2·`bins`; exactly `bins`, laid
+    /// over their range, for up to 2¹⁶ permutations): the null
+    /// distribution to draw beside the observed value, from the same run.
+    /// The test is the one [`test`](Self::test) gives with the same `rng`
+    /// state, bit for bit.
+    ///
+    /// # Errors
+    /// As [`test`](Self::test), and [`UncertaintyError::InvalidBins`] for
+    /// 0 or more than [`Histogram::MAX_BINS`] bins (checked first).
+    ///
+    /// # Complexity
+    /// As [`test`](Self::test), plus O(bins) memory and 2¹⁶ values held
+    /// while the grid is laid.
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::uncertainty::{Alternative, Permutations, Spearman};
+    /// use rand::SeedableRng;
+    /// let x = [0.1, 0.5, 0.2, 0.9, 0.7, 0.4, 0.3, 0.8];
+    /// let y = [1.0, 3.0, 2.0, 6.0, 7.0, 4.0, 5.0, 8.0];
+    /// let plan = Permutations::new(999).alternative(Alternative::Greater);
+    /// let rng = || rand_chacha::ChaCha8Rng::seed_from_u64(3);
+    /// let (test, null) = plan.test_with_histogram(&Spearman, &x, &y, 40, &mut rng())?;
+    /// assert_eq!(test, plan.test(&Spearman, &x, &y, &mut rng())?);
+    /// assert_eq!(null.total(), 999);
+    /// assert_eq!(null.bins(), 40);
+    /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
+    /// ```
+    pub fn test_with_histogram<S, F, R>(
+        &self,
+        statistic: &S,
+        x: &[F],
+        y: &[F],
+        bins: usize,
+        rng: &mut R,
+    ) -> Result<(PermutationTest, Histogram), UncertaintyError>
+    where
+        S: Statistic + ?Sized,
+        F: Float,
+        R: Rng + ?Sized,
+    {
+        check_bins(bins)?;
+        self.check(1)?;
+        let seed = rng.random();
+        let (x, y) = to_f64_pair(x, y)?;
+        let prepared = statistic.prepare(&x, &y)?;
+        let observed = finite(statistic.value_prepared(&prepared.x, &prepared.y))?;
+        let mut tally = Tally::new(observed);
+        let mut binner = Binner::new(bins);
+        self.stream(statistic, &prepared.x, &prepared.y, seed, |t| {
+            tally.push(t);
+            binner.push(t);
+        })?;
+        let histogram = binner.finish().ok_or(UncertaintyError::TooFewReplicates {
+            what: "permutations",
+            needed: 1,
+            got: 0,
+        })?;
+        Ok((tally.finish(self.alternative), histogram))
     }
 
     /// The permuted values `t_k` of the replicates `k` in `range` of the

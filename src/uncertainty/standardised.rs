@@ -83,31 +83,21 @@ pub struct GammaMonteCarlo {
     threads: Threads,
 }
 
-/// The unvalidated mirror of [`GammaMonteCarlo`] that serde reads: the
-/// target is checked as a run checks it (positive and finite).
-#[cfg(feature = "serde")]
-#[derive(serde::Deserialize)]
-struct GammaMonteCarloRepr {
-    standard_error: f64,
-    max_permutations: usize,
-    threads: Threads,
-}
-
-#[cfg(feature = "serde")]
-impl TryFrom<GammaMonteCarloRepr> for GammaMonteCarlo {
-    type Error = StandardisedError;
-    fn try_from(r: GammaMonteCarloRepr) -> Result<Self, StandardisedError> {
-        if !(r.standard_error > 0.0 && r.standard_error.is_finite()) {
-            return Err(StandardisedError::InvalidAccuracy {
-                target: r.standard_error,
-            });
-        }
-        Ok(Self::new()
-            .standard_error(r.standard_error)
-            .max_permutations(r.max_permutations)
-            .threads(r.threads))
+// The unvalidated mirror of [`GammaMonteCarlo`] that serde reads: the
+// target is checked as a run checks it (positive and finite).
+serde_mirror!(GammaMonteCarlo, GammaMonteCarloRepr, StandardisedError, {
+    standard_error: f64, max_permutations: usize, threads: Threads,
+}, |r| {
+    if !(r.standard_error > 0.0 && r.standard_error.is_finite()) {
+        return Err(StandardisedError::InvalidAccuracy {
+            target: r.standard_error,
+        });
     }
-}
+    Ok(Self::new()
+        .standard_error(r.standard_error)
+        .max_permutations(r.max_permutations)
+        .threads(r.threads))
+});
 
 impl Default for GammaMonteCarlo {
     fn default() -> Self {

@@ -22,12 +22,14 @@ mod fuzz_regressions;
 #[path = "../common/harness.rs"]
 #[allow(dead_code)]
 mod harness;
+mod histogram;
 mod limits;
 mod misuse;
 mod pairwise;
 mod seeded_values;
 mod serde_all;
 mod simulate_data;
+mod simulate_models;
 mod simulate_runner;
 mod simulate_script;
 mod simulate_sweep;

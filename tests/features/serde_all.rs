@@ -501,9 +501,9 @@ mod uncertainty {
     use super::*;
     use adaptive_comp_metrics::correlation::vigna::{Rank, WeightedTauOptions};
     use adaptive_comp_metrics::uncertainty::{
-        Alternative, Bootstrap, Exchange, Interval, KendallTauB, Permutations, Spearman, Statistic,
-        Threads, TopWeightedRho, TopWeightedTau, VignaTau, kendall_tau_b_null, paired_comparison,
-        spearman_null, standardise,
+        Alternative, Bootstrap, Exchange, Histogram, Interval, KendallTauB, Permutations, Spearman,
+        Statistic, Threads, TopWeightedRho, TopWeightedTau, VignaTau, kendall_tau_b_null,
+        paired_comparison, spearman_null, standardise,
     };
     use adaptive_comp_metrics::{Hyperbolic, Order, Scheme, Ties};
     use rand::SeedableRng;
@@ -543,6 +543,17 @@ mod uncertainty {
         same(&prepared);
         result(&TopWeightedTau::new().exact_null(&prepared));
         result(&Spearman.exact_null(&prepared));
+        let (_, null) = Permutations::new(199).threads(one).test_with_histogram(
+            &KendallTauB,
+            &HUMAN,
+            &MODEL,
+            12,
+            &mut rng,
+        )?;
+        result(&null);
+        assert!(refused::<Histogram>(r#"{"edges":[0.0],"counts":[]}"#).contains("one more edge"));
+        assert!(refused::<Histogram>(r#"{"edges":[0.0,1.0],"counts":[1,2]}"#).contains("one more"));
+        assert!(refused::<Histogram>(r#"{"edges":[1.0,1.0],"counts":[1]}"#).contains("increasing"));
         Ok(())
     }
 

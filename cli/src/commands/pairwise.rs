@@ -19,7 +19,9 @@ const AFTER: &str = "\
 VOTES is a CSV file with a header naming the columns winner and loser, and optionally tie (0/1,
 true/false, yes/no: the two items tied, their order meaningless) and worker (who voted: the noisy
 model estimates each worker's reliability, the bootstrap resamples workers). Other columns are
-ignored.
+ignored. With --items (a CSV file with a column item) the items are exactly those, in that
+order: an item never compared is ranked too (its score rests on the prior alone), and a vote
+naming another item is an error; --workers (a column worker) does the same for workers.
 
 Scores are natural logarithms of Bradley–Terry strengths, centred (the odds that i beats j are
 e^(score_i − score_j), as choix returns them). Intervals come from the observed Fisher information
@@ -30,7 +32,8 @@ item never lost (or never won) against the others: give a prior then.
 Examples:
   acm pairwise fit votes.csv
   acm pairwise fit votes.csv --model noisy-bt --top-k 5 --format json
-  acm pairwise fit votes.csv --prior-sd 2 --bootstrap 1000 --seed 7 --format csv";
+  acm pairwise fit votes.csv --prior-sd 2 --bootstrap 1000 --seed 7 --format csv
+  acm pairwise fit votes.csv --items items.csv --workers workers.csv --prior-sd 2";
 
 /// Models fitted to pairwise comparisons.
 #[derive(Debug, clap::Args)]
@@ -102,6 +105,13 @@ pub struct FitArgs {
     /// The model.
     #[arg(long, value_enum, default_value_t = ModelArg::Bt)]
     pub model: ModelArg,
+    /// The items (CSV with a column item): every one is ranked, compared or not, and a vote
+    /// naming another is an error.
+    #[arg(long, value_name = "FILE")]
+    pub items: Option<PathBuf>,
+    /// The workers (CSV with a column worker): a vote by another is an error.
+    #[arg(long, value_name = "FILE")]
+    pub workers: Option<PathBuf>,
     #[command(flatten)]
     pub options: ModelOptions,
     #[command(flatten)]
@@ -250,22 +260,7 @@ pub fn summary(model: ModelArg, fit: &Fit, u: &Uncertainty, data: &Comparisons) 
         fit.iterations,
         100.0 * u.level,
     ));
-    let s = &u.settled;
-    if s.settled {
-        lines.push(format!(
-            "top {} settled: P(the same {} items) = {:.3} ≥ {}",
-            s.k, s.k, s.probability, s.target
-        ));
-    } else {
-        let more = match s.further_comparisons {
-            Some(m) => format!("about {m} further comparisons would settle it"),
-            None => "two items at its boundary have equal scores: more of the same comparisons cannot settle it".to_owned(),
-        };
-        lines.push(format!(
-            "top {} not settled: P(the same {} items) = {:.3} < {}; {more}; the largest settled top k is {}",
-            s.k, s.k, s.probability, s.target, s.largest_settled
-        ));
-    }
+    lines.push(settled_line(u));
     if !fit.workers.is_empty() {
         let mut w: Vec<_> = fit.workers.iter().collect();
         w.sort_by(|a, b| a.reliability.total_cmp(&b.reliability));
@@ -277,6 +272,46 @@ pub fn summary(model: ModelArg, fit: &Fit, u: &Uncertainty, data: &Comparisons) 
         lines.push(format!("least reliable workers: {}", low.join(", ")));
     }
     lines
+}
+
+/// Whether the top k is settled, in one line for a person: P(the
+/// estimated top k is the top k) against the target and, when it falls
+/// short, the expected further comparisons that would settle it.
+pub fn settled_line(u: &Uncertainty) -> String {
+    let s = &u.settled;
+    if s.settled {
+        format!(
+            "top {} settled: P(the same {} items) = {:.3} ≥ {}",
+            s.k, s.k, s.probability, s.target
+        )
+    } else {
+        let more = match s.further_comparisons {
+            Some(m) => format!("about {m} further comparisons would settle it"),
+            None => "two items at its boundary have equal scores: more of the same comparisons cannot settle it".to_owned(),
+        };
+        format!(
+            "top {} not settled: P(the same {} items) = {:.3} < {}; {more}; the largest settled top k is {}",
+            s.k, s.k, s.probability, s.target, s.largest_settled
+        )
+    }
+}
+
+/// The settled top k as JSON, items by name: `k`, `top` (best first),
+/// `probability`, `target`, `settled`, `largest_settled`,
+/// `probability_by_k`, `contested`, `further_comparisons`.
+pub fn settled_json(fit: &Fit, u: &Uncertainty) -> serde_json::Value {
+    let names = |v: &[usize]| v.iter().map(|&i| fit.items[i].as_str()).collect::<Vec<_>>();
+    serde_json::json!({
+        "k": u.settled.k,
+        "top": names(&u.settled.top),
+        "probability": u.settled.probability,
+        "target": u.settled.target,
+        "settled": u.settled.settled,
+        "largest_settled": u.settled.largest_settled,
+        "probability_by_k": u.settled.probability_by_k,
+        "contested": names(&u.settled.contested),
+        "further_comparisons": u.settled.further_comparisons,
+    })
 }
 
 /// The whole result as one JSON document: the fit's figures, the ranking
@@ -302,17 +337,7 @@ pub fn json_document(
         "method": u.method,
         "level": u.level,
         "draws": u.draws,
-        "settled": {
-            "k": u.settled.k,
-            "top": u.settled.top.iter().map(|&i| &fit.items[i]).collect::<Vec<_>>(),
-            "probability": u.settled.probability,
-            "target": u.settled.target,
-            "settled": u.settled.settled,
-            "largest_settled": u.settled.largest_settled,
-            "probability_by_k": u.settled.probability_by_k,
-            "contested": u.settled.contested.iter().map(|&i| &fit.items[i]).collect::<Vec<_>>(),
-            "further_comparisons": u.settled.further_comparisons,
-        },
+        "settled": settled_json(fit, u),
         "ranking": ranking.json(),
         "worker_fits": fit.workers,
     })
@@ -326,11 +351,58 @@ fn present(field: Option<&(String, Cell)>) -> Option<(&str, Cell)> {
         .map(|(t, c)| (t.as_str(), *c))
 }
 
-/// Reads a winner–loser list.
+/// The names in column `column` of a catalogue file, in file order.
 ///
 /// # Errors
-/// A malformed file or record, with its line and column.
-pub fn read_votes(path: &Path) -> Result<Comparisons, Failure> {
+/// A malformed file, an empty field, a name given twice: with its line and
+/// column.
+fn read_catalogue(path: &Path, column: &str) -> Result<Vec<String>, Failure> {
+    let rows = input::read_text_columns(path, &[(column, true)])?;
+    let mut seen = std::collections::HashMap::new();
+    let mut names = Vec::with_capacity(rows.len());
+    for row in rows {
+        let (name, c) = match row.fields[0] {
+            Some((ref t, c)) if !t.is_empty() => (t.clone(), c),
+            _ => {
+                return Err(
+                    Failure::about(path, format!("column {column:?}: empty field"))
+                        .at(Some(row.line), None),
+                );
+            }
+        };
+        if let Some(first) = seen.insert(name.clone(), c.line) {
+            return Err(Failure::about(
+                path,
+                format!("{column} {} already listed on line {first}", echo(&name)),
+            )
+            .at(Some(c.line), Some(c.column)));
+        }
+        names.push(name);
+    }
+    Ok(names)
+}
+
+/// Reads a winner–loser list; with `items` / `workers` (catalogue files)
+/// the list's items / workers are exactly theirs.
+///
+/// # Errors
+/// A malformed file or record, with its line and column; an item or worker
+/// outside its catalogue.
+pub fn read_votes(
+    path: &Path,
+    items: Option<&Path>,
+    workers: Option<&Path>,
+) -> Result<Comparisons, Failure> {
+    let mut data = match items {
+        Some(f) => Comparisons::with_items(read_catalogue(f, "item")?)
+            .map_err(|e| Failure::about(f, e.to_string()))?,
+        None => Comparisons::new(),
+    };
+    if let Some(f) = workers {
+        data = data
+            .fix_workers(read_catalogue(f, "worker")?)
+            .map_err(|e| Failure::about(f, e.to_string()))?;
+    }
     let rows = input::read_text_columns(
         path,
         &[
@@ -340,7 +412,6 @@ pub fn read_votes(path: &Path) -> Result<Comparisons, Failure> {
             ("worker", false),
         ],
     )?;
-    let mut data = Comparisons::new();
     let at =
         |c: Cell, message: String| Failure::about(path, message).at(Some(c.line), Some(c.column));
     for row in &rows {
@@ -353,7 +424,7 @@ pub fn read_votes(path: &Path) -> Result<Comparisons, Failure> {
                 }
             })
         };
-        let (winner, _) = field(0, "winner")?;
+        let (winner, winner_at) = field(0, "winner")?;
         let (loser, loser_at) = field(1, "loser")?;
         let tie = match present(row.fields[2].as_ref()) {
             None => false,
@@ -371,12 +442,20 @@ pub fn read_votes(path: &Path) -> Result<Comparisons, Failure> {
                 }
             },
         };
-        let worker = present(row.fields[3].as_ref()).map(|(w, _)| w);
-        data.add_result(winner, loser, tie, worker)
+        let worker = present(row.fields[3].as_ref());
+        data.add_result(winner, loser, tie, worker.map(|(w, _)| w))
             .map_err(|e| match e {
                 PairwiseError::SelfComparison { item, .. } => at(
                     loser_at,
                     format!("item {} is compared with itself", echo(&item)),
+                ),
+                PairwiseError::UnknownItem { item, .. } => at(
+                    if item == winner { winner_at } else { loser_at },
+                    format!("item {} is not in the items file", echo(&item)),
+                ),
+                PairwiseError::UnknownWorker { worker: w, .. } => at(
+                    worker.map_or(winner_at, |(_, c)| c),
+                    format!("worker {} is not in the workers file", echo(&w)),
                 ),
                 e => Failure::about(path, e.to_string()).at(Some(row.line), None),
             })?;
@@ -390,7 +469,7 @@ pub fn read_votes(path: &Path) -> Result<Comparisons, Failure> {
 /// A malformed file; a fit that has no finite maximum (with the items);
 /// a bad option.
 pub fn fit(a: &FitArgs, ctx: &Ctx, out: &mut Out) -> Outcome {
-    let data = read_votes(&a.votes)?;
+    let data = read_votes(&a.votes, a.items.as_deref(), a.workers.as_deref())?;
     let (fit, u) = fit_model(a.model, &a.options, &data).map_err(|e| fit_failure(&a.votes, &e))?;
     let format = a.output.format;
     let table = ranking_table(

@@ -36,7 +36,7 @@ fn go(args: &[&str]) -> (Result<(), Result<Failure, clap::Error>>, String) {
 }
 
 /// The error lines of a failed command, as `acm` prints them.
-fn fails(args: &[&str]) -> Vec<String> {
+pub(crate) fn fails(args: &[&str]) -> Vec<String> {
     match go(args).0 {
         Err(Ok(f)) => {
             let usage = f.kind == Kind::Usage;
@@ -52,19 +52,19 @@ fn fails(args: &[&str]) -> Vec<String> {
     }
 }
 
-fn ok(args: &[&str]) -> String {
+pub(crate) fn ok(args: &[&str]) -> String {
     let (r, out) = go(args);
     assert!(r.is_ok(), "{args:?}: {r:?}\n{out}");
     out
 }
 
 /// A small campaign: 10 items, 2 control pairs, ballot 1 open.
-struct Fixture {
+pub(crate) struct Fixture {
     dir: PathBuf,
 }
 
 impl Fixture {
-    fn new(name: &str) -> Self {
+    pub(crate) fn new(name: &str) -> Self {
         let f = Self { dir: scratch(name) };
         let mut items = String::from("id,text,extra\n");
         for i in 0..10 {
@@ -109,7 +109,7 @@ impl Fixture {
         .to_vec()
     }
 
-    fn p(&self, name: &str) -> String {
+    pub(crate) fn p(&self, name: &str) -> String {
         self.dir.join(name).to_string_lossy().into_owned()
     }
 
@@ -117,11 +117,11 @@ impl Fixture {
         fs::write(self.dir.join(name), text).unwrap();
     }
 
-    fn state(&self) -> Vec<u8> {
+    pub(crate) fn state(&self) -> Vec<u8> {
         fs::read(self.dir.join("s.json")).unwrap()
     }
 
-    fn loaded(&self) -> State {
+    pub(crate) fn loaded(&self) -> State {
         State::load(&self.p("s.json")).unwrap()
     }
 
@@ -167,7 +167,7 @@ impl Fixture {
         e
     }
 
-    fn import(&self, text: &str) -> String {
+    pub(crate) fn import(&self, text: &str) -> String {
         self.write("a.csv", text);
         ok(&[
             "import",
@@ -185,7 +185,7 @@ impl Drop for Fixture {
     }
 }
 
-fn contains(errors: &[String], needle: &str) {
+pub(crate) fn contains(errors: &[String], needle: &str) {
     assert!(
         errors.iter().any(|e| e.contains(needle)),
         "no error contains {needle:?}: {errors:#?}"
@@ -670,7 +670,7 @@ fn corrupt_state_files_are_refused() {
 /// Answers for every task of the open ballot: `who(k, is_control)` picks the
 /// worker of the k-th task (or `None`: unanswered); "spam" answers controls
 /// wrongly, everybody else rightly (comparisons: the smaller item wins).
-fn answers_by(s: &State, who: impl Fn(usize, bool) -> Option<&'static str>) -> String {
+pub(crate) fn answers_by(s: &State, who: impl Fn(usize, bool) -> Option<&'static str>) -> String {
     use adaptive_comp_metrics::ballot::{Task, Vote};
     let mut text = String::from("task_id,worker_id,choice\n");
     for (k, t) in s.campaign.tasks().enumerate() {

@@ -4,6 +4,7 @@
 
 mod campaign_e2e;
 mod campaign_inputs;
+mod campaign_models;
 mod campaign_safety;
 mod common;
 mod corr;

@@ -87,3 +87,234 @@ fn bad_votes_name_the_file_line_and_column() {
     );
     fails(&["pairwise", "fit", &f, "--level", "2"], 2);
 }
+
+/// A reproducible list of votes: 8 items (true scores 1.5, 1.2, …), 400
+/// comparisons by 12 workers, one tie in seven, worker `w0` answering at
+/// random. Returns the CSV text and the same votes as the library's list.
+fn generated_votes() -> (String, adaptive_comp_metrics::pairwise::Comparisons) {
+    let mut state = 0x2545_f491_4f6c_dd1d_u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state >> 11) as f64 / (1u64 << 53) as f64
+    };
+    let names = ["ash", "birch", "cedar", "elm", "fir", "oak", "pine", "yew"];
+    let truth = [1.5, 1.2, 0.9, 0.6, 0.3, 0.0, -0.4, -0.8];
+    let mut text = String::from("winner,loser,tie,worker\n");
+    let mut data = adaptive_comp_metrics::pairwise::Comparisons::new();
+    for _ in 0..400 {
+        let a = (next() * 8.0) as usize;
+        let b = (a + 1 + (next() * 7.0) as usize) % 8;
+        let w = (next() * 12.0) as usize;
+        let tie = next() < 1.0 / 7.0;
+        let p = 1.0 / (1.0 + f64::exp(truth[b] - truth[a]));
+        let a_wins = if w == 0 { next() < 0.5 } else { next() < p };
+        let (win, lose) = if a_wins { (a, b) } else { (b, a) };
+        let worker = format!("w{w}");
+        text.push_str(&format!(
+            "{},{},{},{worker}\n",
+            names[win],
+            names[lose],
+            u8::from(tie)
+        ));
+        data.add_result(names[win], names[lose], tie, Some(&worker))
+            .unwrap();
+    }
+    (text, data)
+}
+
+/// The CSV rows of `acm pairwise fit` (header dropped) against the
+/// library's fit of the same votes with the same options: every column
+/// bit for bit (both print an `f64` in full).
+fn same_as_library(
+    csv: &str,
+    fit: &adaptive_comp_metrics::pairwise::Fit,
+    u: &adaptive_comp_metrics::pairwise::Uncertainty,
+) {
+    let rows: Vec<Vec<&str>> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect();
+    assert_eq!(rows.len(), fit.scores.len());
+    for (r, i) in fit.order().into_iter().enumerate() {
+        let [lo, hi] = u.intervals[i];
+        let [rlo, rhi] = u.rank_intervals[i];
+        let want = [
+            (r + 1).to_string(),
+            fit.items[i].clone(),
+            fit.scores[i].to_string(),
+            u.standard_errors[i].to_string(),
+            lo.to_string(),
+            hi.to_string(),
+            rlo.to_string(),
+            rhi.to_string(),
+            u.top_k_probability[i].to_string(),
+        ];
+        assert_eq!(rows[r], want, "rank {}", r + 1);
+    }
+}
+
+/// Both models, the observed information and the worker bootstrap: the
+/// CLI's table, CSV and JSON carry the library's numbers for the same
+/// votes and options.
+#[test]
+fn every_format_carries_the_librarys_fit() {
+    use adaptive_comp_metrics::pairwise::{BradleyTerry, Inference, NoisyBradleyTerry};
+    let d = Scratch::new("pairwise-library");
+    let (text, data) = generated_votes();
+    let v = d.file("v.csv", &text);
+    let opts = Inference::new().top_k(3).unwrap().seed(11);
+    let bt = BradleyTerry::new().fit(&data).unwrap();
+    let bt_u = bt.uncertainty(&data, &opts).unwrap();
+    let common = ["pairwise", "fit", &v, "--top-k", "3", "--seed", "11"];
+    let csv = ok(&[&common[..], &["--format", "csv", "--quiet"]].concat());
+    same_as_library(&csv, &bt, &bt_u);
+    let noisy = NoisyBradleyTerry::new().fit(&data).unwrap();
+    let noisy_u = noisy.uncertainty(&data, &opts).unwrap();
+    let csv = ok(&[
+        &common[..],
+        &["--model", "noisy-bt", "--format", "csv", "--quiet"],
+    ]
+    .concat());
+    same_as_library(&csv, &noisy, &noisy_u);
+    // The random worker is the least reliable.
+    let w0 = noisy.workers.iter().find(|w| w.name == "w0").unwrap();
+    assert!(
+        noisy
+            .workers
+            .iter()
+            .all(|w| w.reliability >= w0.reliability),
+        "{:?}",
+        noisy.workers
+    );
+    let (boot, boot_u) = BradleyTerry::new()
+        .prior_sd(3.0)
+        .unwrap()
+        .bootstrap(&data, 60, &opts)
+        .unwrap();
+    let csv = ok(&[
+        &common[..],
+        &[
+            "--prior-sd",
+            "3",
+            "--bootstrap",
+            "60",
+            "--format",
+            "csv",
+            "--quiet",
+        ],
+    ]
+    .concat());
+    same_as_library(&csv, &boot, &boot_u);
+    // JSON: the same rows as numbers, the settled top k by name.
+    let json = ok(&[&common[..], &["--format", "json"]].concat());
+    let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let close = |v: &serde_json::Value, want: f64| {
+        let got = v.as_f64().unwrap();
+        assert!(
+            (got - want).abs() <= 1e-12 * want.abs().max(1.0),
+            "{got} {want}"
+        );
+    };
+    for (r, i) in bt.order().into_iter().enumerate() {
+        let row = &doc["ranking"][r];
+        assert_eq!(row["item"], bt.items[i].as_str());
+        close(&row["score"], bt.scores[i]);
+        close(&row["se"], bt_u.standard_errors[i]);
+        close(&row["low"], bt_u.intervals[i][0]);
+        close(&row["high"], bt_u.intervals[i][1]);
+        assert_eq!(row["rank_low"], bt_u.rank_intervals[i][0]);
+        assert_eq!(row["rank_high"], bt_u.rank_intervals[i][1]);
+        close(&row["p_top_k"], bt_u.top_k_probability[i]);
+    }
+    close(&doc["log_likelihood"], bt.log_likelihood);
+    let top: Vec<&str> = bt_u
+        .settled
+        .top
+        .iter()
+        .map(|&i| bt.items[i].as_str())
+        .collect();
+    assert_eq!(doc["settled"]["top"], serde_json::json!(top));
+    assert_eq!(doc["settled"]["settled"], bt_u.settled.settled);
+    assert_eq!(
+        doc["settled"]["further_comparisons"],
+        serde_json::json!(bt_u.settled.further_comparisons)
+    );
+    // The table: the same ranking, 4 decimals.
+    let table = ok(&common);
+    let best = bt.order()[0];
+    let line = table
+        .lines()
+        .find(|l| l.starts_with("1 ") || l.starts_with("1\t"))
+        .unwrap_or_else(|| panic!("{table}"));
+    assert!(line.contains(&bt.items[best]), "{line}");
+    assert!(line.contains(&format!("{:.4}", bt.scores[best])), "{line}");
+    assert!(
+        line.contains(&format!("{:.4}", bt_u.top_k_probability[best])),
+        "{line}"
+    );
+}
+
+/// Catalogues: an unknown item or worker is located in the votes file; an
+/// item never compared leaves the graph disconnected (named) without a
+/// prior and is ranked with one.
+#[test]
+fn catalogues_locate_unknown_items_and_workers() {
+    let d = Scratch::new("pairwise-catalogue");
+    let items = d.file("items.csv", "item\na\nb\nc\n");
+    let workers = d.file("workers.csv", "worker\nw1\nw2\n");
+    let v = d.file("v.csv", "winner,loser,worker\na,b,w1\nb,a,w2\na,b,w1\n");
+    let e = fails(&["pairwise", "fit", &v, "--items", &items], 1);
+    assert!(
+        e.contains("the comparison graph is disconnected (2 components): item \"c\" shares")
+            || e.contains("item \"c\""),
+        "{e}"
+    );
+    assert!(e.contains("v.csv"), "{e}");
+    let csv = ok(&[
+        "pairwise",
+        "fit",
+        &v,
+        "--items",
+        &items,
+        "--workers",
+        &workers,
+        "--prior-sd",
+        "1",
+        "--format",
+        "csv",
+        "--quiet",
+    ]);
+    assert_eq!(csv.lines().count(), 4, "{csv}");
+    assert!(
+        csv.lines().any(|l| l.split(',').nth(1) == Some("c")),
+        "{csv}"
+    );
+    let bad = d.file("bad.csv", "winner,loser,worker\na,b,w1\nb,d,w2\n");
+    let e = fails(&["pairwise", "fit", &bad, "--items", &items], 1);
+    assert!(
+        e.contains("bad.csv:3:3: item \"d\" is not in the items file"),
+        "{e}"
+    );
+    let bad = d.file("badw.csv", "winner,loser,worker\na,b,w1\nb,a,w3\n");
+    let e = fails(&["pairwise", "fit", &bad, "--workers", &workers], 1);
+    assert!(
+        e.contains("badw.csv:3:5: worker \"w3\" is not in the workers file"),
+        "{e}"
+    );
+    let twice = d.file("twice.csv", "item\na\nb\na\n");
+    let e = fails(&["pairwise", "fit", &v, "--items", &twice], 1);
+    assert!(
+        e.contains("twice.csv:4:1: item \"a\" already listed on line 2"),
+        "{e}"
+    );
+    let e = fails(
+        &[
+            "pairwise", "fit", &v, "--model", "noisy-bt", "--items", &items,
+        ],
+        1,
+    );
+    assert!(e.contains("item \"c\""), "{e}");
+}

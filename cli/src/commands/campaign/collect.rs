@@ -5,9 +5,11 @@ use std::fmt::Write as _;
 use adaptive_comp_metrics::ballot::{Answer, AnswerError, ImportMode, Phase};
 
 use super::files::{MAX_ERRORS, check_output, lock, read_columns, write_atomic};
+use super::finish::{CampaignFit, Estimator, campaign_fit};
 use super::setup::{Labels, choice_message, parse_choice};
 use super::state::{CampaignStatus, State, StateFile as _};
 use super::{Env, Failure, Outcome, fmt_opt, open_ballot};
+use crate::commands::pairwise::{self, ModelArg, ModelOptions};
 use crate::error::echo;
 use crate::progress::Progress;
 
@@ -89,9 +91,16 @@ pub enum StatusFormat {
 Agreement is the share of a worker's votes that order the two items as the rest of the crowd does
 in that ballot (their Borda scores without the worker's own votes; a tie counts one half).
 
+How settled the top is: a Bradley–Terry model (--estimator bt, the default, or noisy-bt) is fitted
+to every vote so far, as `acm campaign rank --estimator` does; status says whether its top k
+(--top-k) holds with probability --settle, which items are contested, and about how many further
+comparisons would settle it (JSON: the key settled, with the top k's ids). --estimator borda
+leaves it out. A campaign whose votes have no finite fit yet says so (give --prior-sd).
+
 Example:
   acm campaign status --state s.json
-  acm campaign status --state s.json --format json")]
+  acm campaign status --state s.json --format json
+  acm campaign status --state s.json --top-k 5 --settle 0.9 --prior-sd 2")]
 pub struct StatusArgs {
     /// The campaign's state file.
     #[arg(long)]
@@ -99,6 +108,11 @@ pub struct StatusArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = StatusFormat::Table)]
     pub format: StatusFormat,
+    /// The model whose top k is checked (borda: no check).
+    #[arg(long, value_enum, default_value_t = Estimator::Bt)]
+    pub estimator: Estimator,
+    #[command(flatten)]
+    pub fit: ModelOptions,
 }
 
 fn load(path: &str) -> Result<(String, State), Failure> {
@@ -340,10 +354,16 @@ pub fn import(args: &ImportArgs, env: &mut Env<'_>) -> Outcome {
 /// # Errors
 /// An unreadable state.
 pub fn status(args: &StatusArgs, env: &mut Env<'_>) -> Outcome {
-    let (_, state) = load(&args.state)?;
+    let (path, state) = load(&args.state)?;
     let st = state.status();
+    let model = match args.estimator {
+        Estimator::Borda => None,
+        Estimator::Bt => Some(ModelArg::Bt),
+        Estimator::NoisyBt => Some(ModelArg::NoisyBt),
+    };
+    let settled = model.map(|m| (m, campaign_fit(&state, &path, m, &args.fit)));
     if args.format == StatusFormat::Json {
-        return status_json(&st, env);
+        return status_json(&st, settled.as_ref(), env);
     }
     env.say(format_args!(
         "campaign {}: {} items, M = {}, alpha = {}, n_b = {}, {} control pair(s)",
@@ -388,13 +408,59 @@ pub fn status(args: &StatusArgs, env: &mut Env<'_>) -> Outcome {
                 .map_or_else(|| "-".to_owned(), |k| k.to_string())
         ))?;
     }
+    match &settled {
+        None => {}
+        Some((m, Ok((_, fit, u)))) => {
+            let top: Vec<&str> = u
+                .settled
+                .top
+                .iter()
+                .map(|&i| fit.items[i].as_str())
+                .collect();
+            env.say(format_args!(
+                "{}: {} (top {}: {})",
+                m.name(),
+                pairwise::settled_line(u),
+                u.settled.k,
+                top.join(", ")
+            ))?;
+            if !u.settled.settled && !u.settled.contested.is_empty() {
+                let contested: Vec<&str> = u
+                    .settled
+                    .contested
+                    .iter()
+                    .map(|&i| fit.items[i].as_str())
+                    .collect();
+                env.say(format_args!("contested: {}", contested.join(", ")))?;
+            }
+        }
+        Some((m, Err(f))) => env.say(format_args!(
+            "{}: the top is not assessed yet: {}",
+            m.name(),
+            f.message
+        ))?,
+    }
     Ok(())
 }
 
 /// `status --format json`: the same figures as one JSON document (its keys
 /// in order, as a JSON object is written).
-fn status_json(st: &CampaignStatus, env: &mut Env<'_>) -> Outcome {
-    let doc = serde_json::to_value(st)
+fn status_json(
+    st: &CampaignStatus,
+    settled: Option<&(ModelArg, Result<CampaignFit, Failure>)>,
+    env: &mut Env<'_>,
+) -> Outcome {
+    let mut doc = serde_json::to_value(st)
         .map_err(|e| Failure::new(format!("cannot encode the status: {e}")))?;
+    if let (Some((m, fit)), Some(obj)) = (settled, doc.as_object_mut()) {
+        let mut v = match fit {
+            Ok((_, fit, u)) => pairwise::settled_json(fit, u),
+            Err(f) => serde_json::json!({ "error": f.message }),
+        };
+        if let Some(o) = v.as_object_mut() {
+            o.insert("model".to_owned(), m.name().into());
+        }
+        obj.insert("settled".to_owned(), v);
+    }
     env.out.json(&doc)
 }

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use adaptive_comp_metrics::ballot::{BallotError, Exclusion, ExclusionRule, Phase, Unvoted};
-use adaptive_comp_metrics::pairwise::{CampaignVotes, Comparisons};
+use adaptive_comp_metrics::pairwise::{CampaignVotes, Comparisons, Fit, Uncertainty};
 
 use crate::commands::pairwise::{self, ModelArg};
 use std::path::Path;
@@ -289,14 +289,7 @@ pub fn rank(args: &RankArgs, env: &mut Env<'_>) -> Outcome {
         Estimator::NoisyBt => ModelArg::NoisyBt,
     };
     let c = &state.campaign;
-    let mut data = Comparisons::from_campaign(c, CampaignVotes::default());
-    if data.is_empty() {
-        return Err(Failure::about(&path, "no vote has been recorded yet"));
-    }
-    data.rename_items(state.items.ids.iter())
-        .map_err(|e| Failure::about(&path, e.to_string()))?;
-    let (fit, u) = pairwise::fit_model(model, &args.fit, &data)
-        .map_err(|e| pairwise::fit_failure(Path::new(&path), &e))?;
+    let (data, fit, u) = campaign_fit(&state, &path, model, &args.fit)?;
     let table = pairwise::ranking_table(
         &fit,
         &u,
@@ -329,6 +322,33 @@ pub fn rank(args: &RankArgs, env: &mut Env<'_>) -> Outcome {
         lines.push(correlation_line(&collected, &m));
     }
     report_lines(&args.out, lines, env)
+}
+
+/// The votes of a campaign, a model's fit of them and its uncertainty.
+pub(super) type CampaignFit = (Comparisons, Fit, Uncertainty);
+
+/// A model fitted to every vote of the campaign (the open ballot's so far
+/// included), items named by their ids: the votes, the fit and its
+/// uncertainty.
+///
+/// # Errors
+/// No vote yet; a fit without a finite maximum (with the items) or a bad
+/// option, about the state file `path`.
+pub(super) fn campaign_fit(
+    state: &State,
+    path: &str,
+    model: ModelArg,
+    options: &pairwise::ModelOptions,
+) -> Result<CampaignFit, Failure> {
+    let mut data = Comparisons::from_campaign(&state.campaign, CampaignVotes::default());
+    if data.is_empty() {
+        return Err(Failure::about(path, "no vote has been recorded yet"));
+    }
+    data.rename_items(state.items.ids.iter())
+        .map_err(|e| Failure::about(path, e.to_string()))?;
+    let (fit, u) = pairwise::fit_model(model, options, &data)
+        .map_err(|e| pairwise::fit_failure(Path::new(path), &e))?;
+    Ok((data, fit, u))
 }
 
 /// The model's correlations with the collected scores, in one line.

@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use adaptive_comp_metrics::ballot::{BallotConfig, Options, UniformBudget};
 use adaptive_comp_metrics::simulate::{
-    Arm, Metric, PowerLaw, Report, Simulation, Underlying, VoterModel, sweep,
+    Arm, FitModel, Metric, PowerLaw, Report, Simulation, Summary, Underlying, VoterModel, sweep,
 };
 use serde_json::json;
 
@@ -45,10 +45,18 @@ printed beside the paper's mean ± SD with z = (ours − paper)/√(SD_paper²/5
 counting as a match. Block (b) follows the paper's text; the paper's numbers are shown for
 reference. All three distributions use the same seed, so the same crowds.
 
+--estimators borda,bt,noisy-bt adds block (c): Bradley–Terry (bt) and noisy Bradley–Terry
+(noisy-bt, a reliability per voter) fitted to block (b)'s votes (a Gaussian prior N(0, SD²) on the
+scores, --model-prior-sd), next to the paper's estimator (borda: ȳ adaptive, x uniform) on the same
+votes, with the paired difference model − ȳ as mean ± standard error over the simulations. In CSV
+a model's rows have block bt or noisy-bt, paper_mean/paper_sd ȳ's figures on the same votes, and z
+the paired difference over its standard error; JSON has them under models.
+
 Examples:
   acm simulate table2
   acm simulate table2 --simulations 400 --seed 7
-  acm simulate table2 --format json > table2.json")]
+  acm simulate table2 --format json > table2.json
+  acm simulate table2 --simulations 20 --estimators borda,bt,noisy-bt")]
 pub struct Table2Args {
     /// Simulations per row (at least 2: every cell is a mean ± standard deviation).
     #[arg(long, short = 's', default_value_t = 50,
@@ -60,6 +68,23 @@ pub struct Table2Args {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
+    /// The estimators of block (c), fitted to block (b)'s votes (borda alone: no block (c)).
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "borda")]
+    pub estimators: Vec<EstimatorArg>,
+    /// SD of the fitted models' Gaussian prior on the scores.
+    #[arg(long, default_value_t = 2.0, value_name = "SD")]
+    pub model_prior_sd: f64,
+}
+
+/// An estimator of the ranking from a collection's votes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum EstimatorArg {
+    /// The paper's: ȳ at the last ballot reached (adaptive), x (uniform).
+    Borda,
+    /// Bradley–Terry fitted to every vote.
+    Bt,
+    /// Noisy Bradley–Terry (a reliability per voter) fitted to every vote.
+    NoisyBt,
 }
 
 /// The similarity distribution of a sweep.
@@ -285,12 +310,125 @@ fn print_block(out: &mut Out, title: &str, note: &str, cells: &[Cell], with_z: b
 }
 
 /// `acm simulate table2`.
+/// One cell of block (c): a fitted model's metric next to ȳ's on the same
+/// votes, and their paired difference.
+struct ModelRow {
+    model: FitModel,
+    distribution: &'static str,
+    approach: &'static str,
+    metric: &'static str,
+    y_bar: Summary,
+    fitted: Summary,
+    /// model − ȳ, simulation by simulation.
+    difference: Summary,
+}
+
+impl ModelRow {
+    /// The paired difference over its standard error (`None` when every
+    /// difference is the same).
+    fn paired_z(&self) -> Option<f64> {
+        (self.difference.se > 0.0).then(|| self.difference.mean / self.difference.se)
+    }
+
+    fn json(&self) -> serde_json::Value {
+        json!({
+            "model": self.model.name(),
+            "distribution": self.distribution,
+            "approach": self.approach,
+            "metric": self.metric,
+            "y_bar_mean": self.y_bar.mean,
+            "y_bar_sd": self.y_bar.sd,
+            "mean": self.fitted.mean,
+            "sd": self.fitted.sd,
+            "difference_mean": self.difference.mean,
+            "difference_se": self.difference.se,
+        })
+    }
+}
+
+/// Block (c)'s cells: every fitted model of every report, arm and metric.
+fn model_rows(reports: &[(&'static str, Report)]) -> Vec<ModelRow> {
+    let mut rows = Vec::new();
+    for (name, report) in reports {
+        for m in &report.models {
+            for (approach, arm) in [("uniform", Arm::Uniform), ("adaptive", Arm::Adaptive)] {
+                for metric in METRICS {
+                    let (Some(y), Some(f)) = (
+                        report.get(arm, metric),
+                        report.get_model(m.model, arm, metric),
+                    ) else {
+                        continue;
+                    };
+                    let d: Vec<f64> = f.values.iter().zip(&y.values).map(|(a, b)| a - b).collect();
+                    let Ok(difference) = Summary::of(&d) else {
+                        continue;
+                    };
+                    rows.push(ModelRow {
+                        model: m.model,
+                        distribution: name,
+                        approach,
+                        metric,
+                        y_bar: y.clone(),
+                        fitted: f.clone(),
+                        difference,
+                    });
+                }
+            }
+        }
+    }
+    rows
+}
+
+fn print_models(out: &mut Out, rows: &[ModelRow], sd: f64, simulations: usize) -> Outcome {
+    writeln!(
+        out,
+        "\n(c) fitted models on (b)'s votes (Gaussian prior SD {sd} on the scores), next to ȳ"
+    )?;
+    writeln!(
+        out,
+        "model − ȳ: the paired difference, mean ± standard error over the {simulations} simulations"
+    )?;
+    writeln!(
+        out,
+        "{:<12} {:<9} {:<7} {:<9} {:>17} {:>17} {:>19}",
+        "distribution", "approach", "metric", "model", "ȳ (x uniform)", "model", "model − ȳ"
+    )?;
+    for r in rows {
+        let y = format!("{:.4} ± {:.4}", r.y_bar.mean, r.y_bar.sd);
+        let f = format!("{:.4} ± {:.4}", r.fitted.mean, r.fitted.sd);
+        let d = format!("{:+.4} ± {:.4}", r.difference.mean, r.difference.se);
+        writeln!(
+            out,
+            "{:<12} {:<9} {:<7} {:<9} {y:>17} {f:>17} {d:>19}",
+            r.distribution,
+            r.approach,
+            r.metric,
+            r.model.name()
+        )?;
+    }
+    Ok(())
+}
+
 fn table2(a: &Table2Args, ctx: &Ctx, out: &mut Out) -> Outcome {
     let simulations = a.simulations as usize;
     let seed = a.seed;
+    let mut models = Vec::new();
+    for e in &a.estimators {
+        let m = match e {
+            EstimatorArg::Borda => continue,
+            EstimatorArg::Bt => FitModel::Bt,
+            EstimatorArg::NoisyBt => FitModel::NoisyBt,
+        };
+        if !models.contains(&m) {
+            models.push(m);
+        }
+    }
     let start = Instant::now();
     let bar = Progress::new(ctx, 6, "Table 2");
-    let run = |profile: &Profile, block: &str| -> Outcome<Vec<(&'static str, Report)>> {
+    let run = |profile: &Profile,
+               block: &str,
+               models: &[FitModel]|
+     -> Outcome<Vec<(&'static str, Report)>> {
         let mut reports = Vec::new();
         for (name, z) in distributions(profile.power_law)? {
             bar.message(format!(
@@ -300,7 +438,12 @@ fn table2(a: &Table2Args, ctx: &Ctx, out: &mut Out) -> Outcome {
             let sim = Simulation::new(z, config)?
                 .voters(profile.voters.clone())
                 .uniform_budget(profile.uniform)
-                .metrics(profile.metrics.clone());
+                .metrics(profile.metrics.clone())
+                .models(models.to_vec())?
+                .model_prior_sd(a.model_prior_sd)
+                .map_err(|e| {
+                    Failure::usage(e.to_string().replace("model_prior_sd", "--model-prior-sd"))
+                })?;
             reports.push((name, sim.run(simulations, seed)?));
             bar.inc(1);
         }
@@ -315,6 +458,7 @@ fn table2(a: &Table2Args, ctx: &Ctx, out: &mut Out) -> Outcome {
             metrics: script::script_metrics(),
         },
         "a",
+        &[],
     )?;
     let time_a = start.elapsed();
     let corrected = run(
@@ -326,11 +470,13 @@ fn table2(a: &Table2Args, ctx: &Ctx, out: &mut Out) -> Outcome {
             metrics: Metric::table2(),
         },
         "b",
+        &models,
     )?;
     drop(bar);
     let total = start.elapsed();
     let a_cells = cells("as_published", &published, true);
     let b_cells = cells("corrected", &corrected, false);
+    let c_rows = model_rows(&corrected);
     let r = &published
         .first()
         .ok_or_else(|| Failure::new("no simulation"))?
@@ -373,6 +519,9 @@ fn table2(a: &Table2Args, ctx: &Ctx, out: &mut Out) -> Outcome {
                 &b_cells,
                 false,
             )?;
+            if !c_rows.is_empty() {
+                print_models(out, &c_rows, a.model_prior_sd, simulations)?;
+            }
             writeln!(
                 out,
                 "\n{} simulations (uniform + adaptive each) in {:.2} s ((a) {:.2} s) on {} threads",
@@ -410,6 +559,19 @@ fn table2(a: &Table2Args, ctx: &Ctx, out: &mut Out) -> Outcome {
                     c.z.map_or_else(String::new, |z| z.to_string()),
                 ]);
             }
+            for r in &c_rows {
+                t.row(vec![
+                    r.model.name().to_owned(),
+                    r.distribution.to_owned(),
+                    r.approach.to_owned(),
+                    r.metric.to_owned(),
+                    r.y_bar.mean.to_string(),
+                    r.y_bar.sd.to_string(),
+                    r.fitted.mean.to_string(),
+                    r.fitted.sd.to_string(),
+                    r.paired_z().map_or_else(String::new, |z| z.to_string()),
+                ]);
+            }
             if a.format == Format::Csv {
                 t.write(Format::Csv, out)
             } else {
@@ -419,6 +581,8 @@ fn table2(a: &Table2Args, ctx: &Ctx, out: &mut Out) -> Outcome {
                     "uniform_comparisons": r.uniform_comparisons,
                     "adaptive_comparisons": r.adaptive_comparisons,
                     "cells": t.json(),
+                    "models": c_rows.iter().map(ModelRow::json).collect::<Vec<_>>(),
+                    "model_prior_sd": a.model_prior_sd,
                 }))
             }
         }

@@ -1,0 +1,120 @@
+//! Every route of the server and every refusal, each request driven through
+//! the server's router in this process (`tower::ServiceExt::oneshot`; the
+//! real-socket tests are `load.rs` and `browser.rs`): the routes
+//! (`routes`), the defects found by testing it as its users would
+//! (`defects`), and the researcher's dashboard and annotator's page
+//! (`dashboard`).
+
+#[path = "../common/mod.rs"]
+mod common;
+mod dashboard;
+mod defects;
+mod routes;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use adaptive_comp_metrics::ballot::ExclusionRule;
+use adaptive_comp_metrics_serve::state::CampaignFile;
+use adaptive_comp_metrics_serve::{Options, PageSettings, Server, Store};
+use common::{Client, Handle, Http, TestServer, enc, enter, state, store, temp_dir};
+
+fn page() -> PageSettings {
+    PageSettings {
+        question: "Which pair of words is more related?".into(),
+        tie_label: Some("About the same".into()),
+        completion_code: Some("C0MPL3TE".into()),
+        completion_url: Some("https://app.example/submissions/complete?cc={code}".into()),
+        ..PageSettings::default()
+    }
+}
+
+fn options(log: &std::path::Path) -> Options {
+    Options {
+        addr: "127.0.0.1:0".parse().unwrap(),
+        admin_token: Some("admin-token-0123456789".into()),
+        log_file: Some(log.to_owned()),
+        ..Options::default()
+    }
+}
+
+/// A client of the dashboard's routes, with the admin token of [`options`].
+fn admin_client(addr: &Handle) -> Client {
+    let mut c = Client::new(addr);
+    c.extra.push((
+        "Authorization".into(),
+        "Bearer admin-token-0123456789".into(),
+    ));
+    c
+}
+
+fn log_text(log: &std::path::Path) -> String {
+    std::fs::read_to_string(log).unwrap_or_default()
+}
+
+/// The log has a refusal with this reason.
+fn refused(log: &std::path::Path, reason: &str) -> bool {
+    log_text(log)
+        .lines()
+        .any(|l| l.contains(" refused: ") || l.contains("refused (") && l.contains(reason))
+        && log_text(log).contains(reason)
+}
+
+/// A campaign served for one test: its store file, log and server.
+struct Served {
+    s: PathBuf,
+    log: PathBuf,
+    server: TestServer,
+}
+
+/// Serves `file` from a fresh folder named after the test, with [`options`].
+fn serve(name: &str, file: CampaignFile) -> Served {
+    serve_with(name, file, |o| o)
+}
+
+/// As [`serve`], with the options changed by `adjust`.
+fn serve_with(name: &str, file: CampaignFile, adjust: impl FnOnce(Options) -> Options) -> Served {
+    let dir = temp_dir(name);
+    let s = store(&dir, &file);
+    let log = dir.join("log.txt");
+    let server = TestServer::start(&s, adjust(options(&log))).unwrap();
+    Served { s, log, server }
+}
+
+/// The dashboard's status, read with the bearer token.
+fn status(addr: &Handle) -> serde_json::Value {
+    let mut api = admin_client(addr);
+    let r = api.get("/admin/status.json");
+    assert_eq!(r.status, 200, "{}", r.body);
+    r.json()
+}
+
+/// Rows of a store's table matching a condition, read while or after it
+/// is served.
+fn count(store: &std::path::Path, sql: &str) -> i64 {
+    let conn =
+        rusqlite::Connection::open_with_flags(store, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .unwrap();
+    conn.query_row(sql, [], |r| r.get(0)).unwrap()
+}
+
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64
+}
+
+fn raw(addr: std::net::SocketAddr, request: &[u8]) -> u16 {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    s.write_all(request).unwrap();
+    let mut text = Vec::new();
+    let _ = s.read_to_end(&mut text);
+    let text = String::from_utf8_lossy(&text);
+    text.split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or_else(|| panic!("no status line: {text:?}"))
+}
