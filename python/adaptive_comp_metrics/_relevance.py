@@ -19,19 +19,21 @@ supported_measures: frozenset[str] = frozenset(_core.supported_measures())
 name: ``P``, ``ndcg_cut``), as ``pytrec_eval.supported_measures``:
 ``runid``, ``num_q``, ``num_ret``, ``num_rel``, ``num_rel_ret``, ``map``,
 ``gm_map``, ``Rprec``, ``bpref``, ``recip_rank``, ``iprec_at_recall``,
-``P``, ``recall``, ``ndcg``, ``ndcg_cut``, ``map_cut``, ``success``,
+``P``, ``relstring``, ``recall``, ``infAP``, ``gm_bpref``, ``Rprec_mult``,
+``utility``, ``11pt_avg``, ``binG``, ``G``, ``ndcg``, ``ndcg_rel``,
+``Rndcg``, ``ndcg_cut``, ``map_cut``, ``relative_P``, ``success``,
 ``set_P``, ``set_relative_P``, ``set_recall``, ``set_map``, ``set_F``,
-``utility``, ``num_nonrel_judged_ret``. pytrec_eval also lists trec_eval's
-measures that are not computed here (``infAP``, ``G``, ``relstring``, …)."""
+``num_nonrel_judged_ret``: pytrec_eval's list. ``relstring`` (trec_eval's
+string of grades) is 0 in the results, as pytrec_eval reports it."""
 
 supported_nicknames: dict[str, frozenset[str]] = {
     name: frozenset(names) for name, names in _core.supported_nicknames()
 }
 """trec_eval's nicknames of measure sets (``official``, ``set``,
 ``all_trec``) with the measures of each computed here, as
-``pytrec_eval.supported_nicknames``: ``official`` whole; of ``set`` and
-``all_trec`` the part in :data:`supported_measures` (evaluating with them
-warns which measures are left out)."""
+``pytrec_eval.supported_nicknames``: each whole (trec_eval 10.0's
+additions to ``all_trec``, ``unj``, ``rbp`` and ``rbp_resid``, which
+pytrec_eval lacks, are left out with a warning)."""
 
 
 def compute_aggregated_measure(measure: str, values: Iterable[float]) -> float:
@@ -98,12 +100,13 @@ class RelevanceEvaluator:
     ``P``, ``recall``, ``success``, ``map_cut``, ``ndcg``, ``ndcg_cut``,
     ``num_q``, ``num_ret``, ``num_rel``, ``num_rel_ret``, ``runid``,
     ``set_P``, ``set_relative_P``, ``set_recall``, ``set_map``, ``set_F``,
-    ``utility``, ``num_nonrel_judged_ret``), with
+    ``utility``, ``num_nonrel_judged_ret``, ``gm_bpref``, ``infAP``,
+    ``relative_P``, ``Rprec_mult``, ``11pt_avg``, ``binG``, ``G``,
+    ``ndcg_rel``, ``Rndcg``, ``relstring``), with
     cut-offs as ``P.5,10`` or ``P_5,10`` (the cut-offs of all the names of a
     family together; a family alone gives trec_eval's default cut-offs only
     where no cut-off of it is named), and the nicknames ``official``,
-    ``set`` and ``all_trec`` (:data:`supported_nicknames`; of ``all_trec``,
-    the measures computed here, with a ``UserWarning`` naming the others).
+    ``set`` and ``all_trec`` (:data:`supported_nicknames`, pytrec_eval's).
     The library reads them, as ``acm trec -m`` does; an unknown name raises
     ``ValueError``. The result has the measures in
     trec_eval's order. The values follow trec_eval's conventions, as
@@ -141,13 +144,14 @@ class RelevanceEvaluator:
     Differences from pytrec_eval (with ``trec_eval_version="9"``): malformed
     input raises ``ValueError`` (a NaN score, a document listed twice); a
     query whose grades are all negative scores 0 (pytrec_eval crashes);
-    trec_eval's measures not in :data:`supported_measures` (``infAP``,
-    ``G``, ``relstring``, …) raise ``ValueError`` when named and are left
-    out of ``all_trec`` (with a warning); ``set_F`` and ``utility`` with
-    parameters raise ``ValueError`` (trec_eval's defaults only); a
+    trec_eval 10.0's measures not in :data:`supported_measures` (``unj``,
+    ``rbp``) raise ``ValueError`` when named; ``set_F``, ``utility``,
+    ``11pt_avg``, ``G``, ``ndcg_rel`` and ``Rndcg`` with parameters raise
+    ``ValueError`` (trec_eval's defaults only); ``11pt_avg`` of a query
+    without retrieved documents is 0 (pytrec_eval: ``nan``, 0/0); a
     measure name that pytrec_eval reads only in part (``P_5x`` as ``P_5``,
     ``P.1.5`` as ``P_1``) or crashes on (``P.0``, ``ndcg.1``) raises
-    ``ValueError``; ``iprec_at_recall_0.00`` of a query without retrieved
+    ``ValueError``; ``iprec_at_recall`` of a query without retrieved
     documents is 0 (pytrec_eval: an uninitialised value, often ``nan``).
     Evaluators pickle (with their qrels).
     """

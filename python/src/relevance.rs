@@ -5,9 +5,9 @@ use std::fs::File;
 use std::io::BufReader;
 
 use adaptive_comp_metrics::relevance::{
-    Ids, Measure, MeasureSelection, MeasureSyntax, Qrels, Ties, TrecEvalVersion, TrecOptions,
-    TrecRun, TrecSyntax, evaluate_trec, read_trec_qrels, read_trec_qrels_with, read_trec_run,
-    read_trec_run_with,
+    Ids, Measure, MeasureSelection, MeasureSyntax, Qrels, SelectionNote, Ties, TrecEvalVersion,
+    TrecOptions, TrecRun, TrecSyntax, evaluate_trec, read_trec_qrels, read_trec_qrels_with,
+    read_trec_run, read_trec_run_with,
 };
 use pyo3::exceptions::{PyOSError, PyTypeError, PyUserWarning};
 use pyo3::prelude::*;
@@ -82,15 +82,47 @@ impl Source {
 /// pytrec_eval's measure sets (`map`, `P`, `P.5,10`, `ndcg_cut_20,4`, the
 /// nicknames `official`, `set`, `all_trec`, …) read by the library's
 /// [`MeasureSelection`], the reading `acm trec -m` shares; what it left
-/// out (measures of a nickname not computed here) becomes a `UserWarning`.
+/// out (measures of a nickname not computed here, but trec_eval 10.0's
+/// additions to `all_trec`, which pytrec_eval lacks) becomes a
+/// `UserWarning`.
 fn measures(py: Python<'_>, names: &[String], ties: Ties) -> PyResult<MeasureSelection> {
     let selection =
         MeasureSelection::parse(names, MeasureSyntax::PytrecEval, ties).or_value_error()?;
     for note in selection.notes() {
+        // pytrec_eval's all_trec is trec_eval 9's, which lacks the three
+        // measures of 10.0's not computed here (unj, rbp, rbp_resid).
+        if matches!(
+            note,
+            SelectionNote::NotComputed {
+                nickname: "all_trec",
+                ..
+            }
+        ) {
+            continue;
+        }
         let message = std::ffi::CString::new(note.to_string()).unwrap_or_default();
         PyErr::warn(py, &py.get_type::<PyUserWarning>(), &message, 2)?;
     }
     Ok(selection)
+}
+
+/// Whether a measure comes before `relstring` in trec_eval's order (its
+/// measure table: `relstring` follows `P`).
+fn before_relstring(m: Measure) -> bool {
+    matches!(
+        m,
+        Measure::Queries
+            | Measure::Retrieved
+            | Measure::Relevant
+            | Measure::RelevantRetrieved
+            | Measure::AveragePrecision
+            | Measure::GeometricMap
+            | Measure::RPrecision
+            | Measure::Bpref
+            | Measure::ReciprocalRank
+            | Measure::InterpolatedPrecision(_)
+            | Measure::Precision(_)
+    )
 }
 
 /// `pytrec_eval.supported_measures`: the names of trec_eval's measures
@@ -134,6 +166,8 @@ pub struct TrecEvaluator {
     measures: Vec<Measure>,
     keys: Vec<Py<PyString>>,
     runid: bool,
+    /// Whether `relstring` was asked for (pytrec_eval's value: 0).
+    relstring: bool,
     options: TrecOptions,
 }
 
@@ -193,6 +227,7 @@ impl TrecEvaluator {
             let options = options(relevance_level, ties, complete, trec_eval_version)?;
             let selection = measures(py, &measure_names, options.ties)?;
             let (measures, runid) = (selection.measures().to_vec(), selection.runid());
+            let relstring = selection.relstring();
             let mut ids = Ids::new();
             let qrels = if let Ok(dict) = qrels.cast::<PyDict>() {
                 let mut b = Qrels::builder(&mut ids);
@@ -226,6 +261,7 @@ impl TrecEvaluator {
                 measures,
                 keys,
                 runid,
+                relstring,
                 options,
             })
         })
@@ -297,6 +333,12 @@ impl TrecEvaluator {
                 .detach(|| evaluate_trec(qrels, &run, measures, &options))
                 .or_value_error()?;
             let out = PyDict::new(py);
+            // relstring's place in trec_eval's order: after P.
+            let relstring_at = self
+                .measures
+                .iter()
+                .take_while(|&&m| before_relstring(m))
+                .count();
             for (q, row) in report.rows() {
                 let listed = run.ranking(q).is_some() || unranked.get(q as usize) == Some(&true);
                 if !self.options.complete && !listed {
@@ -307,8 +349,16 @@ impl TrecEvaluator {
                 if self.runid {
                     values.set_item("runid", 0.0)?;
                 }
-                for ((key, v), m) in self.keys.iter().zip(row).zip(&self.measures) {
+                for (i, ((key, v), m)) in self.keys.iter().zip(row).zip(&self.measures).enumerate()
+                {
+                    if self.relstring && i == relstring_at {
+                        // pytrec_eval's value of trec_eval's string measure.
+                        values.set_item("relstring", 0.0)?;
+                    }
                     values.set_item(key.bind(py), v.unwrap_or_else(|| m.value_if_undefined()))?;
+                }
+                if self.relstring && relstring_at == self.measures.len() {
+                    values.set_item("relstring", 0.0)?;
                 }
                 out.set_item(name, values)?;
             }
@@ -319,10 +369,18 @@ impl TrecEvaluator {
     /// The measure names, as the result's keys.
     fn measure_names(&self) -> Vec<String> {
         let runid = self.runid.then(|| "runid".to_owned());
-        runid
+        let mut names: Vec<String> = runid
             .into_iter()
             .chain(self.measures.iter().map(ToString::to_string))
-            .collect()
+            .collect();
+        if self.relstring {
+            let at = names
+                .iter()
+                .position(|n| n.parse::<Measure>().is_ok_and(|m| !before_relstring(m)))
+                .unwrap_or(names.len());
+            names.insert(at, "relstring".to_owned());
+        }
+        names
     }
 
     /// The qrels as `{query: {document: grade}}`.

@@ -29,6 +29,14 @@ reason; a deviation that starts to pass fails the run):
 
 The versions are pinned (``requirements-test.txt``), so the counts are
 fixed: a change means a test of theirs or a behaviour of ours changed.
+pytrec_eval's wheel ships no tests: each behaviour its
+``tests/pytrec_eval_tests.py`` checks has a test of ours
+(``test_pytrec_dropin.py``), and, where a checkout of pytrec_eval's
+repository (with its ``trec_eval`` submodule, whose ``test`` directory the
+file reads) is named by ``ACM_PYTREC_EVAL_CHECKOUT``, its 7 tests run
+against the package as they are (``import pytrec_eval`` resolving to a
+two-line module that re-exports the package's names).
+
 Cost (2 cores at load average 9, other builds running): SciPy's run 12 s;
 gensim's 72 s, nearly all of it gensim training a word2vec model (20
 epochs) in each of its two tests; 43 s of CPU time for both.
@@ -104,3 +112,48 @@ def test_gensims_own_tests_of_evaluate_word_pairs():
     root, test_word2vec = installed("gensim", "test", "test_word2vec.py")
     counts = run_suite(root, test_word2vec, "evaluate_word_pairs")
     assert counts == {"passed": 2}, counts
+
+
+PYTREC_SHIM = """from adaptive_comp_metrics import (  # noqa: F401
+    RelevanceEvaluator,
+    compute_aggregated_measure,
+    parse_qrel,
+    parse_run,
+    supported_measures,
+    supported_nicknames,
+)
+"""
+
+
+def test_pytrec_evals_own_tests(tmp_path):
+    """pytrec_eval's 7 tests (4 unit tests, 2 against trec_eval's own
+    test outputs, one empty class) with ``pytrec_eval`` the package."""
+    checkout = os.environ.get("ACM_PYTREC_EVAL_CHECKOUT")
+    if not checkout:
+        pytest.skip("ACM_PYTREC_EVAL_CHECKOUT names no checkout of pytrec_eval")
+    tests = os.path.join(checkout, "tests", "pytrec_eval_tests.py")
+    assert os.path.isfile(tests), tests
+    assert os.path.isdir(os.path.join(checkout, "trec_eval", "test")), "trec_eval submodule"
+    shim = tmp_path / "pytrec_eval"
+    shim.mkdir()
+    (shim / "__init__.py").write_text(PYTREC_SHIM)
+    env = dict(os.environ, PYTHONPATH=str(tmp_path))
+    out = subprocess.run(
+        [sys.executable, tests],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=os.path.dirname(tests),
+        timeout=300,
+    )
+    assert (
+        "adaptive_comp_metrics"
+        in subprocess.run(
+            [sys.executable, "-c", "import pytrec_eval; print(pytrec_eval.RelevanceEvaluator)"],
+            capture_output=True,
+            text=True,
+            env=env,
+        ).stdout
+    )
+    assert out.returncode == 0, out.stderr[-6000:]
+    assert "Ran 7 tests" in out.stderr and out.stderr.rstrip().endswith("OK"), out.stderr

@@ -673,8 +673,7 @@ impl TrecRun {
     /// the run does not rank the query.
     #[must_use]
     pub fn ranking(&self, query: u32) -> Option<(&[u32], &[f64])> {
-        let row = *self.row_of.get(query as usize)? as usize;
-        Some(self.row(row))
+        self.row_of(query).map(|row| self.row(row))
     }
 
     pub(crate) fn row(&self, row: usize) -> (&[u32], &[f64]) {
@@ -998,6 +997,29 @@ fn from_descending_key(key: u64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ranking_of_a_query_the_run_lacks_is_none() -> Result<()> {
+        let mut ids = Ids::new();
+        let qrels =
+            super::super::read_trec_qrels("q1 0 a 1\nq2 0 a 1\nq3 0 b 0\n".as_bytes(), &mut ids)?;
+        let run = super::super::read_trec_run("q3 Q0 b 1 0.5 r\n".as_bytes(), &mut ids)?;
+        let id = |q: &str| {
+            ids.queries()
+                .get(q)
+                .ok_or(RelevanceError::InvalidParameter {
+                    name: "query",
+                    expected: "a known query",
+                })
+        };
+        // q1 and q2 have ids below q3's: they were once reported ranked,
+        // with no documents.
+        assert_eq!(run.ranking(id("q1")?), None);
+        assert_eq!(run.ranking(id("q2")?), None);
+        assert_eq!(run.ranking(id("q3")?).map(|(d, _)| d.len()), Some(1));
+        assert!(qrels.judgements(id("q1")?).is_some());
+        Ok(())
+    }
 
     #[test]
     fn descending_key_round_trips() {

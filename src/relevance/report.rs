@@ -207,7 +207,7 @@ impl TrecReport {
                     return Some(positive as f64);
                 }
                 let mut sum = 0.0;
-                if m == Measure::GeometricMap && options.version == TrecEvalVersion::V9 {
+                if m.is_geometric() && options.version == TrecEvalVersion::V9 {
                     let mut missing = 0;
                     for &row in &order {
                         if ranked(row) {
@@ -226,7 +226,7 @@ impl TrecReport {
                     Some(sum)
                 } else if n == 0 {
                     None
-                } else if m == Measure::GeometricMap {
+                } else if m.is_geometric() {
                     Some((sum / n as f64).exp())
                 } else {
                     Some(sum / n as f64)
@@ -243,7 +243,7 @@ pub(super) fn summarize(
     m: usize,
     policy: NoRelevant,
 ) -> Mean {
-    let geometric = measure == Some(&Measure::GeometricMap);
+    let geometric = measure.is_some_and(|m| m.is_geometric());
     // An undefined gm_map value is that of AP 0: ln of the floor.
     let zero = measure.map_or(0.0, |m| m.value_if_undefined());
     let mut sum = Neumaier::default();

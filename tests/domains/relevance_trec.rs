@@ -105,6 +105,18 @@ fn generated_files_match_pytrec_eval() -> TestResult {
             Measure::MapCut(5),
             Measure::MapCut(100),
             Measure::Precision(1000),
+            Measure::GeometricBpref,
+            Measure::RelativePrecision(5),
+            Measure::RelativePrecision(20),
+            Measure::RPrecisionMultiple(20),
+            Measure::RPrecisionMultiple(100),
+            Measure::RPrecisionMultiple(200),
+            Measure::ElevenPointAverage,
+            Measure::InferredAp,
+            Measure::BinaryG,
+            Measure::G,
+            Measure::NdcgRel,
+            Measure::Rndcg,
         ]);
         let report = evaluate_trec(&qrels, &run, &measures, &options)?;
         // pytrec_eval scores the 34 queries both judged and ranked.
@@ -140,7 +152,7 @@ fn generated_files_match_pytrec_eval() -> TestResult {
             checked += 1;
         }
     }
-    assert_eq!(checked, 1820);
+    assert_eq!(checked, 1820 + 2 * 12 * 35);
     Ok(())
 }
 

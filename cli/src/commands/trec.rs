@@ -41,11 +41,15 @@ queries the run lacks are left out unless -c (trec_eval 10.0 stops on them inste
 is the tag of the run's last line; with -c the summary num_rel counts every grade > 0, whatever -l.
 
 Measures: runid, num_q, num_ret, num_rel, num_rel_ret, map, gm_map, Rprec, bpref, recip_rank,
-iprec_at_recall (iprec_at_recall.0,0.5,1), P (P.5,10,…), recall (recall.10,…), ndcg, ndcg_cut
-(ndcg_cut.10,…), map_cut (map_cut.10,…), success (success.1,5,10), and the nicknames official
-(the default), set and all_trec (the part of those sets computed here). As in trec_eval, the first
-cut-offs given for a family count (-m P.5 -m P.10 prints P_5 alone). With --ties expected, gm_map
-and iprec_at_recall have no value (they are left out of a nickname's set).
+iprec_at_recall (iprec_at_recall.0,0.5,1), P (P.5,10,…), recall (recall.10,…), infAP, gm_bpref,
+Rprec_mult (Rprec_mult.0.5,2), utility, 11pt_avg, binG, G, ndcg, ndcg_rel, Rndcg, ndcg_cut
+(ndcg_cut.10,…), map_cut (map_cut.10,…), relative_P (relative_P.5,…), success (success.1,5,10),
+set_P, set_relative_P, set_recall, set_map, set_F, num_nonrel_judged_ret, and the nicknames
+official (the default), set and all_trec (trec_eval 10.0's unj, rbp and rbp_resid are not
+computed; relstring, a string, is not printed). As in trec_eval, the first cut-offs given for a
+family count (-m P.5 -m P.10 prints P_5 alone). With --ties expected, gm_map, gm_bpref,
+iprec_at_recall, Rprec_mult, 11pt_avg, infAP, binG, G, ndcg_rel and Rndcg have no value (they are
+left out of a nickname's set).
 
 --trec-eval-version 10 (the default) reproduces trec_eval 10.0, the current release; 9 reproduces
 trec_eval 9.0.x and pytrec_eval, which store scores as C floats (scores equal as floats tie, and
@@ -212,7 +216,7 @@ fn select(specs: &[String], ties: Ties) -> Outcome<Selection> {
             other => other.to_string(),
         })
     })?;
-    let notes = selection
+    let mut notes: Vec<String> = selection
         .notes()
         .iter()
         .map(|note| match note {
@@ -221,6 +225,9 @@ fn select(specs: &[String], ties: Ties) -> Outcome<Selection> {
             _ => note.to_string(),
         })
         .collect();
+    if selection.relstring() {
+        notes.push("relstring (a string of grades, not a value) is not printed".to_owned());
+    }
     let items = selection
         .runid()
         .then_some(Item::Runid)
@@ -559,15 +566,16 @@ mod tests {
             "P.0",
             "P.x",
             "iprec_at_recall.2",
-            "infAP",
-            "ndcg_rel",
+            "rbp",
+            "unj",
+            "ndcg_rel.1=2",
         ] {
             let e = items(&[bad]).unwrap_err();
             assert_eq!(e.status(), 2, "{bad}");
         }
-        let e = items(&["infAP"]).unwrap_err();
+        let e = items(&["rbp"]).unwrap_err();
         assert!(
-            e.message.contains("unknown measure \"infAP\""),
+            e.message.contains("unknown measure \"rbp\""),
             "{}",
             e.message
         );

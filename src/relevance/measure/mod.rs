@@ -36,6 +36,15 @@ use core::str::FromStr;
 /// | [`Measure::SetMap`] | `set_map` | set_P · set_recall |
 /// | [`Measure::SetF`] | `set_F` | 2 · set_P · set_recall / (set_P + set_recall) |
 /// | [`Measure::Utility`] | `utility` | #relevant ranked − #non-relevant ranked |
+/// | [`Measure::GeometricBpref`] | `gm_bpref` | ln(max(bpref, 10⁻⁵)); the summary is exp of the mean |
+/// | [`Measure::RelativePrecision`]`(k)` | `relative_P_k` | #relevant in the top k / min(k, R) |
+/// | [`Measure::RPrecisionMultiple`]`(m)` | `Rprec_mult_m.mm` | P@c, c = ⌊(m/100)·R + 0.9⌋ |
+/// | [`Measure::ElevenPointAverage`] | `11pt_avg` | mean of `iprec_at_recall` at 0.0, 0.1, …, 1.0 (9.0.x rounding) |
+/// | [`Measure::InferredAp`] | `infAP` | (1/R) Σ_{relevant d retrieved} inferred precision above d |
+/// | [`Measure::BinaryG`] | `binG` | (1/R) Σ_{relevant d retrieved} 1 / log₂(2 + #non-relevant above d) |
+/// | [`Measure::G`] | `G` | Σᵢ gainᵢ / log₂(2 + ideal cost to i − gain to i), over the ideal gain |
+/// | [`Measure::NdcgRel`] | `ndcg_rel` | nDCG at each document of positive gain, averaged over them |
+/// | [`Measure::Rndcg`] | `Rndcg` | nDCG averaged at the ranks where the ideal gain changes |
 ///
 /// with DCG = Σᵢ gainᵢ / log₂(i + 1) over ranks i ≥ 1; for `bpref`, N is
 /// the number of judged non-relevant documents (grade ≥ 0 and below the
@@ -124,27 +133,74 @@ pub enum Measure {
     /// Utility (`utility`, `trec_eval`'s default coefficients 1, −1, 0, 0):
     /// relevant retrieved − non-relevant (or unjudged) retrieved.
     Utility,
+    /// Geometric bpref (`gm_bpref`): per query ln(max(bpref, 10⁻⁵)), the
+    /// summary the exponential of their mean, as `gm_map` is for AP.
+    GeometricBpref,
+    /// Relative precision at cut-off k (`relative_P_k`): relevant documents
+    /// in the top k / min(k, R), precision up to R and recall after.
+    RelativePrecision(usize),
+    /// Precision at a multiple m/100 of R (`Rprec_mult_m.mm`, m = 1 …
+    /// 10000): P@c with c = ⌊(m/100)·R + 0.9⌋, `trec_eval`'s rounding (a
+    /// cut-off past the ranking counts the missing places as non-relevant).
+    RPrecisionMultiple(u32),
+    /// Interpolated precision averaged over the 11 recall levels 0.0, 0.1,
+    /// …, 1.0 (`11pt_avg`), each level's cut-off rounded as `trec_eval`
+    /// 9.0.x rounds (⌊p·R + 0.9⌋) whatever the version; undefined for an
+    /// empty ranking (`trec_eval` computes 0/0 there, `NaN`).
+    ElevenPointAverage,
+    /// Inferred AP (`infAP`; Yilmaz & Aslam 2006, "Estimating average
+    /// precision with incomplete and imperfect judgments", CIKM), as
+    /// `trec_eval` computes it: documents nobody judged are skipped,
+    /// negative grades are in the pool but unjudged.
+    InferredAp,
+    /// Binary G (`binG`, `trec_eval`'s experimental measure): the mean over
+    /// the R relevant documents of 1 / log₂(2 + non-relevant ranked above),
+    /// 0 for those not ranked.
+    BinaryG,
+    /// Normalised gain G (`G`, `trec_eval`'s experimental measure): each
+    /// ranked document of gain g at rank i adds g / log₂(2 + cost(i) −
+    /// gain(1..i)), cost(i) the ideal gain to i (at least 1 a rank), over
+    /// the ideal ranking's total gain. Gains from the options' mapping.
+    G,
+    /// nDCG averaged at the documents of positive gain (`ndcg_rel`,
+    /// `trec_eval`'s experimental measure); those not ranked take the
+    /// nDCG of the whole ranking.
+    NdcgRel,
+    /// nDCG averaged at the R levels (`Rndcg`, `trec_eval`'s experimental
+    /// measure): at each rank where the ideal ranking's gain changes, and
+    /// at the end of the ranking.
+    Rndcg,
 }
 
 /// `trec_eval`'s default cut-offs of `P`, `recall`, `map_cut` and `ndcg_cut`.
 const DEFAULT_CUTS: [usize; 9] = [5, 10, 15, 20, 30, 100, 200, 500, 1000];
 /// `trec_eval`'s default cut-offs of `success`.
 const SUCCESS_CUTS: [usize; 3] = [1, 5, 10];
+/// `trec_eval`'s default recall levels of `iprec_at_recall`, in hundredths.
+const RECALL_LEVELS: [u32; 11] = [0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100];
+/// `trec_eval`'s default multiples of R of `Rprec_mult`, in hundredths.
+const R_MULTIPLES: [u32; 10] = [20, 40, 60, 80, 100, 120, 140, 160, 180, 200];
 
 /// A measure of a family from its cut-off.
 type Make = fn(usize) -> Measure;
+/// A measure of a family from its level in hundredths.
+type MakeLevel = fn(u32) -> Measure;
 
 /// What a name of `trec_eval`'s measure table stands for here.
 #[derive(Clone, Copy)]
 enum Entry {
     /// `runid`: the run's name, not a value.
     Runid,
+    /// `relstring`: the grades of the first ranks as a string, not a value.
+    Relstring,
     /// A measure with one value.
     One(Measure),
     /// A family with rank cut-offs, and its default cut-offs.
     Cut(Make, &'static [usize]),
-    /// `iprec_at_recall`: recall levels, 0.0, 0.1, …, 1.0 by default.
-    RecallLevels,
+    /// A family with levels in hundredths (`iprec_at_recall`'s recall
+    /// levels, `Rprec_mult`'s multiples of R), their default and the
+    /// largest level taken.
+    Levels(MakeLevel, &'static [u32], u32),
     /// A measure of `trec_eval` this crate does not compute.
     Absent,
 }
@@ -154,7 +210,7 @@ enum Entry {
 /// multiple-judgement qrels (which no nickname here names); `dcg` and
 /// `ideal_dcg` are in the table but in no nickname.
 const TABLE: [(&str, Entry); 39] = {
-    use Entry::{Absent, Cut, One, RecallLevels, Runid};
+    use Entry::{Absent, Cut, Levels, One, Relstring, Runid};
     use Measure as M;
     [
         ("runid", Runid),
@@ -167,25 +223,31 @@ const TABLE: [(&str, Entry); 39] = {
         ("Rprec", One(M::RPrecision)),
         ("bpref", One(M::Bpref)),
         ("recip_rank", One(M::ReciprocalRank)),
-        ("iprec_at_recall", RecallLevels),
+        (
+            "iprec_at_recall",
+            Levels(M::InterpolatedPrecision, &RECALL_LEVELS, 100),
+        ),
         ("P", Cut(M::Precision, &DEFAULT_CUTS)),
-        ("relstring", Absent),
+        ("relstring", Relstring),
         ("recall", Cut(M::Recall, &DEFAULT_CUTS)),
-        ("infAP", Absent),
-        ("gm_bpref", Absent),
-        ("Rprec_mult", Absent),
+        ("infAP", One(M::InferredAp)),
+        ("gm_bpref", One(M::GeometricBpref)),
+        (
+            "Rprec_mult",
+            Levels(M::RPrecisionMultiple, &R_MULTIPLES, 10_000),
+        ),
         ("utility", One(M::Utility)),
-        ("11pt_avg", Absent),
-        ("binG", Absent),
-        ("G", Absent),
+        ("11pt_avg", One(M::ElevenPointAverage)),
+        ("binG", One(M::BinaryG)),
+        ("G", One(M::G)),
         ("dcg", Absent),
         ("ideal_dcg", Absent),
         ("ndcg", One(M::Ndcg)),
-        ("ndcg_rel", Absent),
-        ("Rndcg", Absent),
+        ("ndcg_rel", One(M::NdcgRel)),
+        ("Rndcg", One(M::Rndcg)),
         ("ndcg_cut", Cut(M::NdcgCut, &DEFAULT_CUTS)),
         ("map_cut", Cut(M::MapCut, &DEFAULT_CUTS)),
-        ("relative_P", Absent),
+        ("relative_P", Cut(M::RelativePrecision, &DEFAULT_CUTS)),
         ("success", Cut(M::Success, &SUCCESS_CUTS)),
         ("set_P", One(M::SetPrecision)),
         ("set_relative_P", One(M::SetRelativePrecision)),
@@ -365,7 +427,8 @@ impl Measure {
             | Self::NdcgCut(k)
             | Self::Recall(k)
             | Self::Success(k)
-            | Self::MapCut(k) => Some(k),
+            | Self::MapCut(k)
+            | Self::RelativePrecision(k) => Some(k),
             _ => None,
         }
     }
@@ -383,7 +446,7 @@ impl Measure {
     /// ```
     #[must_use]
     pub fn value_if_undefined(self) -> f64 {
-        if self == Self::GeometricMap {
+        if self.is_geometric() {
             1e-5_f64.ln()
         } else {
             0.0
@@ -405,7 +468,33 @@ impl Measure {
     /// ```
     #[must_use]
     pub fn has_expectation(self) -> bool {
-        !matches!(self, Self::GeometricMap | Self::InterpolatedPrecision(_))
+        !matches!(
+            self,
+            Self::GeometricMap
+                | Self::InterpolatedPrecision(_)
+                | Self::GeometricBpref
+                | Self::RPrecisionMultiple(_)
+                | Self::ElevenPointAverage
+                | Self::InferredAp
+                | Self::BinaryG
+                | Self::G
+                | Self::NdcgRel
+                | Self::Rndcg
+        )
+    }
+
+    /// Whether the measure is a logarithm whose summary is the exponential
+    /// of the mean, a geometric mean (`gm_map`, `gm_bpref`).
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::relevance::Measure;
+    /// assert!(Measure::GeometricBpref.is_geometric());
+    /// assert!(!Measure::Bpref.is_geometric());
+    /// ```
+    #[must_use]
+    pub fn is_geometric(self) -> bool {
+        matches!(self, Self::GeometricMap | Self::GeometricBpref)
     }
 
     /// The measure's place in `trec_eval`'s output: the row of its table,
@@ -418,6 +507,8 @@ impl Measure {
             Self::Success(k) => (row("success"), k),
             Self::MapCut(k) => (row("map_cut"), k),
             Self::NdcgCut(k) => (row("ndcg_cut"), k),
+            Self::RelativePrecision(k) => (row("relative_P"), k),
+            Self::RPrecisionMultiple(m) => (row("Rprec_mult"), m as usize),
             Self::InterpolatedPrecision(p) => (row("iprec_at_recall"), p as usize),
             _ => (
                 TABLE
@@ -456,7 +547,9 @@ impl Measure {
     ///     Measure::parse_list("iprec_at_recall.0.25,1")?,
     ///     [Measure::InterpolatedPrecision(25), Measure::InterpolatedPrecision(100)]
     /// );
-    /// assert!(Measure::parse_list("infAP").is_err());
+    /// assert_eq!(Measure::parse_list("infAP")?, [Measure::InferredAp]);
+    /// assert_eq!(Measure::parse_list("Rprec_mult.0.5,2")?.len(), 2);
+    /// assert!(Measure::parse_list("relstring").is_err());
     /// assert!(Measure::parse_list("iprec_at_recall.0.125").is_err());
     /// # Ok::<(), adaptive_comp_metrics::relevance::RelevanceError>(())
     /// ```
@@ -471,7 +564,7 @@ impl Measure {
             };
         }
         match entry(spec) {
-            Some((_, e @ (Entry::Cut(..) | Entry::RecallLevels))) => Ok(family_defaults(e)),
+            Some((_, e @ (Entry::Cut(..) | Entry::Levels(..)))) => Ok(family_defaults(e)),
             _ => spec.parse().map(|m| vec![m]),
         }
     }
@@ -486,9 +579,7 @@ fn cut_text(text: &str) -> String {
 fn family_defaults(e: Entry) -> Vec<Measure> {
     match e {
         Entry::Cut(make, cuts) => cuts.iter().map(|&k| make(k)).collect(),
-        Entry::RecallLevels => (0..=10)
-            .map(|p| Measure::InterpolatedPrecision(p * 10))
-            .collect(),
+        Entry::Levels(make, levels, _) => levels.iter().map(|&p| make(p)).collect(),
         _ => Vec::new(),
     }
 }
@@ -500,7 +591,7 @@ fn family_cutoffs(e: Entry, cuts: &str) -> Option<Vec<Measure>> {
     cuts.split(',')
         .map(|c| match e {
             Entry::Cut(make, _) => parse_cut(c).map(make),
-            Entry::RecallLevels => parse_recall_level(c).map(Measure::InterpolatedPrecision),
+            Entry::Levels(make, _, max) => parse_hundredths(c, max).map(make),
             _ => None,
         })
         .collect()
@@ -513,11 +604,17 @@ fn parse_cut(text: &str) -> Option<usize> {
 
 /// A recall level in \[0, 1\] with at most two decimals, as hundredths.
 fn parse_recall_level(text: &str) -> Option<u32> {
+    parse_hundredths(text, 100)
+}
+
+/// A number from 0 to `max` hundredths with at most two decimals, as
+/// hundredths (`Rprec_mult`'s multiples of R: above 0).
+fn parse_hundredths(text: &str, max: u32) -> Option<u32> {
     if !text.bytes().all(|b| b.is_ascii_digit() || b == b'.') || text.is_empty() {
         return None;
     }
     let p: f64 = text.parse().ok()?;
-    if !(0.0..=1.0).contains(&p) {
+    if !(0.0..=f64::from(max) / 100.0).contains(&p) || (max > 100 && p == 0.0) {
         return None;
     }
     let hundredths = (p * 100.0).round();
@@ -554,6 +651,15 @@ impl fmt::Display for Measure {
             Self::SetMap => f.write_str("set_map"),
             Self::SetF => f.write_str("set_F"),
             Self::Utility => f.write_str("utility"),
+            Self::GeometricBpref => f.write_str("gm_bpref"),
+            Self::RelativePrecision(k) => write!(f, "relative_P_{k}"),
+            Self::RPrecisionMultiple(m) => write!(f, "Rprec_mult_{}.{:02}", m / 100, m % 100),
+            Self::ElevenPointAverage => f.write_str("11pt_avg"),
+            Self::InferredAp => f.write_str("infAP"),
+            Self::BinaryG => f.write_str("binG"),
+            Self::G => f.write_str("G"),
+            Self::NdcgRel => f.write_str("ndcg_rel"),
+            Self::Rndcg => f.write_str("Rndcg"),
         }
     }
 }
@@ -566,7 +672,9 @@ impl FromStr for Measure {
     /// `iprec_at_recall_0.20`, `recall_10`, `success_1`, `map_cut_10`,
     /// `ndcg_cut_10`, `ndcg`, `num_q`, `num_ret`, `num_rel`,
     /// `num_rel_ret`, `num_nonrel_judged_ret`, `set_P`, `set_recall`,
-    /// `set_relative_P`, `set_map`, `set_F`, `utility`).
+    /// `set_relative_P`, `set_map`, `set_F`, `utility`, `gm_bpref`,
+    /// `relative_P_5`, `Rprec_mult_0.20`, `11pt_avg`, `infAP`, `binG`, `G`,
+    /// `ndcg_rel`, `Rndcg`).
     fn from_str(s: &str) -> Result<Self> {
         let unknown = || RelevanceError::UnknownMeasure { name: cut_text(s) };
         let cut = parse_cut;
@@ -588,13 +696,21 @@ impl FromStr for Measure {
             "set_map" => Self::SetMap,
             "set_F" => Self::SetF,
             "utility" => Self::Utility,
+            "gm_bpref" => Self::GeometricBpref,
+            "11pt_avg" => Self::ElevenPointAverage,
+            "infAP" => Self::InferredAp,
+            "binG" => Self::BinaryG,
+            "G" => Self::G,
+            "ndcg_rel" => Self::NdcgRel,
+            "Rndcg" => Self::Rndcg,
             _ => {
-                let families: [(&str, Make); 5] = [
+                let families: [(&str, Make); 6] = [
                     ("ndcg_cut_", Self::NdcgCut),
                     ("P_", Self::Precision),
                     ("recall_", Self::Recall),
                     ("success_", Self::Success),
                     ("map_cut_", Self::MapCut),
+                    ("relative_P_", Self::RelativePrecision),
                 ];
                 if let Some(m) = families
                     .iter()
@@ -606,6 +722,11 @@ impl FromStr for Measure {
                     .and_then(parse_recall_level)
                 {
                     Self::InterpolatedPrecision(p)
+                } else if let Some(m) = s
+                    .strip_prefix("Rprec_mult_")
+                    .and_then(|t| parse_hundredths(t, 10_000))
+                {
+                    Self::RPrecisionMultiple(m)
                 } else {
                     return Err(unknown());
                 }
@@ -664,6 +785,16 @@ mod tests {
             Measure::SetMap,
             Measure::SetF,
             Measure::Utility,
+            Measure::GeometricBpref,
+            Measure::RelativePrecision(7),
+            Measure::RPrecisionMultiple(20),
+            Measure::RPrecisionMultiple(250),
+            Measure::ElevenPointAverage,
+            Measure::InferredAp,
+            Measure::BinaryG,
+            Measure::G,
+            Measure::NdcgRel,
+            Measure::Rndcg,
         ];
         for m in all {
             assert_eq!(m.to_string().parse::<Measure>()?, m);
@@ -687,6 +818,11 @@ mod tests {
             "success.0",
             "recall_0",
             "official",
+            "relstring",
+            "Rprec_mult_0",
+            "Rprec_mult.0",
+            "Rprec_mult.100.01",
+            "relative_P_0",
         ] {
             assert!(Measure::parse_list(bad).is_err(), "{bad}");
         }

@@ -107,7 +107,8 @@ impl fmt::Display for SelectionNote {
 /// `map`, `gm_map`, `Rprec`, `bpref`, `recip_rank`, `iprec_at_recall`, `P`,
 /// `recall`, `ndcg`, `ndcg_cut`, `map_cut`, `success`), each once, whatever
 /// the order of the names. `runid` (the run's name, not a value) is
-/// [`MeasureSelection::runid`]. A nickname selects the part of its set
+/// [`MeasureSelection::runid`], `relstring` (a string of grades, not a
+/// value) [`MeasureSelection::relstring`]. A nickname selects the part of its set
 /// that this crate computes (`official`: all of it, [`Measure::OFFICIAL`];
 /// `set` and `all_trec`: see [`MeasureSelection::nickname`]) and notes the
 /// rest ([`SelectionNote::NotComputed`]). Under [`Ties::Expected`], a
@@ -117,13 +118,14 @@ impl fmt::Display for SelectionNote {
 ///
 /// # Errors
 /// - [`RelevanceError::UnknownMeasure`]: a name this crate does not compute
-///   (`infAP`, `G`: `trec_eval` measures not computed here) or no name
-///   at all;
+///   (`unj`, `rbp`: `trec_eval` 10.0's measures not computed here) or no
+///   name at all;
 /// - [`RelevanceError::NoCutoffs`]: a family with nothing after its `.`
 ///   (`P.`, [`MeasureSyntax::TrecEval`]);
-/// - [`RelevanceError::MeasureParameters`]: `ndcg`, `set_F` or `utility`
-///   with parameters (computed with `trec_eval`'s defaults: for `ndcg`,
-///   gains equal to the grades);
+/// - [`RelevanceError::MeasureParameters`]: `ndcg`, `set_F`, `utility`,
+///   `11pt_avg`, `G`, `ndcg_rel` or `Rndcg` with parameters (computed with
+///   `trec_eval`'s defaults: for the gain measures, the options' gains,
+///   by default equal to the grades);
 /// - [`RelevanceError::BadCutoffs`]: a rank cut-off that is not an integer
 ///   ≥ 1, or a recall level that is not a number in \[0, 1\] with at most
 ///   two decimals;
@@ -157,6 +159,7 @@ impl fmt::Display for SelectionNote {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MeasureSelection {
     runid: bool,
+    relstring: bool,
     measures: Vec<Measure>,
     notes: Vec<SelectionNote>,
 }
@@ -210,7 +213,15 @@ impl MeasureSelection {
                     }
                     let parameterised = matches!(
                         e,
-                        Entry::One(Measure::Ndcg | Measure::SetF | Measure::Utility)
+                        Entry::One(
+                            Measure::Ndcg
+                                | Measure::SetF
+                                | Measure::Utility
+                                | Measure::ElevenPointAverage
+                                | Measure::G
+                                | Measure::NdcgRel
+                                | Measure::Rndcg
+                        )
                     );
                     if parameterised && cuts.is_some() {
                         return Err(RelevanceError::MeasureParameters {
@@ -218,7 +229,7 @@ impl MeasureSelection {
                         });
                     }
                     let m = mark(&mut marked, row, true);
-                    if let (Some(cuts), Entry::Cut(..) | Entry::RecallLevels) = (cuts, e) {
+                    if let (Some(cuts), Entry::Cut(..) | Entry::Levels(..)) = (cuts, e) {
                         m.cuts.push((spec.to_owned(), cuts.to_owned()));
                     }
                 }
@@ -233,6 +244,7 @@ impl MeasureSelection {
         marked.sort_by_key(|m| m.row);
         let mut out = Self {
             runid: false,
+            relstring: false,
             measures: Vec::new(),
             notes: Vec::new(),
         };
@@ -247,12 +259,16 @@ impl MeasureSelection {
                     out.runid = true;
                     continue;
                 }
+                Entry::Relstring => {
+                    out.relstring = true;
+                    continue;
+                }
                 Entry::Absent => {
                     absent.push(name);
                     continue;
                 }
                 Entry::One(measure) => vec![measure],
-                Entry::Cut(..) | Entry::RecallLevels => {
+                Entry::Cut(..) | Entry::Levels(..) => {
                     cutoffs(name, e, &m.cuts, syntax, &mut out.notes)?
                 }
             };
@@ -304,6 +320,14 @@ impl MeasureSelection {
         self.runid
     }
 
+    /// Whether `relstring` (the grades of the first ranks as a string,
+    /// which `trec_eval` prints per query only) was asked for; the crate
+    /// computes no value for it (`pytrec_eval` reports 0).
+    #[must_use]
+    pub fn relstring(&self) -> bool {
+        self.relstring
+    }
+
     /// The measures, in `trec_eval`'s order, each once.
     #[must_use]
     pub fn measures(&self) -> &[Measure] {
@@ -319,15 +343,20 @@ impl MeasureSelection {
     /// The names of `trec_eval`'s measure table that this crate computes,
     /// in its order: `runid`, `num_q`, `num_ret`, `num_rel`, `num_rel_ret`,
     /// `map`, `gm_map`, `Rprec`, `bpref`, `recip_rank`, `iprec_at_recall`,
-    /// `P`, `recall`, `ndcg`, `ndcg_cut`, `map_cut`, `success`
-    /// (`pytrec_eval`'s `supported_measures`).
+    /// `P`, `relstring`, `recall`, `infAP`, `gm_bpref`, `Rprec_mult`,
+    /// `utility`, `11pt_avg`, `binG`, `G`, `ndcg`, `ndcg_rel`, `Rndcg`,
+    /// `ndcg_cut`, `map_cut`, `relative_P`, `success`, the set measures and
+    /// `num_nonrel_judged_ret`: `pytrec_eval`'s `supported_measures` (of
+    /// 10.0's table, `dcg`, `ideal_dcg`, `rbp`, `rbp_resid` and `unj` are
+    /// not computed).
     ///
     /// # Examples
     /// ```
     /// use adaptive_comp_metrics::relevance::MeasureSelection;
     /// let names: Vec<&str> = MeasureSelection::supported_measures().collect();
     /// assert_eq!(names[..3], ["runid", "num_q", "num_ret"]);
-    /// assert!(names.contains(&"ndcg_cut") && !names.contains(&"infAP"));
+    /// assert!(names.contains(&"ndcg_cut") && names.contains(&"infAP"));
+    /// assert!(!names.contains(&"rbp"));
     /// ```
     pub fn supported_measures() -> impl Iterator<Item = &'static str> {
         TABLE
@@ -345,9 +374,9 @@ impl MeasureSelection {
     /// The names of a nickname's set that this crate computes, in
     /// `trec_eval`'s order (`pytrec_eval`'s `supported_nicknames`), or
     /// `None` for a name that is not a nickname. `official` and `set` are
-    /// computed whole; `all_trec` lacks `relstring`, `unj`, `rbp`,
-    /// `rbp_resid`, `infAP`, `gm_bpref`, `11pt_avg`, `relative_P`,
-    /// `Rprec_mult`, `ndcg_rel`, `Rndcg`, `binG` and `G`.
+    /// computed whole; `all_trec` lacks `unj`, `rbp` and `rbp_resid`
+    /// (`trec_eval` 10.0's additions: `pytrec_eval`'s `all_trec` is
+    /// whole).
     ///
     /// # Examples
     /// ```
@@ -577,15 +606,16 @@ mod tests {
             );
             assert_eq!(s.notes(), []);
             let all = select(&["all_trec", "all_trec"], syntax)?;
-            // official (29) + recall, map_cut, ndcg_cut (9 each), ndcg,
-            // success (3), the set measures (6), num_nonrel_judged_ret.
-            assert_eq!(all.measures().len(), 29 + 27 + 1 + 3 + 6 + 1);
+            // official (29) + recall, map_cut, ndcg_cut, relative_P (9
+            // each), ndcg, success (3), the set measures (6),
+            // num_nonrel_judged_ret, Rprec_mult (10), infAP, gm_bpref,
+            // 11pt_avg, ndcg_rel, Rndcg, binG, G.
+            assert_eq!(all.measures().len(), 29 + 36 + 1 + 3 + 6 + 1 + 10 + 7);
+            assert!(all.relstring() && all.runid());
             assert_eq!(all.notes().len(), 1);
             assert_eq!(
                 all.notes()[0].to_string(),
-                "trec_eval's all_trec set also has relstring, unj, rbp, rbp_resid, infAP, \
-                 gm_bpref, 11pt_avg, relative_P, Rprec_mult, ndcg_rel, Rndcg, binG, G: not \
-                 computed here"
+                "trec_eval's all_trec set also has unj, rbp, rbp_resid: not computed here"
             );
         }
         let supported: Vec<&str> = MeasureSelection::supported_measures().collect();
@@ -642,7 +672,7 @@ mod tests {
                     cutoffs: "0.125".into()
                 })
             );
-            for unknown in ["infAP", "gm_bpref", "bogus", "P-5", "", "relstring"] {
+            for unknown in ["unj", "rbp", "bogus", "P-5", "", "rbp_resid"] {
                 assert_eq!(
                     err(&["map", unknown], syntax),
                     Some(RelevanceError::UnknownMeasure {
@@ -733,6 +763,7 @@ mod tests {
             let (_, e) = entry(root)?;
             match e {
                 Entry::Runid => runid = true,
+                Entry::Relstring => {}
                 Entry::Absent => {
                     // Named itself: not computed here, an error; from a
                     // nickname: left out.
@@ -740,9 +771,15 @@ mod tests {
                         return None;
                     }
                 }
-                Entry::One(Measure::Ndcg) if !list.is_empty() => return None,
+                Entry::One(
+                    Measure::Ndcg
+                    | Measure::ElevenPointAverage
+                    | Measure::G
+                    | Measure::NdcgRel
+                    | Measure::Rndcg,
+                ) if !list.is_empty() => return None,
                 Entry::One(m) => out.push(m),
-                Entry::Cut(..) | Entry::RecallLevels if list.is_empty() => {
+                Entry::Cut(..) | Entry::Levels(..) if list.is_empty() => {
                     out.extend(family_defaults(e));
                 }
                 _ => {
@@ -762,12 +799,12 @@ mod tests {
 
         #[test]
         fn pytrec_eval_syntax_reads_as_pytrec_eval(
-            picks in proptest::collection::vec((0usize..16, 0usize..3, 0usize..64), 0..5)
+            picks in proptest::collection::vec((0usize..20, 0usize..3, 0usize..64), 0..5)
         ) {
-            const NAMES: [&str; 16] = [
+            const NAMES: [&str; 20] = [
                 "map", "P", "recall", "ndcg_cut", "success", "iprec_at_recall", "num_q",
                 "runid", "ndcg", "official", "set", "all_trec", "map_cut", "infAP", "bogus",
-                "gm_map",
+                "gm_map", "Rprec_mult", "relative_P", "rbp", "relstring",
             ];
             const CUTS: [&str; 8] = ["1", "5", "10", "0", "05", "0.5", "0.25", "0.125"];
             let specs: Vec<String> = picks

@@ -66,6 +66,20 @@ MEASURES = [
     "map_cut_5",
     "map_cut_100",
     "P_1000",
+    # trec_eval's all_trec measures beyond those (gm_bpref's "all" is a
+    # geometric mean as gm_map's).
+    "gm_bpref",
+    "relative_P_5",
+    "relative_P_20",
+    "Rprec_mult_0.20",
+    "Rprec_mult_1.00",
+    "Rprec_mult_2.00",
+    "11pt_avg",
+    "infAP",
+    "binG",
+    "G",
+    "ndcg_rel",
+    "Rndcg",
 ]
 
 
