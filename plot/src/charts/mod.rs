@@ -1,0 +1,122 @@
+//! The charts: each takes the numbers it draws and returns a whole SVG
+//! document. Every mark carries the input numbers it stands for in
+//! `data-*` attributes (exact round-trip decimals), so a test or a script
+//! can read the plotted values back.
+
+use std::fmt::Write as _;
+
+use crate::PlotError;
+use crate::svg::{
+    Canvas, DASHES, FONT, Frame, LABEL_CHARS, LegendEntry, Mark, PALETTE, Scale, exact,
+    legend_width, number, px, shorten, text_width,
+};
+use adaptive_comp_metrics::uncertainty::Histogram;
+
+/// What a chart says it shows: a title naming what is compared, an
+/// optional subtitle, and the axis labels (with units).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Labels {
+    /// The title, drawn at the top and as the SVG's `<title>`.
+    pub title: String,
+    /// A line under the title (settings, sizes); may be empty.
+    pub subtitle: String,
+    /// The horizontal axis label.
+    pub x: String,
+    /// The vertical axis label.
+    pub y: String,
+}
+
+impl Labels {
+    /// Labels with an empty subtitle.
+    #[must_use]
+    pub fn new(title: impl Into<String>, x: impl Into<String>, y: impl Into<String>) -> Self {
+        Self {
+            title: title.into(),
+            subtitle: String::new(),
+            x: x.into(),
+            y: y.into(),
+        }
+    }
+
+    /// The same labels with a subtitle.
+    #[must_use]
+    pub fn subtitle(mut self, s: impl Into<String>) -> Self {
+        self.subtitle = s.into();
+        self
+    }
+
+    fn top(&self) -> f64 {
+        if self.subtitle.is_empty() { 44.0 } else { 60.0 }
+    }
+}
+
+/// What a histogram marks beside its bins.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct HistogramMarks {
+    /// The observed value (a vertical line).
+    pub observed: Option<f64>,
+    /// The p-value of the observed value (named in the legend).
+    pub p_value: Option<f64>,
+    /// An interval (a shaded band with its ends).
+    pub interval: Option<(f64, f64)>,
+}
+
+pub(crate) fn finite(
+    chart: &'static str,
+    what: &'static str,
+    values: &[f64],
+) -> Result<(), PlotError> {
+    match values.iter().position(|v| !v.is_finite()) {
+        Some(index) => Err(PlotError::NotFinite { chart, what, index }),
+        None => Ok(()),
+    }
+}
+
+pub(crate) fn check_interval(
+    chart: &'static str,
+    i: usize,
+    iv: Option<(f64, f64)>,
+) -> Result<(), PlotError> {
+    if let Some((lo, hi)) = iv
+        && !(lo.is_finite() && hi.is_finite() && lo <= hi)
+    {
+        return Err(PlotError::BadInterval { chart, index: i });
+    }
+    Ok(())
+}
+
+pub(crate) fn too_many(
+    chart: &'static str,
+    what: &'static str,
+    got: usize,
+    limit: usize,
+) -> Result<(), PlotError> {
+    if got > limit {
+        Err(PlotError::TooLarge {
+            chart,
+            what,
+            limit,
+            got,
+        })
+    } else {
+        Ok(())
+    }
+}
+
+/// The most bins a histogram chart draws (its bars stay at least a pixel
+/// wide), the most rows or columns of categories, and the most points.
+pub const MAX_BARS: usize = 1_000;
+/// The most category rows (systems, benchmarks, pairs) a chart draws.
+pub const MAX_ROWS: usize = 500;
+/// The most points a scatter or line chart draws.
+pub const MAX_POINTS: usize = 200_000;
+
+mod distribution;
+mod estimates;
+mod maps;
+mod ranks;
+
+pub use distribution::*;
+pub use estimates::*;
+pub use maps::*;
+pub use ranks::*;

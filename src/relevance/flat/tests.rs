@@ -1,0 +1,115 @@
+//! Unit tests of the flat layout's builders.
+
+use super::*;
+
+#[test]
+fn ranking_of_a_query_the_run_lacks_is_none() -> Result<()> {
+    let mut ids = Ids::new();
+    let qrels =
+        super::super::read_trec_qrels("q1 0 a 1\nq2 0 a 1\nq3 0 b 0\n".as_bytes(), &mut ids)?;
+    let run = super::super::read_trec_run("q3 Q0 b 1 0.5 r\n".as_bytes(), &mut ids)?;
+    let id = |q: &str| {
+        ids.queries()
+            .get(q)
+            .ok_or(RelevanceError::InvalidParameter {
+                name: "query",
+                expected: "a known query",
+            })
+    };
+    // q1 and q2 have ids below q3's: they were once reported ranked,
+    // with no documents.
+    assert_eq!(run.ranking(id("q1")?), None);
+    assert_eq!(run.ranking(id("q2")?), None);
+    assert_eq!(run.ranking(id("q3")?).map(|(d, _)| d.len()), Some(1));
+    assert!(qrels.judgements(id("q1")?).is_some());
+    Ok(())
+}
+
+#[test]
+fn descending_key_round_trips() {
+    for x in [0.0, -0.0, 1.5, -2.25, f64::MAX, f64::MIN, 1e-310, -1e-310] {
+        let y = from_descending_key(descending_key(x));
+        assert_eq!(y.to_bits(), (x + 0.0).to_bits(), "{x}");
+    }
+    assert!(descending_key(2.0) < descending_key(1.0));
+    for (g, d) in [
+        (0, 0),
+        (-1, 7),
+        (i32::MIN, u32::MAX),
+        (i32::MAX, 0),
+        (3, 12),
+    ] {
+        assert_eq!(from_judgement_key(judgement_key(g, d)), (g, d));
+    }
+    // Decreasing grade first, then increasing document.
+    assert!(judgement_key(2, 9) < judgement_key(1, 0));
+    assert!(judgement_key(0, 9) < judgement_key(-1, 0));
+    assert!(judgement_key(i32::MAX, 5) < judgement_key(i32::MIN, 0));
+    assert!(judgement_key(1, 3) < judgement_key(1, 4));
+    assert!(descending_key(-1.0) > descending_key(-0.5));
+}
+
+use proptest::prelude::*;
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// The builders' orders against one comparison sort each: rankings
+    /// by decreasing score, ties by decreasing name (`-0` and `0`
+    /// equal); judgements by decreasing grade, then increasing id.
+    #[test]
+    fn rows_are_sorted_as_one_comparison_sort_does(
+        entries in proptest::collection::vec(
+            (0_usize..3, 0_usize..40, prop_oneof![
+                Just(0.5), Just(-0.0), Just(0.0), Just(1.0), Just(1.0 + 1e-12), Just(-2.0)
+            ], -2_i32..4),
+            0..200,
+        ),
+    ) {
+        let mut ids = Ids::new();
+        let mut seen = std::collections::HashSet::new();
+        let entries: Vec<_> = entries.into_iter().filter(|e| seen.insert((e.0, e.1))).collect();
+        let name = |d: usize| format!("d{}", (d * 7919) % 40);
+        let mut rb = TrecRun::builder(&mut ids);
+        for &(q, d, score, _) in &entries {
+            let added = rb.add(&format!("q{}", q), &name(d), score);
+            prop_assert!(added.is_ok());
+        }
+        let run = rb.finish();
+        prop_assert!(run.is_ok());
+        let run = run.unwrap_or_else(|_| unreachable!());
+        let mut qb = Qrels::builder(&mut ids);
+        for &(q, d, _, grade) in &entries {
+            let added = qb.add(&format!("q{}", q), &name(d), grade);
+            prop_assert!(added.is_ok());
+        }
+        let qrels = qb.finish();
+        prop_assert!(qrels.is_ok());
+        let qrels = qrels.unwrap_or_else(|_| unreachable!());
+        for q in 0..3 {
+            let Some(qid) = ids.queries().get(&format!("q{q}")) else { continue };
+            let mut want: Vec<(f64, String)> = entries
+                .iter()
+                .filter(|e| e.0 == q)
+                .map(|e| (e.2, name(e.1)))
+                .collect();
+            want.sort_by(|a, b| b.0.partial_cmp(&a.0).unwrap_or(std::cmp::Ordering::Equal).then_with(|| b.1.cmp(&a.1)));
+            let (docs, scores) = run.ranking(qid).unwrap_or_default();
+            let got: Vec<(f64, String)> = docs
+                .iter()
+                .zip(scores)
+                .map(|(&d, &s)| (s, ids.documents().name(d).unwrap_or("?").to_owned()))
+                .collect();
+            prop_assert_eq!(&got, &want);
+            let mut want: Vec<(i32, u32)> = entries
+                .iter()
+                .filter(|e| e.0 == q)
+                .filter_map(|e| Some((e.3, ids.documents().get(qid, &name(e.1))?)))
+                .collect();
+            want.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+            let (docs, grades) = qrels.judgements(qid).unwrap_or_default();
+            let got: Vec<(i32, u32)> = grades.iter().copied().zip(docs.iter().copied()).collect();
+            prop_assert_eq!(got, want);
+        }
+    }
+}
