@@ -31,9 +31,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from importlib import metadata
 
 import numpy as np
-import ranx
 from ranx import Qrels, Run, compare
 
 
@@ -77,7 +77,8 @@ def main():
     runs = int(sys.argv[3]) if len(sys.argv) > 3 else 10
     seed = int(sys.argv[4]) if len(sys.argv) > 4 else 34
     repeats = int(os.environ.get("REPEATS", "5"))
-    print(f"ranx {ranx.__version__}, numpy {np.__version__}; load average {os.getloadavg()}")
+    versions = f"ranx {metadata.version('ranx')}, numpy {np.__version__}"
+    print(f"{versions}; load average {os.getloadavg()}")
     with tempfile.TemporaryDirectory() as tmp:
         qrels_path, run_paths = write_files(tmp, queries, runs, seed)
         qrels = Qrels.from_file(qrels_path, kind="trec")
