@@ -210,15 +210,7 @@ pub fn bars(bars: &[(String, f64)], labels: &Labels) -> Result<String, PlotError
         .map(|(i, b)| (b.0.clone(), frame.top + band * (i as f64 + 0.5)))
         .collect();
     c.y_categories(&frame, &centres);
-    if !labels.y.is_empty() {
-        c.text_rotated(
-            14.0,
-            frame.top + frame.height / 2.0,
-            &labels.y,
-            "middle",
-            -90.0,
-        );
-    }
+    y_label(&mut c, &frame, labels);
     c.raw(r#"<g class="bars">"#);
     for ((label, v), (_, y)) in bars.iter().zip(&centres) {
         let (a, b) = (xs.at(0.0_f64.min(*v)), xs.at(0.0_f64.max(*v)));

@@ -83,38 +83,7 @@ pub fn dot_whisker(estimates: &[Estimate], labels: &Labels) -> Result<String, Pl
             mark: Mark::Marker(i, true),
         })
         .collect();
-    let left = row_label_width(&rows) + 24.0;
-    let frame = Frame {
-        left,
-        top: labels.top() + 4.0,
-        width: 480.0,
-        height: band * rows.len() as f64,
-    };
-    let height = frame.bottom().max(frame.top + legend.len() as f64 * 18.0) + 50.0;
-    let mut c = Canvas::new(
-        frame.right() + 24.0 + legend_width(&legend) + 12.0,
-        height,
-        CHART,
-        &labels.title,
-        &labels.subtitle,
-    );
-    let xs = Scale::nice(lo, hi, frame.left, frame.right(), true);
-    c.x_axis(&frame, &xs, &labels.x, true);
-    let centres: Vec<(String, f64)> = rows
-        .iter()
-        .enumerate()
-        .map(|(i, r)| ((*r).to_string(), frame.top + band * (i as f64 + 0.5)))
-        .collect();
-    c.y_categories(&frame, &centres);
-    if !labels.y.is_empty() {
-        c.text_rotated(
-            14.0,
-            frame.top + frame.height / 2.0,
-            &labels.y,
-            "middle",
-            -90.0,
-        );
-    }
+    let (mut c, frame, xs, centres) = row_canvas(CHART, labels, &rows, band, (lo, hi), &legend);
     for (i, _) in rows.iter().enumerate().skip(1) {
         let y = frame.top + band * i as f64;
         c.line(frame.left, y, frame.right(), y, "#f0f0f0", "");
@@ -369,37 +338,7 @@ pub fn intervals(
     }
     let names: Vec<&str> = rows.iter().map(|r| r.label.as_str()).collect();
     let band = 24.0;
-    let frame = Frame {
-        left: row_label_width(&names) + 24.0,
-        top: labels.top() + 4.0,
-        width: 480.0,
-        height: band * rows.len() as f64,
-    };
-    let height = frame.bottom().max(frame.top + legend.len() as f64 * 18.0) + 50.0;
-    let mut c = Canvas::new(
-        frame.right() + 24.0 + legend_width(&legend) + 12.0,
-        height,
-        CHART,
-        &labels.title,
-        &labels.subtitle,
-    );
-    let xs = Scale::nice(lo, hi, frame.left, frame.right(), true);
-    c.x_axis(&frame, &xs, &labels.x, true);
-    let centres: Vec<(String, f64)> = rows
-        .iter()
-        .enumerate()
-        .map(|(i, r)| (r.label.clone(), frame.top + band * (i as f64 + 0.5)))
-        .collect();
-    c.y_categories(&frame, &centres);
-    if !labels.y.is_empty() {
-        c.text_rotated(
-            14.0,
-            frame.top + frame.height / 2.0,
-            &labels.y,
-            "middle",
-            -90.0,
-        );
-    }
+    let (mut c, frame, xs, centres) = row_canvas(CHART, labels, &names, band, (lo, hi), &legend);
     if let Some(g) = key.guide {
         c.line(
             xs.at(g),
@@ -459,4 +398,42 @@ pub fn intervals(
     c.raw("</g>");
     c.legend(frame.right() + 24.0, frame.top + 8.0, &legend);
     Ok(c.finish())
+}
+
+/// The canvas of a chart with one horizontal band per row (dot-and-whisker,
+/// interval rows): the frame, the title, the legend's room, the value axis
+/// over `lo..hi`, the row labels and the vertical axis label; with the
+/// rows' centre lines.
+fn row_canvas(
+    chart: &str,
+    labels: &Labels,
+    rows: &[&str],
+    band: f64,
+    (lo, hi): (f64, f64),
+    legend: &[LegendEntry],
+) -> (Canvas, Frame, Scale, Vec<(String, f64)>) {
+    let frame = Frame {
+        left: row_label_width(rows) + 24.0,
+        top: labels.top() + 4.0,
+        width: 480.0,
+        height: band * rows.len() as f64,
+    };
+    let height = frame.bottom().max(frame.top + legend.len() as f64 * 18.0) + 50.0;
+    let mut c = Canvas::new(
+        frame.right() + 24.0 + legend_width(legend) + 12.0,
+        height,
+        chart,
+        &labels.title,
+        &labels.subtitle,
+    );
+    let xs = Scale::nice(lo, hi, frame.left, frame.right(), true);
+    c.x_axis(&frame, &xs, &labels.x, true);
+    let centres: Vec<(String, f64)> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| ((*r).to_string(), frame.top + band * (i as f64 + 0.5)))
+        .collect();
+    c.y_categories(&frame, &centres);
+    y_label(&mut c, &frame, labels);
+    (c, frame, xs, centres)
 }

@@ -120,3 +120,16 @@ pub use distribution::*;
 pub use estimates::*;
 pub use maps::*;
 pub use ranks::*;
+
+/// The vertical axis label, rotated, beside the frame (none when empty).
+pub(crate) fn y_label(c: &mut Canvas, frame: &Frame, labels: &Labels) {
+    if !labels.y.is_empty() {
+        c.text_rotated(
+            14.0,
+            frame.top + frame.height / 2.0,
+            &labels.y,
+            "middle",
+            -90.0,
+        );
+    }
+}
