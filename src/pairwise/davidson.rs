@@ -283,6 +283,10 @@ impl Problem<'_> {
 pub(crate) struct Settings {
     pub(crate) tolerance: f64,
     pub(crate) max_iterations: usize,
+    /// Whether a full step may be kept because it halves the gradient's
+    /// norm, without checking that F fell (false where every step must
+    /// raise the likelihood: the noisy model's EM steps).
+    pub(crate) gradient_merit: bool,
 }
 
 /// What [`newton`] reached.
@@ -319,7 +323,8 @@ pub(crate) struct Work {
 /// solves (H + shift·eeᵀ)·s = −g by conjugate gradients preconditioned
 /// with the diagonal (to a relative residual min(½, √‖g‖), so that the
 /// steps converge superlinearly), then backtracks until F decreases
-/// (Armijo, factor ½). Stops when the gradient's largest component is at
+/// (Armijo, factor ½); with `gradient_merit`, a full step that halves the
+/// gradient's Euclidean norm is kept without evaluating F. Stops when the gradient's largest component is at
 /// most `tolerance`, a rule on the gradient, not on the step. Scores are
 /// kept centred (mean 0): F does not change, and with a prior the optimum
 /// is centred anyway.
@@ -383,6 +388,20 @@ pub(crate) fn newton(problem: &Problem<'_>, x: &mut [f64], s: Settings, w: &mut 
                 accepted = true;
                 f = None;
                 break;
+            }
+            // A full Newton step that overshoots a little (slope_t > 0, the
+            // usual case of an inexact step near the optimum) is kept
+            // without evaluating F (a logarithm a pair) when it shrinks the
+            // gradient's norm sufficiently: ‖g‖ is a merit function of
+            // Newton's method too (d‖g(x + ts)‖²/dt = −2‖g‖² at t = 0 for
+            // the exact step).
+            if s.gradient_merit && t == 1.0 && slope_t.is_finite() {
+                let l2_t = w.g_trial.iter().map(|v| v * v).sum::<f64>().sqrt();
+                if l2_t <= 0.5 * l2 {
+                    accepted = true;
+                    f = None;
+                    break;
+                }
             }
             let f0 = *f.get_or_insert_with(|| problem.objective(x));
             let ft = problem.objective(&w.trial);

@@ -386,6 +386,7 @@ impl BradleyTerry {
             Settings {
                 tolerance: self.tolerance,
                 max_iterations: self.max_iterations,
+                gradient_merit: true,
             },
             work,
         );

@@ -418,12 +418,20 @@ impl BlockStats {
         let mut ranks = vec![0u32; rows * n];
         let mut factors = Vec::with_capacity(rows);
         let mut agree = vec![0u32; n.saturating_sub(1)];
-        let mut idx: Vec<usize> = (0..n).collect();
+        let mut keys: Vec<u128> = Vec::with_capacity(n);
         for (d, row) in values.chunks(n).enumerate() {
-            idx.sort_unstable_by(|&a, &b| row[b].total_cmp(&row[a]).then(a.cmp(&b)));
+            // By decreasing value (f64::total_cmp), equal values by index:
+            // one integer key each, (descending order key, index).
+            keys.clear();
+            keys.extend(
+                row.iter()
+                    .enumerate()
+                    .map(|(i, &v)| (u128::from(!total_order_key(v)) << 32) | i as u128),
+            );
+            keys.sort_unstable();
             let r = &mut ranks[d * n..(d + 1) * n];
-            for (pos, &i) in idx.iter().enumerate() {
-                r[i] = pos as u32 + 1;
+            for (pos, &k) in keys.iter().enumerate() {
+                r[k as u32 as usize] = pos as u32 + 1;
             }
             // The estimated top k' agrees iff its worst rank is k'.
             let mut worst = 0u32;
@@ -444,6 +452,17 @@ impl BlockStats {
     }
 }
 
+/// An integer key in the order of [`f64::total_cmp`].
+#[inline]
+fn total_order_key(v: f64) -> u64 {
+    let bits = v.to_bits();
+    if bits >> 63 == 1 {
+        !bits
+    } else {
+        bits | 1 << 63
+    }
+}
+
 /// Items by decreasing value, ties by index.
 pub(crate) fn order_of(v: &[f64]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..v.len()).collect();
@@ -455,43 +474,56 @@ pub(crate) fn order_of(v: &[f64]) -> Vec<usize> {
 /// g(t) = min_{i∈T}(θ̂ᵢ + tδᵢ) − max_{j∉T}(θ̂ⱼ + tδⱼ), δ = draw − θ̂
 /// (∞ when g(0) ≤ 0; 0 when g stays positive).
 fn information_factor(draw: &[f64], theta: &[f64], in_top: &[bool]) -> f64 {
-    let g = |t: f64| {
+    // The lines at t that set g (the lowest of T, the highest outside),
+    // ties broken by the slopes left of t: g(t), and the two lines.
+    let active = |t: f64| {
         let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-        for ((&x, &y), &top) in theta.iter().zip(draw).zip(in_top) {
-            let v = x + t * (y - x);
+        let (mut lo_at, mut hi_at) = (usize::MAX, usize::MAX);
+        let (mut lo_slope, mut hi_slope) = (0.0, 0.0);
+        for (i, ((&x, &y), &top)) in theta.iter().zip(draw).zip(in_top).enumerate() {
+            let d = y - x;
+            let v = x + t * d;
             if top {
-                lo = lo.min(v);
-            } else {
-                hi = hi.max(v);
+                if v < lo || (v == lo && d > lo_slope) {
+                    (lo, lo_at, lo_slope) = (v, i, d);
+                }
+            } else if v > hi || (v == hi && d < hi_slope) {
+                (hi, hi_at, hi_slope) = (v, i, d);
             }
         }
-        lo - hi
+        (lo - hi, lo_at, hi_at)
     };
+    let g = |t: f64| active(t).0;
     if g(0.0) <= 0.0 {
         return f64::INFINITY;
     }
-    let (mut a, mut b) = (0.0, 1.0);
-    if g(1.0) > 0.0 {
-        // The root lies beyond 1: double until g changes sign.
-        a = 1.0;
-        b = 2.0;
-        while g(b) > 0.0 {
-            a = b;
-            b *= 2.0;
-            if b > 1e30 {
-                return 0.0;
-            }
+    let mut b = 1.0;
+    while g(b) > 0.0 {
+        b *= 2.0;
+        if b > 1e30 {
+            return 0.0;
         }
     }
-    for _ in 0..60 {
-        let mid = 0.5 * (a + b);
-        if g(mid) > 0.0 {
-            a = mid;
-        } else {
-            b = mid;
+    // g is concave and piecewise linear, g(0) > 0 ≥ g(b): Newton's method
+    // from the right moves down to the root through the pieces (each
+    // tangent lies above g, so its root is never left of g's), ending on
+    // the piece that crosses zero after finitely many steps.
+    let mut t = b;
+    for _ in 0..theta.len() + 2 {
+        let (gt, i, j) = active(t);
+        if gt == 0.0 || i == usize::MAX || j == usize::MAX {
+            break;
         }
+        let (di, dj) = (draw[i] - theta[i], draw[j] - theta[j]);
+        if dj <= di {
+            break;
+        }
+        let next = (theta[i] - theta[j]) / (dj - di);
+        if !(next < t && next > 0.0) {
+            break;
+        }
+        t = next;
     }
-    let t = 0.5 * (a + b);
     1.0 / (t * t)
 }
 
