@@ -651,6 +651,56 @@ mod tests {
         );
     }
 
+    /// Against the definition: t_d is the first crossing of a top item
+    /// by an outside one, min over i ∈ T, j ∉ T with δⱼ > δᵢ of
+    /// (θ̂ᵢ − θ̂ⱼ)/(δⱼ − δᵢ), on random draws (ties in θ̂ included).
+    #[test]
+    fn the_information_factor_matches_the_first_crossing() {
+        let mut rng = block_rng(5, 0);
+        for case in 0..500 {
+            let n = 2 + case % 40;
+            let mut theta = vec![0.0; n];
+            normals(&mut rng, &mut theta);
+            if case % 7 == 0 {
+                theta[1] = theta[0];
+            }
+            let order = order_of(&theta);
+            let k = 1 + case % (n - 1);
+            let mut top = vec![false; n];
+            for &i in &order[..k] {
+                top[i] = true;
+            }
+            let mut z = vec![0.0; n];
+            normals(&mut rng, &mut z);
+            let scale = [0.01, 0.3, 3.0][case % 3];
+            let draw: Vec<f64> = theta.iter().zip(&z).map(|(t, z)| t + scale * z).collect();
+            let mut t_min = f64::INFINITY;
+            let mut tied = false;
+            for i in (0..n).filter(|&i| top[i]) {
+                for j in (0..n).filter(|&j| !top[j]) {
+                    let (di, dj) = (draw[i] - theta[i], draw[j] - theta[j]);
+                    if theta[i] <= theta[j] {
+                        tied = true;
+                    } else if dj > di {
+                        t_min = t_min.min((theta[i] - theta[j]) / (dj - di));
+                    }
+                }
+            }
+            let f = information_factor(&draw, &theta, &top);
+            if tied {
+                assert_eq!(f, f64::INFINITY, "case {case}");
+            } else if t_min.is_infinite() {
+                assert_eq!(f, 0.0, "case {case}");
+            } else {
+                let want = 1.0 / (t_min * t_min);
+                assert!(
+                    (f - want).abs() <= 1e-12 * want,
+                    "case {case}: {f} vs {want}"
+                );
+            }
+        }
+    }
+
     #[test]
     fn box_muller_has_mean_zero_and_variance_one() {
         let mut rng = block_rng(1, 0);
