@@ -115,11 +115,13 @@ mod distribution;
 mod estimates;
 mod maps;
 mod ranks;
+mod stack;
 
 pub use distribution::*;
 pub use estimates::*;
 pub use maps::*;
 pub use ranks::*;
+pub use stack::*;
 
 /// The vertical axis label, rotated, beside the frame (none when empty).
 pub(crate) fn y_label(c: &mut Canvas, frame: &Frame, labels: &Labels) {

@@ -1,0 +1,254 @@
+//! `--plot` of every command: the SVG parses (roxmltree, as the plot
+//! crate's own tests), its marks carry the numbers the command printed
+//! (`data-*` attributes read back and compared with the JSON report), the
+//! report is the same with and without the plot, and a bad path, an
+//! unknown extension or a plot with nothing to draw is a clear error that
+//! writes nothing. (`acm corr --plot` is tested in `corr.rs`.)
+
+use roxmltree::{Document, Node};
+use serde_json::Value;
+
+use crate::common::{Scratch, data, fails, ok};
+
+/// The SVG at `path`, parsed: a well-formed document whose root is `<svg>`.
+fn read_svg(path: &str) -> String {
+    let svg = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let doc = Document::parse(&svg).unwrap_or_else(|e| panic!("{path}: not well-formed: {e}"));
+    assert_eq!(doc.root_element().tag_name().name(), "svg");
+    svg
+}
+
+fn num(n: &Node, attr: &str) -> f64 {
+    n.attribute(attr)
+        .unwrap_or_else(|| panic!("no {attr} on {n:?}"))
+        .parse()
+        .unwrap()
+}
+
+/// The nested panels of a stacked document (none for a single chart).
+fn panels<'a>(doc: &'a Document<'a>) -> Vec<Node<'a, 'a>> {
+    doc.root_element()
+        .children()
+        .filter(|n| n.tag_name().name() == "svg")
+        .collect()
+}
+
+fn f(v: &Value) -> f64 {
+    v.as_f64().unwrap_or_else(|| panic!("not a number: {v}"))
+}
+
+/// The files left in a scratch directory, sorted.
+fn left(dir: &Scratch) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(&dir.0)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// `args` run twice as JSON, without and with `plot_args`: the reports
+/// are the same; returns the report.
+fn same_report(args: &[&str], plot_args: &[&str]) -> Value {
+    let plain = ok(&[args, &["--format", "json"]].concat());
+    let with_plot = ok(&[args, plot_args, &["--format", "json"]].concat());
+    assert_eq!(plain, with_plot, "the plot changed the report");
+    serde_json::from_str(&plain).unwrap()
+}
+
+/// The forest plot of `comparison` (JSON) in `panel`: one row per pair,
+/// its difference, interval and rejection.
+fn forest_matches(panel: Node, comparison: &Value) {
+    let rows: Vec<Node> = panel
+        .descendants()
+        .filter(|n| n.has_attribute("data-label"))
+        .collect();
+    let pairs = comparison["pairs"].as_array().unwrap();
+    assert_eq!(rows.len(), pairs.len());
+    let systems = comparison["systems"].as_array().unwrap();
+    for (row, p) in rows.iter().zip(pairs) {
+        let name = |k: &str| {
+            systems[p[k].as_u64().unwrap() as usize]["name"]
+                .as_str()
+                .unwrap()
+        };
+        assert_eq!(
+            row.attribute("data-label").unwrap(),
+            format!("{} − {}", name("a"), name("b"))
+        );
+        assert_eq!(num(row, "data-value"), f(&p["difference"]));
+        assert_eq!(num(row, "data-lower"), f(&p["interval"]["lower"]));
+        assert_eq!(num(row, "data-upper"), f(&p["interval"]["upper"]));
+        // Filled where the correction rejects, open otherwise.
+        let filled = row.attribute("fill") != Some("#ffffff");
+        assert_eq!(filled, p["reject"].as_bool().unwrap(), "{row:?}");
+    }
+}
+
+/// The critical-difference diagram of `test` (JSON) in `panel`.
+fn cd_matches(panel: Node, test: &Value) {
+    let systems: Vec<Node> = panel
+        .descendants()
+        .filter(|n| n.has_attribute("data-rank"))
+        .collect();
+    let names = test["systems"].as_array().unwrap();
+    let ranks = test["average_ranks"].as_array().unwrap();
+    assert_eq!(systems.len(), names.len());
+    for s in &systems {
+        let i = names
+            .iter()
+            .position(|n| n.as_str() == s.attribute("data-system"))
+            .unwrap();
+        assert_eq!(num(s, "data-rank"), f(&ranks[i]));
+    }
+    let cd: Vec<Node> = panel
+        .descendants()
+        .filter(|n| n.has_attribute("data-cd"))
+        .collect();
+    assert_eq!(cd.len(), 1);
+    assert_eq!(num(&cd[0], "data-cd"), f(&test["critical_difference"]));
+}
+
+#[test]
+fn compare_table_draws_the_forest_and_the_critical_difference_diagram() {
+    let s = Scratch::new("plot-compare-table");
+    let csv = s.file(
+        "board.csv",
+        "task,m1,m2,m3\nt1,0.9,0.8,0.7\nt2,0.85,0.8,0.6\nt3,0.7,0.75,0.5\nt4,0.95,0.9,0.8\n\
+         t5,0.6,0.5,0.4\nt6,0.8,0.7,0.75\n",
+    );
+    let (forest, cd) = (s.p("forest.svg"), s.p("cd.svg"));
+    let args = ["compare", "table", &csv, "--unit", "task", "--test", "t"];
+    let doc = same_report(&args, &["--plot", &forest, "--plot-cd", &cd]);
+    let svg = read_svg(&forest);
+    let parsed = Document::parse(&svg).unwrap();
+    // One comparison: one chart, no panels.
+    assert!(panels(&parsed).is_empty());
+    assert_eq!(
+        parsed.root_element().attribute("data-chart"),
+        Some("intervals")
+    );
+    let comparison = &doc["comparisons"][0]["comparison"];
+    forest_matches(parsed.root_element(), comparison);
+    // Some pair differs after Holm and some does not: both marks appear.
+    let rejects: Vec<bool> = comparison["pairs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["reject"].as_bool().unwrap())
+        .collect();
+    assert!(rejects.contains(&true), "{rejects:?}");
+    assert!(
+        svg.contains("board.csv: differences between systems"),
+        "{svg}"
+    );
+    assert!(svg.contains("difference in board.csv (a − b), 95% interval"));
+    let svg = read_svg(&cd);
+    let parsed = Document::parse(&svg).unwrap();
+    cd_matches(parsed.root_element(), &doc["friedman"][0]["test"]);
+    assert!(svg.contains("3 systems ranked on 6 benchmarks"), "{svg}");
+    assert_eq!(left(&s), ["board.csv", "cd.svg", "forest.svg"]);
+}
+
+#[test]
+fn compare_trec_stacks_one_forest_per_measure() {
+    let s = Scratch::new("plot-compare-trec");
+    let q = data("tests/data/relevance/trec.qrels");
+    let runs = [
+        data("tests/data/relevance/trec.run"),
+        data("tests/data/compare/cmp_b.run"),
+        data("tests/data/compare/cmp_c.run"),
+    ];
+    let out = s.p("trec.svg");
+    let args = [
+        "compare", "trec", &q, &runs[0], &runs[1], &runs[2], "-m", "AP", "-m", "nDCG@10", "--test",
+        "t",
+    ];
+    let doc = same_report(&args, &["--plot", &out]);
+    let svg = read_svg(&out);
+    let parsed = Document::parse(&svg).unwrap();
+    let p = panels(&parsed);
+    assert_eq!(p.len(), 2);
+    for (panel, c) in p.iter().zip(doc["comparisons"].as_array().unwrap()) {
+        forest_matches(*panel, &c["comparison"]);
+        let measure = c["measure"].as_str().unwrap();
+        assert!(
+            panel
+                .descendants()
+                .any(|n| n.text() == Some(&format!("{measure}: differences between systems"))),
+            "{measure}"
+        );
+    }
+    // Panels are stacked, not drawn over each other.
+    let y: Vec<f64> = p.iter().map(|n| num(n, "y")).collect();
+    assert!(y[1] >= y[0] + num(&p[0], "height"), "{y:?}");
+    assert!(svg.contains("differences between systems: 2 panels"));
+    // No Friedman test over queries: a critical-difference diagram has
+    // nothing to draw, said before any work, nothing written.
+    let err = fails(&[&args[..], &["--plot-cd", &s.p("cd.svg")]].concat(), 2);
+    assert!(
+        err.contains("acm compare --plot: nothing to draw without Friedman's test"),
+        "{err}"
+    );
+    assert_eq!(left(&s), ["trec.svg"]);
+}
+
+#[test]
+fn compare_wordsim_draws_a_cd_diagram_per_coefficient() {
+    let s = Scratch::new("plot-compare-wordsim");
+    let mut args = crate::compare::wordsim_args(&s);
+    args.extend(["-k", "rho", "-k", "rho-w", "--replicates", "300"].map(String::from));
+    let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (forest, cd) = (s.p("forest.svg"), s.p("cd.svg"));
+    let doc = same_report(&argv, &["--plot", &forest, "--plot-cd", &cd]);
+    let svg = read_svg(&cd);
+    let parsed = Document::parse(&svg).unwrap();
+    let p = panels(&parsed);
+    assert_eq!(p.len(), 2);
+    for (panel, fr) in p.iter().zip(doc["friedman"].as_array().unwrap()) {
+        cd_matches(*panel, &fr["test"]);
+    }
+    let svg = read_svg(&forest);
+    let parsed = Document::parse(&svg).unwrap();
+    let p = panels(&parsed);
+    assert_eq!(p.len(), 6);
+    for (panel, c) in p.iter().zip(doc["comparisons"].as_array().unwrap()) {
+        forest_matches(*panel, &c["comparison"]);
+    }
+    // One benchmark: no Friedman test, nothing for --plot-cd to draw.
+    let one: Vec<&str> = argv
+        .iter()
+        .copied()
+        .filter(|a| !a.ends_with("bench1.tsv") && !a.ends_with("bench2.tsv"))
+        .collect();
+    let err = fails(&[&one[..], &["--plot-cd", &s.p("x.svg")]].concat(), 2);
+    assert!(
+        err.contains("nothing to draw without Friedman's test"),
+        "{err}"
+    );
+    assert!(!left(&s).contains(&"x.svg".to_owned()));
+}
+
+#[test]
+fn compare_plot_paths_are_checked_before_any_work() {
+    let s = Scratch::new("plot-compare-errors");
+    let csv = s.file("board.csv", "m1,m2\n0.9,0.8\n0.85,0.8\n0.7,0.75\n");
+    let base = ["compare", "table", &csv];
+    let err = fails(&[&base[..], &["--plot", &s.p("x.png")]].concat(), 2);
+    assert!(err.contains("PNG is not offered"), "{err}");
+    let err = fails(&[&base[..], &["--plot-cd", &s.p("x.pdf")]].concat(), 2);
+    assert!(err.contains("unknown extension"), "{err}");
+    let err = fails(&[&base[..], &["--plot", &s.p("no/dir/x.svg")]].concat(), 1);
+    assert!(err.contains("its directory does not exist"), "{err}");
+    // A dir where the file should be.
+    let err = fails(
+        &[&base[..], &["--plot", &s.0.to_string_lossy()]].concat(),
+        2,
+    );
+    assert!(err.contains("unknown extension"), "{err}");
+    assert_eq!(left(&s), ["board.csv"]);
+    // A bad table is reported as before, and no plot is written.
+    let bad = s.file("bad.csv", "m1,m2\n0.9,x\n");
+    fails(&["compare", "table", &bad, "--plot", &s.p("y.svg")], 1);
+    assert_eq!(left(&s), ["bad.csv", "board.csv"]);
+}
