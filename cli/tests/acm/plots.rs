@@ -252,3 +252,126 @@ fn compare_plot_paths_are_checked_before_any_work() {
     fails(&["compare", "table", &bad, "--plot", &s.p("y.svg")], 1);
     assert_eq!(left(&s), ["bad.csv", "board.csv"]);
 }
+
+/// `acm wordsim` on the two sample models and two benchmarks, plus `extra`.
+fn wordsim(extra: &[&str]) -> Vec<String> {
+    let d = |f: &str| data(&format!("tests/data/wordsim/{f}"));
+    let mut args: Vec<String> = vec![
+        "wordsim".into(),
+        "--vectors".into(),
+        d("sample-a.vec"),
+        "--vectors".into(),
+        d("sample-b.bin"),
+        d("ws-sample.tsv"),
+        d("simlex-sample.txt"),
+    ];
+    args.extend(extra.iter().map(|s| (*s).to_owned()));
+    args
+}
+
+#[test]
+fn wordsim_draws_each_coefficient_with_its_interval_and_the_scatter() {
+    let s = Scratch::new("plot-wordsim");
+    let (est, sc) = (s.p("models.svg"), s.p("pairs.svg"));
+    let args = wordsim(&["--bootstrap", "200", "--seed", "5"]);
+    let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+    let doc = same_report(&argv, &["--plot", &est, "--plot-scatter", &sc]);
+    let reports = doc["reports"].as_array().unwrap();
+    let intervals: Vec<&Value> = doc["uncertainty"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|u| u.get("resamples").is_some())
+        .collect();
+    assert_eq!(reports.len(), 4);
+    assert_eq!(intervals.len(), 4);
+    let svg = read_svg(&est);
+    let parsed = Document::parse(&svg).unwrap();
+    let p = panels(&parsed);
+    assert_eq!(p.len(), 5);
+    // Panel by panel (r, ρ, τ-b, ρ_w, τ_w), each model's dot on each
+    // benchmark is the report's value and its whisker the interval.
+    let keys = [
+        ("pearson", "r"),
+        ("spearman", "rho"),
+        ("kendall", "tau_b"),
+        ("rho_w", "rho_w"),
+        ("tau_w", "tau_w"),
+    ];
+    for (panel, (key, field)) in p.iter().zip(keys) {
+        let dots: Vec<Node> = panel
+            .descendants()
+            .filter(|n| n.has_attribute("data-series"))
+            .collect();
+        assert_eq!(dots.len(), 4, "{key}");
+        for dot in dots {
+            let (model, bench) = (
+                dot.attribute("data-series").unwrap(),
+                dot.attribute("data-row").unwrap(),
+            );
+            let find = |rows: &[&Value]| -> Value {
+                (*rows
+                    .iter()
+                    .find(|r| r["model"] == model && r["benchmark"] == bench)
+                    .unwrap())
+                .clone()
+            };
+            let report = find(&reports.iter().collect::<Vec<_>>());
+            assert_eq!(num(&dot, "data-value"), f(&report[key][field]), "{key}");
+            let iv = find(&intervals);
+            assert_eq!(num(&dot, "data-lower"), f(&iv[key][0]), "{key}");
+            assert_eq!(num(&dot, "data-upper"), f(&iv[key][1]), "{key}");
+        }
+    }
+    // The scatter: a panel per model and benchmark, every scored pair a
+    // point, the 10 with the highest human scores emphasised.
+    let svg = read_svg(&sc);
+    let parsed = Document::parse(&svg).unwrap();
+    let p = panels(&parsed);
+    assert_eq!(p.len(), 4);
+    for (panel, r) in p.iter().zip(reports) {
+        let points: Vec<Node> = panel
+            .descendants()
+            .filter(|n| n.has_attribute("data-x"))
+            .collect();
+        assert_eq!(points.len() as u64, r["scored"].as_u64().unwrap());
+        let top: Vec<f64> = panel
+            .descendants()
+            .filter(|n| n.attribute("class") == Some("emphasised"))
+            .flat_map(|g| g.children().map(|n| num(&n, "data-x")).collect::<Vec<_>>())
+            .collect();
+        assert_eq!(top.len(), 10);
+        let mut xs: Vec<f64> = points.iter().map(|n| num(n, "data-x")).collect();
+        xs.sort_by(|a, b| b.total_cmp(a));
+        let (mut got, want) = (top.clone(), &xs[..10]);
+        got.sort_by(|a, b| b.total_cmp(a));
+        assert_eq!(got, want);
+        let title = format!(
+            "{} on {}: human against model scores",
+            r["model"].as_str().unwrap(),
+            r["benchmark"].as_str().unwrap()
+        );
+        assert!(
+            panel.descendants().any(|n| n.text() == Some(&title)),
+            "{title}"
+        );
+    }
+    // Without --bootstrap the dots stand alone.
+    let plain = s.p("plain.svg");
+    let args = wordsim(&["--plot", &plain]);
+    ok(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    let svg = read_svg(&plain);
+    assert!(!svg.contains("data-lower"));
+    assert!(svg.contains("no intervals (ask for them with --bootstrap N)"));
+    // Bad paths: nothing read, nothing written.
+    for (flag, file, code, needle) in [
+        ("--plot", "x.png", 2, "PNG is not offered"),
+        ("--plot-scatter", "x.txt", 2, "unknown extension"),
+        ("--plot", "no/dir/x.svg", 1, "its directory does not exist"),
+    ] {
+        let args = wordsim(&[flag, &s.p(file)]);
+        let err = fails(&args.iter().map(String::as_str).collect::<Vec<_>>(), code);
+        assert!(err.contains(needle), "{err}");
+    }
+    assert_eq!(left(&s), ["models.svg", "pairs.svg", "plain.svg"]);
+}
