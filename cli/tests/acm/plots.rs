@@ -375,3 +375,59 @@ fn wordsim_draws_each_coefficient_with_its_interval_and_the_scatter() {
     }
     assert_eq!(left(&s), ["models.svg", "pairs.svg", "plain.svg"]);
 }
+
+#[test]
+fn standardise_draws_the_map_of_its_moments() {
+    use adaptive_comp_metrics::Standardiser;
+    let s = Scratch::new("plot-standardise");
+    let map = s.p("map.svg");
+    let args = [
+        "standardise",
+        "moments",
+        "--n",
+        "50",
+        "--coefficient",
+        "tau",
+    ];
+    let m = same_report(&args, &["--plot", &map]);
+    let g = Standardiser::from_moments(
+        f(&m["mean"]["value"]),
+        f(&m["variance"]["value"]),
+        f(&m["left_variance"]["value"]),
+    )
+    .unwrap();
+    let svg = read_svg(&map);
+    let parsed = Document::parse(&svg).unwrap();
+    let lines: Vec<Node> = parsed
+        .descendants()
+        .filter(|n| n.has_attribute("data-points"))
+        .collect();
+    assert_eq!(lines.len(), 1);
+    let points: Vec<(f64, f64)> = lines[0]
+        .attribute("data-points")
+        .unwrap()
+        .split(' ')
+        .map(|p| {
+            let (x, y) = p.split_once(',').unwrap();
+            (x.parse().unwrap(), y.parse().unwrap())
+        })
+        .collect();
+    // 201 points 0.01 apart from −1 to 1, and the null mean where the
+    // pieces join; each the library's g of its x.
+    assert_eq!(points.len(), 202);
+    assert_eq!(points[0], (-1.0, -1.0));
+    assert_eq!(points[201], (1.0, 1.0));
+    let mean = f(&m["mean"]["value"]);
+    assert!(points.iter().any(|p| p.0 == mean));
+    for w in points.windows(2) {
+        assert!(w[0].0 < w[1].0 && w[0].1 <= w[1].1, "{w:?}");
+    }
+    for (x, y) in &points {
+        assert_eq!(*y, g.standardised(*x).unwrap(), "g({x})");
+    }
+    assert!(svg.contains("τ_w: raw against standardised values for n = 50"));
+    assert!(svg.contains(r#"class="identity""#));
+    let err = fails(&[&args[..], &["--plot", &s.p("map.jpg")]].concat(), 2);
+    assert!(err.contains("unknown extension"), "{err}");
+    assert_eq!(left(&s), ["map.svg"]);
+}
