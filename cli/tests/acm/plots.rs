@@ -431,3 +431,109 @@ fn standardise_draws_the_map_of_its_moments() {
     assert!(err.contains("unknown extension"), "{err}");
     assert_eq!(left(&s), ["map.svg"]);
 }
+
+#[test]
+fn simulate_table2_draws_block_a_against_the_paper() {
+    let s = Scratch::new("plot-table2");
+    let out = s.p("table2.svg");
+    let args = ["simulate", "table2", "--simulations", "2"];
+    let doc = same_report(&args, &["--plot", &out]);
+    let cells: Vec<&Value> = doc["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["block"] == "as_published")
+        .collect();
+    assert_eq!(cells.len(), 24);
+    let svg = read_svg(&out);
+    let parsed = Document::parse(&svg).unwrap();
+    let p = panels(&parsed);
+    assert_eq!(p.len(), 4);
+    for (panel, metric) in p.iter().zip(["rho_w", "tau_w", "rho", "tau"]) {
+        let rows: Vec<Node> = panel
+            .descendants()
+            .filter(|n| n.has_attribute("data-label"))
+            .collect();
+        let refs: Vec<f64> = panel
+            .descendants()
+            .filter(|n| n.has_attribute("data-reference"))
+            .map(|n| num(&n, "data-reference"))
+            .collect();
+        let want: Vec<&&Value> = cells.iter().filter(|c| c["metric"] == metric).collect();
+        assert_eq!(rows.len(), 6, "{metric}");
+        for ((row, c), r) in rows.iter().zip(&want).zip(&refs) {
+            assert_eq!(
+                row.attribute("data-label").unwrap(),
+                format!(
+                    "{}, {}",
+                    c["distribution"].as_str().unwrap(),
+                    c["approach"].as_str().unwrap()
+                )
+            );
+            let (mean, sd) = (f(&c["mean"]), f(&c["sd"]));
+            assert_eq!(num(row, "data-value"), mean);
+            assert_eq!(num(row, "data-lower"), mean - sd);
+            assert_eq!(num(row, "data-upper"), mean + sd);
+            assert_eq!(*r, f(&c["paper_mean"]));
+            let within = c["z"].as_f64().is_some_and(|z| z.abs() <= 3.0);
+            assert_eq!(row.attribute("fill") != Some("#ffffff"), within);
+        }
+    }
+    assert!(svg.contains("Table 2 of Lombardo et al. (2020) reproduced"));
+    assert!(svg.contains(">the paper&apos;s mean<"), "{svg}");
+}
+
+#[test]
+fn simulate_sweep_draws_a_heat_map_with_skipped_points_empty() {
+    let s = Scratch::new("plot-sweep");
+    let out = s.p("sweep.svg");
+    let args = [
+        "simulate",
+        "sweep",
+        "--budget",
+        "2000",
+        "--alpha",
+        "0.3,0.5",
+        "--ballots",
+        "3,5",
+        "--items",
+        "100",
+        "--simulations",
+        "2",
+    ];
+    let doc = same_report(&args, &["--plot", &out]);
+    let svg = read_svg(&out);
+    let parsed = Document::parse(&svg).unwrap();
+    let cells: Vec<Node> = parsed
+        .descendants()
+        .filter(|n| n.has_attribute("data-column"))
+        .collect();
+    assert_eq!(cells.len(), 4);
+    let points = doc["points"].as_array().unwrap();
+    let skipped = doc["skipped"].as_array().unwrap();
+    assert_eq!(points.len() + skipped.len(), 4);
+    assert!(!skipped.is_empty(), "the test wants a skipped point");
+    for c in cells {
+        let (row, column) = (
+            c.attribute("data-row").unwrap(),
+            c.attribute("data-column").unwrap(),
+        );
+        let point = points.iter().find(|p| {
+            format!("α = {}", p["alpha"]) == row && format!("n_b = {}", p["n_b"]) == column
+        });
+        match point {
+            Some(p) => assert_eq!(num(&c, "data-value"), f(&p["mean"])),
+            None => {
+                assert!(!c.has_attribute("data-value"), "{row} {column}");
+                assert!(skipped.iter().any(|k| format!("α = {}", k["alpha"]) == row));
+            }
+        }
+    }
+    assert!(
+        svg.contains("ρ_w of the adaptive collection over α × n_b"),
+        "{svg}"
+    );
+    let err = fails(&[&args[..], &["--plot", &s.p("a/b.svg")]].concat(), 1);
+    assert!(err.contains("its directory does not exist"), "{err}");
+    assert_eq!(left(&s), ["sweep.svg"]);
+}
