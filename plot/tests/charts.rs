@@ -555,3 +555,36 @@ fn stacked_charts_keep_their_marks_one_under_the_other() {
         Err(PlotError::Mismatch { got: 1, .. })
     ));
 }
+
+#[test]
+fn long_titles_widen_the_canvas_and_long_y_labels_stay_below_the_title() {
+    let title = "a long title that says what is compared, wider than three cells";
+    let subtitle = "and a subtitle with the settings, the sizes and the seed of the run";
+    let y = "a vertical label longer than the grid is high";
+    let svg = heat_map(
+        &["r1".into(), "r2".into()],
+        &["c1".into()],
+        &[Some(0.1), Some(0.2)],
+        &Labels::new(title, "x", y).subtitle(subtitle),
+    )
+    .unwrap();
+    let doc = parse(&svg);
+    // Text is about 0.6 em a character: the title (16 px) and subtitle fit.
+    let width = num(&doc.root_element(), "width");
+    assert!(
+        width >= title.chars().count() as f64 * 16.0 * 0.6 + 32.0,
+        "{width}"
+    );
+    assert!(
+        width >= subtitle.chars().count() as f64 * 13.0 * 0.6 + 32.0,
+        "{width}"
+    );
+    let label = doc
+        .descendants()
+        .find(|n| n.text() == Some(y))
+        .expect("the y label");
+    let first_cell = marked(&doc, "data-row")[0];
+    let top = num(&first_cell, "y");
+    let half = y.chars().count() as f64 * 13.0 * 0.6 / 2.0;
+    assert!(num(&label, "y") - half >= top - 0.01, "{svg}");
+}
