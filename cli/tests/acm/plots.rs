@@ -537,3 +537,142 @@ fn simulate_sweep_draws_a_heat_map_with_skipped_points_empty() {
     assert!(err.contains("its directory does not exist"), "{err}");
     assert_eq!(left(&s), ["sweep.svg"]);
 }
+
+#[test]
+fn campaign_status_and_rank_draw_votes_accuracy_and_the_fitted_ranking() {
+    use adaptive_comp_metrics::pairwise::{BradleyTerry, CampaignVotes, Comparisons, Inference};
+
+    use crate::campaign_inputs::{Fixture, answers_by, contains, fails as fails_in, ok as run_in};
+    let fx = Fixture::new("plot-campaign");
+    let state = fx.p("s.json");
+    let who = |k: usize, _| Some(["alice", "bob", "spam"][k % 3]);
+    fx.import(&answers_by(&fx.loaded(), who));
+    run_in(&["close", "--state", &state]);
+    fx.import(&answers_by(&fx.loaded(), who));
+    let status_svg = fx.p("status.svg");
+    run_in(&[
+        "status",
+        "--state",
+        &state,
+        "--prior-sd",
+        "2",
+        "--plot",
+        &status_svg,
+    ]);
+    let json: Value = serde_json::from_str(&run_in(&[
+        "status",
+        "--state",
+        &state,
+        "--prior-sd",
+        "2",
+        "--format",
+        "json",
+    ]))
+    .unwrap();
+    let svg = read_svg(&status_svg);
+    let parsed = Document::parse(&svg).unwrap();
+    let p = panels(&parsed);
+    assert_eq!(p.len(), 3);
+    // Votes per ballot: the status's counts.
+    let votes: Vec<(String, f64)> = p[0]
+        .descendants()
+        .filter(|n| n.has_attribute("data-label"))
+        .map(|n| {
+            (
+                n.attribute("data-label").unwrap().to_owned(),
+                num(&n, "data-value"),
+            )
+        })
+        .collect();
+    let ballots = json["ballots"].as_array().unwrap();
+    assert_eq!(votes.len(), ballots.len());
+    for ((label, v), b) in votes.iter().zip(ballots) {
+        assert!(
+            label.starts_with(&format!("ballot {} (", b["ballot"])),
+            "{label}"
+        );
+        assert_eq!(*v, f(&b["votes"]));
+    }
+    // Worker accuracy: each worker with an accuracy.
+    let acc: Vec<(String, f64)> = p[1]
+        .descendants()
+        .filter(|n| n.has_attribute("data-label"))
+        .map(|n| {
+            (
+                n.attribute("data-label").unwrap().to_owned(),
+                num(&n, "data-value"),
+            )
+        })
+        .collect();
+    let want: Vec<(String, f64)> = json["workers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|w| w["accuracy"].is_number())
+        .map(|w| (w["worker"].as_str().unwrap().to_owned(), f(&w["accuracy"])))
+        .collect();
+    assert!(!want.is_empty());
+    assert_eq!(acc, want);
+    // The fitted ranking: the library's Bradley–Terry fit of the votes.
+    let s = fx.loaded();
+    let mut data = Comparisons::from_campaign(&s.campaign, CampaignVotes::default());
+    data.rename_items(s.items.ids.iter()).unwrap();
+    let fit = BradleyTerry::new()
+        .prior_sd(2.0)
+        .unwrap()
+        .fit(&data)
+        .unwrap();
+    let u = fit.uncertainty(&data, &Inference::new()).unwrap();
+    let rows: Vec<Node> = p[2]
+        .descendants()
+        .filter(|n| n.has_attribute("data-label"))
+        .collect();
+    assert_eq!(rows.len(), 10);
+    for ((row, i), r) in rows.iter().zip(fit.order()).zip(1..) {
+        assert_eq!(
+            row.attribute("data-label").unwrap(),
+            format!("{r}. {}", fit.items[i])
+        );
+        assert_eq!(num(row, "data-value"), fit.scores[i]);
+        assert_eq!(num(row, "data-lower"), u.intervals[i][0]);
+        assert_eq!(num(row, "data-upper"), u.intervals[i][1]);
+        let filled = row.attribute("fill") != Some("#ffffff");
+        assert_eq!(filled, u.settled.top.contains(&i));
+    }
+    // rank --plot draws the same ranking chart alone.
+    let rank_svg = fx.p("rank.svg");
+    let out = fx.p("r.csv");
+    run_in(&[
+        "rank",
+        "--state",
+        &state,
+        "--estimator",
+        "bt",
+        "--prior-sd",
+        "2",
+        "--out",
+        &out,
+        "--plot",
+        &rank_svg,
+    ]);
+    let alone = read_svg(&rank_svg);
+    assert_eq!(
+        Document::parse(&alone)
+            .unwrap()
+            .root_element()
+            .attribute("data-chart"),
+        Some("intervals")
+    );
+    assert!(alone.contains("bt: the collected ranking with its intervals"));
+    // The paper's ranking has no intervals: nothing to draw.
+    let borda = fx.p("borda.svg");
+    contains(
+        &fails_in(&["rank", "--state", &state, "--out", &out, "--plot", &borda]),
+        "nothing to draw without a fitted model: give --estimator bt or noisy-bt",
+    );
+    assert!(!std::path::Path::new(&borda).exists());
+    contains(
+        &fails_in(&["status", "--state", &state, "--plot", &fx.p("x.png")]),
+        "PNG is not offered",
+    );
+}
