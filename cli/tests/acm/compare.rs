@@ -463,7 +463,7 @@ fn every_source_has_help_with_an_example() {
 /// `ws-sample.tsv` that both sample models cover (so that `acm wordsim`
 /// scores each model on the same pairs as the comparison), and the
 /// arguments of `acm compare wordsim` on them.
-fn wordsim_args(s: &Scratch) -> Vec<String> {
+pub(crate) fn wordsim_args(s: &Scratch) -> Vec<String> {
     use adaptive_comp_metrics::embedding::{Format, ReadOptions, read_vectors};
     let d = |f: &str| data(&format!("tests/data/wordsim/{f}"));
     let models: Vec<_> = ["sample-a.vec", "sample-b.bin"]
