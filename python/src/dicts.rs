@@ -3,7 +3,8 @@
 //! threads for large dicts.
 //!
 //! The builder is sized from the dicts' lengths first ([`Builder::reserve`]:
-//! its arrays then never grow by copying, and fresh memory is touched once),
+//! its arrays then never grow by copying, and fresh memory is touched once;
+//! [`Builder::query`] is told each query's number of entries),
 //! and each id is borrowed from its `str` (`PyString::to_str`: no copy)
 //! and given straight to the builder on one thread.
 //!
@@ -37,8 +38,8 @@ const CHUNK: usize = 1 << 14;
 pub trait Builder<V>: Send {
     /// Room for `entries` more entries.
     fn reserve(&mut self, entries: usize);
-    /// The id of query `name`, with room for `entries` more of its
-    /// entries.
+    /// The id of query `name`, whose `entries` entries follow (a hint
+    /// the builder may size the query's table by).
     ///
     /// # Errors
     /// The builder's, as a message.

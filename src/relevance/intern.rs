@@ -376,7 +376,8 @@ impl Documents {
     }
 
     /// Room for `count` more documents: their ends, and their names at
-    /// the mean length of the names so far (16 bytes with none yet).
+    /// the mean length of the names so far plus one (16 bytes with none
+    /// yet): a hint, memory reserved and touched only as names are added.
     pub(crate) fn reserve(&mut self, count: usize) {
         let names = &mut self.names;
         let mean = names
