@@ -66,17 +66,18 @@ fn samples() -> HashMap<String, (Vec<f64>, Vec<f64>)> {
         .collect()
 }
 
-/// The cases of `kind` on two samples, each with its sample's name, the
-/// two samples and the alternative.
-fn sample_cases(
-    kind: &str,
-) -> Vec<(
+/// A reference case on two samples: the case, its sample's name, the two
+/// samples and the alternative.
+type SampleCase = (
     &'static Value,
     &'static str,
     Vec<f64>,
     Vec<f64>,
     Alternative,
-)> {
+);
+
+/// The cases of `kind` on two samples.
+fn sample_cases(kind: &str) -> Vec<SampleCase> {
     let samples = samples();
     expected()[kind]
         .as_array()
