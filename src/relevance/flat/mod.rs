@@ -103,6 +103,33 @@ impl<V: Copy + Default> Staged<V> {
         }
     }
 
+    /// Counts one more record added by name or id and gives its number.
+    fn next_record(&mut self) -> usize {
+        self.records += 1;
+        self.records
+    }
+
+    /// Stages value `v` of `document` in `query` as record `at`: a query
+    /// given by name is interned in `ids`, one given by id must be one of
+    /// theirs ([`not_a_query`] otherwise).
+    fn add(
+        &mut self,
+        ids: &mut Ids,
+        query: QueryRef<'_>,
+        document: &str,
+        v: V,
+        at: usize,
+    ) -> Result<()> {
+        let (qt, dt) = ids.tables_mut();
+        let q = match query {
+            QueryRef::Name(name) => qt.intern(name)?,
+            QueryRef::Id(id) if (id as usize) < qt.len() => id,
+            QueryRef::Id(_) => return Err(not_a_query()),
+        };
+        let d = dt.intern(q, document)?;
+        self.push(q, d, v, at)
+    }
+
     #[inline]
     fn push(&mut self, q: u32, d: u32, v: V, at: usize) -> Result<()> {
         let index = self.doc.len();
@@ -319,6 +346,33 @@ fn reserve_query(ids: &mut Ids, query: u32, documents: usize) -> Result<()> {
 }
 
 /// A query id that the builder's id tables did not give.
+/// A query a builder's caller names: by its name or by the id the builder
+/// gave for it.
+#[derive(Debug, Clone, Copy)]
+enum QueryRef<'a> {
+    Name(&'a str),
+    Id(u32),
+}
+
+/// Refuses a run's score that is not finite, at record `at` (numbered
+/// from 1): [`RelevanceError::NaN`] or [`RelevanceError::Infinite`].
+fn check_finite(score: f64, at: usize) -> Result<()> {
+    let index = at - 1;
+    if score.is_nan() {
+        return Err(RelevanceError::NaN {
+            input: "score",
+            index,
+        });
+    }
+    if score.is_infinite() {
+        return Err(RelevanceError::Infinite {
+            input: "score",
+            index,
+        });
+    }
+    Ok(())
+}
+
 fn not_a_query() -> RelevanceError {
     RelevanceError::InvalidParameter {
         name: "query",
@@ -512,12 +566,9 @@ impl QrelsBuilder<'_> {
     /// # Complexity
     /// O(length of the ids) expected.
     pub fn add(&mut self, query: &str, document: &str, grade: i32) -> Result<()> {
-        self.staged.records += 1;
-        let at = self.staged.records;
-        let (qt, dt) = self.ids.tables_mut();
-        let q = qt.intern(query)?;
-        let d = dt.intern(q, document)?;
-        self.staged.push(q, d, grade, at)
+        let at = self.staged.next_record();
+        self.staged
+            .add(self.ids, QueryRef::Name(query), document, grade, at)
     }
 
     /// The id of query `name`, interned, for [`QrelsBuilder::add_to`]: a
@@ -590,14 +641,9 @@ impl QrelsBuilder<'_> {
     /// # Ok::<(), adaptive_comp_metrics::relevance::RelevanceError>(())
     /// ```
     pub fn add_to(&mut self, query: u32, document: &str, grade: i32) -> Result<()> {
-        self.staged.records += 1;
-        let at = self.staged.records;
-        let (qt, dt) = self.ids.tables_mut();
-        if query as usize >= qt.len() {
-            return Err(not_a_query());
-        }
-        let d = dt.intern(query, document)?;
-        self.staged.push(query, d, grade, at)
+        let at = self.staged.next_record();
+        self.staged
+            .add(self.ids, QueryRef::Id(query), document, grade, at)
     }
 
     pub(crate) fn push_ids(&mut self, q: u32, d: u32, grade: i32, line: usize) -> Result<()> {
@@ -796,24 +842,10 @@ impl RunBuilder<'_> {
     /// # Complexity
     /// O(length of the ids) expected.
     pub fn add(&mut self, query: &str, document: &str, score: f64) -> Result<()> {
-        self.staged.records += 1;
-        let at = self.staged.records;
-        if score.is_nan() {
-            return Err(RelevanceError::NaN {
-                input: "score",
-                index: at - 1,
-            });
-        }
-        if score.is_infinite() {
-            return Err(RelevanceError::Infinite {
-                input: "score",
-                index: at - 1,
-            });
-        }
-        let (qt, dt) = self.ids.tables_mut();
-        let q = qt.intern(query)?;
-        let d = dt.intern(q, document)?;
-        self.staged.push(q, d, score, at)
+        let at = self.staged.next_record();
+        check_finite(score, at)?;
+        self.staged
+            .add(self.ids, QueryRef::Name(query), document, score, at)
     }
 
     /// The id of query `name`, interned, for [`RunBuilder::add_to`]: a
@@ -887,28 +919,10 @@ impl RunBuilder<'_> {
     /// # Ok::<(), adaptive_comp_metrics::relevance::RelevanceError>(())
     /// ```
     pub fn add_to(&mut self, query: u32, document: &str, score: f64) -> Result<()> {
-        self.staged.records += 1;
-        let at = self.staged.records;
-        if !score.is_finite() {
-            let index = at - 1;
-            return Err(if score.is_nan() {
-                RelevanceError::NaN {
-                    input: "score",
-                    index,
-                }
-            } else {
-                RelevanceError::Infinite {
-                    input: "score",
-                    index,
-                }
-            });
-        }
-        let (qt, dt) = self.ids.tables_mut();
-        if query as usize >= qt.len() {
-            return Err(not_a_query());
-        }
-        let d = dt.intern(query, document)?;
-        self.staged.push(query, d, score, at)
+        let at = self.staged.next_record();
+        check_finite(score, at)?;
+        self.staged
+            .add(self.ids, QueryRef::Id(query), document, score, at)
     }
 
     pub(crate) fn push_ids(&mut self, q: u32, d: u32, score: f64, line: usize) -> Result<()> {
