@@ -93,7 +93,9 @@ pub fn kendall_gamma(
     }
 }
 
-fn sgn(d: f64) -> f64 {
+/// The sign of `d` as −1, 0 or 1 (0 for NaN; unlike [`f64::signum`], 0 for
+/// ±0).
+pub(crate) fn sgn(d: f64) -> f64 {
     if d > 0.0 {
         1.0
     } else if d < 0.0 {

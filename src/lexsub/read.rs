@@ -56,18 +56,18 @@ pub struct Parsed<T> {
     pub skipped: Vec<LexsubError>,
 }
 
-/// Line source shared by the readers: numbers lines, strips the line ending
-/// and a byte-order mark, skips blank lines.
+/// Lines split at `\n` only, without it, numbered from 1: what every
+/// reader of the module starts from (score.pl's byte-exact readers too).
 #[derive(Debug)]
-struct Lines<R> {
+pub(super) struct RawLines<R> {
     reader: R,
     buf: Vec<u8>,
     line: usize,
     done: bool,
 }
 
-impl<R: BufRead> Lines<R> {
-    fn new(reader: R) -> Self {
+impl<R: BufRead> RawLines<R> {
+    pub(super) fn new(reader: R) -> Self {
         Self {
             reader,
             buf: Vec::with_capacity(256),
@@ -76,57 +76,88 @@ impl<R: BufRead> Lines<R> {
         }
     }
 
+    /// The next line with its number, or the read error of that line (after
+    /// which there is no more line).
+    pub(super) fn next_line(&mut self) -> Option<Result<(usize, &[u8]), LexsubError>> {
+        if self.done {
+            return None;
+        }
+        self.buf.clear();
+        self.line += 1;
+        match self.reader.read_until(b'\n', &mut self.buf) {
+            Ok(0) => {
+                self.done = true;
+                None
+            }
+            Ok(_) => {
+                if self.buf.last() == Some(&b'\n') {
+                    self.buf.pop();
+                }
+                Some(Ok((self.line, &self.buf)))
+            }
+            Err(e) => {
+                self.done = true;
+                Some(Err(LexsubError::Io {
+                    line: self.line,
+                    kind: e.kind(),
+                }))
+            }
+        }
+    }
+}
+
+/// Line source shared by the readers: numbers lines, strips the line ending
+/// and a byte-order mark, skips blank lines.
+#[derive(Debug)]
+struct Lines<R> {
+    raw: RawLines<R>,
+}
+
+impl<R: BufRead> Lines<R> {
+    fn new(reader: R) -> Self {
+        Self {
+            raw: RawLines::new(reader),
+        }
+    }
+
+    /// The length of the byte-order mark that opens line `line` of `bytes`
+    /// (0 or 3).
+    fn bom(line: usize, bytes: &[u8]) -> usize {
+        if line == 1 && bytes.starts_with(b"\xEF\xBB\xBF") {
+            3
+        } else {
+            0
+        }
+    }
+
     /// The next non-blank line, trimmed, with its number and the number of
     /// characters trimmed before it (a byte-order mark not counted), or an
     /// error for that line.
     fn next_line(&mut self) -> Option<Result<(usize, &str, usize), LexsubError>> {
         // The trimmed line's byte range in `buf` (a borrow cannot leave the loop).
-        let (start, end) = loop {
-            if self.done {
-                return None;
-            }
-            self.buf.clear();
-            self.line += 1;
-            match self.reader.read_until(b'\n', &mut self.buf) {
-                Ok(0) => {
-                    self.done = true;
-                    return None;
-                }
-                Ok(_) => {}
-                Err(e) => {
-                    self.done = true;
-                    return Some(Err(LexsubError::Io {
-                        line: self.line,
-                        kind: e.kind(),
-                    }));
-                }
-            }
-            let bom = if self.line == 1 && self.buf.starts_with(b"\xEF\xBB\xBF") {
-                3
-            } else {
-                0
+        let (line, start, end) = loop {
+            let (line, bytes) = match self.raw.next_line()? {
+                Ok(read) => read,
+                Err(e) => return Some(Err(e)),
             };
-            let Ok(text) = core::str::from_utf8(self.buf.get(bom..).unwrap_or_default()) else {
-                return Some(Err(LexsubError::InvalidUtf8 { line: self.line }));
+            let bom = Self::bom(line, bytes);
+            let Ok(text) = core::str::from_utf8(bytes.get(bom..).unwrap_or_default()) else {
+                return Some(Err(LexsubError::InvalidUtf8 { line }));
             };
             let trimmed = text.trim_start();
             let lead = bom + (text.len() - trimmed.len());
             let trimmed = trimmed.trim_end();
             if !trimmed.is_empty() {
-                break (lead, lead + trimmed.len());
+                break (line, lead, lead + trimmed.len());
             }
         };
-        let text = core::str::from_utf8(self.buf.get(start..end).unwrap_or_default()).ok()?;
+        let buf = &self.raw.buf;
+        let text = core::str::from_utf8(buf.get(start..end).unwrap_or_default()).ok()?;
         // `start` counts the BOM's 3 bytes, then one byte per ASCII
         // whitespace character; other Unicode spaces are counted as chars.
-        let bom = if self.line == 1 && self.buf.starts_with(b"\xEF\xBB\xBF") {
-            3
-        } else {
-            0
-        };
-        let lead = core::str::from_utf8(self.buf.get(bom..start).unwrap_or_default())
+        let lead = core::str::from_utf8(buf.get(Self::bom(line, buf)..start).unwrap_or_default())
             .map_or(0, |t| t.chars().count());
-        Some(Ok((self.line, text, lead)))
+        Some(Ok((line, text, lead)))
     }
 }
 

@@ -88,7 +88,7 @@ use std::io::BufRead;
 
 use super::error::LexsubError;
 use super::model::{Percent, Totals};
-use super::read::Format;
+use super::read::{Format, RawLines};
 
 /// What [`score`] computes: `score.pl`'s counts and figures for one system
 /// file.
@@ -399,53 +399,6 @@ fn read_gold<R: BufRead>(reader: R) -> Result<Gold, LexsubError> {
         item.finish();
     }
     Ok(gold)
-}
-
-/// Lines split at `\n` only, without it, numbered from 1.
-#[derive(Debug)]
-struct RawLines<R> {
-    reader: R,
-    buf: Vec<u8>,
-    line: usize,
-    done: bool,
-}
-
-impl<R: BufRead> RawLines<R> {
-    fn new(reader: R) -> Self {
-        Self {
-            reader,
-            buf: Vec::new(),
-            line: 0,
-            done: false,
-        }
-    }
-
-    fn next_line(&mut self) -> Option<Result<(usize, &[u8]), LexsubError>> {
-        if self.done {
-            return None;
-        }
-        self.buf.clear();
-        self.line += 1;
-        match self.reader.read_until(b'\n', &mut self.buf) {
-            Ok(0) => {
-                self.done = true;
-                None
-            }
-            Ok(_) => {
-                if self.buf.last() == Some(&b'\n') {
-                    self.buf.pop();
-                }
-                Some(Ok((self.line, &self.buf)))
-            }
-            Err(e) => {
-                self.done = true;
-                Some(Err(LexsubError::Io {
-                    line: self.line,
-                    kind: e.kind(),
-                }))
-            }
-        }
-    }
 }
 
 /// Perl's `\w` on a byte string.

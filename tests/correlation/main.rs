@@ -24,3 +24,18 @@ mod vigna_exact;
 mod vigna_golden;
 mod vigna_proptest;
 mod weighted;
+
+/// The error of inputs `left` and `right` whose lengths differ.
+pub fn mismatch(
+    left: &'static str,
+    left_len: usize,
+    right: &'static str,
+    right_len: usize,
+) -> adaptive_comp_metrics::CorrelationError {
+    adaptive_comp_metrics::CorrelationError::LengthMismatch {
+        left,
+        left_len,
+        right,
+        right_len,
+    }
+}

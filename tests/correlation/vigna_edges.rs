@@ -9,6 +9,8 @@ use adaptive_comp_metrics::correlation::vigna::{
 };
 use adaptive_comp_metrics::{CorrelationError, Hyperbolic, WeightProblem, tau_w_with_weights};
 
+use crate::mismatch;
+
 const ADD: Combine = Combine::Additive;
 const MUL: Combine = Combine::Multiplicative;
 
@@ -21,31 +23,16 @@ fn length_mismatches_name_both_inputs() {
     let d = scipy_default();
     assert_eq!(
         weighted_tau(&[1.0, 2.0, 3.0], &[1.0, 2.0], &d),
-        Err(CorrelationError::LengthMismatch {
-            left: "x",
-            left_len: 3,
-            right: "y",
-            right_len: 2
-        })
+        Err(mismatch("x", 3, "y", 2))
     );
     assert_eq!(
         weighted_kendall(&[1.0, 2.0], &[1.0, 2.0], &[1.0], ADD),
-        Err(CorrelationError::LengthMismatch {
-            left: "x",
-            left_len: 2,
-            right: "u",
-            right_len: 1
-        })
+        Err(mismatch("x", 2, "u", 1))
     );
     let r = [0.0];
     assert_eq!(
         weighted_tau(&[1.0, 2.0], &[1.0, 2.0], &d.rank(Rank::Given(&r))),
-        Err(CorrelationError::LengthMismatch {
-            left: "x",
-            left_len: 2,
-            right: "rank",
-            right_len: 1
-        })
+        Err(mismatch("x", 2, "rank", 1))
     );
 }
 

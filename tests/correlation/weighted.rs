@@ -10,7 +10,7 @@ use adaptive_comp_metrics::{
 };
 use proptest::prelude::*;
 
-use crate::splitmix;
+use crate::{mismatch, splitmix};
 
 /// SplitMix64 floats, as in tests/data/weighted/gen_weighted.py.
 fn uniform(seed: u64, n: usize) -> Vec<f64> {
@@ -214,12 +214,7 @@ fn user_weights_are_normalised_and_validated() {
     );
     assert_eq!(
         rho_w_with_weights(&a, &b, &[1.0, 1.0]),
-        Err(CorrelationError::LengthMismatch {
-            left: "a",
-            left_len: 3,
-            right: "weights",
-            right_len: 2
-        })
+        Err(mismatch("a", 3, "weights", 2))
     );
     // Only two items carry weight and they tie in a: undefined, not NaN.
     assert!(matches!(
@@ -231,15 +226,7 @@ fn user_weights_are_normalised_and_validated() {
 #[test]
 fn every_bad_input_is_a_typed_error() {
     let ok = [1.0, 2.0, 3.0];
-    assert_eq!(
-        rho_w(&ok, &[1.0, 2.0]),
-        Err(CorrelationError::LengthMismatch {
-            left: "x",
-            left_len: 3,
-            right: "y",
-            right_len: 2
-        })
-    );
+    assert_eq!(rho_w(&ok, &[1.0, 2.0]), Err(mismatch("x", 3, "y", 2)));
     assert_eq!(
         tau_w(&[1.0], &[1.0]),
         Err(CorrelationError::TooFewItems { needed: 2, got: 1 })

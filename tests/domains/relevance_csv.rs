@@ -9,19 +9,11 @@ use adaptive_comp_metrics::relevance::{
 use approx::assert_abs_diff_eq;
 use std::fs::File;
 use std::io::BufReader;
-use std::path::PathBuf;
+
+use crate::relevance_trec::data_path;
 
 fn data(name: &str) -> Result<BufReader<File>, Box<dyn std::error::Error>> {
-    let path: PathBuf = [
-        env!("CARGO_MANIFEST_DIR"),
-        "tests",
-        "data",
-        "relevance",
-        name,
-    ]
-    .iter()
-    .collect();
-    Ok(BufReader::new(File::open(path)?))
+    Ok(BufReader::new(File::open(data_path(name))?))
 }
 
 type TestResult = Result<(), Box<dyn std::error::Error>>;

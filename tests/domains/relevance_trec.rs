@@ -18,7 +18,8 @@ use std::path::PathBuf;
 
 type TestResult = Result<(), Box<dyn std::error::Error>>;
 
-fn data_path(name: &str) -> PathBuf {
+/// The file `name` of the relevance test data (`tests/data/relevance/`).
+pub(crate) fn data_path(name: &str) -> PathBuf {
     [
         env!("CARGO_MANIFEST_DIR"),
         "tests",

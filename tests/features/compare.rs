@@ -66,6 +66,31 @@ fn samples() -> HashMap<String, (Vec<f64>, Vec<f64>)> {
         .collect()
 }
 
+/// A reference case on two samples: the case, its sample's name, the two
+/// samples and the alternative.
+type SampleCase = (
+    &'static Value,
+    &'static str,
+    Vec<f64>,
+    Vec<f64>,
+    Alternative,
+);
+
+/// The cases of `kind` on two samples.
+fn sample_cases(kind: &str) -> Vec<SampleCase> {
+    let samples = samples();
+    expected()[kind]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|case| {
+            let name = case["name"].as_str().unwrap();
+            let (x, y) = samples[name].clone();
+            (case, name, x, y, alternative(&case["alternative"]))
+        })
+        .collect()
+}
+
 fn table(x: &[f64], y: &[f64]) -> ScoreTable {
     ScoreTable::from_columns(&[("x", x), ("y", y)]).unwrap()
 }
@@ -81,17 +106,13 @@ fn alternative(v: &Value) -> Alternative {
 
 #[test]
 fn paired_t_tests_match_scipy_and_mpmath() {
-    let samples = samples();
     let mut checked = 0;
-    for case in expected()["ttest"].as_array().unwrap() {
-        let name = case["name"].as_str().unwrap();
-        let (x, y) = &samples[name];
-        let alt = alternative(&case["alternative"]);
+    for (case, name, x, y, alt) in sample_cases("ttest") {
         let c = Compare::new()
             .test(Test::PairedT)
             .alternative(alt)
             .correction(Correction::None)
-            .units_seeded(&table(x, y), 1)
+            .units_seeded(&table(&x, &y), 1)
             .unwrap();
         let p = &c.pairs[0];
         let what = format!("{name} {alt:?}");
@@ -104,7 +125,7 @@ fn paired_t_tests_match_scipy_and_mpmath() {
         let ci = p.interval.unwrap();
         // Interval ends to 1e-12 of the scale of the data; where SciPy's
         // open end is NaN (∞·0 when s = 0), it is infinite here.
-        let scale = x.iter().chain(y).fold(1e-300f64, |m, v| m.max(v.abs()));
+        let scale = x.iter().chain(&y).fold(1e-300f64, |m, v| m.max(v.abs()));
         let end = |ours: f64, scipy: f64| {
             if scipy.is_nan() {
                 ours.is_infinite()
@@ -166,12 +187,8 @@ fn paired_t_tests_match_scipy_and_mpmath() {
 
 #[test]
 fn wilcoxon_matches_scipy_for_every_option() {
-    let samples = samples();
     let mut checked = 0;
-    for case in expected()["wilcoxon"].as_array().unwrap() {
-        let name = case["name"].as_str().unwrap();
-        let (x, y) = &samples[name];
-        let alt = alternative(&case["alternative"]);
+    for (case, name, x, y, alt) in sample_cases("wilcoxon") {
         let zero_method = match case["zero_method"].as_str().unwrap() {
             "wilcox" => ZeroMethod::Wilcox,
             "pratt" => ZeroMethod::Pratt,
@@ -191,7 +208,7 @@ fn wilcoxon_matches_scipy_for_every_option() {
             .test(Test::Wilcoxon(options))
             .alternative(alt)
             .correction(Correction::None)
-            .units_seeded(&table(x, y), 1)
+            .units_seeded(&table(&x, &y), 1)
             .unwrap();
         let p = &c.pairs[0];
         let (scipy_stat, scipy_p) = (num(&case["statistic"]), num(&case["p"]));
@@ -229,16 +246,12 @@ fn wilcoxon_matches_scipy_for_every_option() {
 
 #[test]
 fn exact_randomisation_matches_scipys_permutation_test() {
-    let samples = samples();
-    for case in expected()["randomisation"].as_array().unwrap() {
-        let name = case["name"].as_str().unwrap();
-        let (x, y) = &samples[name];
-        let alt = alternative(&case["alternative"]);
+    for (case, name, x, y, alt) in sample_cases("randomisation") {
         let c = Compare::new()
             .alternative(alt)
             .exact_up_to(16)
             .correction(Correction::None)
-            .units_seeded(&table(x, y), 1)
+            .units_seeded(&table(&x, &y), 1)
             .unwrap();
         let p = &c.pairs[0];
         assert_eq!(
@@ -520,17 +533,27 @@ fn brute_flips(x: &[f64], y: &[f64], alt: Alternative) -> f64 {
     let d: Vec<f64> = x.iter().zip(y).map(|(a, b)| a - b).collect();
     let tol = 1e-10 * x.iter().chain(y).map(|v| v.abs()).sum::<f64>();
     let t: f64 = d.iter().sum();
-    let (mut ge, mut le) = (0u64, 0u64);
-    for mask in 0..1u64 << d.len() {
+    all_masks_p(d.len(), alt, |mask| {
         let v: f64 = d
             .iter()
             .enumerate()
             .map(|(j, &x)| if mask >> j & 1 == 1 { x } else { -x })
             .sum();
-        ge += u64::from(v >= t - tol);
-        le += u64::from(v <= t + tol);
+        (v >= t - tol, v <= t + tol)
+    })
+}
+
+/// The p-value of `alt` over every one of the 2ⁿ masks: `outcome(mask)`
+/// says whether the mask's statistic is at least, and at most, the
+/// observed one.
+fn all_masks_p(n: usize, alt: Alternative, outcome: impl Fn(u64) -> (bool, bool)) -> f64 {
+    let (mut ge, mut le) = (0u64, 0u64);
+    for mask in 0..1u64 << n {
+        let (at_least, at_most) = outcome(mask);
+        ge += u64::from(at_least);
+        le += u64::from(at_most);
     }
-    let total = (1u64 << d.len()) as f64;
+    let total = (1u64 << n) as f64;
     let (g, l) = (ge as f64 / total, le as f64 / total);
     match alt {
         Alternative::Greater => g,
@@ -567,22 +590,13 @@ fn brute_signed_rank(x: &[f64], y: &[f64], alt: Alternative) -> f64 {
         .filter(|(v, _)| **v > 0.0)
         .map(|(_, r)| r)
         .sum();
-    let (mut ge, mut le) = (0u64, 0u64);
-    for mask in 0..1u64 << d.len() {
+    all_masks_p(d.len(), alt, |mask| {
         let v: f64 = (0..d.len())
             .filter(|j| mask >> j & 1 == 1)
             .map(|j| r[j])
             .sum();
-        ge += u64::from(v >= observed);
-        le += u64::from(v <= observed);
-    }
-    let total = (1u64 << d.len()) as f64;
-    let (g, l) = (ge as f64 / total, le as f64 / total);
-    match alt {
-        Alternative::Greater => g,
-        Alternative::Less => l,
-        Alternative::TwoSided => (2.0 * g.min(l)).min(1.0),
-    }
+        (v >= observed, v <= observed)
+    })
 }
 
 fn pair(

@@ -33,6 +33,16 @@ fn values(m: &GammaMoments) -> [f64; 3] {
     [m.mean.value, m.variance.value, m.left_variance.value]
 }
 
+/// [`z`] of two estimates, each with its standard errors.
+fn z_between(estimate: &GammaMoments, reference: &GammaMoments) -> [f64; 3] {
+    let se = [
+        reference.mean.standard_error,
+        reference.variance.standard_error,
+        reference.left_variance.standard_error,
+    ];
+    z(estimate, values(reference), se)
+}
+
 fn within_three_se<W: Weigher + Sync + Copy>(w: W, scheme: Scheme, n: usize, seed: u64) {
     let config = TopWeighted::new().weigher(w).scheme(scheme);
     for c in COEFFICIENTS {
@@ -222,12 +232,7 @@ fn the_table_agrees_with_fresh_monte_carlo_between_grid_points() {
                     .standard_error(2e-3)
                     .moments(&config, c, n, &mut rng(n as u64))
                     .unwrap();
-                let se = [
-                    table.mean.standard_error,
-                    table.variance.standard_error,
-                    table.left_variance.standard_error,
-                ];
-                let zs = z(&mc, values(&table), se);
+                let zs = z_between(&mc, &table);
                 assert!(
                     zs.iter().all(|&v| v < 3.0),
                     "n0 = {w} {scheme:?} {c:?} n = {n}: z = {zs:?}\n{mc:?}\n{table:?}"
@@ -250,12 +255,7 @@ fn the_table_agrees_with_precise_monte_carlo() {
                     .max_permutations(4_000_000)
                     .moments(&config, c, n, &mut rng(n as u64 + 1))
                     .unwrap();
-                let se = [
-                    table.mean.standard_error,
-                    table.variance.standard_error,
-                    table.left_variance.standard_error,
-                ];
-                let zs = z(&mc, values(&table), se);
+                let zs = z_between(&mc, &table);
                 eprintln!("{scheme:?} {c:?} n = {n}: z = {zs:.2?}");
                 assert!(
                     zs.iter().all(|&v| v < 3.0),

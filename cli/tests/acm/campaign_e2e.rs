@@ -17,6 +17,8 @@ use acm_cli::commands::campaign::state::{State, StateFile as _};
 use acm_cli::commands::campaign::{Env, Failure, Kind, run_step};
 use acm_cli::{Ctx, Out};
 
+use crate::common::campaign_init;
+
 const N: usize = 60;
 const M: usize = 6;
 const BALLOTS: usize = 3;
@@ -237,18 +239,8 @@ fn campaign(name: &str, crash_at: Option<usize>, spam: bool) -> (Finished, usize
     let (items, controls) = (d.path("items.csv"), d.path("controls.csv"));
     let seed = SEED.to_string();
     let (m, nb) = (M.to_string(), BALLOTS.to_string());
-    d.step(&[
-        "init",
-        "--state",
-        &state,
-        "--items",
-        &items,
-        "--seed",
-        &seed,
-        "--m",
-        &m,
-        "--ballots",
-        &nb,
+    let mut init = campaign_init(&state, &items, &seed, &m, &nb);
+    init.extend([
         "--controls",
         &controls,
         "--control-rate",
@@ -256,6 +248,7 @@ fn campaign(name: &str, crash_at: Option<usize>, spam: bool) -> (Finished, usize
         "--unit-size",
         "5",
     ]);
+    d.step(&init);
     // The reference: a scheduler driven in memory with the same generator.
     let mut rng = ChaCha8Rng::seed_from_u64(SEED);
     let mut reference = Scheduler::new(BallotConfig::new(N, M, 0.5, BALLOTS).unwrap());

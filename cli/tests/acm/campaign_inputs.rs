@@ -10,6 +10,8 @@ use acm_cli::commands::campaign::state::{State, StateFile as _};
 use acm_cli::commands::campaign::{Env, Failure, Kind, run_step};
 use acm_cli::{Ctx, Out};
 
+use crate::common::campaign_init;
+
 /// A scratch directory, emptied first.
 fn scratch(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("acm-inputs-{name}-{}", std::process::id()));
@@ -88,25 +90,9 @@ impl Fixture {
             self.p("items.csv"),
             self.p("controls.csv"),
         );
-        [
-            "init",
-            "--state",
-            &state,
-            "--items",
-            &items,
-            "--seed",
-            "5",
-            "--m",
-            "2",
-            "--ballots",
-            "2",
-            "--controls",
-            &controls,
-            "--control-rate",
-            "0.2",
-        ]
-        .map(str::to_owned)
-        .to_vec()
+        let mut args = campaign_init(&state, &items, "5", "2", "2");
+        args.extend(["--controls", &controls, "--control-rate", "0.2"]);
+        args.into_iter().map(str::to_owned).collect()
     }
 
     pub(crate) fn p(&self, name: &str) -> String {
@@ -196,21 +182,7 @@ pub(crate) fn contains(errors: &[String], needle: &str) {
 fn bad_items_files() {
     let d = scratch("items");
     let p = |n: &str| d.join(n).to_string_lossy().into_owned();
-    let init = |items: &str| {
-        fails(&[
-            "init",
-            "--state",
-            &p("s.json"),
-            "--items",
-            &p(items),
-            "--seed",
-            "1",
-            "--m",
-            "2",
-            "--ballots",
-            "2",
-        ])
-    };
+    let init = |items: &str| fails(&campaign_init(&p("s.json"), &p(items), "1", "2", "2"));
     let cases: &[(&str, &str, &str)] = &[
         (
             "noid.csv",
@@ -270,91 +242,84 @@ fn bad_init_arguments() {
         }
         fails(&a)
     };
-    contains(
-        &with(&["--m", "2", "--budget", "100"]),
-        "the argument '--m <M>' cannot be used with '--budget <COMPARISONS>'",
-    );
-    contains(
-        &with(&["--alpha", "1.5", "--m", "2"]),
-        "expected a number in (0, 1), got 1.5",
-    );
-    contains(
-        &with(&["--alpha", "abc"]),
-        "invalid value 'abc' for '--alpha <ALPHA>'",
-    );
-    contains(
-        &with(&["--m", "2", "--bogus", "1"]),
-        "unexpected argument '--bogus'",
-    );
-    contains(
-        &with(&["--m", "2", "--m", "3"]),
-        "cannot be used multiple times",
-    );
-    contains(
-        &with(&["--m", "2", "--options", "weird"]),
-        "[possible values: paper, published]",
-    );
-    contains(&with(&["--budget", "3"]), "invalid parameter budget");
-    contains(
-        &with(&["--m", "2", "--control-rate", "1"]),
-        "expected a share in [0, 1), got 1",
-    );
-    contains(
-        &with(&["--m", "2", "--control-rate", "0.2"]),
-        "invalid parameter controls",
-    );
-    contains(&with(&["--m", "2", "--price", "-1"]), "--price");
-    contains(&with(&["--m", "2", "--ballots", "9"]), "would hold");
-    f.write("c1.csv", "first,second,answer\ni0,nope,first\n");
-    contains(
-        &with(&["--m", "2", "--controls", &f.p("c1.csv")]),
-        "c1.csv:2: unknown item id \"nope\"",
-    );
-    f.write("c2.csv", "first,second,answer\ni0,i0,first\n");
-    contains(
-        &with(&["--m", "2", "--controls", &f.p("c2.csv")]),
-        "c2.csv:2: a control pair compares an item with itself",
-    );
-    f.write("c3.csv", "first,second,answer\ni0,i1,maybe\n");
-    contains(
-        &with(&["--m", "2", "--controls", &f.p("c3.csv")]),
-        "c3.csv:2: choice \"maybe\"",
-    );
-    f.write("c4.csv", "first,second,answer\n");
-    contains(
-        &with(&["--m", "2", "--controls", &f.p("c4.csv")]),
-        "c4.csv: no control pair",
-    );
-    contains(
-        &with(&[
-            "--m",
-            "2",
-            "--unit-size",
-            "10",
-            "--control-rate",
-            "0.01",
-            "--controls",
-            &f.p("controls.csv"),
-        ]),
-        "control_rate",
-    );
+    for (name, text) in [
+        ("c1.csv", "first,second,answer\ni0,nope,first\n"),
+        ("c2.csv", "first,second,answer\ni0,i0,first\n"),
+        ("c3.csv", "first,second,answer\ni0,i1,maybe\n"),
+        ("c4.csv", "first,second,answer\n"),
+    ] {
+        f.write(name, text);
+    }
+    let (c1, c2, c3, c4) = (f.p("c1.csv"), f.p("c2.csv"), f.p("c3.csv"), f.p("c4.csv"));
+    let controls = f.p("controls.csv");
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["--m", "2", "--budget", "100"],
+            "the argument '--m <M>' cannot be used with '--budget <COMPARISONS>'",
+        ),
+        (
+            &["--alpha", "1.5", "--m", "2"],
+            "expected a number in (0, 1), got 1.5",
+        ),
+        (
+            &["--alpha", "abc"],
+            "invalid value 'abc' for '--alpha <ALPHA>'",
+        ),
+        (
+            &["--m", "2", "--bogus", "1"],
+            "unexpected argument '--bogus'",
+        ),
+        (&["--m", "2", "--m", "3"], "cannot be used multiple times"),
+        (
+            &["--m", "2", "--options", "weird"],
+            "[possible values: paper, published]",
+        ),
+        (&["--budget", "3"], "invalid parameter budget"),
+        (
+            &["--m", "2", "--control-rate", "1"],
+            "expected a share in [0, 1), got 1",
+        ),
+        (
+            &["--m", "2", "--control-rate", "0.2"],
+            "invalid parameter controls",
+        ),
+        (&["--m", "2", "--price", "-1"], "--price"),
+        (&["--m", "2", "--ballots", "9"], "would hold"),
+        (
+            &["--m", "2", "--controls", &c1],
+            "c1.csv:2: unknown item id \"nope\"",
+        ),
+        (
+            &["--m", "2", "--controls", &c2],
+            "c2.csv:2: a control pair compares an item with itself",
+        ),
+        (
+            &["--m", "2", "--controls", &c3],
+            "c3.csv:2: choice \"maybe\"",
+        ),
+        (&["--m", "2", "--controls", &c4], "c4.csv: no control pair"),
+        (
+            &[
+                "--m",
+                "2",
+                "--unit-size",
+                "10",
+                "--control-rate",
+                "0.01",
+                "--controls",
+                &controls,
+            ],
+            "control_rate",
+        ),
+    ];
+    for (extra, needle) in cases {
+        contains(&with(extra), needle);
+    }
     assert!(!f.dir.join("s2.json").exists());
     // An existing state under way is never overwritten.
     let before = f.state();
     contains(
-        &fails(&[
-            "init",
-            "--state",
-            &f.p("s.json"),
-            "--items",
-            &items,
-            "--seed",
-            "2",
-            "--m",
-            "2",
-            "--ballots",
-            "2",
-        ]),
+        &fails(&campaign_init(&f.p("s.json"), &items, "2", "2", "2")),
         "exists and holds another campaign",
     );
     assert_eq!(f.state(), before);

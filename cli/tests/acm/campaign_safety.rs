@@ -8,15 +8,22 @@ use std::time::Duration;
 
 use acm_cli::commands::campaign::state::{State, StateFile as _};
 
-use crate::common::{Scratch, fails, ok};
+use crate::common::{Scratch, campaign_init, fails, ok};
 
 fn acm_path() -> std::path::PathBuf {
     assert_cmd::cargo::cargo_bin("acm")
 }
 
-/// A campaign of `n` items (M = 2, two ballots), ballot 1 open; returns the
-/// state's path.
-fn campaign(dir: &Scratch, n: usize) -> String {
+/// The command line that imports the answers file `answers` into `state`.
+fn import<'a>(state: &'a str, answers: &'a str) -> [&'a str; 6] {
+    ["campaign", "import", "--state", state, "--answers", answers]
+}
+
+/// A campaign of `n` items (M = 2, two ballots), ballot 1 open, in a fresh
+/// scratch directory named `test`; returns the directory and the state's
+/// path.
+fn campaign(test: &str, n: usize) -> (Scratch, String) {
+    let dir = Scratch::new(test);
     let mut items = String::from("id,text\n");
     for i in 0..n {
         items.push_str(&format!("i{i},item {i}\n"));
@@ -24,20 +31,11 @@ fn campaign(dir: &Scratch, n: usize) -> String {
     let items = dir.file("items.csv", items);
     let state = dir.p("s.json");
     ok(&[
-        "campaign",
-        "init",
-        "--state",
-        &state,
-        "--items",
-        &items,
-        "--seed",
-        "3",
-        "--m",
-        "2",
-        "--ballots",
-        "2",
-    ]);
-    state
+        &["campaign"][..],
+        &campaign_init(&state, &items, "3", "2", "2"),
+    ]
+    .concat());
+    (dir, state)
 }
 
 /// Answers files for the open ballot: the tasks split in `parts` disjoint
@@ -60,8 +58,7 @@ fn answers(dir: &Scratch, state: &str, parts: usize) -> Vec<(String, Vec<String>
 
 #[test]
 fn an_output_path_that_is_the_state_file_is_refused() {
-    let dir = Scratch::new("out_state");
-    let state = campaign(&dir, 10);
+    let (dir, state) = campaign("out_state", 10);
     let before = fs::read(&state).unwrap();
     let err = fails(
         &["campaign", "export", "--state", &state, "--out", &state],
@@ -86,8 +83,7 @@ fn an_output_path_that_is_the_state_file_is_refused() {
 
 #[test]
 fn a_record_ending_inside_an_open_quote_is_an_error_with_its_line() {
-    let dir = Scratch::new("open_quote");
-    let state = campaign(&dir, 10);
+    let (dir, state) = campaign("open_quote", 10);
     let s = State::load(&state).unwrap();
     let t0 = s.task_label(s.campaign.tasks().next().unwrap().id);
     let before = fs::read(&state).unwrap();
@@ -97,10 +93,7 @@ fn a_record_ending_inside_an_open_quote_is_an_error_with_its_line() {
         "a.csv",
         format!("task_id,worker_id,choice\n{t0},w,first\n{t0},\"AWORK,first\n"),
     );
-    let err = fails(
-        &["campaign", "import", "--state", &state, "--answers", &bad],
-        1,
-    );
+    let err = fails(&import(&state, &bad), 1);
     assert_eq!(
         err,
         format!(
@@ -114,8 +107,7 @@ fn a_record_ending_inside_an_open_quote_is_an_error_with_its_line() {
 
 #[test]
 fn a_second_writer_fails_at_once_while_the_lock_is_held() {
-    let dir = Scratch::new("lock");
-    let state = campaign(&dir, 10);
+    let (dir, state) = campaign("lock", 10);
     let files = answers(&dir, &state, 1);
     let lock = fs::OpenOptions::new()
         .write(true)
@@ -124,17 +116,7 @@ fn a_second_writer_fails_at_once_while_the_lock_is_held() {
     lock.try_lock().unwrap();
     let before = fs::read(&state).unwrap();
     let start = std::time::Instant::now();
-    let err = fails(
-        &[
-            "campaign",
-            "import",
-            "--state",
-            &state,
-            "--answers",
-            &files[0].0,
-        ],
-        1,
-    );
+    let err = fails(&import(&state, &files[0].0), 1);
     assert!(
         err.contains("another command is already using this campaign"),
         "{err}"
@@ -158,20 +140,12 @@ fn a_second_writer_fails_at_once_while_the_lock_is_held() {
     ok(&["campaign", "status", "--state", &state]);
     assert_eq!(fs::read(&state).unwrap(), before);
     lock.unlock().unwrap();
-    ok(&[
-        "campaign",
-        "import",
-        "--state",
-        &state,
-        "--answers",
-        &files[0].0,
-    ]);
+    ok(&import(&state, &files[0].0));
 }
 
 #[test]
 fn two_imports_at_once_lose_no_answer_and_leave_a_readable_state() {
-    let dir = Scratch::new("race");
-    let state = campaign(&dir, 200);
+    let (dir, state) = campaign("race", 200);
     let fresh = fs::read(&state).unwrap();
     let files = answers(&dir, &state, 2);
     let mut refused = 0;
@@ -181,7 +155,7 @@ fn two_imports_at_once_lose_no_answer_and_leave_a_readable_state() {
             .iter()
             .map(|(path, _)| {
                 Command::new(acm_path())
-                    .args(["campaign", "import", "--state", &state, "--answers", path])
+                    .args(import(&state, path))
                     .stdout(Stdio::null())
                     .stderr(Stdio::piped())
                     .spawn()
@@ -224,19 +198,11 @@ fn two_imports_at_once_lose_no_answer_and_leave_a_readable_state() {
 
 #[test]
 fn a_kill_during_import_or_close_leaves_the_old_or_the_new_state() {
-    let dir = Scratch::new("kill");
-    let state = campaign(&dir, 3000);
+    let (dir, state) = campaign("kill", 3000);
     let old = fs::read(&state).unwrap();
     let files = answers(&dir, &state, 1);
     // The new state, from an import run to its end.
-    ok(&[
-        "campaign",
-        "import",
-        "--state",
-        &state,
-        "--answers",
-        &files[0].0,
-    ]);
+    ok(&import(&state, &files[0].0));
     let new = fs::read(&state).unwrap();
     ok(&["campaign", "close", "--state", &state]);
     let closed = fs::read(&state).unwrap();

@@ -79,3 +79,28 @@ pub fn ok(args: &[&str]) -> String {
     assert_eq!(code, 0, "{args:?}\nstdout: {out}\nstderr: {err}");
     out
 }
+
+/// The arguments of `acm campaign init` (after `campaign`) for the items
+/// file `items`, the state file `state`, the seed and the ballot shape
+/// (M items a ballot, `ballots` ballots an item); callers add options.
+pub fn campaign_init<'a>(
+    state: &'a str,
+    items: &'a str,
+    seed: &'a str,
+    m: &'a str,
+    ballots: &'a str,
+) -> Vec<&'a str> {
+    vec![
+        "init",
+        "--state",
+        state,
+        "--items",
+        items,
+        "--seed",
+        seed,
+        "--m",
+        m,
+        "--ballots",
+        ballots,
+    ]
+}

@@ -151,9 +151,12 @@ pub(crate) fn dashboard(st: &Status, csrf: &str, notice: Option<&str>, view: &Vi
                 li { "Participants: " (st.workers.len()) " came, " (answered) " answered, " (failing) " failing the control pairs, " (partial) " stopped early" }
             }
         }
-        // Room for charts (progress over time, the ranking): drawn from
-        // the same status, inline SVG, no script.
-        section #charts .charts {}
+        // Charts drawn from the same status: inline SVG, no script or font.
+        section #charts .charts {
+            @for svg in super::charts::charts(st) {
+                figure { (maud::PreEscaped(svg)) }
+            }
+        }
         section #ballots {
             h2 { "Ballots" }
             table {

@@ -3,6 +3,7 @@
 //! script, font or CDN). The pages are maud templates: every value from the
 //! campaign or a request is HTML-escaped unless marked otherwise.
 
+mod charts;
 mod dashboard;
 
 pub(crate) use dashboard::{View, confirm_close, confirm_exclude, dashboard};

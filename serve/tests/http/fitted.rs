@@ -9,7 +9,7 @@ use adaptive_comp_metrics::pairwise::{BradleyTerry, Comparisons, Inference};
 
 /// Answers up to `n` tasks, workers w0–w2 in turn, each for the item whose
 /// text comes first alphabetically, one in five the other way.
-fn answer(addr: &Handle, n: usize) -> usize {
+pub(super) fn answer(addr: &Handle, n: usize) -> usize {
     let mut clients: Vec<(Client, String)> = (0..3)
         .map(|k| {
             let mut c = Client::new(addr);

@@ -5,6 +5,7 @@
 //! (`defects`), and the researcher's dashboard and annotator's page
 //! (`dashboard`).
 
+mod charts;
 #[path = "../common/mod.rs"]
 mod common;
 mod dashboard;

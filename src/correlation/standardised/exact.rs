@@ -148,6 +148,20 @@ fn per_branch<T: Send>(n: usize, job: impl Fn(usize) -> T + Sync) -> Vec<T> {
     crate::threads::map((0..n).collect(), crate::current_threads().count(), job)
 }
 
+/// The sums `s` of [`rho`] with one more item placed: weight `x` at
+/// position `i` holding value `c`.
+#[inline(always)]
+fn placed(s: [f64; 6], x: f64, i: f64, c: f64) -> [f64; 6] {
+    [
+        s[0] + x,
+        s[1] + x * i,
+        s[2] + x * c,
+        s[3] + x * i * i,
+        s[4] + x * c * c,
+        s[5] + x * i * c,
+    ]
+}
+
 /// Sums (W, Σw·i, Σw·v, Σw·i², Σw·v², Σw·i·v) along the placed prefix.
 fn rho(w: &Weights, k: usize, perm: &mut [usize], s: [f64; 6], leaf: &mut impl FnMut(f64)) {
     let n = perm.len();
@@ -156,14 +170,7 @@ fn rho(w: &Weights, k: usize, perm: &mut [usize], s: [f64; 6], leaf: &mut impl F
         // One value left: the leaf directly.
         let v = perm[k];
         let (x, c) = (w.at(k, v), v as f64);
-        let t = [
-            s[0] + x,
-            s[1] + x * i,
-            s[2] + x * c,
-            s[3] + x * i * i,
-            s[4] + x * c * c,
-            s[5] + x * i * c,
-        ];
+        let t = placed(s, x, i, c);
         let cov = t[0] * t[5] - t[1] * t[2];
         let var_a = t[0] * t[3] - t[1] * t[1];
         let var_b = t[0] * t[4] - t[2] * t[2];
@@ -179,14 +186,7 @@ fn rho(w: &Weights, k: usize, perm: &mut [usize], s: [f64; 6], leaf: &mut impl F
         let v = perm[k];
         let x = w.at(k, v);
         let c = v as f64;
-        let t = [
-            s[0] + x,
-            s[1] + x * i,
-            s[2] + x * c,
-            s[3] + x * i * i,
-            s[4] + x * c * c,
-            s[5] + x * i * c,
-        ];
+        let t = placed(s, x, i, c);
         rho(w, k + 1, perm, t, leaf);
         perm.swap(k, j);
     }

@@ -87,14 +87,8 @@ pub(crate) fn evaluate(
     // power of two; lsb is the smallest such unit, and the weights are below
     // 2^(top): integers of top − lsb bits.
     let (mut lo, mut hi) = (u64::MAX, 0u64);
-    for (i, w) in weights.iter().enumerate() {
+    for (_, w) in first_uses(weights) {
         let v = w.values();
-        if weights[..i]
-            .iter()
-            .any(|u| u.values().as_ptr() == v.as_ptr())
-        {
-            continue;
-        }
         for &x in v {
             let b = x.to_bits() & !(1u64 << 63);
             if b != 0 {
@@ -182,6 +176,15 @@ fn evaluate_in<const N: usize, const M: usize>(
         .collect()
 }
 
+/// The weight vectors with their index, each slice at its first use only
+/// (the symmetric default gives one slice twice).
+fn first_uses<'a, 'w>(weights: &'a [Along<'w>]) -> impl Iterator<Item = (usize, &'a Along<'w>)> {
+    weights.iter().enumerate().filter(|&(i, w)| {
+        let v = w.values().as_ptr();
+        !weights[..i].iter().any(|u| u.values().as_ptr() == v)
+    })
+}
+
 /// Σ_{i<j} w_ij: (n − 1)·Σ W (additive), ((Σ W)² − Σ W²)/2 (multiplicative).
 fn total<const N: usize, const M: usize>(w: &[f64], combine: Combine, fx: Scale) -> Fixed<M> {
     match combine {
@@ -205,29 +208,28 @@ fn total<const N: usize, const M: usize>(w: &[f64], combine: Combine, fx: Scale)
 
 /// The weights along the (x, y) order.
 fn on_xy<'a>(layout: &Layout, w: Along<'a>) -> Cow<'a, [f64]> {
-    match w {
-        Along::Xy(v) => v.into(),
-        Along::Yx(v) => layout
-            .yx_pos
-            .iter()
-            .map(|&p| v[p as usize])
-            .collect::<Vec<_>>()
-            .into(),
-    }
+    reorder(layout, w, true)
 }
 
 /// The weights along the (y, x) order (only asked for when y has ties, so
 /// that `xy_pos` exists).
 fn on_yx<'a>(layout: &Layout, w: Along<'a>) -> Cow<'a, [f64]> {
-    match w {
-        Along::Yx(v) => v.into(),
-        Along::Xy(v) => layout
-            .xy_pos
-            .iter()
-            .map(|&k| v[k as usize])
-            .collect::<Vec<_>>()
-            .into(),
-    }
+    reorder(layout, w, false)
+}
+
+/// The weights along the (x, y) order (`to_xy`) or the (y, x) order:
+/// borrowed when they already are, else gathered through the layout's
+/// positions of one order in the other.
+fn reorder<'a>(layout: &Layout, w: Along<'a>, to_xy: bool) -> Cow<'a, [f64]> {
+    let (v, pos) = match (w, to_xy) {
+        (Along::Xy(v), true) | (Along::Yx(v), false) => return v.into(),
+        (Along::Yx(v), true) => (v, &layout.yx_pos),
+        (Along::Xy(v), false) => (v, &layout.xy_pos),
+    };
+    pos.iter()
+        .map(|&p| v[p as usize])
+        .collect::<Vec<_>>()
+        .into()
 }
 
 /// The tie sums of one weight vector, with its total and D.
@@ -369,14 +371,8 @@ fn additive_discordant<const M: usize>(
         }
     };
     let mut discordant = vec![Fixed::<M>::ZERO; weights.len()];
-    for (i, w) in weights.iter().enumerate() {
+    for (i, w) in first_uses(weights) {
         let v = w.values();
-        if weights[..i]
-            .iter()
-            .any(|u| u.values().as_ptr() == v.as_ptr())
-        {
-            continue;
-        }
         // This slice and, when it is given twice (the symmetric default),
         // its second use.
         let second = weights[i + 1..]

@@ -103,6 +103,33 @@ impl<V: Copy + Default> Staged<V> {
         }
     }
 
+    /// Counts one more record added by name or id and gives its number.
+    fn next_record(&mut self) -> usize {
+        self.records += 1;
+        self.records
+    }
+
+    /// Stages value `v` of `document` in `query` as record `at`: a query
+    /// given by name is interned in `ids`, one given by id must be one of
+    /// theirs ([`not_a_query`] otherwise).
+    fn add(
+        &mut self,
+        ids: &mut Ids,
+        query: QueryRef<'_>,
+        document: &str,
+        v: V,
+        at: usize,
+    ) -> Result<()> {
+        let (qt, dt) = ids.tables_mut();
+        let q = match query {
+            QueryRef::Name(name) => qt.intern(name)?,
+            QueryRef::Id(id) if (id as usize) < qt.len() => id,
+            QueryRef::Id(_) => return Err(not_a_query()),
+        };
+        let d = dt.intern(q, document)?;
+        self.push(q, d, v, at)
+    }
+
     #[inline]
     fn push(&mut self, q: u32, d: u32, v: V, at: usize) -> Result<()> {
         let index = self.doc.len();
@@ -149,6 +176,15 @@ impl<V: Copy + Default> Staged<V> {
             self.grouped = false;
         }
         self.runs.push((q, index));
+    }
+
+    /// Room for `entries` more entries whose document ids are below
+    /// `max_doc` (the arrays then grow without copying).
+    fn reserve(&mut self, entries: usize, max_doc: usize) {
+        self.doc.reserve(entries);
+        self.value.reserve(entries);
+        self.seen
+            .reserve((max_doc / 64 + 1).saturating_sub(self.seen.len()));
     }
 
     /// The line or record of entry `index`.
@@ -293,7 +329,50 @@ impl Staged<f64> {
     }
 }
 
+/// [`QrelsBuilder::reserve`] and [`RunBuilder::reserve`].
+fn reserve<V: Copy + Default>(ids: &mut Ids, staged: &mut Staged<V>, entries: usize) {
+    let documents = ids.documents().len();
+    ids.tables_mut().1.reserve(entries);
+    staged.reserve(entries, documents.saturating_add(entries));
+}
+
+/// [`QrelsBuilder::reserve_query`] and [`RunBuilder::reserve_query`].
+fn reserve_query(ids: &mut Ids, query: u32, documents: usize) -> Result<()> {
+    let (qt, dt) = ids.tables_mut();
+    if query as usize >= qt.len() {
+        return Err(not_a_query());
+    }
+    dt.reserve_in(query, documents)
+}
+
 /// A query id that the builder's id tables did not give.
+/// A query a builder's caller names: by its name or by the id the builder
+/// gave for it.
+#[derive(Debug, Clone, Copy)]
+enum QueryRef<'a> {
+    Name(&'a str),
+    Id(u32),
+}
+
+/// Refuses a run's score that is not finite, at record `at` (numbered
+/// from 1): [`RelevanceError::NaN`] or [`RelevanceError::Infinite`].
+fn check_finite(score: f64, at: usize) -> Result<()> {
+    let index = at - 1;
+    if score.is_nan() {
+        return Err(RelevanceError::NaN {
+            input: "score",
+            index,
+        });
+    }
+    if score.is_infinite() {
+        return Err(RelevanceError::Infinite {
+            input: "score",
+            index,
+        });
+    }
+    Ok(())
+}
+
 fn not_a_query() -> RelevanceError {
     RelevanceError::InvalidParameter {
         name: "query",
@@ -487,12 +566,9 @@ impl QrelsBuilder<'_> {
     /// # Complexity
     /// O(length of the ids) expected.
     pub fn add(&mut self, query: &str, document: &str, grade: i32) -> Result<()> {
-        self.staged.records += 1;
-        let at = self.staged.records;
-        let (qt, dt) = self.ids.tables_mut();
-        let q = qt.intern(query)?;
-        let d = dt.intern(q, document)?;
-        self.staged.push(q, d, grade, at)
+        let at = self.staged.next_record();
+        self.staged
+            .add(self.ids, QueryRef::Name(query), document, grade, at)
     }
 
     /// The id of query `name`, interned, for [`QrelsBuilder::add_to`]: a
@@ -502,6 +578,47 @@ impl QrelsBuilder<'_> {
     /// [`RelevanceError::TooLarge`] past `u32::MAX − 1` distinct queries.
     pub fn query(&mut self, name: &str) -> Result<u32> {
         self.ids.tables_mut().0.intern(name)
+    }
+
+    /// Makes room for `entries` more judgements (their documents' ids and
+    /// names, their grades), so that a caller who knows the size (a dict's
+    /// length) adds them without the arrays growing by copying. A hint: any
+    /// number of judgements can be added after it.
+    ///
+    /// # Complexity
+    /// O(1) time; memory for `entries` judgements, reserved (touched only
+    /// as they are added).
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::relevance::{Ids, Qrels};
+    /// let mut ids = Ids::new();
+    /// let mut b = Qrels::builder(&mut ids);
+    /// b.reserve(2);
+    /// let q = b.query("q1")?;
+    /// b.add_to(q, "a", 1)?;
+    /// b.add_to(q, "b", 0)?;
+    /// assert_eq!(b.finish()?.len(), 2);
+    /// # Ok::<(), adaptive_comp_metrics::relevance::RelevanceError>(())
+    /// ```
+    pub fn reserve(&mut self, entries: usize) {
+        reserve(self.ids, &mut self.staged, entries);
+    }
+
+    /// Makes room among the documents of query `query` (an id that
+    /// [`QrelsBuilder::query`] gave) for `documents` more, so that a caller
+    /// who knows their number adds them without the query's table of
+    /// documents growing. A hint, as [`QrelsBuilder::reserve`].
+    ///
+    /// # Errors
+    /// [`RelevanceError::InvalidParameter`] for a query id that is not one
+    /// of the builder's; [`RelevanceError::OutOfMemory`] if the table
+    /// cannot grow.
+    ///
+    /// # Complexity
+    /// O(documents of the query so far) when the table grows, else O(1).
+    pub fn reserve_query(&mut self, query: u32, documents: usize) -> Result<()> {
+        reserve_query(self.ids, query, documents)
     }
 
     /// As [`QrelsBuilder::add`], for a query id that
@@ -524,14 +641,9 @@ impl QrelsBuilder<'_> {
     /// # Ok::<(), adaptive_comp_metrics::relevance::RelevanceError>(())
     /// ```
     pub fn add_to(&mut self, query: u32, document: &str, grade: i32) -> Result<()> {
-        self.staged.records += 1;
-        let at = self.staged.records;
-        let (qt, dt) = self.ids.tables_mut();
-        if query as usize >= qt.len() {
-            return Err(not_a_query());
-        }
-        let d = dt.intern(query, document)?;
-        self.staged.push(query, d, grade, at)
+        let at = self.staged.next_record();
+        self.staged
+            .add(self.ids, QueryRef::Id(query), document, grade, at)
     }
 
     pub(crate) fn push_ids(&mut self, q: u32, d: u32, grade: i32, line: usize) -> Result<()> {
@@ -730,24 +842,10 @@ impl RunBuilder<'_> {
     /// # Complexity
     /// O(length of the ids) expected.
     pub fn add(&mut self, query: &str, document: &str, score: f64) -> Result<()> {
-        self.staged.records += 1;
-        let at = self.staged.records;
-        if score.is_nan() {
-            return Err(RelevanceError::NaN {
-                input: "score",
-                index: at - 1,
-            });
-        }
-        if score.is_infinite() {
-            return Err(RelevanceError::Infinite {
-                input: "score",
-                index: at - 1,
-            });
-        }
-        let (qt, dt) = self.ids.tables_mut();
-        let q = qt.intern(query)?;
-        let d = dt.intern(q, document)?;
-        self.staged.push(q, d, score, at)
+        let at = self.staged.next_record();
+        check_finite(score, at)?;
+        self.staged
+            .add(self.ids, QueryRef::Name(query), document, score, at)
     }
 
     /// The id of query `name`, interned, for [`RunBuilder::add_to`]: a
@@ -757,6 +855,47 @@ impl RunBuilder<'_> {
     /// [`RelevanceError::TooLarge`] past `u32::MAX − 1` distinct queries.
     pub fn query(&mut self, name: &str) -> Result<u32> {
         self.ids.tables_mut().0.intern(name)
+    }
+
+    /// Makes room for `entries` more scores (their documents' ids and
+    /// names, their scores), so that a caller who knows the size (a dict's
+    /// length) adds them without the arrays growing by copying. A hint: any
+    /// number of scores can be added after it.
+    ///
+    /// # Complexity
+    /// O(1) time; memory for `entries` scores, reserved (touched only as
+    /// they are added).
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::relevance::{Ids, TrecRun};
+    /// let mut ids = Ids::new();
+    /// let mut b = TrecRun::builder(&mut ids);
+    /// b.reserve(2);
+    /// let q = b.query("q1")?;
+    /// b.add_to(q, "a", 0.5)?;
+    /// b.add_to(q, "b", 0.9)?;
+    /// assert_eq!(b.finish()?.len(), 2);
+    /// # Ok::<(), adaptive_comp_metrics::relevance::RelevanceError>(())
+    /// ```
+    pub fn reserve(&mut self, entries: usize) {
+        reserve(self.ids, &mut self.staged, entries);
+    }
+
+    /// Makes room among the documents of query `query` (an id that
+    /// [`RunBuilder::query`] gave) for `documents` more, so that a caller
+    /// who knows their number adds them without the query's table of
+    /// documents growing. A hint, as [`RunBuilder::reserve`].
+    ///
+    /// # Errors
+    /// [`RelevanceError::InvalidParameter`] for a query id that is not one
+    /// of the builder's; [`RelevanceError::OutOfMemory`] if the table
+    /// cannot grow.
+    ///
+    /// # Complexity
+    /// O(documents of the query so far) when the table grows, else O(1).
+    pub fn reserve_query(&mut self, query: u32, documents: usize) -> Result<()> {
+        reserve_query(self.ids, query, documents)
     }
 
     /// As [`RunBuilder::add`], for a query id that [`RunBuilder::query`]
@@ -780,28 +919,10 @@ impl RunBuilder<'_> {
     /// # Ok::<(), adaptive_comp_metrics::relevance::RelevanceError>(())
     /// ```
     pub fn add_to(&mut self, query: u32, document: &str, score: f64) -> Result<()> {
-        self.staged.records += 1;
-        let at = self.staged.records;
-        if !score.is_finite() {
-            let index = at - 1;
-            return Err(if score.is_nan() {
-                RelevanceError::NaN {
-                    input: "score",
-                    index,
-                }
-            } else {
-                RelevanceError::Infinite {
-                    input: "score",
-                    index,
-                }
-            });
-        }
-        let (qt, dt) = self.ids.tables_mut();
-        if query as usize >= qt.len() {
-            return Err(not_a_query());
-        }
-        let d = dt.intern(query, document)?;
-        self.staged.push(query, d, score, at)
+        let at = self.staged.next_record();
+        check_finite(score, at)?;
+        self.staged
+            .add(self.ids, QueryRef::Id(query), document, score, at)
     }
 
     pub(crate) fn push_ids(&mut self, q: u32, d: u32, score: f64, line: usize) -> Result<()> {

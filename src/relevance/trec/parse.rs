@@ -136,15 +136,23 @@ impl<V> Parsed<V> {
         self.tag = None;
     }
 
-    /// Whether the line `raw`, at `base` in its block, ends past
-    /// [`MAX_OFFSET`]; if so its fault is set.
+    /// Counts the line `raw`, at `at` in a chunk that starts at `offset` of
+    /// its block, and gives its number in the chunk and its offset in the
+    /// block; `None`, with the fault set, when it ends past [`MAX_OFFSET`].
     #[inline]
-    pub(super) fn too_long(&mut self, raw: &[u8], base: usize) -> bool {
-        let long = base + raw.len() > MAX_OFFSET;
-        if long {
+    pub(super) fn start_line(
+        &mut self,
+        raw: &[u8],
+        offset: usize,
+        at: usize,
+    ) -> Option<(usize, usize)> {
+        self.lines += 1;
+        let base = offset + at;
+        if base + raw.len() > MAX_OFFSET {
             self.fault = Some(Fault::TooLong { length: raw.len() });
+            return None;
         }
-        long
+        Some((self.lines, base))
     }
 
     /// Adds the record of line `line` (`raw`, at `base` in its block),
@@ -228,12 +236,9 @@ pub(super) fn parse_qrels(bytes: &[u8], offset: usize, syntax: TrecSyntax, out: 
     // The query id of the last record.
     let mut previous: &[u8] = &[];
     for (at, raw, fields, found) in split_lines::<4>(bytes) {
-        out.lines += 1;
-        let line = out.lines;
-        let base = offset + at;
-        if out.too_long(raw, base) {
+        let Some((line, base)) = out.start_line(raw, offset, at) else {
             return;
-        }
+        };
         if blank_or_comment(raw, found) {
             if syntax == TrecSyntax::TrecEval && raw.first() != Some(&b'#') {
                 out.fault = Some(Fault::Blank { line });
@@ -292,12 +297,9 @@ pub(super) fn parse_run(bytes: &[u8], offset: usize, syntax: TrecSyntax, out: &m
     let mut tag: Option<ChunkTag> = None;
     let mut tag_bytes: &[u8] = &[];
     for (at, raw, fields, found) in split_lines::<6>(bytes) {
-        out.lines += 1;
-        let line = out.lines;
-        let base = offset + at;
-        if out.too_long(raw, base) {
+        let Some((line, base)) = out.start_line(raw, offset, at) else {
             return;
-        }
+        };
         if blank_or_comment(raw, found) {
             continue;
         }

@@ -115,6 +115,17 @@ fn marks(c: &Comparison, s: usize) -> String {
 }
 
 impl Cells {
+    /// A table whose first two columns are text, with the note of
+    /// comparison `c` under it.
+    fn noted(header: Vec<String>, rows: Vec<Vec<String>>, c: &Comparison) -> Self {
+        Self {
+            header,
+            rows,
+            left: 2,
+            note: note(c),
+        }
+    }
+
     /// The systems of one comparison: label, name, estimate, interval,
     /// and the labels of the systems it is significantly better than.
     #[must_use]
@@ -142,12 +153,7 @@ impl Cells {
                 ]
             })
             .collect();
-        Self {
-            header,
-            rows,
-            left: 2,
-            note: note(c),
-        }
+        Self::noted(header, rows, c)
     }
 
     /// The pairs of one comparison: a, b, difference, interval, Cohen's
@@ -193,12 +199,7 @@ impl Cells {
                 ]
             })
             .collect();
-        Self {
-            header,
-            rows,
-            left: 2,
-            note: note(c),
-        }
+        Self::noted(header, rows, c)
     }
 
     /// Several comparisons of the same systems side by side (one column per
@@ -235,12 +236,7 @@ impl Cells {
                 row
             })
             .collect();
-        Self {
-            header,
-            rows,
-            left: 2,
-            note: note(first),
-        }
+        Self::noted(header, rows, first)
     }
 
     /// Aligned text: columns two spaces apart, text left, numbers right;

@@ -194,7 +194,7 @@ pub(crate) fn signed_rank(
                 let sign = match alternative {
                     Alternative::Greater => 1.0,
                     Alternative::Less => -1.0,
-                    Alternative::TwoSided => sign(z),
+                    Alternative::TwoSided => crate::correlation::gamma::sgn(z),
                 };
                 z -= sign * 0.5 / se;
             }
@@ -255,16 +255,6 @@ pub(crate) fn signed_rank(
         p,
         method,
     })
-}
-
-fn sign(x: f64) -> f64 {
-    if x > 0.0 {
-        1.0
-    } else if x < 0.0 {
-        -1.0
-    } else {
-        0.0
-    }
 }
 
 fn check_exact(c: usize) -> Result<(), CompareError> {

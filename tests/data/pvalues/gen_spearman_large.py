@@ -21,23 +21,17 @@ p-value, whose ρ comes from an uncompensated correlation of the ranks.
 
 import math
 import pathlib
+import sys
 
 import mpmath
 import numpy as np
 import scipy
 from scipy import stats
 
-GAMMA = np.uint64(0x9E3779B97F4A7C15)
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
+from splitmix import splitmix_floats
+
 HERE = pathlib.Path(__file__).parent
-
-
-def splitmix_floats(seed, count):
-    with np.errstate(over="ignore"):
-        z = np.uint64(seed) + GAMMA * np.arange(1, count + 1, dtype=np.uint64)
-        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-        z = z ^ (z >> np.uint64(31))
-    return (z >> np.uint64(11)).astype(np.float64) * 2.0**-53
 
 
 def case_data(seed, n, c):

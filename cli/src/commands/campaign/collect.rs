@@ -100,7 +100,8 @@ leaves it out. A campaign whose votes have no finite fit yet says so (give --pri
 Example:
   acm campaign status --state s.json
   acm campaign status --state s.json --format json
-  acm campaign status --state s.json --top-k 5 --settle 0.9 --prior-sd 2")]
+  acm campaign status --state s.json --top-k 5 --settle 0.9 --prior-sd 2
+  acm campaign status --state s.json --plot status.svg")]
 pub struct StatusArgs {
     /// The campaign's state file.
     #[arg(long)]
@@ -113,6 +114,11 @@ pub struct StatusArgs {
     pub estimator: Estimator,
     #[command(flatten)]
     pub fit: ModelOptions,
+    /// Draw the campaign as SVG: votes per ballot, each worker's accuracy on the control tasks,
+    /// and (with --estimator bt or noisy-bt, once there are votes) the fitted ranking of the best
+    /// 30 items with its intervals. Example: --plot status.svg
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<std::path::PathBuf>,
 }
 
 fn load(path: &str) -> Result<(String, State), Failure> {
@@ -354,6 +360,9 @@ pub fn import(args: &ImportArgs, env: &mut Env<'_>) -> Outcome {
 /// # Errors
 /// An unreadable state.
 pub fn status(args: &StatusArgs, env: &mut Env<'_>) -> Outcome {
+    if let Some(p) = &args.plot {
+        crate::plot::check(p)?;
+    }
     let (path, state) = load(&args.state)?;
     let st = state.status();
     let model = match args.estimator {
@@ -362,6 +371,13 @@ pub fn status(args: &StatusArgs, env: &mut Env<'_>) -> Outcome {
         Estimator::NoisyBt => Some(ModelArg::NoisyBt),
     };
     let settled = model.map(|m| (m, campaign_fit(&state, &path, m, &args.fit)));
+    if let Some(p) = &args.plot {
+        let fitted = match &settled {
+            Some((m, Ok((_, fit, u)))) => Some((m.name(), fit, u)),
+            _ => None,
+        };
+        crate::plot::write(p, super::plot::status(&st, fitted))?;
+    }
     if args.format == StatusFormat::Json {
         return status_json(&st, settled.as_ref(), env);
     }

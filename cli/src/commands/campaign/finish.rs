@@ -109,7 +109,8 @@ top k is settled.
 
 Examples:
   acm campaign rank --state s.json --out ranking.csv --model model.csv
-  acm campaign rank --state s.json --estimator bt --prior-sd 3 --top-k 5")]
+  acm campaign rank --state s.json --estimator bt --prior-sd 3 --top-k 5
+  acm campaign rank --state s.json --estimator bt --out ranking.csv --plot ranking.svg")]
 pub struct RankArgs {
     /// The campaign's state file.
     #[arg(long)]
@@ -131,6 +132,10 @@ pub struct RankArgs {
     pub estimator: Estimator,
     #[command(flatten)]
     pub fit: crate::commands::pairwise::ModelOptions,
+    /// Draw the fitted ranking as SVG (--estimator bt or noisy-bt): the best 30 items' scores with
+    /// their intervals, the top k filled. Example: --estimator bt --plot ranking.svg
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<std::path::PathBuf>,
 }
 
 fn load(path: &str) -> Result<(String, State), Failure> {
@@ -282,6 +287,15 @@ pub fn exclude(args: &ExcludeArgs, env: &mut Env<'_>) -> Outcome {
 /// Nothing closed yet; a bad model file.
 pub fn rank(args: &RankArgs, env: &mut Env<'_>) -> Outcome {
     check_output(&args.out, &args.state)?;
+    if let Some(p) = &args.plot {
+        crate::plot::check(p)?;
+        if args.estimator == Estimator::Borda {
+            return Err(crate::plot::nothing_to_draw(
+                "campaign rank",
+                "a fitted model: give --estimator bt or noisy-bt",
+            ));
+        }
+    }
     let (path, state) = load(&args.state)?;
     let model = match args.estimator {
         Estimator::Borda => return rank_borda(args, &state, env),
@@ -290,6 +304,9 @@ pub fn rank(args: &RankArgs, env: &mut Env<'_>) -> Outcome {
     };
     let c = &state.campaign;
     let (data, fit, u) = campaign_fit(&state, &path, model, &args.fit)?;
+    if let Some(p) = &args.plot {
+        crate::plot::write(p, super::plot::ranking(model.name(), &fit, &u))?;
+    }
     let table = pairwise::ranking_table(
         &fit,
         &u,

@@ -45,6 +45,7 @@
 mod collect;
 pub(crate) mod files;
 mod finish;
+mod plot;
 mod serve;
 mod setup;
 pub mod state;
