@@ -20,7 +20,8 @@ scores = a run's skill x grade + noise, 6 decimals), then times
     Friedman's test, the critical difference and all 4 465 pairs with a
     paired bootstrap of 10^4 resamples, the whole process;
 
-each the best of REPEATS (environment, default 5) runs, and checks that both
+each the best of REPEATS (environment, default 5) runs (PERMUTATIONS, default
+10^4, sets the randomisation count of both tools), and checks that both
 tools computed the same mean nDCG@10 per run.
 """
 
@@ -77,6 +78,7 @@ def main():
     runs = int(sys.argv[3]) if len(sys.argv) > 3 else 10
     seed = int(sys.argv[4]) if len(sys.argv) > 4 else 34
     repeats = int(os.environ.get("REPEATS", "5"))
+    permutations = int(os.environ.get("PERMUTATIONS", "10000"))
     versions = f"ranx {metadata.version('ranx')}, numpy {np.__version__}"
     print(f"{versions}; load average {os.getloadavg()}")
     with tempfile.TemporaryDirectory() as tmp:
@@ -105,7 +107,7 @@ def main():
                 ranx_runs,
                 ["ndcg@10"],
                 stat_test="fisher",
-                n_permutations=10_000,
+                n_permutations=permutations,
                 max_p=0.05,
             )
 
@@ -121,7 +123,7 @@ def main():
             "--test",
             "randomisation",
             "--replicates",
-            "10000",
+            str(permutations),
             "--correction",
             "holm",
             "--format",
@@ -136,7 +138,7 @@ def main():
         systems = doc["comparisons"][0]["comparison"]["systems"]
         worst = max(abs(s["estimate"] - report.results[s["name"]]["ndcg@10"]) for s in systems)
         pairs = len(doc["comparisons"][0]["comparison"]["pairs"])
-        print(f"{runs} runs x {queries} queries, {pairs} pairs, randomisation 10^4, nDCG@10:")
+        print(f"{runs} runs x {queries} queries, {pairs} pairs, randomisation {permutations}, nDCG@10:")
         print(f"  ranx compare (fisher, 2nd+ call)   {t_ranx:8.3f} s")
         print(
             f"  acm compare trec (whole process)   {t_acm:8.3f} s"

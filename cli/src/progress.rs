@@ -16,10 +16,15 @@ pub struct Progress {
 
 impl Progress {
     /// A bar of `len` steps named `what`, with the time left estimated from
-    /// the steps done so far.
+    /// the steps done so far; a spinner with the elapsed time when there is
+    /// at most one step (a bar at 0/1 would promise "about 0s left" for the
+    /// whole of the work).
     pub fn new(ctx: &Ctx, len: u64, what: &str) -> Self {
         if !ctx.shows_progress() {
             return Self { bar: None };
+        }
+        if len <= 1 {
+            return Self::spinner(ctx, what);
         }
         let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
         let style = ProgressStyle::with_template(

@@ -29,6 +29,7 @@
 //! | values against reference values with error bars | [`intervals`] | |
 //! | a sweep | [`heat_map`] | |
 //! | counts, accuracies | [`bars`] | |
+//! | several of the above in one file | [`stack`] | |
 //!
 //! ```
 //! use adaptive_comp_metrics::uncertainty::Histogram;
@@ -47,7 +48,7 @@ mod svg;
 pub use charts::{
     Estimate, HistogramMarks, IntervalKey, IntervalRow, Labels, MAX_BARS, MAX_POINTS, MAX_ROWS,
     Point, Series, bars, critical_difference, dot_whisker, heat_map, histogram, intervals, lines,
-    scatter,
+    scatter, stack,
 };
 pub use svg::{PALETTE, escape, number};
 

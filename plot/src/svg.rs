@@ -183,7 +183,11 @@ pub(crate) struct Canvas {
 impl Canvas {
     /// A white canvas with the chart's title (drawn and as `<title>`) and
     /// an optional subtitle under it.
+    /// The canvas is widened, when needed, so that the title and subtitle fit.
     pub fn new(width: f64, height: f64, kind: &str, title: &str, subtitle: &str) -> Self {
+        let width = width
+            .max(text_width(title, 16.0) + 32.0)
+            .max(text_width(subtitle, FONT) + 32.0);
         let mut out = String::with_capacity(8192);
         let _ = write!(
             out,

@@ -9,7 +9,7 @@ use adaptive_comp_metrics::uncertainty::compare::{Compare, ScoreTable, friedman}
 use adaptive_comp_metrics_plot::{
     Estimate, HistogramMarks, IntervalKey, IntervalRow, Labels, PlotError, Point, Series, bars,
     critical_difference, critical_difference_of, dot_whisker, forest, heat_map, histogram,
-    intervals, lines, scatter,
+    intervals, lines, scatter, stack,
 };
 use roxmltree::{Document, Node};
 
@@ -511,4 +511,80 @@ fn bad_input_is_a_typed_error() {
             ..
         })
     ));
+}
+
+#[test]
+fn stacked_charts_keep_their_marks_one_under_the_other() {
+    let a = bars(
+        &[("w1".into(), 0.9)],
+        &Labels::new("accuracy", "accuracy", ""),
+    )
+    .unwrap();
+    let b = bars(
+        &[("b1".into(), 3.0), ("b2".into(), 5.0)],
+        &Labels::new("votes", "votes", ""),
+    )
+    .unwrap();
+    // One chart is itself.
+    assert_eq!(stack(std::slice::from_ref(&a), "t").unwrap(), a);
+    let svg = stack(&[a.clone(), b.clone()], "a campaign").unwrap();
+    let doc = parse(&svg);
+    let panels: Vec<Node> = doc
+        .root_element()
+        .children()
+        .filter(|n| n.tag_name().name() == "svg")
+        .collect();
+    assert_eq!(panels.len(), 2);
+    assert_eq!(num(&panels[0], "y"), 36.0);
+    assert_eq!(num(&panels[1], "y"), 36.0 + num(&panels[0], "height"));
+    assert_eq!(
+        num(&doc.root_element(), "height"),
+        36.0 + num(&panels[0], "height") + num(&panels[1], "height")
+    );
+    assert_eq!(
+        marked(&doc, "data-value")
+            .iter()
+            .map(|n| num(n, "data-value"))
+            .collect::<Vec<_>>(),
+        [0.9, 3.0, 5.0]
+    );
+    assert!(text_of(&doc).contains("a campaign"));
+    assert_eq!(stack(&[], "t"), Err(PlotError::Empty { chart: "stack" }));
+    assert!(matches!(
+        stack(&[a, "<g/>".into()], ""),
+        Err(PlotError::Mismatch { got: 1, .. })
+    ));
+}
+
+#[test]
+fn long_titles_widen_the_canvas_and_long_y_labels_stay_below_the_title() {
+    let title = "a long title that says what is compared, wider than three cells";
+    let subtitle = "and a subtitle with the settings, the sizes and the seed of the run";
+    let y = "a vertical label longer than the grid is high";
+    let svg = heat_map(
+        &["r1".into(), "r2".into()],
+        &["c1".into()],
+        &[Some(0.1), Some(0.2)],
+        &Labels::new(title, "x", y).subtitle(subtitle),
+    )
+    .unwrap();
+    let doc = parse(&svg);
+    // Text is about 0.6 em a character: the title (16 px) and subtitle fit.
+    let width = num(&doc.root_element(), "width");
+    assert!(
+        width >= title.chars().count() as f64 * 16.0 * 0.6 + 32.0,
+        "{width}"
+    );
+    assert!(
+        width >= subtitle.chars().count() as f64 * 13.0 * 0.6 + 32.0,
+        "{width}"
+    );
+    let label = doc
+        .descendants()
+        .find(|n| n.text() == Some(y))
+        .expect("the y label");
+    let first_cell = marked(&doc, "data-row")[0];
+    let top = num(&first_cell, "y");
+    let half = y.chars().count() as f64 * 13.0 * 0.6 / 2.0;
+    assert!(num(&label, "y") - half >= top - 0.01, "{svg}");
 }

@@ -2,6 +2,11 @@
 //! `{query: {document: score}}`) into the library's builders, on two
 //! threads for large dicts.
 //!
+//! The builder is sized from the dicts' lengths first ([`Builder::reserve`]:
+//! its arrays then never grow by copying, and fresh memory is touched once),
+//! and each id is borrowed from its `str` (`PyString::to_str`: no copy)
+//! and given straight to the builder on one thread.
+//!
 //! Reading a dict has two halves of about equal cost: walking the Python
 //! objects (which needs the GIL: the dicts' entries, each id's UTF-8 bytes,
 //! each value) and the library's interning and storing (pure Rust). For a
@@ -28,10 +33,27 @@ pub const PARALLEL_FROM: usize = 1 << 15;
 /// Entries a chunk holds.
 const CHUNK: usize = 1 << 14;
 
+/// What a dict is read into: one of the library's builders.
+pub trait Builder<V>: Send {
+    /// Room for `entries` more entries.
+    fn reserve(&mut self, entries: usize);
+    /// The id of query `name`, with room for `entries` more of its
+    /// entries.
+    ///
+    /// # Errors
+    /// The builder's, as a message.
+    fn query(&mut self, name: &str, entries: usize) -> Result<u32, String>;
+    /// Adds the entry (`query`, `document`) of query `name`.
+    ///
+    /// # Errors
+    /// The builder's, as a message.
+    fn add(&mut self, query: u32, name: &str, document: &str, value: V) -> Result<(), String>;
+}
+
 /// The entries of a dict read out of the Python objects: ids as UTF-8 text
 /// back to back, one value an entry.
 #[derive(Debug)]
-pub struct Chunk<V> {
+struct Chunk<V> {
     text: String,
     /// Each query (part) of the chunk: its name in `text` and the range of
     /// its entries.
@@ -41,7 +63,7 @@ pub struct Chunk<V> {
     values: Vec<V>,
 }
 
-impl<V> Chunk<V> {
+impl<V: Copy> Chunk<V> {
     fn new() -> Self {
         Self {
             text: String::new(),
@@ -71,31 +93,19 @@ impl<V> Chunk<V> {
         }
     }
 
-    /// Calls `query(to, name)` for each query (part) of the chunk and
-    /// `add(to, its result, query, document, value)` for each of its
-    /// entries, in order, stopping at the first error.
-    ///
-    /// # Errors
-    /// The first error of `query` or `add`.
-    pub fn each<T, Q, E>(
-        &self,
-        to: &mut T,
-        mut query: impl FnMut(&mut T, &str) -> Result<Q, E>,
-        mut add: impl FnMut(&mut T, &Q, &str, &str, V) -> Result<(), E>,
-    ) -> Result<(), E>
-    where
-        V: Copy,
-    {
+    /// Gives the chunk's queries and entries to `to`, in order, stopping
+    /// at the first error.
+    fn add_to(&self, to: &mut impl Builder<V>) -> Result<(), String> {
         for (name, entries) in &self.queries {
             let q = self.text.get(name.clone()).unwrap_or_default();
-            let id = query(to, q)?;
+            let id = to.query(q, entries.len())?;
             // A query's documents follow its name in `text`.
             let mut start = name.end;
             for i in entries.clone() {
                 let (Some(&end), Some(&v)) = (self.ends.get(i), self.values.get(i)) else {
                     break;
                 };
-                add(to, &id, q, self.text.get(start..end).unwrap_or_default(), v)?;
+                to.add(id, q, self.text.get(start..end).unwrap_or_default(), v)?;
                 start = end;
             }
         }
@@ -103,18 +113,26 @@ impl<V> Chunk<V> {
     }
 }
 
+/// What [`walk`] finds, in the dict's order.
+enum Item<'a, V> {
+    /// A query with documents (how many), before them.
+    Query(&'a str, usize),
+    /// A query without documents.
+    Empty(&'a str),
+    /// An entry of query `.0`.
+    Entry(&'a str, &'a str, V),
+}
+
 /// Walks `dict` (`{query: {document: value}}`; `name` names it, `what`
-/// its values (`["grade", "an integer grade"]`) in messages), giving the entries to `sink` in chunks and
-/// the queries without entries to `empty`; `value` reads one value.
+/// its values (`["grade", "an integer grade"]`) in messages), giving what
+/// it finds to `on` until that returns `false`; `value` reads one value.
 fn walk<'py, V>(
     dict: &Bound<'py, PyDict>,
     name: &str,
     what: [&str; 2],
     value: &impl Fn(&Bound<'py, PyAny>) -> Option<V>,
-    empty: &mut impl FnMut(&str),
-    sink: &mut impl FnMut(Chunk<V>) -> bool,
+    on: &mut impl FnMut(Item<'_, V>) -> bool,
 ) -> PyResult<()> {
-    let mut chunk = Chunk::new();
     for (q, docs) in dict.iter() {
         let q = q
             .cast_into::<PyString>()
@@ -127,10 +145,14 @@ fn walk<'py, V>(
             ))
         })?;
         if docs.is_empty() {
-            empty(q);
+            if !on(Item::Empty(q)) {
+                return Ok(());
+            }
             continue;
         }
-        chunk.start_query(q);
+        if !on(Item::Query(q, docs.len())) {
+            return Ok(());
+        }
         for (d, v) in docs.iter() {
             let d = d.cast_into::<PyString>().map_err(|_| {
                 PyTypeError::new_err(format!("{name}['{q}']: document ids must be strings"))
@@ -139,46 +161,49 @@ fn walk<'py, V>(
             let v = value(&v).ok_or_else(|| {
                 PyTypeError::new_err(format!("{name}['{q}']['{d}'] must be {}", what[1]))
             })?;
-            chunk.push(d, v);
-            if chunk.is_full() {
-                if !sink(std::mem::replace(&mut chunk, Chunk::new())) {
-                    return Ok(());
-                }
-                chunk.start_query(q);
+            if !on(Item::Entry(q, d, v)) {
+                return Ok(());
             }
         }
-    }
-    if !chunk.values.is_empty() {
-        sink(chunk);
     }
     Ok(())
 }
 
-/// Reads `dict` into a builder: `add` takes each chunk in order (it stops
-/// at its first error, which it keeps); `empty` is called with each query
-/// without entries. On two threads when the dict has at least
-/// [`PARALLEL_FROM`] entries (see the module's documentation).
+/// Reads `dict` into `to`, sized first from the dict's length; `empty` is
+/// called with each query without entries. On two threads when the dict
+/// has at least [`PARALLEL_FROM`] entries (see the module's
+/// documentation).
 ///
 /// # Errors
 /// The first error in the dict's order: a `TypeError` for an id that is
-/// not a string or a value `value` does not read, or `add`'s error.
-pub fn read<'py, V: Copy + Send, E: Send>(
+/// not a string or a value `value` does not read, or the builder's error.
+pub fn read<'py, V: Copy + Send>(
     dict: &Bound<'py, PyDict>,
     name: &str,
     what: [&str; 2],
     value: impl Fn(&Bound<'py, PyAny>) -> Option<V>,
     mut empty: impl FnMut(&str),
-    mut add: impl FnMut(&Chunk<V>) -> Result<(), E> + Send,
-) -> PyResult<Result<(), E>> {
+    to: &mut impl Builder<V>,
+) -> PyResult<Result<(), String>> {
     let size: usize = dict
         .values()
         .iter()
         .map(|d| d.cast::<PyDict>().map_or(0, |d| d.len()))
         .sum();
+    to.reserve(size);
     if size < PARALLEL_FROM || current_threads().count() < 2 {
         let mut result = Ok(());
-        walk(dict, name, what, &value, &mut empty, &mut |chunk| {
-            result = add(&chunk);
+        let mut query = 0;
+        walk(dict, name, what, &value, &mut |item| {
+            let step = match item {
+                Item::Query(q, n) => to.query(q, n).map(|id| query = id),
+                Item::Entry(q, d, v) => to.add(query, q, d, v),
+                Item::Empty(q) => {
+                    empty(q);
+                    Ok(())
+                }
+            };
+            result = step;
             result.is_ok()
         })?;
         return Ok(result);
@@ -187,9 +212,9 @@ pub fn read<'py, V: Copy + Send, E: Send>(
     // The helper takes the adding from the slot; if it could not start, or
     // has not started by the end of the walk, the caller takes it (the
     // channel keeps every chunk until then).
-    let slot = Mutex::new(Some(move || -> Result<(), E> {
+    let slot = Mutex::new(Some(move || -> Result<(), String> {
         for chunk in receive {
-            add(&chunk)?;
+            chunk.add_to(to)?;
         }
         Ok(())
     }));
@@ -198,9 +223,36 @@ pub fn read<'py, V: Copy + Send, E: Send>(
         let helper = std::thread::Builder::new()
             .spawn_scoped(scope, || take().map(|f| f()))
             .ok();
-        let walked = walk(dict, name, what, &value, &mut empty, &mut |chunk| {
-            send.send(chunk).is_ok()
+        let mut chunk = Chunk::new();
+        let walked = walk(dict, name, what, &value, &mut |item| match item {
+            Item::Query(q, _) => {
+                chunk.start_query(q);
+                true
+            }
+            Item::Entry(q, d, v) => {
+                chunk.push(d, v);
+                if chunk.is_full() {
+                    if send
+                        .send(std::mem::replace(&mut chunk, Chunk::new()))
+                        .is_err()
+                    {
+                        return false;
+                    }
+                    chunk.start_query(q);
+                }
+                true
+            }
+            Item::Empty(q) => {
+                empty(q);
+                true
+            }
         });
+        // The entries before an error of the walk too: an error of adding
+        // one of them comes first. (A send fails only once the adding has
+        // stopped at an error.)
+        if !chunk.values.is_empty() {
+            let _ = send.send(chunk);
+        }
         drop(send);
         let here = take().map(|f| f());
         let there = helper.and_then(|h| match h.join() {

@@ -5,9 +5,9 @@ use std::fs::File;
 use std::io::BufReader;
 
 use adaptive_comp_metrics::relevance::{
-    Ids, Measure, MeasureSelection, MeasureSyntax, Qrels, SelectionNote, Ties, TrecEvalVersion,
-    TrecOptions, TrecRun, TrecSyntax, evaluate_trec, read_trec_qrels, read_trec_qrels_with,
-    read_trec_run, read_trec_run_with,
+    Ids, Measure, MeasureSelection, MeasureSyntax, Qrels, QrelsBuilder, RunBuilder, SelectionNote,
+    Ties, TrecEvalVersion, TrecOptions, TrecRun, TrecSyntax, evaluate_trec, read_trec_qrels,
+    read_trec_qrels_with, read_trec_run, read_trec_run_with,
 };
 use pyo3::exceptions::{PyOSError, PyTypeError, PyUserWarning};
 use pyo3::prelude::*;
@@ -154,6 +154,42 @@ fn score(v: &Bound<'_, PyAny>) -> Option<f64> {
     }
 }
 
+impl dicts::Builder<i32> for QrelsBuilder<'_> {
+    fn reserve(&mut self, entries: usize) {
+        QrelsBuilder::reserve(self, entries);
+    }
+
+    fn query(&mut self, name: &str, entries: usize) -> Result<u32, String> {
+        let query = QrelsBuilder::query(self, name).map_err(|e| e.to_string())?;
+        self.reserve_query(query, entries)
+            .map_err(|e| e.to_string())?;
+        Ok(query)
+    }
+
+    fn add(&mut self, query: u32, _: &str, document: &str, grade: i32) -> Result<(), String> {
+        self.add_to(query, document, grade)
+            .map_err(|e| e.to_string())
+    }
+}
+
+impl dicts::Builder<f64> for RunBuilder<'_> {
+    fn reserve(&mut self, entries: usize) {
+        RunBuilder::reserve(self, entries);
+    }
+
+    fn query(&mut self, name: &str, entries: usize) -> Result<u32, String> {
+        let query = RunBuilder::query(self, name).map_err(|e| e.to_string())?;
+        self.reserve_query(query, entries)
+            .map_err(|e| e.to_string())?;
+        Ok(query)
+    }
+
+    fn add(&mut self, query: u32, name: &str, document: &str, score: f64) -> Result<(), String> {
+        self.add_to(query, document, score)
+            .map_err(|e| format!("run['{name}']['{document}']: {e}"))
+    }
+}
+
 /// Qrels and the measures to score runs with (pytrec_eval's
 /// `RelevanceEvaluator`), in the library's flat layout.
 ///
@@ -237,13 +273,7 @@ impl TrecEvaluator {
                     ["grade", "an integer grade"],
                     |g| g.extract::<i32>().ok(),
                     |_| {},
-                    |chunk| {
-                        chunk.each(
-                            &mut b,
-                            |b, q| b.query(q).map_err(|e| e.to_string()),
-                            |b, &id, _, d, g| b.add_to(id, d, g).map_err(|e| e.to_string()),
-                        )
-                    },
+                    &mut b,
                 )?
                 .map_err(value_error)?;
                 b.finish().or_value_error()?
@@ -288,16 +318,7 @@ impl TrecEvaluator {
                     ["score", "a number"],
                     score,
                     |q| empty.push(q.to_owned()),
-                    |chunk| {
-                        chunk.each(
-                            &mut b,
-                            |b, q| b.query(q).map_err(|e| e.to_string()),
-                            |b, &id, q, d, s| {
-                                b.add_to(id, d, s)
-                                    .map_err(|e| format!("run['{q}']['{d}']: {e}"))
-                            },
-                        )
-                    },
+                    &mut b,
                 )?
                 .map_err(value_error)?;
                 b.finish().or_value_error()?

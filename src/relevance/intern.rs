@@ -85,7 +85,12 @@ impl Index {
     /// Grows the index (at least 8 slots, a power of two) to hold at least
     /// `count + 1` ids at load 1/2, and re-inserts every id by its tag.
     fn grow_for(&mut self, count: usize, tag_of: impl Fn(u32) -> u64) -> Result<()> {
-        let want = (2 * (count + 1)).next_power_of_two().max(8);
+        self.grow_to((2 * (count + 1)).next_power_of_two().max(8), tag_of)
+    }
+
+    /// Grows the index to at least `want` slots (a power of two), unless
+    /// it has them, and re-inserts every id by its tag.
+    fn grow_to(&mut self, want: usize, tag_of: impl Fn(u32) -> u64) -> Result<()> {
         // Slots are addressed by a 32-bit tag: at most 2³² of them.
         let capacity = want.min(1 << 32);
         if capacity <= self.slots.len() {
@@ -368,6 +373,40 @@ impl Documents {
     /// The id of document `name` of query `query`, adding it if new.
     pub(crate) fn intern(&mut self, query: u32, name: &str) -> Result<u32> {
         self.intern_tagged(query, name.as_bytes(), tag_of(name.as_bytes()))
+    }
+
+    /// Room for `count` more documents: their ends, and their names at
+    /// the mean length of the names so far (16 bytes with none yet).
+    pub(crate) fn reserve(&mut self, count: usize) {
+        let names = &mut self.names;
+        let mean = names
+            .bytes
+            .len()
+            .checked_div(names.ends.len())
+            .unwrap_or(16);
+        names.ends.reserve(count);
+        names
+            .bytes
+            .reserve(count.saturating_mul(mean.saturating_add(1)));
+    }
+
+    /// Room in the index of query `query` for `more` more documents (at
+    /// its largest load, 3/4), so that interning them never grows it.
+    pub(crate) fn reserve_in(&mut self, query: u32, more: usize) -> Result<()> {
+        let q = query as usize;
+        if self.per_query.len() <= q {
+            self.per_query.resize_with(q + 1, Index::default);
+        }
+        let names = &self.names;
+        let Some(index) = self.per_query.get_mut(q) else {
+            return Err(too_many());
+        };
+        let want = index.len.saturating_add(more).saturating_add(1);
+        if 3 * index.slots.len() < 4 * want {
+            let slots = want.saturating_mul(4).div_ceil(3).next_power_of_two();
+            index.grow_to(slots.max(8), |id| names.tag(id))?;
+        }
+        Ok(())
     }
 
     /// The name of document id `id` as bytes.

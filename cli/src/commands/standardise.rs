@@ -10,7 +10,7 @@ use std::time::Instant;
 use adaptive_comp_metrics::uncertainty::{GammaMonteCarlo, Threads};
 use adaptive_comp_metrics::{
     Coefficient, GammaMoments, Hyperbolic, MomentEstimate, MomentSource, OffsetQuadratic, Scheme,
-    TopWeighted, Weigher,
+    Standardiser, TopWeighted, Weigher,
 };
 use rand::SeedableRng;
 
@@ -23,6 +23,7 @@ use crate::progress::Progress;
 #[command(after_help = "\
 Examples:
   acm standardise moments --n 50
+  acm standardise moments --n 50 --plot map.svg
   acm standardise moments --n 2000 --coefficient tau --source monte-carlo --seed 3
   acm standardise table --max-n 100 --budget 0.01 --out /tmp/table_data.rs")]
 pub struct Args {
@@ -84,7 +85,8 @@ pub enum SourceArg {
 #[derive(Debug, clap::Args)]
 #[command(after_help = "\
 Example:
-  acm standardise moments --n 50 --coefficient rho --weigher quadratic --n0 2 --scheme additive")]
+  acm standardise moments --n 50 --coefficient rho --weigher quadratic --n0 2 --scheme additive
+  acm standardise moments --n 50 --coefficient tau --plot map.svg")]
 pub struct MomentsArgs {
     /// Number of items.
     #[arg(long, value_parser = clap::value_parser!(u64).range(3..=1_000_000_000))]
@@ -110,6 +112,10 @@ pub struct MomentsArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
+    /// Draw the standardising map g from raw to standardised values for these moments as SVG,
+    /// the identity dotted. Example: --n 50 --plot map.svg
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
 }
 
 /// Generates the built-in table of null moments (src/correlation/standardised/table_data.rs):
@@ -204,10 +210,16 @@ fn moments_with<W: Weigher + Sync + Copy>(
 }
 
 fn moments(a: &MomentsArgs, ctx: &Ctx, out: &mut Out) -> Outcome {
+    if let Some(path) = &a.plot {
+        crate::plot::check(path)?;
+    }
     let m = match a.weigher {
         WeigherArg::Quadratic => moments_with(OffsetQuadratic::new(a.n0)?, a, ctx)?,
         WeigherArg::Hyperbolic => moments_with(Hyperbolic, a, ctx)?,
     };
+    if let Some(path) = &a.plot {
+        plot_map(a, m, path)?;
+    }
     let mut t = Table::new(&["moment", "value", "standard_error"], 1);
     for (name, e) in [
         ("mean", m.mean),
@@ -225,6 +237,58 @@ fn moments(a: &MomentsArgs, ctx: &Ctx, out: &mut Out) -> Outcome {
         Format::Csv => t.write(Format::Csv, out),
         Format::Json => out.json(&m),
     }
+}
+
+/// Points of the map `--plot` draws: 2/`MAP_STEPS` apart on [−1, 1], with
+/// the null mean (where the two quadratic pieces join) added.
+pub const MAP_STEPS: usize = 200;
+
+/// `--plot`: g(Γ) over [−1, 1] for the moments computed.
+fn plot_map(a: &MomentsArgs, m: GammaMoments, path: &std::path::Path) -> Outcome {
+    use adaptive_comp_metrics_plot::{Labels, Series, lines, number};
+    let g = Standardiser::new(m)?;
+    let mean = m.mean.value;
+    let mut xs: Vec<f64> = (0..=MAP_STEPS)
+        .map(|k| -1.0 + 2.0 * k as f64 / MAP_STEPS as f64)
+        .collect();
+    if let Some(i) = xs.iter().position(|&x| x >= mean)
+        && xs[i] != mean
+    {
+        xs.insert(i, mean);
+    }
+    let mut points = Vec::with_capacity(xs.len());
+    for x in xs {
+        points.push((x, g.standardised(x)?));
+    }
+    let name = match a.coefficient {
+        CoefficientArg::Rho => "ρ_w",
+        CoefficientArg::Tau => "τ_w",
+    };
+    let weigher = match a.weigher {
+        WeigherArg::Quadratic => format!("f(n) = 1/(n + {})²", number(a.n0)),
+        WeigherArg::Hyperbolic => "f(n) = 1/n".to_owned(),
+    };
+    let scheme = match a.scheme {
+        SchemeArg::Additive => "additive",
+        SchemeArg::Multiplicative => "multiplicative",
+        SchemeArg::First => "first ranking's",
+        SchemeArg::Second => "second ranking's",
+    };
+    let series = Series {
+        name: format!("g({name}), n = {}", a.n),
+        points,
+    };
+    let labels = Labels::new(
+        format!("{name}: raw against standardised values for n = {}", a.n),
+        format!("raw {name} (−1 to 1)"),
+        format!("standardised g({name}) (0 = chance)"),
+    )
+    .subtitle(format!(
+        "{weigher}, {scheme} weights; null mean {} maps to {}",
+        number(mean),
+        number(g.standardised(mean)?)
+    ));
+    crate::plot::write(path, lines(&[series], true, &labels))
 }
 
 const SEED: u64 = 0x5EED_2025_0841_2800;

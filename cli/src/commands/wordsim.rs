@@ -14,8 +14,8 @@ use adaptive_comp_metrics::uncertainty::{
     Bootstrap, ConfidenceInterval, Spearman, UncertaintyError,
 };
 use adaptive_comp_metrics::wordsim::{
-    Benchmark, Chosen, Comparison, Detection, Evaluator, Layout, PairFormat, Report, Unknown,
-    WordsimError, paired_test,
+    Benchmark, Chosen, Comparison, Detection, Evaluator, Intervals, Layout, PairFormat, Report,
+    Unknown, WordsimError, paired_test,
 };
 use rand::SeedableRng;
 
@@ -55,7 +55,8 @@ signs fold here and not in gensim.
 Examples:
   acm wordsim --vectors glove.6B.300d.txt --vectors w2v.bin SimLex-999.txt wordsim353.tsv
   acm wordsim --vectors a.vec --vectors b.vec MEN.txt --bootstrap 1000 --seed 7
-  acm wordsim --vectors a.vec pairs.tsv --layout plain --unknown zero --format json")]
+  acm wordsim --vectors a.vec pairs.tsv --layout plain --unknown zero --format json
+  acm wordsim --vectors a.vec --vectors b.vec MEN.txt RW.txt --bootstrap 1000 --plot models.svg")]
 pub struct Args {
     /// A model's vector file (repeatable).
     #[arg(long = "vectors", value_name = "FILE", required = true)]
@@ -86,6 +87,16 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
+    /// Draw models × benchmarks as SVG: a panel per coefficient (r, ρ, τ-b, ρ_w, τ_w), each model's
+    /// value on each benchmark a dot, with its bootstrap interval as a whisker when --bootstrap is
+    /// given. Example: --bootstrap 1000 --plot models.svg
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
+    /// Draw the human scores against the model's similarities as SVG, a panel per model and
+    /// benchmark, the 10 pairs humans rank highest (the weighted coefficients' top) emphasised.
+    /// Example: --plot-scatter pairs.svg
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot_scatter: Option<PathBuf>,
 }
 
 /// A dataset layout: a named one or `plain` (two words and a score).
@@ -174,6 +185,9 @@ pub(crate) fn load_vectors(path: &Path, options: &ReadOptions, ctx: &Ctx) -> Out
 /// # Errors
 /// A malformed file (with its line), a failed evaluation.
 pub fn run(args: &Args, ctx: &Ctx, out: &mut Out) -> Outcome {
+    for path in [&args.plot, &args.plot_scatter].into_iter().flatten() {
+        crate::plot::check(path)?;
+    }
     let mut benchmarks = Vec::new();
     for path in &args.datasets {
         benchmarks.push(read_benchmark(path, args.layout)?);
@@ -197,6 +211,12 @@ pub fn run(args: &Args, ctx: &Ctx, out: &mut Out) -> Outcome {
     let evaluator = Evaluator::new().unknown(unknown);
     let table = evaluator.compare(&named, &benchmarks)?;
     let extra = uncertainty_extra(args, ctx, &evaluator, &named, &benchmarks, &table)?;
+    if let Some(path) = &args.plot {
+        crate::plot::write(path, plot_estimates(&table, &extra, args.bootstrap))?;
+    }
+    if let Some(path) = &args.plot_scatter {
+        crate::plot::write(path, plot_scatter(&table))?;
+    }
     let text = match args.format {
         Format::Table => render_table(&table, &extra),
         Format::Csv => render_csv(&table),
@@ -211,6 +231,8 @@ pub fn run(args: &Args, ctx: &Ctx, out: &mut Out) -> Outcome {
 struct Extra {
     lines: Vec<String>,
     json: Vec<serde_json::Value>,
+    /// The intervals of every report, in the table's row order.
+    intervals: Vec<Intervals>,
 }
 
 fn uncertainty_extra(
@@ -245,7 +267,7 @@ fn uncertainty_extra(
             bar.message(format!("bootstrap: {name} on {}", b.name()));
             let r = evaluator.evaluate_with_intervals(*v, b, &boot, &mut rng)?;
             bar.inc(1);
-            let Some(iv) = r.intervals.as_ref() else {
+            let Some(iv) = r.intervals else {
                 return Err(Failure::new("no intervals computed"));
             };
             extra.lines.push(format!(
@@ -266,6 +288,7 @@ fn uncertainty_extra(
                 "pearson": j(&iv.pearson), "spearman": j(&iv.spearman), "kendall": j(&iv.kendall),
                 "rho_w": j(&iv.rho_w), "tau_w": j(&iv.tau_w),
             }));
+            extra.intervals.push(iv);
         }
     }
     if models.len() > 1 {
@@ -471,4 +494,122 @@ fn render_json(table: &Comparison, extra: &Extra) -> String {
     let mut s = serde_json::to_string_pretty(&value).unwrap_or_default();
     s.push('\n');
     s
+}
+
+/// A coefficient of a report as `--plot` draws it: its name, its value and
+/// its bootstrap interval.
+type Drawn = (
+    &'static str,
+    fn(&Report) -> Option<f64>,
+    fn(&Intervals) -> Option<(f64, f64)>,
+);
+
+/// The coefficients of `--plot`, in the table's order.
+const DRAWN: [Drawn; 5] = [
+    (
+        "Pearson's r",
+        |r| r.pearson.as_ref().ok().map(|t| t.r),
+        |i| i.pearson.as_ref().ok().map(|c| (c.lower, c.upper)),
+    ),
+    (
+        "Spearman's ρ",
+        |r| r.spearman.as_ref().ok().map(|t| t.rho),
+        |i| i.spearman.as_ref().ok().map(|c| (c.lower, c.upper)),
+    ),
+    (
+        "Kendall's τ-b",
+        |r| r.kendall.as_ref().ok().map(|t| t.tau),
+        |i| i.kendall.as_ref().ok().map(|c| (c.lower, c.upper)),
+    ),
+    (
+        "ρ_w",
+        |r| r.rho_w.as_ref().ok().map(|t| t.rho),
+        |i| i.rho_w.as_ref().ok().map(|c| (c.lower, c.upper)),
+    ),
+    (
+        "τ_w",
+        |r| r.tau_w.as_ref().ok().map(|t| t.tau),
+        |i| i.tau_w.as_ref().ok().map(|c| (c.lower, c.upper)),
+    ),
+];
+
+/// `--plot`: a dot-and-whisker panel per coefficient, benchmarks as rows,
+/// models as series, the bootstrap intervals as whiskers.
+fn plot_estimates(
+    table: &Comparison,
+    extra: &Extra,
+    bootstrap: Option<u32>,
+) -> Result<String, adaptive_comp_metrics_plot::PlotError> {
+    use adaptive_comp_metrics_plot::{Estimate, Labels, dot_whisker, stack};
+    let subtitle = match bootstrap {
+        Some(n) => format!("95 % BCa bootstrap intervals from {n} resamples"),
+        None => "no intervals (ask for them with --bootstrap N)".to_owned(),
+    };
+    let mut panels = Vec::new();
+    for (name, value, interval) in DRAWN {
+        let estimates: Vec<Estimate> = table
+            .rows()
+            .enumerate()
+            .filter_map(|(i, (m, b, r))| {
+                Some(Estimate {
+                    row: b.to_owned(),
+                    series: m.to_owned(),
+                    value: value(r)?,
+                    interval: extra.intervals.get(i).and_then(interval),
+                })
+            })
+            .collect();
+        if estimates.is_empty() {
+            continue;
+        }
+        let labels = Labels::new(
+            format!("{name} of each model on each benchmark"),
+            format!("{name} against the human scores (−1 to 1)"),
+            "benchmark",
+        )
+        .subtitle(subtitle.clone());
+        panels.push(dot_whisker(&estimates, &labels)?);
+    }
+    stack(&panels, "word-similarity models against human judgements")
+}
+
+/// The pairs `--plot-scatter` emphasises: the 10 humans rank highest.
+const TOP: usize = 10;
+
+/// `--plot-scatter`: human scores against model similarities, a panel per
+/// model and benchmark, the top [`TOP`] pairs by human score emphasised.
+fn plot_scatter(table: &Comparison) -> Result<String, adaptive_comp_metrics_plot::PlotError> {
+    use adaptive_comp_metrics_plot::{Labels, Point, scatter, stack};
+    let mut panels = Vec::new();
+    for (m, b, r) in table.rows() {
+        if r.human.is_empty() {
+            continue;
+        }
+        let mut order: Vec<usize> = (0..r.human.len()).collect();
+        order.sort_by(|&i, &j| r.human[j].total_cmp(&r.human[i]).then(i.cmp(&j)));
+        let mut top = vec![false; r.human.len()];
+        for &i in order.iter().take(TOP) {
+            top[i] = true;
+        }
+        let points: Vec<Point> = r
+            .human
+            .iter()
+            .zip(&r.model)
+            .zip(&top)
+            .map(|((&x, &y), &emphasised)| Point { x, y, emphasised })
+            .collect();
+        let labels = Labels::new(
+            format!("{m} on {b}: human against model scores"),
+            "human score (the benchmark's scale)",
+            "model cosine similarity",
+        )
+        .subtitle(format!("{} pairs scored of {}", r.scored(), r.pairs));
+        panels.push(scatter(
+            &points,
+            &format!("top {} by human score", TOP.min(points.len())),
+            "other pairs",
+            &labels,
+        )?);
+    }
+    stack(&panels, "human scores against model similarities")
 }

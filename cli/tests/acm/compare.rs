@@ -1,5 +1,5 @@
 //! `acm compare`: TREC runs against the values of pytrec_eval, ir_measures,
-//! SciPy and statsmodels (`tests/data/compare/make_cli_expected.py` wrote
+//! SciPy, statsmodels and ranx (`tests/data/compare/make_cli_expected.py` wrote
 //! `cli_expected.json`), word-similarity models and lexsub systems against
 //! the library and the scoring commands, and the errors of bad input and
 //! wrong command lines.
@@ -157,6 +157,39 @@ fn trec_eval_and_ir_measures_names_give_scipys_t_tests_with_holm() {
     // -l 2 applies to every measure without its own rel=.
     let doc = trec_json(&["--test", "t", "-l", "2", "-m", "P.5"]);
     check_t(&doc, "P.5", "P(rel=2)@5", "p_t_holm");
+}
+
+/// ranx `compare` with its paired t-test, on the two runs without tied
+/// scores (ranx orders tied documents otherwise than trec_eval): the same
+/// means and p-values by ranx's metric names' counterparts.
+#[test]
+fn ranx_compare_gives_the_same_means_and_t_tests_on_runs_without_ties() {
+    let e = expected();
+    let [_, b, c] = runs();
+    let q = qrels();
+    let mut args = vec!["compare", "trec", q.as_str(), b.as_str(), c.as_str()];
+    let names = ["nDCG@10", "AP", "RR@5", "P@5"];
+    for m in names {
+        args.extend(["-m", m]);
+    }
+    args.extend(["--test", "t", "--format", "json"]);
+    let doc: Value = serde_json::from_str(&ok(&args)).unwrap();
+    for m in names {
+        let want = &e["ranx"][m];
+        let got = comparison(&doc, m);
+        assert_eq!(got["units"], 34, "{m}");
+        for s in got["systems"].as_array().unwrap() {
+            let run = s["name"].as_str().unwrap();
+            close(
+                f(&s["estimate"]),
+                f(&want["means"][run]),
+                &format!("{m} {run}"),
+            );
+        }
+        let pairs = got["pairs"].as_array().unwrap();
+        assert_eq!(pairs.len(), 1, "{m}");
+        close(f(&pairs[0]["p_value"]), f(&want["p_t"]), &format!("{m} p"));
+    }
 }
 
 #[test]
@@ -430,7 +463,7 @@ fn every_source_has_help_with_an_example() {
 /// `ws-sample.tsv` that both sample models cover (so that `acm wordsim`
 /// scores each model on the same pairs as the comparison), and the
 /// arguments of `acm compare wordsim` on them.
-fn wordsim_args(s: &Scratch) -> Vec<String> {
+pub(crate) fn wordsim_args(s: &Scratch) -> Vec<String> {
     use adaptive_comp_metrics::embedding::{Format, ReadOptions, read_vectors};
     let d = |f: &str| data(&format!("tests/data/wordsim/{f}"));
     let models: Vec<_> = ["sample-a.vec", "sample-b.bin"]

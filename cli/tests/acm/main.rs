@@ -12,6 +12,7 @@ mod corr;
 mod general;
 mod lexsub;
 mod pairwise;
+mod plots;
 mod relevance;
 mod simulate;
 mod standardise;

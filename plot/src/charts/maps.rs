@@ -233,15 +233,7 @@ pub fn heat_map(
         .map(|(i, r)| (r.clone(), frame.top + ch * (i as f64 + 0.5)))
         .collect();
     c.y_categories(&frame, &centres);
-    if !labels.y.is_empty() {
-        c.text_rotated(
-            14.0,
-            frame.top + frame.height / 2.0,
-            &labels.y,
-            "middle",
-            -90.0,
-        );
-    }
+    y_label(&mut c, &frame, labels);
     let span = if hi > lo { hi - lo } else { 1.0 };
     let show = cw >= 40.0 && ch >= 16.0;
     c.raw(r#"<g class="cells">"#);

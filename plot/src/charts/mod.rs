@@ -115,18 +115,23 @@ mod distribution;
 mod estimates;
 mod maps;
 mod ranks;
+mod stack;
 
 pub use distribution::*;
 pub use estimates::*;
 pub use maps::*;
 pub use ranks::*;
+pub use stack::*;
 
-/// The vertical axis label, rotated, beside the frame (none when empty).
+/// The vertical axis label, rotated, beside the frame (none when empty):
+/// centred on the frame, or, when it is longer than the frame is high,
+/// starting at the frame's top (never up into the title).
 pub(crate) fn y_label(c: &mut Canvas, frame: &Frame, labels: &Labels) {
     if !labels.y.is_empty() {
+        let half = text_width(&labels.y, FONT) / 2.0;
         c.text_rotated(
             14.0,
-            frame.top + frame.height / 2.0,
+            (frame.top + frame.height / 2.0).max(frame.top + half),
             &labels.y,
             "middle",
             -90.0,

@@ -178,6 +178,15 @@ impl<V: Copy + Default> Staged<V> {
         self.runs.push((q, index));
     }
 
+    /// Room for `entries` more entries whose document ids are below
+    /// `max_doc` (the arrays then grow without copying).
+    fn reserve(&mut self, entries: usize, max_doc: usize) {
+        self.doc.reserve(entries);
+        self.value.reserve(entries);
+        self.seen
+            .reserve((max_doc / 64 + 1).saturating_sub(self.seen.len()));
+    }
+
     /// The line or record of entry `index`.
     fn location(&self, index: usize) -> Location {
         self.origin.at(self.at.get(index))
@@ -318,6 +327,22 @@ impl Staged<f64> {
         }
         *self = kept;
     }
+}
+
+/// [`QrelsBuilder::reserve`] and [`RunBuilder::reserve`].
+fn reserve<V: Copy + Default>(ids: &mut Ids, staged: &mut Staged<V>, entries: usize) {
+    let documents = ids.documents().len();
+    ids.tables_mut().1.reserve(entries);
+    staged.reserve(entries, documents.saturating_add(entries));
+}
+
+/// [`QrelsBuilder::reserve_query`] and [`RunBuilder::reserve_query`].
+fn reserve_query(ids: &mut Ids, query: u32, documents: usize) -> Result<()> {
+    let (qt, dt) = ids.tables_mut();
+    if query as usize >= qt.len() {
+        return Err(not_a_query());
+    }
+    dt.reserve_in(query, documents)
 }
 
 /// A query id that the builder's id tables did not give.
@@ -555,6 +580,47 @@ impl QrelsBuilder<'_> {
         self.ids.tables_mut().0.intern(name)
     }
 
+    /// Makes room for `entries` more judgements (their documents' ids and
+    /// names, their grades), so that a caller who knows the size (a dict's
+    /// length) adds them without the arrays growing by copying. A hint: any
+    /// number of judgements can be added after it.
+    ///
+    /// # Complexity
+    /// O(1) time; memory for `entries` judgements, reserved (touched only
+    /// as they are added).
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::relevance::{Ids, Qrels};
+    /// let mut ids = Ids::new();
+    /// let mut b = Qrels::builder(&mut ids);
+    /// b.reserve(2);
+    /// let q = b.query("q1")?;
+    /// b.add_to(q, "a", 1)?;
+    /// b.add_to(q, "b", 0)?;
+    /// assert_eq!(b.finish()?.len(), 2);
+    /// # Ok::<(), adaptive_comp_metrics::relevance::RelevanceError>(())
+    /// ```
+    pub fn reserve(&mut self, entries: usize) {
+        reserve(self.ids, &mut self.staged, entries);
+    }
+
+    /// Makes room among the documents of query `query` (an id that
+    /// [`QrelsBuilder::query`] gave) for `documents` more, so that a caller
+    /// who knows their number adds them without the query's table of
+    /// documents growing. A hint, as [`QrelsBuilder::reserve`].
+    ///
+    /// # Errors
+    /// [`RelevanceError::InvalidParameter`] for a query id that is not one
+    /// of the builder's; [`RelevanceError::OutOfMemory`] if the table
+    /// cannot grow.
+    ///
+    /// # Complexity
+    /// O(documents of the query so far) when the table grows, else O(1).
+    pub fn reserve_query(&mut self, query: u32, documents: usize) -> Result<()> {
+        reserve_query(self.ids, query, documents)
+    }
+
     /// As [`QrelsBuilder::add`], for a query id that
     /// [`QrelsBuilder::query`] gave.
     ///
@@ -789,6 +855,47 @@ impl RunBuilder<'_> {
     /// [`RelevanceError::TooLarge`] past `u32::MAX − 1` distinct queries.
     pub fn query(&mut self, name: &str) -> Result<u32> {
         self.ids.tables_mut().0.intern(name)
+    }
+
+    /// Makes room for `entries` more scores (their documents' ids and
+    /// names, their scores), so that a caller who knows the size (a dict's
+    /// length) adds them without the arrays growing by copying. A hint: any
+    /// number of scores can be added after it.
+    ///
+    /// # Complexity
+    /// O(1) time; memory for `entries` scores, reserved (touched only as
+    /// they are added).
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::relevance::{Ids, TrecRun};
+    /// let mut ids = Ids::new();
+    /// let mut b = TrecRun::builder(&mut ids);
+    /// b.reserve(2);
+    /// let q = b.query("q1")?;
+    /// b.add_to(q, "a", 0.5)?;
+    /// b.add_to(q, "b", 0.9)?;
+    /// assert_eq!(b.finish()?.len(), 2);
+    /// # Ok::<(), adaptive_comp_metrics::relevance::RelevanceError>(())
+    /// ```
+    pub fn reserve(&mut self, entries: usize) {
+        reserve(self.ids, &mut self.staged, entries);
+    }
+
+    /// Makes room among the documents of query `query` (an id that
+    /// [`RunBuilder::query`] gave) for `documents` more, so that a caller
+    /// who knows their number adds them without the query's table of
+    /// documents growing. A hint, as [`RunBuilder::reserve`].
+    ///
+    /// # Errors
+    /// [`RelevanceError::InvalidParameter`] for a query id that is not one
+    /// of the builder's; [`RelevanceError::OutOfMemory`] if the table
+    /// cannot grow.
+    ///
+    /// # Complexity
+    /// O(documents of the query so far) when the table grows, else O(1).
+    pub fn reserve_query(&mut self, query: u32, documents: usize) -> Result<()> {
+        reserve_query(self.ids, query, documents)
     }
 
     /// As [`RunBuilder::add`], for a query id that [`RunBuilder::query`]

@@ -113,3 +113,58 @@ proptest! {
         }
     }
 }
+
+/// `reserve` is a hint: builders given one (smaller, equal to or larger
+/// than what follows, before and between queries) build what builders
+/// without one build, ids and their order included.
+#[test]
+fn reserve_changes_nothing_built() -> Result<()> {
+    let judged = [
+        ("q1", "d3", 2),
+        ("q1", "d1", 0),
+        ("q2", "d1", 1),
+        ("q2", "x", -1),
+    ];
+    let ranked = [("q1", "d1", 0.5), ("q1", "d9", 0.5), ("q2", "y", 0.25)];
+    let build = |hint: Option<usize>| -> Result<_> {
+        let mut ids = Ids::new();
+        let mut b = Qrels::builder(&mut ids);
+        for (i, &(q, d, g)) in judged.iter().enumerate() {
+            if let Some(h) = hint.filter(|_| i % 2 == 0) {
+                b.reserve(h);
+            }
+            let q = b.query(q)?;
+            if let Some(h) = hint {
+                b.reserve_query(q, h)?;
+            }
+            b.add_to(q, d, g)?;
+        }
+        let qrels = b.finish()?;
+        let mut b = TrecRun::builder(&mut ids);
+        if let Some(h) = hint {
+            b.reserve(h);
+            let q2 = b.query("q2")?;
+            b.reserve_query(q2, h)?;
+        }
+        for &(q, d, s) in &ranked {
+            b.add(q, d, s)?;
+        }
+        let run = b.finish()?;
+        let names: Vec<String> = (0..ids.documents().len() as u32)
+            .filter_map(|d| ids.documents().name(d).map(str::to_owned))
+            .collect();
+        Ok((qrels.docs, qrels.grades, run.docs, run.scores, names))
+    };
+    let plain = build(None)?;
+    for hint in [0, 1, 4, 1000] {
+        assert_eq!(build(Some(hint))?, plain, "reserve({hint})");
+    }
+    assert_eq!(plain.4, ["d3", "d1", "d1", "x", "d9", "y"]);
+    // A query id the builder did not give.
+    let mut ids = Ids::new();
+    let mut b = TrecRun::builder(&mut ids);
+    assert!(b.reserve_query(0, 1).is_err());
+    let q = b.query("q")?;
+    assert!(b.reserve_query(q + 1, 1).is_err());
+    Ok(())
+}

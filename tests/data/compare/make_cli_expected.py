@@ -10,14 +10,19 @@ the reference implementations:
   dropped, normal approximation with the tie correction, as SciPy chooses
   for n > 50 or ties);
 - statsmodels: multipletests (holm over the pairs of each measure; fdr_bh
-  over every pair of the seven ir_measures names' comparisons together).
+  over every pair of the seven ir_measures names' comparisons together);
+- ranx `compare` (paired t-test, `stat_test="student"`) on the two runs
+  without tied scores (cmp_b.run, cmp_c.run) over the same queries: each
+  run's mean and the pair's p-value for ndcg@10, map, mrr@5, precision@5.
+  trec.run has tied scores, which ranx orders otherwise than trec_eval
+  (trec_eval breaks a tie by document id, descending), so it is left out.
 
 It writes, next to the relevance test files it reads
 (tests/data/relevance/trec.qrels, trec.run), two more runs of the same
 documents with seeded noise on the scores (cmp_b.run, cmp_c.run; Python's
 random with a fixed seed, the same files on every run) and cli_expected.json.
 
-Run in a venv with pytrec_eval-terrier, ir_measures, scipy, statsmodels:
+Run in a venv with pytrec_eval-terrier, ir_measures, ranx, scipy, statsmodels:
 
     python3 make_cli_expected.py
 """
@@ -27,10 +32,12 @@ import math
 import os
 import random
 import warnings
+from importlib import metadata
 
 import ir_measures
 import numpy as np
 import pytrec_eval
+import ranx
 import scipy
 import statsmodels
 from scipy import stats
@@ -84,6 +91,30 @@ def trec_eval(qrels, run, measure, level=1):
 def ir(qrels, run, name):
     m = ir_measures.parse_measure(name)
     return {r.query_id: r.value for r in m.iter_calc(qrels, run)}
+
+
+# ranx's metric names for the CLI's, on the runs without tied scores.
+RANX_NAMES = {"nDCG@10": "ndcg@10", "AP": "map", "RR@5": "mrr@5", "P@5": "precision@5"}
+
+
+def ranx_reference(qrels, runs, queries):
+    """ranx compare's means and paired t-test p-value of cmp_b vs cmp_c."""
+    keep = set(queries)
+    ranx_qrels = ranx.Qrels({q: d for q, d in qrels.items() if q in keep})
+    ranx_runs = [
+        ranx.Run({q: d for q, d in runs[n].items() if q in keep}, name=n)
+        for n in ("cmp_b.run", "cmp_c.run")
+    ]
+    report = ranx.compare(
+        ranx_qrels, ranx_runs, list(RANX_NAMES.values()), stat_test="student", max_p=0.05
+    )
+    out = {}
+    for cli, name in RANX_NAMES.items():
+        out[cli] = {
+            "means": {r.name: report.results[r.name][name] for r in ranx_runs},
+            "p_t": report.comparisons[("cmp_b.run", "cmp_c.run")][name]["p_value"],
+        }
+    return out
 
 
 def main():
@@ -164,9 +195,11 @@ def main():
             "statsmodels": statsmodels.__version__,
             "ir_measures": ir_measures.__version__,
             "numpy": np.__version__,
+            "ranx": metadata.version("ranx"),
         },
         "queries": queries,
         "measures": measures,
+        "ranx": ranx_reference(qrels, runs, queries),
     }
     with open(os.path.join(HERE, "cli_expected.json"), "w") as f:
         json.dump(doc, f, indent=1, default=float)

@@ -7,6 +7,7 @@
 //! the files and prints.
 
 mod measures;
+mod plot;
 mod sources;
 mod trec;
 
@@ -41,7 +42,8 @@ Examples:
   acm compare trec qrels.txt a.run b.run c.run --baseline a.run --test t --format markdown
   acm compare wordsim --vectors glove.vec --vectors w2v.bin SimLex-999.txt MEN.txt
   acm compare lexsub gold.txt system1.best system2.best --measure best --measure gap
-  acm compare table leaderboard.csv --unit task --format latex";
+  acm compare table leaderboard.csv --unit task --format latex
+  acm compare table leaderboard.csv --plot differences.svg --plot-cd ranks.svg";
 
 /// Compares systems: paired tests, corrections, intervals, effect sizes, Friedman.
 #[derive(Debug, clap::Args)]
@@ -170,6 +172,15 @@ pub struct Options {
     /// Decimals of the printed numbers.
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(0..=12))]
     pub decimals: u8,
+    /// Draw the forest plot of the corrected differences as SVG: every pair's difference with its
+    /// interval, filled where the correction rejects, one panel per measure (benchmark and
+    /// coefficient). Example: --plot differences.svg
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
+    /// Draw Demšar's critical-difference diagram of Friedman's test as SVG (`table`, or `wordsim`
+    /// on two or more benchmarks: one panel per coefficient). Example: --plot-cd ranks.svg
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot_cd: Option<PathBuf>,
 }
 
 /// Wilcoxon's zero handling.
@@ -254,12 +265,14 @@ impl Options {
 /// # Errors
 /// A file that cannot be read, a wrong option, a failed comparison.
 pub fn run(a: &Args, ctx: &Ctx, out: &mut Out) -> Outcome {
+    plot::check(&a.source)?;
     let results = match &a.source {
         Source::Trec(args) => trec::run(args, ctx, out)?,
         Source::Wordsim(args) => sources::wordsim(args, ctx, out)?,
         Source::Lexsub(args) => sources::lexsub(args, ctx, out)?,
         Source::Table(args) => sources::table(args, ctx, out)?,
     };
+    plot::draw(&results)?;
     print(results, out)
 }
 

@@ -1,8 +1,10 @@
 //! `acm simulate`: the voter simulator of Lombardo et al. (2020), §4:
 //! Table 2 reproduced, and sweeps of (α, n_b) at a fixed budget.
 
+mod plot;
 pub mod script;
 
+use std::path::PathBuf;
 use std::time::Instant;
 
 use adaptive_comp_metrics::ballot::{BallotConfig, Options, UniformBudget};
@@ -21,7 +23,8 @@ use crate::progress::Progress;
 Examples:
   acm simulate table2
   acm simulate table2 --simulations 400 --seed 7 --format csv
-  acm simulate sweep --budget 40000 --alpha 0.3,0.5,0.7 --ballots 3,5,7 --simulations 20")]
+  acm simulate sweep --budget 40000 --alpha 0.3,0.5,0.7 --ballots 3,5,7 --simulations 20
+  acm simulate table2 --plot table2.svg")]
 pub struct Args {
     /// What to simulate.
     #[command(subcommand)]
@@ -56,7 +59,8 @@ Examples:
   acm simulate table2
   acm simulate table2 --simulations 400 --seed 7
   acm simulate table2 --format json > table2.json
-  acm simulate table2 --simulations 20 --estimators borda,bt,noisy-bt")]
+  acm simulate table2 --simulations 20 --estimators borda,bt,noisy-bt
+  acm simulate table2 --plot table2.svg")]
 pub struct Table2Args {
     /// Simulations per row (at least 2: every cell is a mean ± standard deviation).
     #[arg(long, short = 's', default_value_t = 50,
@@ -74,6 +78,10 @@ pub struct Table2Args {
     /// SD of the fitted models' Gaussian prior on the scores.
     #[arg(long, default_value_t = 2.0, value_name = "SD")]
     pub model_prior_sd: f64,
+    /// Draw block (a) as SVG: a panel per metric, this crate's mean ± SD against the paper's
+    /// value for each distribution and approach. Example: --plot table2.svg
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
 }
 
 /// An estimator of the ranking from a collection's votes.
@@ -119,8 +127,9 @@ Every grid point sees the same crowds (common random numbers), so differences be
 not blurred by crowd-to-crowd variation. Points within 2 combined standard errors of the best are
 marked as indistinguishable from it.
 
-Example:
-  acm simulate sweep --budget 40000 --alpha 0.3,0.5,0.7 --ballots 3,5,7 --simulations 20")]
+Examples:
+  acm simulate sweep --budget 40000 --alpha 0.3,0.5,0.7 --ballots 3,5,7 --simulations 20
+  acm simulate sweep --budget 40000 --alpha 0.3,0.5,0.7 --ballots 3,5,7 --plot sweep.svg")]
 pub struct SweepArgs {
     /// The budget of comparisons N_comp.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
@@ -154,6 +163,10 @@ pub struct SweepArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
+    /// Draw the sweep as an SVG heat map of the metric's mean, α down and n_b across.
+    /// Example: --plot sweep.svg
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
 }
 
 /// Runs the simulation asked for.
@@ -410,6 +423,9 @@ fn print_models(out: &mut Out, rows: &[ModelRow], sd: f64, simulations: usize) -
 }
 
 fn table2(a: &Table2Args, ctx: &Ctx, out: &mut Out) -> Outcome {
+    if let Some(path) = &a.plot {
+        crate::plot::check(path)?;
+    }
     let simulations = a.simulations as usize;
     let seed = a.seed;
     let mut models = Vec::new();
@@ -477,6 +493,9 @@ fn table2(a: &Table2Args, ctx: &Ctx, out: &mut Out) -> Outcome {
     let a_cells = cells("as_published", &published, true);
     let b_cells = cells("corrected", &corrected, false);
     let c_rows = model_rows(&corrected);
+    if let Some(path) = &a.plot {
+        plot::table2(path, &a_cells, simulations)?;
+    }
     let r = &published
         .first()
         .ok_or_else(|| Failure::new("no simulation"))?
@@ -593,6 +612,9 @@ fn table2(a: &Table2Args, ctx: &Ctx, out: &mut Out) -> Outcome {
 /// library's `sweep` of a single point, the same seed for every point (so
 /// the same crowds: the values equal those of one sweep over the grid).
 fn run_sweep(a: &SweepArgs, ctx: &Ctx, out: &mut Out) -> Outcome {
+    if let Some(path) = &a.plot {
+        crate::plot::check(path)?;
+    }
     let n = a.items as usize;
     let underlying = match a.distribution {
         Distribution::Exponential => Underlying::exponential(n)?,
@@ -631,6 +653,17 @@ fn run_sweep(a: &SweepArgs, ctx: &Ctx, out: &mut Out) -> Outcome {
         }
     }
     drop(bar);
+    if let Some(path) = &a.plot {
+        plot::sweep(
+            path,
+            &a.alpha,
+            &a.ballots,
+            &rows,
+            metric.name(),
+            a.budget,
+            a.simulations,
+        )?;
+    }
     let best = rows
         .iter()
         .enumerate()

@@ -1,0 +1,62 @@
+//! `acm compare --plot FILE.svg` (a forest plot of the corrected
+//! differences, a panel per measure) and `--plot-cd FILE.svg` (Demšar's
+//! critical-difference diagram, a panel per Friedman test).
+
+use adaptive_comp_metrics_plot::{PlotError, critical_difference_of, forest, stack};
+
+use super::{Results, Source};
+use crate::error::Outcome;
+
+/// Checks `--plot` and `--plot-cd` before any work: their paths, and that
+/// the source ranks systems over several benchmarks when a
+/// critical-difference diagram is asked for.
+pub fn check(source: &Source) -> Outcome {
+    let (options, friedman) = match source {
+        Source::Trec(a) => (&a.options, false),
+        Source::Lexsub(a) => (&a.options, false),
+        Source::Wordsim(a) => (&a.options, a.datasets.len() >= 2),
+        Source::Table(a) => (&a.options, true),
+    };
+    if let Some(path) = &options.plot {
+        crate::plot::check(path)?;
+    }
+    if let Some(path) = &options.plot_cd {
+        crate::plot::check(path)?;
+        if !friedman {
+            return Err(crate::plot::nothing_to_draw(
+                "compare",
+                "Friedman's test: --plot-cd needs several benchmarks (`acm compare table`, or \
+                 `acm compare wordsim` on two or more datasets)",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `--plot`: a forest plot per comparison; `--plot-cd`: a
+/// critical-difference diagram per Friedman test; several panels stacked
+/// in one file.
+pub fn draw(results: &Results) -> Outcome {
+    let title = |what: &str, n: usize| format!("{what}: {n} panels");
+    if let Some(path) = &results.options.plot {
+        let n = results.comparisons.len();
+        let panels: Result<Vec<String>, PlotError> = results
+            .comparisons
+            .iter()
+            .map(|(m, c)| forest(c, m))
+            .collect();
+        let svg = panels.and_then(|p| stack(&p, &title("differences between systems", n)));
+        crate::plot::write(path, svg)?;
+    }
+    if let Some(path) = &results.options.plot_cd {
+        let n = results.friedman.len();
+        let panels: Result<Vec<String>, PlotError> = results
+            .friedman
+            .iter()
+            .map(|(m, f)| critical_difference_of(f, m))
+            .collect();
+        let svg = panels.and_then(|p| stack(&p, &title("critical differences", n)));
+        crate::plot::write(path, svg)?;
+    }
+    Ok(())
+}
