@@ -101,6 +101,21 @@ WEIGHERS = {
 }
 
 
+def case(x, y, given, seed, n, levels, nan_every, rank, weigher, additive, tau):
+    """One golden case: its data's recipe, SciPy's tau and the exact one."""
+    return dict(
+        seed=seed,
+        n=n,
+        levels=levels,
+        nan_every=nan_every,
+        rank=rank,
+        weigher=weigher,
+        additive=additive,
+        tau=float(tau),
+        exact=exact(x, y, rank, given, weigher, additive),
+    )
+
+
 def main():
     cases = []
     for seed, n, levels in [
@@ -121,33 +136,11 @@ def main():
                 for additive in (True, False):
                     tau = stats.weightedtau(x, y, rank=arg, weigher=f, additive=additive).statistic
                     cases.append(
-                        dict(
-                            seed=seed,
-                            n=n,
-                            levels=levels,
-                            nan_every=0,
-                            rank=rank,
-                            weigher=weigher,
-                            additive=additive,
-                            tau=float(tau),
-                            exact=exact(x, y, rank, given, weigher, additive),
-                        )
+                        case(x, y, given, seed, n, levels, 0, rank, weigher, additive, tau)
                     )
         # ByYX is scipy's rank=None on (y, x).
         tau = stats.weightedtau(y, x, rank=None).statistic
-        cases.append(
-            dict(
-                seed=seed,
-                n=n,
-                levels=levels,
-                nan_every=0,
-                rank="by_yx",
-                weigher="hyperbolic",
-                additive=True,
-                tau=float(tau),
-                exact=exact(x, y, "by_yx", given, "hyperbolic", True),
-            )
-        )
+        cases.append(case(x, y, given, seed, n, levels, 0, "by_yx", "hyperbolic", True, tau))
     # NaN, scipy's rule: smallest value, all NaNs tied.
     for seed, n, levels, every in [(11, 50, 0, 7), (12, 300, 4, 5), (13, 2000, 0, 3)]:
         x, y = data(seed, n, levels)
@@ -157,17 +150,7 @@ def main():
             for additive in (True, False):
                 tau = stats.weightedtau(x, y, rank=arg, additive=additive).statistic
                 cases.append(
-                    dict(
-                        seed=seed,
-                        n=n,
-                        levels=levels,
-                        nan_every=every,
-                        rank=rank,
-                        weigher="hyperbolic",
-                        additive=additive,
-                        tau=float(tau),
-                        exact=exact(x, y, rank, None, "hyperbolic", additive),
-                    )
+                    case(x, y, None, seed, n, levels, every, rank, "hyperbolic", additive, tau)
                 )
     # Unweighted is Kendall's tau-b: scipy's kendalltau on the same data.
     kendall = []
