@@ -139,7 +139,8 @@ def main():
         worst = max(abs(s["estimate"] - report.results[s["name"]]["ndcg@10"]) for s in systems)
         pairs = len(doc["comparisons"][0]["comparison"]["pairs"])
         print(
-            f"{runs} runs x {queries} queries, {pairs} pairs, randomisation {permutations}, nDCG@10:"
+            f"{runs} runs x {queries} queries, {pairs} pairs, "
+            f"randomisation {permutations}, nDCG@10:"
         )
         print(f"  ranx compare (fisher, 2nd+ call)   {t_ranx:8.3f} s")
         print(
