@@ -1,4 +1,5 @@
-//! Every chart is well-formed XML (parsed by roxmltree), its marks carry
+//! Every chart is well-formed XML (parsed by roxmltree) that a renderer
+//! draws (resvg: a non-empty canvas with painted pixels), its marks carry
 //! exactly the input numbers, and the marks' positions are the numbers
 //! mapped linearly (read back from the SVG: two marks fix the map, every
 //! other mark must lie on it). Labels of 30 rows do not overlap.
@@ -16,7 +17,35 @@ use roxmltree::{Document, Node};
 fn parse(svg: &str) -> Document<'_> {
     let doc = Document::parse(svg).unwrap_or_else(|e| panic!("not well-formed: {e}\n{svg}"));
     assert_eq!(doc.root_element().tag_name().name(), "svg");
+    render(svg);
     doc
+}
+
+/// Renders `svg` with resvg: it must be a valid SVG document of positive
+/// size on which something is drawn (at least two colours: marks on the
+/// background).
+fn render(svg: &str) {
+    use resvg::{tiny_skia, usvg};
+    let tree = usvg::Tree::from_str(svg, &usvg::Options::default())
+        .unwrap_or_else(|e| panic!("resvg cannot read it: {e}\n{svg}"));
+    let size = tree.size().to_int_size();
+    let mut pixmap = tiny_skia::Pixmap::new(size.width(), size.height())
+        .unwrap_or_else(|| panic!("an empty canvas: {size:?}"));
+    resvg::render(&tree, tiny_skia::Transform::default(), &mut pixmap.as_mut());
+    let pixels = pixmap.pixels();
+    let first = pixels[0];
+    assert!(
+        pixels.iter().any(|p| *p != first),
+        "nothing is drawn (one colour):\n{svg}"
+    );
+}
+
+#[test]
+#[should_panic(expected = "nothing is drawn")]
+fn the_render_check_fails_on_a_blank_canvas() {
+    render(
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="20" height="10"><rect width="20" height="10" fill="white"/></svg>"#,
+    );
 }
 
 fn num(n: &Node, attr: &str) -> f64 {
