@@ -25,6 +25,19 @@ fn num(n: &Node, attr: &str) -> f64 {
         .unwrap()
 }
 
+/// Every labelled mark under `node`: its `data-label` and `data-value`.
+fn labelled_values(node: Node) -> Vec<(String, f64)> {
+    node.descendants()
+        .filter(|n| n.has_attribute("data-label"))
+        .map(|n| {
+            (
+                n.attribute("data-label").unwrap().to_owned(),
+                num(&n, "data-value"),
+            )
+        })
+        .collect()
+}
+
 /// The nested panels of a stacked document (none for a single chart).
 fn panels<'a>(doc: &'a Document<'a>) -> Vec<Node<'a, 'a>> {
     doc.root_element()
@@ -574,16 +587,7 @@ fn campaign_status_and_rank_draw_votes_accuracy_and_the_fitted_ranking() {
     let p = panels(&parsed);
     assert_eq!(p.len(), 3);
     // Votes per ballot: the status's counts.
-    let votes: Vec<(String, f64)> = p[0]
-        .descendants()
-        .filter(|n| n.has_attribute("data-label"))
-        .map(|n| {
-            (
-                n.attribute("data-label").unwrap().to_owned(),
-                num(&n, "data-value"),
-            )
-        })
-        .collect();
+    let votes = labelled_values(p[0]);
     let ballots = json["ballots"].as_array().unwrap();
     assert_eq!(votes.len(), ballots.len());
     for ((label, v), b) in votes.iter().zip(ballots) {
@@ -594,16 +598,7 @@ fn campaign_status_and_rank_draw_votes_accuracy_and_the_fitted_ranking() {
         assert_eq!(*v, f(&b["votes"]));
     }
     // Worker accuracy: each worker with an accuracy.
-    let acc: Vec<(String, f64)> = p[1]
-        .descendants()
-        .filter(|n| n.has_attribute("data-label"))
-        .map(|n| {
-            (
-                n.attribute("data-label").unwrap().to_owned(),
-                num(&n, "data-value"),
-            )
-        })
-        .collect();
+    let acc = labelled_values(p[1]);
     let want: Vec<(String, f64)> = json["workers"]
         .as_array()
         .unwrap()
