@@ -1,5 +1,5 @@
 //! `serve`: the campaign as an annotation server (cargo feature `serve`,
-//! on by default): the crate `adaptive-comp-metrics-serve` does the work.
+//! off by default): the crate `adaptive-comp-metrics-serve` does the work.
 
 use std::path::{Path, PathBuf};
 
@@ -244,6 +244,6 @@ pub fn serve(args: &ServeArgs, env: &mut Env<'_>) -> Outcome {
 pub fn serve(args: &ServeArgs, _env: &mut Env<'_>) -> Outcome {
     let _ = default_store(&args.state);
     Err(Failure::usage(
-        "this acm was built without the serve feature: cargo install --path cli --features serve",
+        "this acm was built without the serve feature: cargo install --locked --path cli --features serve",
     ))
 }

@@ -118,7 +118,7 @@ pub fn read_state(path: &str) -> Result<Vec<u8>, Failure> {
         return Err(Failure::about(
             path,
             "a served campaign's store: this acm was built without the serve feature \
-             (cargo install --path cli --features serve)",
+             (cargo install --locked --path cli --features serve)",
         ));
     }
     fs::read(path).map_err(|e| Failure::about(path, format!("cannot read: {e}")))
@@ -133,6 +133,9 @@ fn replace_store_state(path: &str, bytes: &[u8], env: &mut Env<'_>) -> Outcome {
     #[cfg(not(feature = "serve"))]
     {
         let _ = bytes;
-        Err(Failure::about(path, "this acm was built without the serve feature").into())
+        Err(Failure::about(
+            path,
+            "this acm was built without the serve feature",
+        ))
     }
 }
