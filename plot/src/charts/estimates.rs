@@ -102,17 +102,12 @@ pub fn dot_whisker(estimates: &[Estimate], labels: &Labels) -> Result<String, Pl
             exact(e.value)
         );
         if let Some((a, b)) = e.interval {
-            let _ = write!(
-                data,
-                r#" data-lower="{}" data-upper="{}""#,
-                exact(a),
-                exact(b)
-            );
-            c.line(
-                xs.at(a),
+            whisker(
+                &mut c,
+                &mut data,
+                &xs,
                 y,
-                xs.at(b),
-                y,
+                (a, b),
                 colour,
                 &format!(
                     r#"stroke-width="1.8" stroke-dasharray="{}""#,
@@ -125,6 +120,26 @@ pub fn dot_whisker(estimates: &[Estimate], labels: &Labels) -> Result<String, Pl
     c.raw("</g>");
     c.legend(frame.right() + 24.0, frame.top + 8.0, &legend);
     Ok(c.finish())
+}
+
+/// An interval's whisker at height `y` (a line from `a` to `b`) and its
+/// ends in the mark's `data-lower` / `data-upper`.
+fn whisker(
+    c: &mut Canvas,
+    data: &mut String,
+    xs: &Scale,
+    y: f64,
+    (a, b): (f64, f64),
+    colour: &str,
+    stroke: &str,
+) {
+    let _ = write!(
+        data,
+        r#" data-lower="{}" data-upper="{}""#,
+        exact(a),
+        exact(b)
+    );
+    c.line(xs.at(a), y, xs.at(b), y, colour, stroke);
 }
 
 pub(crate) fn row_label_width(rows: &[&str]) -> f64 {
@@ -199,23 +214,8 @@ pub fn scatter(
             mark: Mark::Marker(0, false),
         },
     ];
-    let frame = Frame {
-        left: 78.0,
-        top: labels.top(),
-        width: 440.0,
-        height: 400.0,
-    };
-    let mut c = Canvas::new(
-        frame.right() + 24.0 + legend_width(&legend) + 12.0,
-        frame.bottom() + 50.0,
-        CHART,
-        &labels.title,
-        &labels.subtitle,
-    );
-    let xs = Scale::nice(x0, x1, frame.left, frame.right(), true);
-    let ys = Scale::nice(y0, y1, frame.bottom(), frame.top, true);
-    c.y_axis(&frame, &ys, &labels.y);
-    c.x_axis(&frame, &xs, &labels.x, true);
+    let (mut c, frame, xs, ys) =
+        xy_canvas(CHART, labels, &legend, (440.0, 400.0), (x0, x1), (y0, y1));
     for pass in [false, true] {
         c.raw(if pass {
             r#"<g class="emphasised">"#
@@ -357,20 +357,8 @@ pub fn intervals(
             exact(r.value)
         );
         if let Some((a, b)) = r.interval {
-            let _ = write!(
-                data,
-                r#" data-lower="{}" data-upper="{}""#,
-                exact(a),
-                exact(b)
-            );
-            c.line(
-                xs.at(a),
-                *y,
-                xs.at(b),
-                *y,
-                PALETTE[0],
-                r#"stroke-width="2""#,
-            );
+            let stroke = r#"stroke-width="2""#;
+            whisker(&mut c, &mut data, &xs, *y, (a, b), PALETTE[0], stroke);
             for v in [a, b] {
                 c.line(
                     xs.at(v),

@@ -60,23 +60,8 @@ pub fn lines(series: &[Series], identity: bool, labels: &Labels) -> Result<Strin
             mark: Mark::Line(DASHES[i % DASHES.len()]),
         })
         .collect();
-    let frame = Frame {
-        left: 78.0,
-        top: labels.top(),
-        width: 460.0,
-        height: 360.0,
-    };
-    let mut c = Canvas::new(
-        frame.right() + 24.0 + legend_width(&legend) + 12.0,
-        frame.bottom() + 50.0,
-        CHART,
-        &labels.title,
-        &labels.subtitle,
-    );
-    let xs = Scale::nice(x0, x1, frame.left, frame.right(), true);
-    let ys = Scale::nice(y0, y1, frame.bottom(), frame.top, true);
-    c.y_axis(&frame, &ys, &labels.y);
-    c.x_axis(&frame, &xs, &labels.x, true);
+    let (mut c, frame, xs, ys) =
+        xy_canvas(CHART, labels, &legend, (460.0, 360.0), (x0, x1), (y0, y1));
     if identity {
         let (a, b) = (xs.lo.max(ys.lo), xs.hi.min(ys.hi));
         if a < b {

@@ -123,6 +123,37 @@ pub use maps::*;
 pub use ranks::*;
 pub use stack::*;
 
+/// The canvas of a chart on x and y axes: a frame of `width` × `height`
+/// below the titles with room for `legend` on its right, "nice" scales
+/// over `x` and `y` (lo, hi), both axes drawn with their labels.
+pub(crate) fn xy_canvas(
+    chart: &'static str,
+    labels: &Labels,
+    legend: &[LegendEntry],
+    (width, height): (f64, f64),
+    x: (f64, f64),
+    y: (f64, f64),
+) -> (Canvas, Frame, Scale, Scale) {
+    let frame = Frame {
+        left: 78.0,
+        top: labels.top(),
+        width,
+        height,
+    };
+    let mut c = Canvas::new(
+        frame.right() + 24.0 + legend_width(legend) + 12.0,
+        frame.bottom() + 50.0,
+        chart,
+        &labels.title,
+        &labels.subtitle,
+    );
+    let xs = Scale::nice(x.0, x.1, frame.left, frame.right(), true);
+    let ys = Scale::nice(y.0, y.1, frame.bottom(), frame.top, true);
+    c.y_axis(&frame, &ys, &labels.y);
+    c.x_axis(&frame, &xs, &labels.x, true);
+    (c, frame, xs, ys)
+}
+
 /// The vertical axis label, rotated, beside the frame (none when empty):
 /// centred on the frame, or, when it is longer than the frame is high,
 /// starting at the frame's top (never up into the title).
