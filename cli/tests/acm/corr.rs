@@ -305,36 +305,18 @@ fn plot_errors_write_nothing() {
         err.contains("nothing to draw without --permutations or --bootstrap"),
         "{err}"
     );
-    let err = fails(
-        &[
-            "corr",
-            &path,
-            "--permutations",
-            "9",
-            "--plot",
-            &dir.p("x.png"),
-        ],
-        2,
-    );
-    assert!(err.contains("PNG is not offered"), "{err}");
-    let err = fails(
-        &[
-            "corr",
-            &path,
-            "--permutations",
-            "9",
-            "--plot",
-            &dir.p("x.pdf"),
-        ],
-        2,
-    );
-    assert!(err.contains("unknown extension"), "{err}");
-    let missing = dir.p("no/such/dir/x.svg");
-    let err = fails(
-        &["corr", &path, "--permutations", "9", "--plot", &missing],
-        1,
-    );
-    assert!(err.contains("its directory does not exist"), "{err}");
+    for (file, status, message) in [
+        ("x.png", 2, "PNG is not offered"),
+        ("x.pdf", 2, "unknown extension"),
+        ("no/such/dir/x.svg", 1, "its directory does not exist"),
+    ] {
+        let plot = dir.p(file);
+        let err = fails(
+            &["corr", &path, "--permutations", "9", "--plot", &plot],
+            status,
+        );
+        assert!(err.contains(message), "{file}: {err}");
+    }
     // Nothing written, not even a temporary file.
     let left: Vec<_> = std::fs::read_dir(&dir.0)
         .unwrap()
