@@ -36,9 +36,10 @@ fn main() {
             .bootstrap(&data, replicates, &opts)
             .unwrap();
         println!(
-            "bt bootstrap {replicates:5} {:8.3} s (se[0] {:.6})",
+            "bt bootstrap {replicates:5} {:8.3} s (se[0] {:?}, Σse {:?})",
             t.elapsed().as_secs_f64(),
-            b.standard_errors[0]
+            b.standard_errors[0],
+            b.standard_errors.iter().sum::<f64>()
         );
     }
 }
@@ -47,9 +48,10 @@ fn bt(data: &Comparisons, opts: &Inference) {
     let t = Instant::now();
     let fit = BradleyTerry::new().fit(data).unwrap();
     println!(
-        "bt fit            {:8.3} s ({} Newton steps)",
+        "bt fit            {:8.3} s ({} Newton steps, θ[0] {:?})",
         t.elapsed().as_secs_f64(),
-        fit.iterations
+        fit.iterations,
+        fit.scores[0]
     );
     let t = Instant::now();
     let u = fit.uncertainty(data, &opts.draws(2).unwrap()).unwrap();

@@ -174,22 +174,28 @@ impl Problem<'_> {
     /// logarithm a pair, no branch on options).
     fn evaluate_plain(&self, x: &[f64], g: &mut [f64], c: &mut Curvature) {
         let (p, k) = (self.pairs, self.counts);
-        let pairs =
-            p.a.iter()
-                .zip(&p.b)
-                .zip(k.wa.iter().zip(&k.wb))
-                .zip(&mut c.c);
-        for (((&a, &b), (&wa, &wb)), ci) in pairs {
-            let (a, b) = (a as usize, b as usize);
-            let total = wa + wb;
-            let z = x[a] - x[b];
-            let e = (-z.abs()).exp();
-            let big = 1.0 / (1.0 + e);
-            let pa = if z >= 0.0 { big } else { e * big };
-            let dh = wa - wb - total * (2.0 * pa - 1.0);
-            g[a] -= 0.5 * dh;
-            g[b] += 0.5 * dh;
-            *ci = total * (e * big * big);
+        // g[a] summed in a register over the run of pairs with the same a
+        // (pairs come sorted by a), in the same order as one at a time.
+        let mut i = 0;
+        while i < p.len() {
+            let a = p.a[i] as usize;
+            let xa = x[a];
+            let mut ga = g[a];
+            while i < p.len() && p.a[i] as usize == a {
+                let b = p.b[i] as usize;
+                let (wa, wb) = (k.wa[i], k.wb[i]);
+                let total = wa + wb;
+                let z = xa - x[b];
+                let e = (-z.abs()).exp();
+                let big = 1.0 / (1.0 + e);
+                let pa = if z >= 0.0 { big } else { e * big };
+                let dh = wa - wb - total * (2.0 * pa - 1.0);
+                ga -= 0.5 * dh;
+                g[b] += 0.5 * dh;
+                c.c[i] = total * (e * big * big);
+                i += 1;
+            }
+            g[a] = ga;
         }
         if self.precision > 0.0 {
             for (gi, xi) in g.iter_mut().zip(x) {
@@ -228,11 +234,22 @@ impl Problem<'_> {
         let v_lambda = if self.ties { v[n] } else { 0.0 };
         let mut o_lambda = 0.0;
         if !self.ties {
-            for ((&a, &b), &c) in p.a.iter().zip(&p.b).zip(&curv.c) {
-                let (a, b) = (a as usize, b as usize);
-                let fa = c * (v[a] - v[b]);
-                out[a] += fa;
-                out[b] -= fa;
+            // Pairs come sorted by a (a < b): out[a] is summed in a
+            // register over its run, in the same order as one pair at a
+            // time (the same bits), without a store and reload a pair.
+            let mut i = 0;
+            while i < p.len() {
+                let a = p.a[i] as usize;
+                let va = v[a];
+                let mut acc = out[a];
+                while i < p.len() && p.a[i] as usize == a {
+                    let b = p.b[i] as usize;
+                    let fa = curv.c[i] * (va - v[b]);
+                    acc += fa;
+                    out[b] -= fa;
+                    i += 1;
+                }
+                out[a] = acc;
             }
         }
         for i in (0..p.len()).filter(|_| self.ties) {
