@@ -306,6 +306,41 @@ pub(crate) fn z_of(level: f64) -> f64 {
     Normal::standard().inverse_cdf(0.5 + 0.5 * level)
 }
 
+/// The covariance of the centred scores from the observed information
+/// `info` (exact up to [`Inference::exact_up_to`] parameters), their
+/// standard errors, and whether the covariance is exact.
+pub(crate) fn standard_errors(
+    info: &Information,
+    opts: &Inference,
+) -> Result<(Covariance, Vec<f64>, bool)> {
+    let exact = info.n + info.extra <= opts.exact_up_to;
+    let cov: Covariance = if exact {
+        info.exact(opts.threads.count())?
+    } else {
+        info.approximate()?
+    };
+    let mut se = Vec::with_capacity(info.n);
+    for v in &cov.variance {
+        if !(*v > 0.0 && v.is_finite()) {
+            return Err(PairwiseError::Singular {
+                what: "a score's variance is not positive",
+            });
+        }
+        se.push(v.sqrt());
+    }
+    Ok((cov, se, exact))
+}
+
+/// The Wald intervals θᵢ ± z·SEᵢ at `level`.
+pub(crate) fn wald(theta: &[f64], se: &[f64], level: f64) -> Vec<[f64; 2]> {
+    let z = z_of(level);
+    theta
+        .iter()
+        .zip(se)
+        .map(|(t, s)| [t - z * s, t + z * s])
+        .collect()
+}
+
 /// The uncertainty from the observed information `info` of `fit`.
 pub(crate) fn from_information(
     fit: &Fit,
@@ -315,28 +350,8 @@ pub(crate) fn from_information(
 ) -> Result<Uncertainty> {
     let n = fit.scores.len();
     let workers = opts.threads.count();
-    let exact = info.n + info.extra <= opts.exact_up_to;
-    let cov: Covariance = if exact {
-        info.exact(workers)?
-    } else {
-        info.approximate()?
-    };
-    let mut se = Vec::with_capacity(n);
-    for v in &cov.variance {
-        if !(*v > 0.0 && v.is_finite()) {
-            return Err(PairwiseError::Singular {
-                what: "a score's variance is not positive",
-            });
-        }
-        se.push(v.sqrt());
-    }
-    let z = z_of(opts.level);
-    let intervals = fit
-        .scores
-        .iter()
-        .zip(&se)
-        .map(|(t, s)| [t - z * s, t + z * s])
-        .collect();
+    let (cov, se, exact) = standard_errors(info, opts)?;
+    let intervals = wald(&fit.scores, &se, opts.level);
     let draws = opts.draws_for(n);
     check_cells(draws, n)?;
     let blocks: Vec<usize> = (0..draws.div_ceil(DRAW_BLOCK)).collect();

@@ -318,3 +318,48 @@ fn catalogues_locate_unknown_items_and_workers() {
     );
     assert!(e.contains("item \"c\""), "{e}");
 }
+
+/// `--no-draws`: the first six columns of the default output, the same
+/// numbers (the draws change none of them), in every format; refused with
+/// `--bootstrap` (whose replicates are the draws).
+#[test]
+fn no_draws_keeps_the_scores_and_standard_errors() {
+    let d = Scratch::new("pairwise-no-draws");
+    let v = d.file(
+        "v.csv",
+        "winner,loser,worker\na,b,w1\na,b,w2\nb,a,w3\na,b,w4\nb,c,w1\nc,b,w2\nb,c,w3\nc,a,w4\na,c,w1\n",
+    );
+    let full = ok(&["pairwise", "fit", &v, "--format", "csv", "--quiet"]);
+    let short = ok(&[
+        "pairwise",
+        "fit",
+        &v,
+        "--format",
+        "csv",
+        "--quiet",
+        "--no-draws",
+    ]);
+    let want: Vec<String> = full
+        .lines()
+        .map(|l| l.split(',').take(6).collect::<Vec<_>>().join(","))
+        .collect();
+    let got: Vec<&str> = short.lines().collect();
+    assert_eq!(got, want);
+    assert_eq!(got[0], "rank,item,score,se,low,high");
+    let json = ok(&["pairwise", "fit", &v, "--format", "json", "--no-draws"]);
+    let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(doc["draws"], 0);
+    assert_eq!(doc["ranking"][0]["item"], "a");
+    assert!(doc.get("settled").is_none());
+    let table = ok(&["pairwise", "fit", &v, "--no-draws"]);
+    assert!(
+        table.contains("95% intervals from the observed information (no draws)"),
+        "{table}"
+    );
+    assert!(!table.contains("settled"), "{table}");
+    let e = fails(
+        &["pairwise", "fit", &v, "--no-draws", "--bootstrap", "10"],
+        2,
+    );
+    assert!(e.contains("--bootstrap"), "{e}");
+}
