@@ -207,14 +207,20 @@ fn the_three_formats_give_the_same_numbers_as_the_library() {
     );
 }
 
-#[test]
-fn permutations_and_bootstrap_on_request() {
-    let dir = Scratch::new("corr_resample");
+/// `d.csv` in `dir`: 30 rows of human `i` and model `i + 7i mod 5`, for
+/// the resampling runs.
+fn thirty_rows(dir: &Scratch) -> String {
     let mut text = String::from("human,model\n");
     for i in 0..30 {
         text.push_str(&format!("{i},{}\n", i + (i * 7) % 5));
     }
-    let path = dir.file("d.csv", text);
+    dir.file("d.csv", text)
+}
+
+#[test]
+fn permutations_and_bootstrap_on_request() {
+    let dir = Scratch::new("corr_resample");
+    let path = thirty_rows(&dir);
     let args = [
         "corr",
         &path,
@@ -249,11 +255,7 @@ fn attrs(svg: &str, attr: &str) -> Vec<f64> {
 #[test]
 fn plot_draws_the_null_with_the_runs_own_numbers() {
     let dir = Scratch::new("corr_plot");
-    let mut text = String::from("human,model\n");
-    for i in 0..30 {
-        text.push_str(&format!("{i},{}\n", i + (i * 7) % 5));
-    }
-    let path = dir.file("d.csv", text);
+    let path = thirty_rows(&dir);
     let svg_path = dir.p("null.svg");
     let base = [
         "corr",
