@@ -207,6 +207,9 @@ fn the_three_formats_give_the_same_numbers_as_the_library() {
     );
 }
 
+/// The resampling runs' options: permutations, bootstrap, seed.
+const RESAMPLING: [&str; 6] = ["--permutations", "999", "--bootstrap", "200", "--seed", "3"];
+
 /// `d.csv` in `dir`: 30 rows of human `i` and model `i + 7i mod 5`, for
 /// the resampling runs.
 fn thirty_rows(dir: &Scratch) -> String {
@@ -221,16 +224,7 @@ fn thirty_rows(dir: &Scratch) -> String {
 fn permutations_and_bootstrap_on_request() {
     let dir = Scratch::new("corr_resample");
     let path = thirty_rows(&dir);
-    let args = [
-        "corr",
-        &path,
-        "--permutations",
-        "999",
-        "--bootstrap",
-        "200",
-        "--seed",
-        "3",
-    ];
+    let args = [&["corr", &path][..], &RESAMPLING].concat();
     let out = ok(&args);
     assert!(out.contains("permutation test, 999 permutations"), "{out}");
     assert!(
@@ -257,16 +251,7 @@ fn plot_draws_the_null_with_the_runs_own_numbers() {
     let dir = Scratch::new("corr_plot");
     let path = thirty_rows(&dir);
     let svg_path = dir.p("null.svg");
-    let base = [
-        "corr",
-        &path,
-        "--permutations",
-        "999",
-        "--bootstrap",
-        "200",
-        "--seed",
-        "3",
-    ];
+    let base = [&["corr", &path][..], &RESAMPLING].concat();
     let plain = ok(&[&base[..], &["--format", "json"]].concat());
     let with_plot = ok(&[&base[..], &["--format", "json", "--plot", &svg_path]].concat());
     // The plot changes no number of the report.
