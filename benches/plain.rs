@@ -5,7 +5,10 @@
 //! the crate used before.
 
 use adaptive_comp_metrics::{Alternative, kendall_tau_b, kendall_tau_b_naive, pearson, spearman};
-use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use criterion::measurement::WallTime;
+use criterion::{
+    BenchmarkGroup, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main,
+};
 use statrs::distribution::{ContinuousCDF, StudentsT};
 use std::hint::black_box;
 
@@ -26,33 +29,11 @@ const SIZES: [usize; 4] = [1_000, 10_000, 100_000, 1_000_000];
 
 fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("spearman");
-    g.sample_size(10);
-    for n in SIZES {
-        let (x, y) = (data(n, 1), data(n, 2));
-        g.throughput(Throughput::Elements(n as u64));
-        g.bench_with_input(BenchmarkId::new("distinct", n), &(&x, &y), |b, (x, y)| {
-            b.iter(|| spearman(black_box(x), black_box(y)))
-        });
-        let (tx, ty) = (tied(&x), tied(&y));
-        g.bench_with_input(BenchmarkId::new("ties", n), &(&tx, &ty), |b, (x, y)| {
-            b.iter(|| spearman(black_box(x), black_box(y)))
-        });
-    }
+    distinct_and_tied(&mut g, spearman::<f64>);
     g.finish();
 
     let mut g = c.benchmark_group("kendall_tau_b");
-    g.sample_size(10);
-    for n in SIZES {
-        let (x, y) = (data(n, 1), data(n, 2));
-        g.throughput(Throughput::Elements(n as u64));
-        g.bench_with_input(BenchmarkId::new("distinct", n), &(&x, &y), |b, (x, y)| {
-            b.iter(|| kendall_tau_b(black_box(x), black_box(y)))
-        });
-        let (tx, ty) = (tied(&x), tied(&y));
-        g.bench_with_input(BenchmarkId::new("ties", n), &(&tx, &ty), |b, (x, y)| {
-            b.iter(|| kendall_tau_b(black_box(x), black_box(y)))
-        });
-    }
+    distinct_and_tied(&mut g, kendall_tau_b::<f64>);
     for n in [100, 1_000, 10_000] {
         let (x, y) = (data(n, 1), data(n, 2));
         g.throughput(Throughput::Elements(n as u64));
@@ -63,6 +44,23 @@ fn bench(c: &mut Criterion) {
         );
     }
     g.finish();
+}
+
+/// `f` at every size on distinct values and on the same values with heavy
+/// ties (10 samples each).
+fn distinct_and_tied<T>(g: &mut BenchmarkGroup<'_, WallTime>, f: impl Fn(&[f64], &[f64]) -> T) {
+    g.sample_size(10);
+    for n in SIZES {
+        let (x, y) = (data(n, 1), data(n, 2));
+        g.throughput(Throughput::Elements(n as u64));
+        g.bench_with_input(BenchmarkId::new("distinct", n), &(&x, &y), |b, (x, y)| {
+            b.iter(|| f(black_box(x), black_box(y)))
+        });
+        let (tx, ty) = (tied(&x), tied(&y));
+        g.bench_with_input(BenchmarkId::new("ties", n), &(&tx, &ty), |b, (x, y)| {
+            b.iter(|| f(black_box(x), black_box(y)))
+        });
+    }
 }
 
 /// `y = c·x + √(1 − c²)·noise`: data whose correlation is about c.

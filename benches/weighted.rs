@@ -26,30 +26,25 @@ fn bench(c: &mut Criterion) {
     }
     g.finish();
 
-    let mut g = c.benchmark_group("rho_w");
-    for n in [1_000, 10_000, 100_000, 1_000_000] {
-        let (x, y) = (data(n, 1), data(n, 2));
-        g.throughput(Throughput::Elements(n as u64));
-        g.bench_with_input(BenchmarkId::new("fast", n), &(x, y), |b, (x, y)| {
-            b.iter(|| tw.rho(black_box(x), black_box(y)))
-        });
-    }
-    for n in [100, 1_000] {
-        let (x, y) = (data(n, 1), data(n, 2));
-        let (a, b, w) = tw.ranks_and_weights(&x, &y).expect("valid data");
-        g.throughput(Throughput::Elements(n as u64));
-        g.bench_function(BenchmarkId::new("gamma_oracle", n), |bch| {
-            bch.iter(|| rho_w_naive(black_box(&a), black_box(&b), black_box(&w)))
-        });
-    }
-    g.finish();
+    coefficient(c, "rho_w", |x, y| tw.rho(x, y), rho_w_naive);
+    coefficient(c, "tau_w", |x, y| tw.tau(x, y), tau_w_naive);
+}
 
-    let mut g = c.benchmark_group("tau_w");
+/// One coefficient's group: `fast` at n = 10³ … 10⁶, beside `oracle`, the
+/// O(n²) Γ sum on the same ranks and weights, at small n.
+fn coefficient<T, U>(
+    c: &mut Criterion,
+    name: &str,
+    fast: impl Fn(&[f64], &[f64]) -> T,
+    oracle: impl Fn(&[f64], &[f64], &[f64]) -> U,
+) {
+    let tw = TopWeighted::new();
+    let mut g = c.benchmark_group(name);
     for n in [1_000, 10_000, 100_000, 1_000_000] {
         let (x, y) = (data(n, 1), data(n, 2));
         g.throughput(Throughput::Elements(n as u64));
         g.bench_with_input(BenchmarkId::new("fast", n), &(x, y), |b, (x, y)| {
-            b.iter(|| tw.tau(black_box(x), black_box(y)))
+            b.iter(|| fast(black_box(x), black_box(y)))
         });
     }
     for n in [100, 1_000] {
@@ -57,7 +52,7 @@ fn bench(c: &mut Criterion) {
         let (a, b, w) = tw.ranks_and_weights(&x, &y).expect("valid data");
         g.throughput(Throughput::Elements(n as u64));
         g.bench_function(BenchmarkId::new("gamma_oracle", n), |bch| {
-            bch.iter(|| tau_w_naive(black_box(&a), black_box(&b), black_box(&w)))
+            bch.iter(|| oracle(black_box(&a), black_box(&b), black_box(&w)))
         });
     }
     g.finish();

@@ -160,13 +160,7 @@ pub fn parse_columns(bytes: &[u8], names: &[&str], delimiter: u8) -> Result<Colu
         let line = record.first().map_or(header_line, |f| f.at.line);
         for (j, (&k, name)) in index.iter().zip(names).enumerate() {
             let Some(field) = record.get(k) else {
-                return Err(Failure::new(format!(
-                    "missing field {name:?} (field {} of the header): the line has {} field{}",
-                    k + 1,
-                    record.len(),
-                    if record.len() == 1 { "" } else { "s" }
-                ))
-                .at(Some(line), None));
+                return Err(missing_field(name, k, record.len(), line));
             };
             let at = |f: Failure| f.at(Some(field.at.line), Some(field.at.column));
             let text = field
@@ -204,6 +198,17 @@ pub fn parse_columns(bytes: &[u8], names: &[&str], delimiter: u8) -> Result<Colu
         cells,
         header_line,
     })
+}
+
+/// A line of `len` fields that lacks column `name`, the header's field `k`
+/// (counted from 0).
+fn missing_field(name: &str, k: usize, len: usize, line: usize) -> Failure {
+    Failure::new(format!(
+        "missing field {name:?} (field {} of the header): the line has {len} field{}",
+        k + 1,
+        if len == 1 { "" } else { "s" }
+    ))
+    .at(Some(line), None)
 }
 
 /// The header's column names, quoted, for a message.
@@ -288,13 +293,7 @@ pub fn parse_text_columns(bytes: &[u8], names: &[(&str, bool)]) -> Result<Vec<Te
                 continue;
             };
             let Some(field) = record.get(k) else {
-                return Err(Failure::new(format!(
-                    "missing field {name:?} (field {} of the header): the line has {} field{}",
-                    k + 1,
-                    record.len(),
-                    if record.len() == 1 { "" } else { "s" }
-                ))
-                .at(Some(line), None));
+                return Err(missing_field(name, k, record.len(), line));
             };
             let text = field.text.clone().map_err(|()| {
                 Failure::new(format!("column {name:?}: not valid UTF-8"))

@@ -5,6 +5,8 @@
 use std::fmt;
 use std::io::{self, BufWriter, IsTerminal, Write};
 
+use adaptive_comp_metrics::uncertainty::compare::Cells;
+
 use crate::error::{Failure, is_broken_pipe};
 
 /// How results are printed.
@@ -198,33 +200,14 @@ impl Table {
         }
     }
 
+    /// Aligned as the library aligns a comparison's cells
+    /// ([`Cells::text`]): columns two spaces apart, text left, numbers right.
     fn write_text(&self, out: &mut Out) -> Result<(), Failure> {
-        let width = |c: usize| {
-            std::iter::once(&self.header)
-                .chain(&self.rows)
-                .map(|r| r.get(c).map_or(0, |s| s.chars().count()))
-                .max()
-                .unwrap_or(0)
-        };
-        let widths: Vec<usize> = (0..self.header.len()).map(width).collect();
-        for row in std::iter::once(&self.header).chain(&self.rows) {
-            let mut line = String::new();
-            for (c, (cell, w)) in row.iter().zip(&widths).enumerate() {
-                if c > 0 {
-                    line.push_str("  ");
-                }
-                let pad = " ".repeat(w - cell.chars().count());
-                if c < self.left {
-                    line.push_str(cell);
-                    line.push_str(&pad);
-                } else {
-                    line.push_str(&pad);
-                    line.push_str(cell);
-                }
-            }
-            writeln!(out, "{}", line.trim_end())?;
-        }
-        Ok(())
+        let mut cells = Cells::default();
+        cells.header.clone_from(&self.header);
+        cells.rows.clone_from(&self.rows);
+        cells.left = self.left;
+        out.bytes(cells.text().as_bytes())
     }
 
     fn write_csv(&self, out: &mut Out) -> Result<(), Failure> {

@@ -21,6 +21,18 @@ fn parse(svg: &str) -> Document<'_> {
     doc
 }
 
+/// The `x,y x,y …` pairs of a node's attribute `attr`.
+fn point_list(node: Node<'_, '_>, attr: &str) -> Vec<(f64, f64)> {
+    node.attribute(attr)
+        .unwrap()
+        .split(' ')
+        .map(|p| {
+            let (x, y) = p.split_once(',').unwrap();
+            (x.parse().unwrap(), y.parse().unwrap())
+        })
+        .collect()
+}
+
 /// Renders `svg` with resvg: it must be a valid SVG document of positive
 /// size on which something is drawn (at least two colours: marks on the
 /// background).
@@ -411,25 +423,8 @@ fn lines_heat_maps_and_bars_carry_their_numbers() {
         .descendants()
         .find(|n| n.tag_name().name() == "polyline")
         .unwrap();
-    let back: Vec<(f64, f64)> = line
-        .attribute("data-points")
-        .unwrap()
-        .split(' ')
-        .map(|p| {
-            let (x, y) = p.split_once(',').unwrap();
-            (x.parse().unwrap(), y.parse().unwrap())
-        })
-        .collect();
-    assert_eq!(back, s.points);
-    let pix: Vec<(f64, f64)> = line
-        .attribute("points")
-        .unwrap()
-        .split(' ')
-        .map(|p| {
-            let (x, y) = p.split_once(',').unwrap();
-            (x.parse().unwrap(), y.parse().unwrap())
-        })
-        .collect();
+    assert_eq!(point_list(line, "data-points"), s.points);
+    let pix = point_list(line, "points");
     linear(
         &s.points.iter().map(|p| p.0).collect::<Vec<_>>(),
         &pix.iter().map(|p| p.0).collect::<Vec<_>>(),

@@ -82,8 +82,18 @@ def _interval(c, method, seed) -> BootstrapResult:
     )
 
 
+class _SeededPlan:
+    """What both plans do when made: the statistic read once, and the seed
+    checked, or drawn once when none is given, so that ``run()`` and every
+    share use the same one."""
+
+    def __post_init__(self):
+        object.__setattr__(self, "_stat", _statistic(self.statistic))
+        object.__setattr__(self, "seed", _seed(self.seed))
+
+
 @dataclass(frozen=True)
-class PermutationTest:
+class PermutationTest(_SeededPlan):
     """A seeded permutation test, runnable whole or in shares.
 
     ``run()`` is :func:`permutation_test`. For many processes or machines
@@ -107,10 +117,6 @@ class PermutationTest:
     seed: int | None = None
     threads: int | None = None
     _stat: Statistic = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self):
-        object.__setattr__(self, "_stat", _statistic(self.statistic))
-        object.__setattr__(self, "seed", _seed(self.seed))
 
     def run(self, keep_distribution: bool = False) -> PermutationTestResult:
         """The whole test (on every core unless ``threads`` says otherwise);
@@ -156,7 +162,7 @@ class PermutationTest:
 
 
 @dataclass(frozen=True)
-class Bootstrap:
+class Bootstrap(_SeededPlan):
     """A seeded bootstrap interval, runnable whole or in shares, like
     :class:`PermutationTest`: ``replicates(start, stop)`` gives the
     statistic of resamples ``start..stop`` (NaN where undefined),
@@ -171,10 +177,6 @@ class Bootstrap:
     seed: int | None = None
     threads: int | None = None
     _stat: Statistic = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self):
-        object.__setattr__(self, "_stat", _statistic(self.statistic))
-        object.__setattr__(self, "seed", _seed(self.seed))
 
     def _args(self):
         return (

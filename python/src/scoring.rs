@@ -39,6 +39,15 @@ fn totals(t: &Totals) -> TotalsTuple {
     (t.credit, t.attempted, t.items, t.precision(), t.recall())
 }
 
+/// A system file's format by its name: `best` or `oot`.
+fn lex_format(name: &str) -> PyResult<LexFormat> {
+    choice(
+        "format",
+        name,
+        &[("best", LexFormat::Best), ("oot", LexFormat::Oot)],
+    )
+}
+
 /// The measures' names, in `Measure::all`'s order.
 const NAMES: [&str; 12] = [
     "best",
@@ -71,11 +80,7 @@ pub fn lexsub_score<'py>(
     cutoff: usize,
 ) -> PyResult<Bound<'py, PyDict>> {
     guard(|| {
-        let format = choice(
-            "format",
-            format,
-            &[("best", LexFormat::Best), ("oot", LexFormat::Oot)],
-        )?;
+        let format = lex_format(format)?;
         let profile = choice(
             "profile",
             profile,
@@ -131,11 +136,7 @@ pub fn lexsub_score_pl(
     format: &str,
 ) -> PyResult<(TotalsTuple, TotalsTuple, Vec<usize>, Vec<String>)> {
     guard(|| {
-        let format = choice(
-            "format",
-            format,
-            &[("best", LexFormat::Best), ("oot", LexFormat::Oot)],
-        )?;
+        let format = lex_format(format)?;
         let s = score_pl::score(open(&gold)?, open(&system)?, format).or_value_error()?;
         Ok((
             totals(&s.scores),

@@ -193,15 +193,17 @@ fn unknown(dummy4unknown: bool, policy: Option<&str>) -> PyResult<Unknown> {
     }
 }
 
-/// An outcome as its value or the error's message.
-fn outcome<'py, T, E: std::fmt::Display>(
-    py: Python<'py>,
+/// Sets `d[name]` to an outcome's value (as `f` gives it) or to the
+/// error's message (a str).
+fn set_outcome<'py, T, E: std::fmt::Display, V: IntoPyObject<'py>>(
+    d: &Bound<'py, PyDict>,
+    name: &str,
     r: &Result<T, E>,
-    f: impl FnOnce(&T) -> PyResult<Bound<'py, PyAny>>,
-) -> PyResult<Bound<'py, PyAny>> {
+    f: impl FnOnce(&T) -> V,
+) -> PyResult<()> {
     match r {
-        Ok(v) => f(v),
-        Err(e) => Ok(pyo3::types::PyString::new(py, &e.to_string()).into_any()),
+        Ok(v) => d.set_item(name, f(v)),
+        Err(e) => d.set_item(name, e.to_string()),
     }
 }
 
@@ -216,48 +218,13 @@ fn report_dict<'py>(py: Python<'py>, r: &Report) -> PyResult<Bound<'py, PyDict>>
     d.set_item("scored", r.scored())?;
     d.set_item("oov_ratio", r.oov_ratio())?;
     d.set_item("imputed", r.imputed)?;
-    d.set_item(
-        "pearson",
-        outcome(py, &r.pearson, |p| {
-            Ok((p.r, p.p_value(two)).into_pyobject(py)?.into_any())
-        })?,
-    )?;
-    d.set_item(
-        "spearman",
-        outcome(py, &r.spearman, |p| {
-            Ok((p.rho, p.p_value(two)).into_pyobject(py)?.into_any())
-        })?,
-    )?;
-    d.set_item(
-        "kendall",
-        outcome(py, &r.kendall, |p| {
-            Ok((p.tau, p.p_value(two)).into_pyobject(py)?.into_any())
-        })?,
-    )?;
-    d.set_item(
-        "rho_w",
-        outcome(py, &r.rho_w, |p| {
-            Ok(rho_tuple(p).into_pyobject(py)?.into_any())
-        })?,
-    )?;
-    d.set_item(
-        "tau_w",
-        outcome(py, &r.tau_w, |p| {
-            Ok(tau_tuple(p).into_pyobject(py)?.into_any())
-        })?,
-    )?;
-    d.set_item(
-        "rho_w_standardised",
-        outcome(py, &r.rho_w_standardised, |s| {
-            Ok(std_rho(s).into_pyobject(py)?.into_any())
-        })?,
-    )?;
-    d.set_item(
-        "tau_w_standardised",
-        outcome(py, &r.tau_w_standardised, |s| {
-            Ok(std_tau(s).into_pyobject(py)?.into_any())
-        })?,
-    )?;
+    set_outcome(&d, "pearson", &r.pearson, |p| (p.r, p.p_value(two)))?;
+    set_outcome(&d, "spearman", &r.spearman, |p| (p.rho, p.p_value(two)))?;
+    set_outcome(&d, "kendall", &r.kendall, |p| (p.tau, p.p_value(two)))?;
+    set_outcome(&d, "rho_w", &r.rho_w, rho_tuple)?;
+    set_outcome(&d, "tau_w", &r.tau_w, tau_tuple)?;
+    set_outcome(&d, "rho_w_standardised", &r.rho_w_standardised, std_rho)?;
+    set_outcome(&d, "tau_w_standardised", &r.tau_w_standardised, std_tau)?;
     d.set_item("similarities", r.similarities.clone())?;
     d.set_item("gold", r.gold.clone())?;
     Ok(d)

@@ -50,17 +50,22 @@ def as_files(qrels, run):
     return q, r
 
 
+def assert_same_values(ours, theirs):
+    """The same queries, measures and values (to 1e-12) in both evaluations."""
+    assert ours.keys() == theirs.keys()
+    for q in theirs:
+        assert ours[q].keys() == theirs[q].keys(), (q, set(ours[q]) ^ set(theirs[q]))
+        for m, v in theirs[q].items():
+            assert abs(ours[q][m] - v) <= 1e-12, (q, m, ours[q][m], v)
+
+
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("relevance_level", [1, 2])
 def test_evaluate_matches_pytrec_eval(seed, relevance_level):
     qrels, run = generate(seed)
     theirs = pytrec_eval.RelevanceEvaluator(qrels, MEASURES, relevance_level).evaluate(run)
     ours = acm.RelevanceEvaluator(qrels, MEASURES, relevance_level).evaluate(run)
-    assert ours.keys() == theirs.keys()
-    for q in theirs:
-        assert ours[q].keys() == theirs[q].keys(), q
-        for m, v in theirs[q].items():
-            assert abs(ours[q][m] - v) <= 1e-12, (q, m, ours[q][m], v)
+    assert_same_values(ours, theirs)
     # The same from files, read by the library.
     q_text, r_text = as_files(qrels, run)
     from_files = acm.RelevanceEvaluator(io.StringIO(q_text), MEASURES, relevance_level)
@@ -103,11 +108,7 @@ def test_official_and_new_measures_match_pytrec_eval(seed, relevance_level):
     ours = acm.RelevanceEvaluator(
         qrels, NEW_MEASURES, relevance_level, trec_eval_version="9"
     ).evaluate(run)
-    assert ours.keys() == theirs.keys()
-    for q in theirs:
-        assert ours[q].keys() == theirs[q].keys(), (q, set(ours[q]) ^ set(theirs[q]))
-        for m, v in theirs[q].items():
-            assert abs(ours[q][m] - v) <= 1e-12, (q, m, ours[q][m], v)
+    assert_same_values(ours, theirs)
     # The aggregate as pytrec_eval computes it (gm_map: exp of the mean).
     for m in ("gm_map", "bpref", "iprec_at_recall_0.50", "map_cut_10"):
         mine = pytrec_eval.compute_aggregated_measure(m, [ours[q][m] for q in ours])

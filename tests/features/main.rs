@@ -13,6 +13,25 @@
 #[allow(dead_code)]
 mod script;
 
+/// The simulator tests' small fixture: `items` exponential similarities,
+/// ballots of `m` items (α = 0.5, 3 ballots) and a crowd of `voters`.
+#[cfg(feature = "simulator")]
+fn small_simulation(
+    items: usize,
+    m: usize,
+    voters: usize,
+) -> adaptive_comp_metrics::simulate::Simulation {
+    use adaptive_comp_metrics::ballot::BallotConfig;
+    use adaptive_comp_metrics::simulate::{Simulation, Underlying};
+    Simulation::new(
+        Underlying::exponential(items).unwrap(),
+        BallotConfig::new(items, m, 0.5, 3).unwrap(),
+    )
+    .unwrap()
+    .n_voters(voters)
+    .unwrap()
+}
+
 mod ballot_campaign;
 mod ballot_scheduler;
 mod ballot_serde;

@@ -4,19 +4,12 @@
 //! errors.
 #![cfg(feature = "simulator")]
 
-use adaptive_comp_metrics::ballot::BallotConfig;
 use adaptive_comp_metrics::simulate::{
     Arm, FitModel, SimulateError, Simulation, Underlying, VoterModel,
 };
 
 fn small() -> Simulation {
-    Simulation::new(
-        Underlying::exponential(80).unwrap(),
-        BallotConfig::new(80, 6, 0.5, 3).unwrap(),
-    )
-    .unwrap()
-    .n_voters(10)
-    .unwrap()
+    crate::small_simulation(80, 6, 10)
 }
 
 fn both() -> Simulation {

@@ -8,13 +8,7 @@ use adaptive_comp_metrics::simulate::{
 };
 
 fn small() -> Simulation {
-    Simulation::new(
-        Underlying::exponential(120).unwrap(),
-        BallotConfig::new(120, 6, 0.5, 3).unwrap(),
-    )
-    .unwrap()
-    .n_voters(10)
-    .unwrap()
+    crate::small_simulation(120, 6, 10)
 }
 
 fn perfect_voters() -> VoterModel {

@@ -6,13 +6,7 @@ use adaptive_comp_metrics::ballot::{BallotConfig, plan};
 use adaptive_comp_metrics::simulate::{Arm, Metric, SimulateError, Simulation, Underlying, sweep};
 
 fn base() -> Simulation {
-    Simulation::new(
-        Underlying::exponential(200).unwrap(),
-        BallotConfig::new(200, 10, 0.5, 3).unwrap(),
-    )
-    .unwrap()
-    .n_voters(20)
-    .unwrap()
+    crate::small_simulation(200, 10, 20)
 }
 
 #[test]

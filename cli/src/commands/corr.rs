@@ -474,27 +474,30 @@ fn report(a: &Args, ctx: &Ctx, human: &[f64], model: &[f64], out: &mut Out) -> O
             }
             writeln!(out)?;
             writeln!(out, "plain coefficients (every rank counts the same)")?;
-            writeln!(
-                out,
-                "  Spearman ρ  = {:+.4}   p (two-sided) = {}   p (ρ > 0) = {}",
-                rho.rho,
-                fmt_p(rho.p_value(two)),
-                fmt_p(rho.p_value(greater))
-            )?;
-            writeln!(
-                out,
-                "  Kendall τ-b = {:+.4}   p (two-sided) = {}   p (τ > 0) = {}",
-                tau.tau,
-                fmt_p(tau.p_value(two)),
-                fmt_p(tau.p_value(greater))
-            )?;
-            writeln!(
-                out,
-                "  Pearson r   = {:+.4}   p (two-sided) = {}   p (r > 0) = {}",
-                r.r,
-                fmt_p(r.p_value(two)),
-                fmt_p(r.p_value(greater))
-            )?;
+            for (name, symbol, v, p2, pg) in [
+                (
+                    "Spearman ρ ",
+                    "ρ",
+                    rho.rho,
+                    rho.p_value(two),
+                    rho.p_value(greater),
+                ),
+                (
+                    "Kendall τ-b",
+                    "τ",
+                    tau.tau,
+                    tau.p_value(two),
+                    tau.p_value(greater),
+                ),
+                ("Pearson r  ", "r", r.r, r.p_value(two), r.p_value(greater)),
+            ] {
+                writeln!(
+                    out,
+                    "  {name} = {v:+.4}   p (two-sided) = {}   p ({symbol} > 0) = {}",
+                    fmt_p(p2),
+                    fmt_p(pg)
+                )?;
+            }
             writeln!(
                 out,
                 "  pairs: {} concordant, {} discordant, {} tied in human only, {} in model only, {} in both\n",

@@ -207,24 +207,24 @@ fn the_three_formats_give_the_same_numbers_as_the_library() {
     );
 }
 
-#[test]
-fn permutations_and_bootstrap_on_request() {
-    let dir = Scratch::new("corr_resample");
+/// The resampling runs' options: permutations, bootstrap, seed.
+const RESAMPLING: [&str; 6] = ["--permutations", "999", "--bootstrap", "200", "--seed", "3"];
+
+/// `d.csv` in `dir`: 30 rows of human `i` and model `i + 7i mod 5`, for
+/// the resampling runs.
+fn thirty_rows(dir: &Scratch) -> String {
     let mut text = String::from("human,model\n");
     for i in 0..30 {
         text.push_str(&format!("{i},{}\n", i + (i * 7) % 5));
     }
-    let path = dir.file("d.csv", text);
-    let args = [
-        "corr",
-        &path,
-        "--permutations",
-        "999",
-        "--bootstrap",
-        "200",
-        "--seed",
-        "3",
-    ];
+    dir.file("d.csv", text)
+}
+
+#[test]
+fn permutations_and_bootstrap_on_request() {
+    let dir = Scratch::new("corr_resample");
+    let path = thirty_rows(&dir);
+    let args = [&["corr", &path][..], &RESAMPLING].concat();
     let out = ok(&args);
     assert!(out.contains("permutation test, 999 permutations"), "{out}");
     assert!(
@@ -249,22 +249,9 @@ fn attrs(svg: &str, attr: &str) -> Vec<f64> {
 #[test]
 fn plot_draws_the_null_with_the_runs_own_numbers() {
     let dir = Scratch::new("corr_plot");
-    let mut text = String::from("human,model\n");
-    for i in 0..30 {
-        text.push_str(&format!("{i},{}\n", i + (i * 7) % 5));
-    }
-    let path = dir.file("d.csv", text);
+    let path = thirty_rows(&dir);
     let svg_path = dir.p("null.svg");
-    let base = [
-        "corr",
-        &path,
-        "--permutations",
-        "999",
-        "--bootstrap",
-        "200",
-        "--seed",
-        "3",
-    ];
+    let base = [&["corr", &path][..], &RESAMPLING].concat();
     let plain = ok(&[&base[..], &["--format", "json"]].concat());
     let with_plot = ok(&[&base[..], &["--format", "json", "--plot", &svg_path]].concat());
     // The plot changes no number of the report.

@@ -268,16 +268,7 @@ fn compare_plot_paths_are_checked_before_any_work() {
 
 /// `acm wordsim` on the two sample models and two benchmarks, plus `extra`.
 fn wordsim(extra: &[&str]) -> Vec<String> {
-    let d = |f: &str| data(&format!("tests/data/wordsim/{f}"));
-    let mut args: Vec<String> = vec![
-        "wordsim".into(),
-        "--vectors".into(),
-        d("sample-a.vec"),
-        "--vectors".into(),
-        d("sample-b.bin"),
-        d("ws-sample.tsv"),
-        d("simlex-sample.txt"),
-    ];
+    let mut args = crate::wordsim::sample_of(2);
     args.extend(extra.iter().map(|s| (*s).to_owned()));
     args
 }

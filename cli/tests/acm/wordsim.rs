@@ -4,19 +4,30 @@
 
 use crate::common::{Scratch, data, fails, ok};
 
-fn sample() -> Vec<String> {
+/// `acm wordsim` on the two sample models and the first `benchmarks` of
+/// the four sample benchmarks.
+pub fn sample_of(benchmarks: usize) -> Vec<String> {
     let d = |f: &str| data(&format!("tests/data/wordsim/{f}"));
-    vec![
+    let mut args = vec![
         "wordsim".into(),
         "--vectors".into(),
         d("sample-a.vec"),
         "--vectors".into(),
         d("sample-b.bin"),
-        d("ws-sample.tsv"),
-        d("simlex-sample.txt"),
-        d("men-sample.txt"),
-        d("mturk-sample.csv"),
-    ]
+    ];
+    let all = [
+        "ws-sample.tsv",
+        "simlex-sample.txt",
+        "men-sample.txt",
+        "mturk-sample.csv",
+    ];
+    args.extend(all[..benchmarks].iter().map(|f| d(f)));
+    args
+}
+
+/// `acm wordsim` on the two sample models and the four sample benchmarks.
+fn sample() -> Vec<String> {
+    sample_of(4)
 }
 
 fn args(v: &[String]) -> Vec<&str> {
