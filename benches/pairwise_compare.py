@@ -98,6 +98,7 @@ def main():
 
     tasks = [
         ("acm bt (with SEs)", lambda: run_acm()),
+        ("acm bt --no-draws", lambda: run_acm("--no-draws")),
         ("choix ilsr_pairwise", lambda: choix.ilsr_pairwise(n, pairs, alpha=0.0, tol=1e-8)),
         ("crowd-kit BradleyTerry", lambda: BradleyTerry(n_iter=100).fit(frame)),
         ("acm noisy-bt (with SEs)", lambda: run_acm("--model", "noisy-bt")),
@@ -120,6 +121,8 @@ def main():
     for what, theirs, ours in [
         ("choix ilsr / acm bt", "choix ilsr_pairwise", "acm bt (with SEs)"),
         ("crowd-kit BT / acm bt", "crowd-kit BradleyTerry", "acm bt (with SEs)"),
+        ("choix ilsr / acm bt --no-draws", "choix ilsr_pairwise", "acm bt --no-draws"),
+        ("crowd-kit BT / acm --no-draws", "crowd-kit BradleyTerry", "acm bt --no-draws"),
         (
             "crowd-kit noisy / acm noisy-bt",
             "crowd-kit NoisyBradleyTerry",
