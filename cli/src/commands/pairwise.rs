@@ -362,24 +362,43 @@ pub fn json_document(
     data: &Comparisons,
     ranking: &Table,
 ) -> serde_json::Value {
-    serde_json::json!({
-        "model": model.name(),
-        "items": fit.scores.len(),
-        "comparisons": fit.comparisons,
-        "ties": data.ties(),
-        "workers": data.n_workers(),
-        "log_likelihood": fit.log_likelihood,
-        "tie": fit.tie,
-        "prior_sd": fit.prior_sd,
-        "iterations": fit.iterations,
-        "gradient": fit.gradient,
-        "method": u.method,
-        "level": u.level,
-        "draws": u.draws,
-        "settled": settled_json(fit, u),
-        "ranking": ranking.json(),
-        "worker_fits": fit.workers,
-    })
+    let mut doc = fit_fields(model, fit, data);
+    for (k, v) in [
+        ("method", serde_json::json!(u.method)),
+        ("level", serde_json::json!(u.level)),
+        ("draws", serde_json::json!(u.draws)),
+        ("settled", settled_json(fit, u)),
+        ("ranking", ranking.json()),
+        ("worker_fits", serde_json::json!(fit.workers)),
+    ] {
+        doc.insert(k.to_owned(), v);
+    }
+    serde_json::Value::Object(doc)
+}
+
+/// The fit's figures of the JSON document: `model`, `items`,
+/// `comparisons`, `ties`, `workers`, `log_likelihood`, `tie`, `prior_sd`,
+/// `iterations`, `gradient`.
+fn fit_fields(
+    model: ModelArg,
+    fit: &Fit,
+    data: &Comparisons,
+) -> serde_json::Map<String, serde_json::Value> {
+    [
+        ("model", serde_json::json!(model.name())),
+        ("items", serde_json::json!(fit.scores.len())),
+        ("comparisons", serde_json::json!(fit.comparisons)),
+        ("ties", serde_json::json!(data.ties())),
+        ("workers", serde_json::json!(data.n_workers())),
+        ("log_likelihood", serde_json::json!(fit.log_likelihood)),
+        ("tie", serde_json::json!(fit.tie)),
+        ("prior_sd", serde_json::json!(fit.prior_sd)),
+        ("iterations", serde_json::json!(fit.iterations)),
+        ("gradient", serde_json::json!(fit.gradient)),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_owned(), v))
+    .collect()
 }
 
 /// A field's text, with where it is; `None` when the column is absent or
@@ -576,22 +595,18 @@ fn fit_without_draws(a: &FitArgs, data: &Comparisons, ctx: &Ctx, out: &mut Out) 
         "the observed information (no draws)",
     );
     match format {
-        Format::Json => out.json(&serde_json::json!({
-            "model": a.model.name(),
-            "items": fit.scores.len(),
-            "comparisons": fit.comparisons,
-            "ties": data.ties(),
-            "workers": data.n_workers(),
-            "log_likelihood": fit.log_likelihood,
-            "tie": fit.tie,
-            "prior_sd": fit.prior_sd,
-            "iterations": fit.iterations,
-            "gradient": fit.gradient,
-            "level": a.options.level,
-            "draws": 0,
-            "ranking": table.json(),
-            "worker_fits": fit.workers,
-        })),
+        Format::Json => {
+            let mut doc = fit_fields(a.model, &fit, data);
+            for (k, v) in [
+                ("level", serde_json::json!(a.options.level)),
+                ("draws", serde_json::json!(0)),
+                ("ranking", table.json()),
+                ("worker_fits", serde_json::json!(fit.workers)),
+            ] {
+                doc.insert(k.to_owned(), v);
+            }
+            out.json(&serde_json::Value::Object(doc))
+        }
         Format::Csv => {
             table.write(format, out)?;
             ctx.note(out, line);
