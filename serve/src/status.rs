@@ -187,6 +187,12 @@ pub(crate) enum FittedInfo {
     },
     /// The library refused.
     Failed { error: String },
+    /// The first fit is underway (on a thread of its own: a large
+    /// campaign's takes longer than a request waits).
+    Underway {
+        /// Always true.
+        underway: bool,
+    },
 }
 
 /// One item of the fitted ranking.
@@ -280,7 +286,11 @@ impl Engine {
             }
             Err(error) => RankingInfo::Failed { error },
         });
-        let fitted = self.fitted().map(|f| self.fitted_info(&f, top));
+        let fitted = match self.fitted() {
+            Some(f) => Some(self.fitted_info(&f, top)),
+            None if self.fitting() => Some(FittedInfo::Underway { underway: true }),
+            None => None,
+        };
         let f = &self.file;
         let c = &f.campaign;
         let s = c.scheduler();

@@ -421,15 +421,25 @@ impl Comparisons {
             .collect();
         let open = campaign.open_ballot_number();
         let logs = campaign.scheduler().logs();
+        let counted = |k: usize| votes.open_ballot || open != Some(k + 1);
+        c.records.reserve(
+            campaign
+                .ballots
+                .iter()
+                .enumerate()
+                .filter(|&(k, _)| counted(k))
+                .map(|(_, b)| b.answers.len())
+                .sum(),
+        );
         for (k, b) in campaign.ballots.iter().enumerate() {
-            if !votes.open_ballot && open == Some(k + 1) {
+            if !counted(k) {
                 continue;
             }
             let Some(log) = logs.get(k) else { continue };
-            for (position, answer) in b.answers.iter().enumerate() {
-                let (Some((w, vote)), Some(Task::Comparison { ticket })) =
-                    (*answer, b.layout.task(position))
-                else {
+            // The layout walked once, in order (O(tasks + controls); a
+            // look-up per position is a binary search among the controls).
+            for (answer, task) in b.answers.iter().zip(b.layout.iter()) {
+                let (Some((w, vote)), Task::Comparison { ticket }) = (*answer, task) else {
                     continue;
                 };
                 if votes.drop_excluded && campaign.excluded_at[w as usize].is_some() {

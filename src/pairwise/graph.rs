@@ -52,39 +52,56 @@ impl Counts {
 }
 
 impl PairIndex {
-    /// Aggregates the records of `data`.
+    /// Aggregates the records of `data`: pairs in increasing (a, b) order.
+    ///
+    /// A counting sort of the records by their lower item, then each lower
+    /// item's records by (higher item, record): every pair of a lower item
+    /// together, in order.
     ///
     /// # Complexity
-    /// O(m log m) for m records.
+    /// O(n + m + Σ mₐ log mₐ) for n items, m records and mₐ records of
+    /// lower item a (O(n + m) for bounded degrees).
     pub(crate) fn new(data: &Comparisons) -> Self {
         let records = data.records();
-        let keys: Vec<u128> = records
-            .iter()
-            .enumerate()
-            .map(|(r, rec)| {
-                let (lo, hi) = ordered(rec);
-                (u128::from((u64::from(lo) << 32) | u64::from(hi)) << 64) | r as u128
-            })
-            .collect();
-        let keys = crate::threads::sort(keys, crate::threads::workers_for(records.len()));
+        let n = data.n_items();
+        let mut start = vec![0u32; n + 1];
+        for rec in records {
+            start[ordered(rec).0 as usize + 1] += 1;
+        }
+        for i in 0..n {
+            start[i + 1] += start[i];
+        }
+        // (higher item, record) of each record, grouped by lower item.
+        let mut fill = start.clone();
+        let mut keys = vec![0u64; records.len()];
+        for (r, rec) in records.iter().enumerate() {
+            let (lo, hi) = ordered(rec);
+            let at = &mut fill[lo as usize];
+            keys[*at as usize] = (u64::from(hi) << 32) | r as u64;
+            *at += 1;
+        }
         let mut a = Vec::new();
         let mut b = Vec::new();
         let mut of_record = vec![0u32; records.len()];
-        let mut last = u64::MAX;
-        for k in keys {
-            let pair = (k >> 64) as u64;
-            let r = (k as u64) as usize;
-            if pair != last {
-                a.push((pair >> 32) as u32);
-                b.push(pair as u32);
-                last = pair;
+        for lo in 0..n {
+            let group = &mut keys[start[lo] as usize..start[lo + 1] as usize];
+            group.sort_unstable();
+            let mut last = u32::MAX;
+            for &k in group.iter() {
+                let hi = (k >> 32) as u32;
+                let r = (k as u32) as usize;
+                if hi != last {
+                    a.push(lo as u32);
+                    b.push(hi);
+                    last = hi;
+                }
+                let p = (a.len() - 1) as u32;
+                let flip = u32::from(records[r].first > records[r].second);
+                of_record[r] = (p << 1) | flip;
             }
-            let p = (a.len() - 1) as u32;
-            let flip = u32::from(records[r].first > records[r].second);
-            of_record[r] = (p << 1) | flip;
         }
         Self {
-            n_items: data.n_items(),
+            n_items: n,
             a,
             b,
             of_record,
@@ -303,6 +320,41 @@ mod tests {
             c.add_named(a, b, v, None).unwrap();
         }
         c
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+        /// Against the obvious aggregation: the distinct pairs (lower,
+        /// higher) in increasing order, each record pointing at its pair
+        /// with its own order of the two items.
+        #[test]
+        fn pairs_are_the_sorted_distinct_pairs(
+            n in 2usize..30,
+            raw in proptest::collection::vec((0usize..30, 1usize..30, 0u8..3), 0..300),
+        ) {
+            let mut c = Comparisons::with_item_count(n).unwrap();
+            for &(x, d, v) in &raw {
+                let (x, y) = (x % n, (x + 1 + d % (n - 1)) % n);
+                let vote = [Vote::First, Vote::Second, Vote::Tie][v as usize];
+                c.add(x, y, vote, None).unwrap();
+            }
+            let pairs: Vec<(u32, u32)> = c
+                .records()
+                .iter()
+                .map(ordered)
+                .collect::<std::collections::BTreeSet<_>>()
+                .into_iter()
+                .collect();
+            let p = PairIndex::new(&c);
+            proptest::prop_assert_eq!(p.n_items, n);
+            let got: Vec<(u32, u32)> = p.a.iter().copied().zip(p.b.iter().copied()).collect();
+            proptest::prop_assert_eq!(&got, &pairs);
+            for (rec, &code) in c.records().iter().zip(&p.of_record) {
+                let pair = pairs[(code >> 1) as usize];
+                proptest::prop_assert_eq!(pair, ordered(rec));
+                proptest::prop_assert_eq!(code & 1 == 1, rec.first > rec.second);
+            }
+        }
     }
 
     fn check(c: &Comparisons) -> Result<()> {

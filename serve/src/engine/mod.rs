@@ -42,7 +42,7 @@ use crate::state::CampaignFile;
 use crate::store::{self, Activity, Event, EventKind, Loaded, Op, WorkerRow};
 
 mod tally;
-pub(crate) use tally::{FIT_PRIOR_SD, Fitted};
+pub(crate) use tally::{FIT_PRIOR_SD, FIT_WAIT_MS, Fitted};
 #[cfg(test)]
 mod tests;
 mod workers;

@@ -4,12 +4,14 @@
 //! lacks.
 
 use std::collections::HashMap;
+use std::num::NonZeroUsize;
 use std::sync::Arc;
 
 use adaptive_comp_metrics::ballot::{BallotStatus, Campaign, RankedItem, WorkerStats};
 use adaptive_comp_metrics::pairwise::{
     BradleyTerry, CampaignVotes, Comparisons, Fit, Inference, Uncertainty,
 };
+use adaptive_comp_metrics::{Threads, with_threads};
 
 use super::{AGREEMENT_REFRESH_MS, Bits, Engine};
 use crate::state::WorkerSummary;
@@ -119,9 +121,13 @@ pub(crate) const FIT_TOP_K: usize = 10;
 /// most one fit a minute, whatever the number of requests.
 pub(crate) const FIT_REFRESH_MS: u64 = 60_000;
 
-/// The most items the dashboard fits (a fit at 10⁵ items took about 12 s
-/// and 280 MB on a loaded machine: above the server's load-test bars).
-pub(crate) const FIT_MAX_ITEMS: usize = 20_000;
+/// How long a dashboard request that finds the fit due waits for it (ms).
+/// The fit runs on a thread of its own, outside the engine's lock: a fit
+/// that takes longer (N = 10⁵ items: about 2 s on 2 idle cores) finishes
+/// there, and until it does the dashboard shows the previous fit, or says
+/// that the first is underway. Small campaigns' fits end well within it, so
+/// their dashboards show the votes they were asked with.
+pub(crate) const FIT_WAIT_MS: u64 = 1000;
 
 /// The Bradley–Terry fit of every vote so far, as the dashboard shows it.
 #[derive(Debug)]
@@ -149,7 +155,9 @@ pub(crate) struct FitJob {
 
 impl FitJob {
     /// Fits Bradley–Terry (Davidson's ties, prior [`FIT_PRIOR_SD`]) with
-    /// intervals, P(top [`FIT_TOP_K`]) and the settled top k.
+    /// intervals, P(top [`FIT_TOP_K`]) and the settled top k, on one
+    /// thread (the others' cores stay with the annotators' requests; the
+    /// results are the same on any number).
     ///
     /// # Complexity
     /// O(votes + N) per Newton step, plus O(draws · N log N) for the rank
@@ -157,16 +165,21 @@ impl FitJob {
     pub(crate) fn run(self, now: u64) -> Fitted {
         let start = std::time::Instant::now();
         let data = &self.data;
-        let result = BradleyTerry::new()
-            .prior_sd(FIT_PRIOR_SD)
-            .and_then(|m| m.fit(data))
-            .and_then(|fit| {
-                let opts = Inference::new().top_k(FIT_TOP_K.min(data.n_items().max(1)))?;
-                let u = fit.uncertainty(data, &opts)?;
-                let order = fit.order();
-                Ok((fit, u, order))
-            })
-            .map_err(|e| e.to_string());
+        let one = Threads::Fixed(NonZeroUsize::MIN);
+        let result = with_threads(one, || {
+            BradleyTerry::new()
+                .prior_sd(FIT_PRIOR_SD)
+                .and_then(|m| m.fit(data))
+                .and_then(|fit| {
+                    let opts = Inference::new()
+                        .top_k(FIT_TOP_K.min(data.n_items().max(1)))?
+                        .threads(one);
+                    let u = fit.uncertainty(data, &opts)?;
+                    let order = fit.order();
+                    Ok((fit, u, order))
+                })
+                .map_err(|e| e.to_string())
+        });
         Fitted {
             votes: self.votes,
             exclusions: self.exclusions,
@@ -199,21 +212,6 @@ impl Engine {
                 return None;
             }
         }
-        let n = c.scheduler().config().n_items();
-        if n > FIT_MAX_ITEMS {
-            // Not measured within the load test's memory and time bars:
-            // said once, not fitted.
-            self.fitted = Some(Arc::new(Fitted {
-                votes,
-                exclusions,
-                fitted_ms: now,
-                took_ms: 0,
-                result: Err(format!(
-                    "not fitted on the dashboard above {FIT_MAX_ITEMS} items ({n} here): use acm campaign rank --estimator bt"
-                )),
-            }));
-            return None;
-        }
         self.fitting = true;
         Some(FitJob {
             votes,
@@ -226,6 +224,17 @@ impl Engine {
     pub(crate) fn fit_done(&mut self, fitted: Fitted) {
         self.fitting = false;
         self.fitted = Some(Arc::new(fitted));
+    }
+
+    /// Forgets a due fit that could not be started (its thread was
+    /// refused): the next dashboard request tries again.
+    pub(crate) fn fit_abandoned(&mut self) {
+        self.fitting = false;
+    }
+
+    /// Whether a fit is underway.
+    pub(crate) fn fitting(&self) -> bool {
+        self.fitting
     }
 
     /// The cached fit (`None` before the first).

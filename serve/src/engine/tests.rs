@@ -247,3 +247,35 @@ fn a_workers_first_task_is_not_a_control_pair() {
         "control pairs still come after the first"
     );
 }
+
+/// The dashboard's fit: due after the first vote, marked underway while a
+/// thread runs it (the status says so, and no second fit is handed out),
+/// then shown; a fit that could not be started is due again.
+#[test]
+fn a_fit_underway_is_shown_as_such_and_handed_out_once() {
+    use crate::status::FittedInfo;
+    let mut e = engine(8, None);
+    assert!(e.fit_due(0).is_none(), "no vote yet");
+    assert!(e.status(None, 0).fitted.is_none());
+    let a = arrive(&mut e, "a");
+    let t = task(e.next(a, 0));
+    assert_eq!(e.answer(a, t, Vote::First, 1), Ok(Accepted::Recorded));
+    let job = e.fit_due(2).expect("due after the first vote");
+    assert!(e.fitting());
+    assert!(e.fit_due(3).is_none(), "one fit at a time");
+    assert!(matches!(
+        e.status(None, 3).fitted,
+        Some(FittedInfo::Underway { underway: true })
+    ));
+    e.fit_abandoned();
+    assert!(!e.fitting());
+    drop(job);
+    let job = e.fit_due(4).expect("due again once abandoned");
+    e.fit_done(job.run(4));
+    assert!(!e.fitting());
+    assert!(matches!(
+        e.status(None, 5).fitted,
+        Some(FittedInfo::Ranked { .. })
+    ));
+    assert!(e.fit_due(6).is_none(), "the same votes: cached");
+}

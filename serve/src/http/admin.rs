@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
+use std::time::Duration;
 
 use adaptive_comp_metrics::ballot::{Phase, Unvoted};
 use axum::extract::rejection::FormRejection;
@@ -15,7 +16,7 @@ use serde_json::{Value, json};
 use super::auth::{ADMIN_COOKIE, CsrfForm, admin_form, admin_refused};
 use super::error::{html, json_response, see_other};
 use super::{App, AppError};
-use crate::engine::{CloseCheck, Engine, VOTES_CSV_HEADER, csv_field};
+use crate::engine::{CloseCheck, Engine, FIT_WAIT_MS, VOTES_CSV_HEADER, csv_field};
 use crate::parse::{self, forms};
 use crate::secret::ct_eq;
 use crate::status::{EXAMPLES, Status};
@@ -219,7 +220,8 @@ pub(crate) async fn json(
 /// The dashboard's content, from the engine's figures (on a blocking
 /// thread: the agreement, when due, and the ranking after a close take
 /// O(tasks) and O(N log N) under the engine's lock; the Bradley–Terry fit,
-/// when due, runs outside it).
+/// when due, runs on a thread of its own, outside it, and the request
+/// waits for it at most [`FIT_WAIT_MS`]).
 async fn dashboard(app: &Arc<App>, top: Option<usize>) -> Result<Status, AppError> {
     let app = Arc::clone(app);
     tokio::task::spawn_blocking(move || {
@@ -228,8 +230,21 @@ async fn dashboard(app: &Arc<App>, top: Option<usize>) -> Result<Status, AppErro
         // meanwhile (O(votes) copy under it, the fit without it).
         let job = app.engine().fit_due(now);
         if let Some(job) = job {
-            let fitted = job.run(now);
-            app.engine().fit_done(fitted);
+            let (done, finished) = std::sync::mpsc::channel::<()>();
+            let fitter = Arc::clone(&app);
+            let started = std::thread::Builder::new()
+                .name("acm-fit".into())
+                .spawn(move || {
+                    let fitted = job.run(now);
+                    fitter.engine().fit_done(fitted);
+                    let _ = done.send(());
+                });
+            match started {
+                Ok(_) => {
+                    let _ = finished.recv_timeout(Duration::from_millis(FIT_WAIT_MS));
+                }
+                Err(_) => app.engine().fit_abandoned(),
+            }
         }
         app.engine().status(top, now)
     })

@@ -288,6 +288,7 @@ pub(crate) fn dashboard(st: &Status, csrf: &str, notice: Option<&str>, view: &Vi
                     }
                 }
                 Some(FittedInfo::Failed { error }) => p { "The fit failed: " (error) }
+                Some(FittedInfo::Underway { .. }) => p { "The first fit of the votes is underway: reload the page in a moment." }
                 None => p { "No vote yet." }
             }
         }

@@ -127,7 +127,8 @@ pub struct RankArgs {
     /// Column of the scores in the model file.
     #[arg(long, default_value = "score")]
     pub model_score_column: String,
-    /// How the ranking is estimated.
+    /// How the ranking is estimated (`acm pairwise fit` calls its choice of model --model; here
+    /// --model names a model's scores to correlate with the ranking).
     #[arg(long, value_enum, default_value_t = Estimator::Borda)]
     pub estimator: Estimator,
     #[command(flatten)]
