@@ -19,8 +19,8 @@
 //! every mean) or skip them.
 
 use super::error::{RelevanceError, Result, check_finite};
-use super::flat::descending_key;
 use super::judgements::{Assessments, Level};
+use super::keys::descending_key;
 use crate::sum::Neumaier;
 use core::cmp::Ordering;
 use num_traits::Float;

@@ -148,6 +148,7 @@ mod evaluate;
 mod flat;
 mod intern;
 mod judgements;
+mod keys;
 mod measure;
 mod metrics;
 mod options;

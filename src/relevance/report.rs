@@ -3,11 +3,11 @@
 
 #[cfg(feature = "serde")]
 use super::error::{RelevanceError, Result};
-use super::evaluate::{TrecEvalVersion, TrecOptions};
 use super::flat::Qrels;
 use super::intern::Ids;
 use super::measure::Measure;
 use super::metrics::{Mean, NoRelevant};
+use super::options::{TrecEvalVersion, TrecOptions};
 use crate::sum::Neumaier;
 
 /// Per-query values and their means; see [`evaluate_trec`](super::evaluate_trec).

@@ -547,17 +547,13 @@ fn bad_model_files() {
     let state = f.p("s.json");
     f.import(&f.all_first("alice"));
     ok(&["close", "--state", &state]);
+    let (ranking, model) = (f.p("r.csv"), f.p("m.csv"));
+    let args = [
+        "rank", "--state", &state, "--out", &ranking, "--model", &model,
+    ];
     let rank = |text: &str| {
         f.write("m.csv", text);
-        fails(&[
-            "rank",
-            "--state",
-            &state,
-            "--out",
-            &f.p("r.csv"),
-            "--model",
-            &f.p("m.csv"),
-        ])
+        fails(&args)
     };
     let mut good = String::from("id,score\n");
     for i in 0..10 {
@@ -582,15 +578,7 @@ fn bad_model_files() {
     contains(&rank("ident,score\n"), "m.csv:1: no column \"id\"");
     assert!(!f.dir.join("r.csv").exists());
     f.write("m.csv", &good);
-    let out = ok(&[
-        "rank",
-        "--state",
-        &state,
-        "--out",
-        &f.p("r.csv"),
-        "--model",
-        &f.p("m.csv"),
-    ]);
+    let out = ok(&args);
     assert!(out.contains("rho_w") && out.contains("tau_b"), "{out}");
     assert!(out.contains("note: ballot 2 is still open"), "{out}");
 }

@@ -3,8 +3,9 @@
 //! tables of an [`Ids`].
 
 use super::error::{Location, RelevanceError, Result};
-use super::evaluate::TrecEvalVersion;
 use super::intern::{Documents, Ids, StringTable};
+use super::keys::{descending_key, from_descending_key, from_judgement_key, judgement_key};
+use super::options::TrecEvalVersion;
 
 /// Entries held by one qrels or run (they are indexed with `u32`).
 const MAX_ENTRIES: usize = u32::MAX as usize;
@@ -460,46 +461,6 @@ mod run;
 
 pub use qrels::{Qrels, QrelsBuilder};
 pub use run::{RunBuilder, TrecRun};
-
-/// A u64 whose increasing order is that of decreasing grade, then
-/// increasing document id.
-#[inline]
-fn judgement_key(grade: i32, doc: u32) -> u64 {
-    let ascending = (grade as u32) ^ (1 << 31);
-    (u64::from(!ascending) << 32) | u64::from(doc)
-}
-
-/// The inverse of [`judgement_key`].
-#[inline]
-fn from_judgement_key(key: u64) -> (i32, u32) {
-    let ascending = !((key >> 32) as u32);
-    ((ascending ^ (1 << 31)) as i32, key as u32)
-}
-
-/// A u64 whose increasing order is the decreasing order of finite `x`
-/// (−0 and +0 share a key).
-#[inline]
-pub(crate) fn descending_key(x: f64) -> u64 {
-    let bits = (x + 0.0).to_bits();
-    let ascending = if bits >> 63 == 1 {
-        !bits
-    } else {
-        bits | (1 << 63)
-    };
-    !ascending
-}
-
-/// The inverse of [`descending_key`] (−0 comes back as +0).
-#[inline]
-fn from_descending_key(key: u64) -> f64 {
-    let ascending = !key;
-    let bits = if ascending >> 63 == 1 {
-        ascending & !(1 << 63)
-    } else {
-        !ascending
-    };
-    f64::from_bits(bits)
-}
 
 #[cfg(test)]
 mod tests;

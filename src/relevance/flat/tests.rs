@@ -25,30 +25,6 @@ fn ranking_of_a_query_the_run_lacks_is_none() -> Result<()> {
     Ok(())
 }
 
-#[test]
-fn descending_key_round_trips() {
-    for x in [0.0, -0.0, 1.5, -2.25, f64::MAX, f64::MIN, 1e-310, -1e-310] {
-        let y = from_descending_key(descending_key(x));
-        assert_eq!(y.to_bits(), (x + 0.0).to_bits(), "{x}");
-    }
-    assert!(descending_key(2.0) < descending_key(1.0));
-    for (g, d) in [
-        (0, 0),
-        (-1, 7),
-        (i32::MIN, u32::MAX),
-        (i32::MAX, 0),
-        (3, 12),
-    ] {
-        assert_eq!(from_judgement_key(judgement_key(g, d)), (g, d));
-    }
-    // Decreasing grade first, then increasing document.
-    assert!(judgement_key(2, 9) < judgement_key(1, 0));
-    assert!(judgement_key(0, 9) < judgement_key(-1, 0));
-    assert!(judgement_key(i32::MAX, 5) < judgement_key(i32::MIN, 0));
-    assert!(judgement_key(1, 3) < judgement_key(1, 4));
-    assert!(descending_key(-1.0) > descending_key(-0.5));
-}
-
 use proptest::prelude::*;
 
 proptest! {
