@@ -286,11 +286,48 @@
 /// declared with `serde(try_from = "$repr")`, so every value read goes
 /// through `$build`, the type's own checked constructor. Written once here
 /// for the crate's many validated types.
+///
+/// The first form declares the type too, from one list of (private) fields
+/// that the mirror repeats, so that the two cannot drift apart:
+///
+/// ```text
+/// serde_mirror! {
+///     /// The type's documentation.
+///     #[derive(Debug, Clone)]
+///     pub struct Type { a: f64, b: u64 }
+///     mirror TypeRepr, TypeError, |r| Self::new(r.a, r.b)
+/// }
+/// ```
+///
+/// The second form declares the mirror and the conversion of a type
+/// declared by hand with `serde(try_from = "$repr")`.
 macro_rules! serde_mirror {
+    (
+        $(#[$meta:meta])*
+        $vis:vis struct $ty:ident { $($field:ident: $fty:ty),+ $(,)? }
+        mirror $repr:ident, $error:ty, |$r:ident| $build:expr $(,)?
+    ) => {
+        $(#[$meta])*
+        #[cfg_attr(
+            feature = "serde",
+            derive(serde::Serialize, serde::Deserialize),
+            serde(try_from = "<Self as crate::SerdeMirror>::Mirror")
+        )]
+        $vis struct $ty {
+            $($field: $fty),+
+        }
+
+        #[cfg(feature = "serde")]
+        impl crate::SerdeMirror for $ty {
+            type Mirror = $repr;
+        }
+
+        serde_mirror!($ty, $repr, $error, { $($field: $fty),+ }, |$r| $build);
+    };
     ($ty:ty, $repr:ident, $error:ty, { $($field:ident: $fty:ty),+ $(,)? }, |$r:ident| $build:expr) => {
         #[cfg(feature = "serde")]
         #[derive(serde::Deserialize)]
-        struct $repr {
+        pub(crate) struct $repr {
             $($field: $fty),+
         }
 
@@ -299,6 +336,29 @@ macro_rules! serde_mirror {
             type Error = $error;
             fn try_from($r: $repr) -> core::result::Result<Self, $error> {
                 $build
+            }
+        }
+    };
+}
+
+/// The mirror that a type declared by [`serde_mirror!`]'s first form is
+/// read through (its `serde(try_from)` names it as `<Self as SerdeMirror>::Mirror`).
+#[cfg(feature = "serde")]
+trait SerdeMirror {
+    type Mirror;
+}
+
+/// `impl Display` for a result that prints as one formatted line, the
+/// crate's most common case (see `present`): `$d` is bound to the
+/// formatter's precision or the default 4 decimals for the format string and
+/// its arguments, and the doc comment before the type documents the impl.
+macro_rules! display_line {
+    ($(#[$doc:meta])* $ty:ty, |$this:ident, $d:ident| $($format:tt)+) => {
+        $(#[$doc])*
+        impl core::fmt::Display for $ty {
+            fn fmt(&$this, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                let $d = $crate::present::precision(f);
+                write!(f, $($format)+)
             }
         }
     };
