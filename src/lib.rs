@@ -281,27 +281,48 @@
 #![doc(test(attr(deny(warnings))))]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
-/// Declares `$repr`, the unvalidated mirror of a type that serde reads
-/// (feature `serde`), and the conversion that validates it: the type is
-/// declared with `serde(try_from = "$repr")`, so every value read goes
-/// through `$build`, the type's own checked constructor. Written once here
-/// for the crate's many validated types.
+/// Declares a type that serde reads (feature `serde`) only through an
+/// unvalidated mirror and a checked conversion: the type derives
+/// `Serialize` and `Deserialize` with `serde(try_from = mirror)`, so every
+/// value read goes through the type's own checked constructor. Written once
+/// here for the crate's many validated types, in three forms:
 ///
-/// The first form declares the type too, from one list of (private) fields
-/// that the mirror repeats, so that the two cannot drift apart:
-///
-/// ```text
-/// serde_mirror! {
-///     /// The type's documentation.
-///     #[derive(Debug, Clone)]
-///     pub struct Type { a: f64, b: u64 }
-///     mirror TypeRepr, TypeError, |r| Self::new(r.a, r.b)
-/// }
-/// ```
-///
-/// The second form declares the mirror and the conversion of a type
-/// declared by hand with `serde(try_from = "$repr")`.
+/// - `pub struct Type { a: f64, b: u64 } mirror TypeRepr, TypeError, |r|
+///   build`: the type, its mirror from the same field list (so that the two
+///   cannot drift apart) and the conversion `build`;
+/// - `pub struct Type { … } read through "path::TypeRepr"` (`read and
+///   written through` when serde writes the mirror too, `into`): the type,
+///   whose mirror and conversion are written by hand;
+/// - `serde_mirror!(Type, TypeRepr, TypeError, { a: f64 }, |r| build)`: the
+///   mirror and conversion of a type declared by hand with
+///   `serde(try_from = "TypeRepr")`.
 macro_rules! serde_mirror {
+    (
+        $(#[$meta:meta])*
+        $vis:vis struct $ty:ident { $($body:tt)* }
+        read through $repr:literal
+    ) => {
+        $(#[$meta])*
+        #[cfg_attr(
+            feature = "serde",
+            derive(serde::Serialize, serde::Deserialize),
+            serde(try_from = $repr)
+        )]
+        $vis struct $ty { $($body)* }
+    };
+    (
+        $(#[$meta:meta])*
+        $vis:vis struct $ty:ident { $($body:tt)* }
+        read and written through $repr:literal
+    ) => {
+        $(#[$meta])*
+        #[cfg_attr(
+            feature = "serde",
+            derive(serde::Serialize, serde::Deserialize),
+            serde(try_from = $repr, into = $repr)
+        )]
+        $vis struct $ty { $($body)* }
+    };
     (
         $(#[$meta:meta])*
         $vis:vis struct $ty:ident { $($field:ident: $fty:ty),+ $(,)? }
