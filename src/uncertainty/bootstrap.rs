@@ -427,7 +427,7 @@ impl Bootstrap {
     ) where
         G: Fn(&[usize]) -> Result<f64, CorrelationError> + Sync,
     {
-        let Ok(()) = engine::for_each_in(
+        let Ok(()) = engine::for_each(
             range,
             seed,
             self.threads,
@@ -624,7 +624,7 @@ impl Bootstrap {
     {
         let mut theta = Vec::with_capacity(n);
         engine::for_each(
-            n,
+            0..n,
             0,
             self.threads,
             || Vec::with_capacity(n),

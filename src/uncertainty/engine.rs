@@ -49,9 +49,12 @@ pub(crate) fn check_count(
     Ok(())
 }
 
-/// Runs `job(state, i, rng_i)` for `i` in `0..count` and hands every result
+/// Runs `job(state, i, rng_i)` for `i` in `range` and hands every result
 /// to `sink(i, result)` in index order; the first error of `sink` stops the
-/// run (no later block is computed) and is returned.
+/// run (no later block is computed) and is returned. Replicate `i` gets its
+/// own stream whatever the range, so a run split into ranges (on several
+/// processes or machines) and put back together in index order is the run
+/// over `0..count` itself.
 ///
 /// Within a block the indices are split into contiguous chunks, one per
 /// thread (at most [`MAX_THREADS`]), each thread with its own `init()` state
@@ -59,27 +62,6 @@ pub(crate) fn check_count(
 /// whose thread cannot be spawned runs on the caller's thread. A panic in
 /// `job` is propagated.
 pub(crate) fn for_each<S, T, I, J, K, E>(
-    count: usize,
-    seed: u64,
-    threads: Threads,
-    init: I,
-    job: J,
-    sink: K,
-) -> Result<(), E>
-where
-    T: Send,
-    I: Fn() -> S + Sync,
-    J: Fn(&mut S, usize, &mut ChaCha8Rng) -> T + Sync,
-    K: FnMut(usize, T) -> Result<(), E>,
-{
-    for_each_in(0..count, seed, threads, init, job, sink)
-}
-
-/// [`for_each`] for the indices of `range` only: replicate `i` gets the
-/// same stream, and so the same result, as in a run over `0..count`, so a
-/// run split into ranges (on several processes or machines) and put back
-/// together in index order is the run itself.
-pub(crate) fn for_each_in<S, T, I, J, K, E>(
     range: core::ops::Range<usize>,
     seed: u64,
     threads: Threads,
@@ -239,7 +221,7 @@ mod tests {
     fn draw(count: usize, t: Threads) -> Vec<(usize, u64)> {
         let mut out = Vec::new();
         let calls = for_each(
-            count,
+            0..count,
             7,
             t,
             || 0usize,
@@ -282,7 +264,7 @@ mod tests {
         for t in [1, 4] {
             let mut seen = 0;
             let r = for_each(
-                3 * BLOCK,
+                0..3 * BLOCK,
                 1,
                 Threads::Fixed(NonZeroUsize::new(t).unwrap()),
                 || (),
@@ -301,7 +283,7 @@ mod tests {
     fn zero_replicates_give_nothing() {
         let mut n = 0;
         for_each(
-            0,
+            0..0,
             1,
             Threads::Available,
             || (),

@@ -296,7 +296,7 @@ impl Permutations {
         let observed = difference(statistic, &h, &a, &b)?;
         let mut tally = Tally::new(observed);
         engine::for_each(
-            self.permutations,
+            0..self.permutations,
             seed,
             self.threads,
             || (a.clone(), b.clone()),

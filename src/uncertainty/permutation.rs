@@ -649,7 +649,7 @@ impl Permutations {
         seed: u64,
         sink: impl FnMut(f64),
     ) -> Result<(), UncertaintyError> {
-        engine::for_each_in(
+        engine::for_each(
             range,
             seed,
             self.threads,

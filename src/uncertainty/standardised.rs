@@ -307,17 +307,9 @@ impl GammaMonteCarlo {
         F: Float,
         R: Rng + ?Sized,
     {
-        self.check()?;
-        let (a, b, w) = config.ranks_and_weights(x, y)?;
-        let rho = crate::correlation::weighted::rho_w_normalised(&a, &b, &w)?;
-        let moments = self.moments_of_ranks(config, Coefficient::Rho, &a, &b, rng)?;
-        let ties = crate::correlation::standardised::has_ties(&a)
-            || crate::correlation::standardised::has_ties(&b);
-        Ok(StandardisedRho::new(
-            rho,
-            &Standardiser::new(moments)?,
-            ties,
-        )?)
+        let rho_w = crate::correlation::weighted::rho_w_normalised;
+        let (rho, map, ties) = self.standardise(config, Coefficient::Rho, x, y, rng, rho_w)?;
+        Ok(StandardisedRho::new(rho, &map, ties)?)
     }
 
     /// τ_w on the standardised scale against the permutation null of the
@@ -353,17 +345,35 @@ impl GammaMonteCarlo {
         F: Float,
         R: Rng + ?Sized,
     {
+        let tau_w = crate::correlation::weighted::tau_w_normalised;
+        let (tau, map, ties) = self.standardise(config, Coefficient::Tau, x, y, rng, tau_w)?;
+        Ok(StandardisedTau::new(tau, &map, ties)?)
+    }
+
+    /// What both standardised coefficients need: the raw coefficient
+    /// (`raw` of the ranks and weights), the map of the data's permutation
+    /// null and whether either ranking has ties.
+    fn standardise<W, F, R, T>(
+        &self,
+        config: &TopWeighted<W>,
+        coefficient: Coefficient,
+        x: &[F],
+        y: &[F],
+        rng: &mut R,
+        raw: impl FnOnce(&[f64], &[f64], &[f64]) -> Result<T, CorrelationError>,
+    ) -> Result<(T, Standardiser, bool), UncertaintyError>
+    where
+        W: Weigher + Sync,
+        F: Float,
+        R: Rng + ?Sized,
+    {
         self.check()?;
         let (a, b, w) = config.ranks_and_weights(x, y)?;
-        let tau = crate::correlation::weighted::tau_w_normalised(&a, &b, &w)?;
-        let moments = self.moments_of_ranks(config, Coefficient::Tau, &a, &b, rng)?;
+        let value = raw(&a, &b, &w)?;
+        let moments = self.moments_of_ranks(config, coefficient, &a, &b, rng)?;
         let ties = crate::correlation::standardised::has_ties(&a)
             || crate::correlation::standardised::has_ties(&b);
-        Ok(StandardisedTau::new(
-            tau,
-            &Standardiser::new(moments)?,
-            ties,
-        )?)
+        Ok((value, Standardiser::new(moments)?, ties))
     }
 
     /// [`moments`](Self::moments) with a seed in place of the generator:
@@ -583,7 +593,7 @@ impl GammaMonteCarlo {
         mut take: impl FnMut(T),
     ) -> Result<(), UncertaintyError> {
         engine::for_each(
-            count,
+            0..count,
             seed,
             self.threads,
             || (kernel.b_items().to_vec(), kernel.scratch()),

@@ -39,7 +39,7 @@ where
 {
     let mut out = vec![0.0; resamples * k];
     let Ok(()) = engine::for_each(
-        resamples,
+        0..resamples,
         seed,
         threads,
         || (vec![0usize; n], vec![0.0; k]),
@@ -171,7 +171,7 @@ where
 {
     let mut out = Vec::with_capacity(n * k);
     let Ok(()) = engine::for_each(
-        n,
+        0..n,
         0,
         threads,
         || Vec::with_capacity(n),

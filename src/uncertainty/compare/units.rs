@@ -268,7 +268,7 @@ impl Compare {
             pairs.len()
         ];
         let Ok(()) = engine::for_each(
-            self.replicates,
+            0..self.replicates,
             seed,
             self.threads,
             || vec![0.0; n],
