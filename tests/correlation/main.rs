@@ -11,6 +11,8 @@ mod splitmix;
 #[path = "../common/harness.rs"]
 mod harness;
 mod misuse;
+#[path = "../common/null_moments.rs"]
+mod null_moments;
 mod parallel;
 mod pearson_props;
 mod pearson_scipy;

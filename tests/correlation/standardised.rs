@@ -13,6 +13,8 @@ use adaptive_comp_metrics::{
 };
 use proptest::prelude::*;
 
+use super::null_moments::moments_of;
+
 const SCHEMES: [Scheme; 4] = [
     Scheme::Additive,
     Scheme::Multiplicative,
@@ -60,19 +62,6 @@ fn brute_values<W: Weigher>(
             }
         })
         .collect()
-}
-
-fn moments_of(values: &[f64]) -> [f64; 3] {
-    let m = values.len() as f64;
-    let mean = values.iter().sum::<f64>() / m;
-    let var = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / m;
-    let left = values
-        .iter()
-        .filter(|&&v| v < mean)
-        .map(|v| (v - mean).powi(2))
-        .sum::<f64>()
-        / m;
-    [mean, var, left]
 }
 
 fn ranks(n: usize) -> Vec<f64> {

@@ -214,7 +214,9 @@ fn tie_aware_mode_matches_the_slice_api() -> TestResult {
     Ok(())
 }
 
-fn eval(
+/// Reads qrels and a run from text into fresh ids and evaluates them (shared
+/// with `relevance_trec_official`).
+pub(crate) fn eval(
     qrels: &str,
     run: &str,
     m: &[Measure],

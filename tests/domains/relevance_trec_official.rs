@@ -11,25 +11,15 @@
 
 use adaptive_comp_metrics::relevance::{
     Ids, Measure, NoRelevant, Qrels, RelevanceError, Ties, TrecEvalVersion, TrecOptions,
-    TrecReport, TrecRun, TrecSyntax, evaluate_trec, read_trec_qrels, read_trec_qrels_with,
-    read_trec_run, read_trec_run_with,
+    TrecReport, TrecRun, TrecSyntax, evaluate_trec, read_trec_qrels_with, read_trec_run,
+    read_trec_run_with,
 };
 use proptest::prelude::*;
 use std::collections::HashMap;
 
-type TestResult = Result<(), Box<dyn std::error::Error>>;
+use super::relevance_trec::eval;
 
-fn eval_with(
-    qrels: &str,
-    run: &str,
-    m: &[Measure],
-    o: &TrecOptions,
-) -> Result<TrecReport, RelevanceError> {
-    let mut ids = Ids::new();
-    let q = read_trec_qrels(qrels.as_bytes(), &mut ids)?;
-    let r = read_trec_run(run.as_bytes(), &mut ids)?;
-    evaluate_trec(&q, &r, m, o)
-}
+type TestResult = Result<(), Box<dyn std::error::Error>>;
 
 /// The first row's values, undefined as NaN.
 fn first_row(r: &TrecReport) -> Vec<f64> {
@@ -59,13 +49,13 @@ fn scores_as_c_floats_or_doubles() -> TestResult {
     let run = "a Q0 x 1 0.30000000000000004 r\na Q0 y 2 0.3 r\n";
     let m = [Measure::AveragePrecision];
     assert_eq!(
-        eval_with(qrels, run, &m, &TrecOptions::default())?.summary[0].value,
+        eval(qrels, run, &m, &TrecOptions::default())?.summary[0].value,
         Some(0.5)
     );
-    assert_eq!(eval_with(qrels, run, &m, &V9)?.summary[0].value, Some(1.0));
+    assert_eq!(eval(qrels, run, &m, &V9)?.summary[0].value, Some(1.0));
     // Scores distinct as floats keep their order in both.
     let far = "a Q0 x 1 0.31 r\na Q0 y 2 0.3 r\n";
-    assert_eq!(eval_with(qrels, far, &m, &V9)?.summary[0].value, Some(0.5));
+    assert_eq!(eval(qrels, far, &m, &V9)?.summary[0].value, Some(0.5));
     // A float tie among other documents: only the tied run is reordered.
     // 1 + 1e-9 and 1 are one float; "b" > "a" so b goes first in 9.
     let qrels = "q 0 a 1\nq 0 b 0\nq 0 c 1\n";
@@ -73,10 +63,10 @@ fn scores_as_c_floats_or_doubles() -> TestResult {
     let ap10 = (1.0 + 2.0 / 2.0) / 2.0; // c, a (rel), b, z
     let ap9 = (1.0 + 2.0 / 3.0) / 2.0; // c, b, a (rel), z
     assert_eq!(
-        first_row(&eval_with(qrels, run, &m, &TrecOptions::default())?),
+        first_row(&eval(qrels, run, &m, &TrecOptions::default())?),
         [ap10]
     );
-    assert_eq!(first_row(&eval_with(qrels, run, &m, &V9)?), [ap9]);
+    assert_eq!(first_row(&eval(qrels, run, &m, &V9)?), [ap9]);
     // Under Ties::Expected, 9 groups by float: a and b form one tie group.
     let ex9 = TrecOptions {
         ties: Ties::Expected,
@@ -86,9 +76,9 @@ fn scores_as_c_floats_or_doubles() -> TestResult {
         ties: Ties::Expected,
         ..TrecOptions::default()
     };
-    assert_eq!(first_row(&eval_with(qrels, run, &m, &ex10)?), [ap10]);
+    assert_eq!(first_row(&eval(qrels, run, &m, &ex10)?), [ap10]);
     let mean = (ap10 + ap9) / 2.0;
-    assert!((first_row(&eval_with(qrels, run, &m, &ex9)?)[0] - mean).abs() < 1e-15);
+    assert!((first_row(&eval(qrels, run, &m, &ex9)?)[0] - mean).abs() < 1e-15);
     Ok(())
 }
 
@@ -118,7 +108,7 @@ fn new_measures_by_hand() -> TestResult {
         Measure::InterpolatedPrecision(70),
         Measure::InterpolatedPrecision(100),
     ];
-    let v = first_row(&eval_with(qrels, run, &m, &TrecOptions::default())?);
+    let v = first_row(&eval(qrels, run, &m, &TrecOptions::default())?);
     // R = 3, N = 2 judged non-relevant, min(N, R) = 2. r1 has n1 above it:
     // 1 − 1/2; r2 has n1 and n2 (u1 and x are skipped): 1 − 2/2.
     assert_eq!(v[0], (0.5 + 0.0) / 3.0);
@@ -140,7 +130,7 @@ fn new_measures_by_hand() -> TestResult {
     // trec_eval 9: c = ⌊3p + 0.9⌋ in doubles: p = 0.3 → 1, 0.4 → 2 (2.1),
     // 0.5 → 2, 0.6 → 2 (2.7), 0.7 → 2 (0.7·3 = 2.0999999999999996, so
     // 2.9999999999999996), 1 → 3. Both binaries print these values.
-    let v9 = first_row(&eval_with(qrels, run, &m, &V9)?);
+    let v9 = first_row(&eval(qrels, run, &m, &V9)?);
     assert_eq!(&v9[..9], &v[..9]);
     assert_eq!(
         &v9[9..],
@@ -156,7 +146,7 @@ fn geometric_map_summary_and_undefined_queries() -> TestResult {
     let qrels = "a 0 a1 1\nb 0 b4 1\nc 0 c1 0\n";
     let run = "a Q0 a1 1 1 r\nb Q0 b1 1 4 r\nb Q0 b2 2 3 r\nb Q0 b3 3 2 r\nb Q0 b4 4 1 r\nc Q0 c1 1 1 r\n";
     let m = [Measure::GeometricMap, Measure::AveragePrecision];
-    let r = eval_with(qrels, run, &m, &TrecOptions::default())?;
+    let r = eval(qrels, run, &m, &TrecOptions::default())?;
     let want = ((1.0_f64.ln() + 0.25_f64.ln() + 1e-5_f64.ln()) / 3.0).exp();
     let got = r.summary[0].value.ok_or("gm_map")?;
     assert!((got - want).abs() < 1e-15, "{got} {want}");
@@ -166,14 +156,14 @@ fn geometric_map_summary_and_undefined_queries() -> TestResult {
         no_relevant: NoRelevant::Skip,
         ..TrecOptions::default()
     };
-    let r = eval_with(qrels, run, &m, &skip)?;
+    let r = eval(qrels, run, &m, &skip)?;
     assert!((r.summary[0].value.ok_or("gm_map")? - 0.5).abs() < 1e-15);
     // -c: a judged query the run lacks counts as AP 0 (floored).
     let c = TrecOptions {
         complete: true,
         ..TrecOptions::default()
     };
-    let r = eval_with(&format!("{qrels}d 0 d1 1\n"), run, &m, &c)?;
+    let r = eval(&format!("{qrels}d 0 d1 1\n"), run, &m, &c)?;
     let want = ((0.25_f64.ln() + 2.0 * 1e-5_f64.ln()) / 4.0).exp();
     assert!((r.summary[0].value.ok_or("gm_map")? - want).abs() < 1e-15);
     Ok(())
@@ -189,7 +179,7 @@ fn bpref_counts_only_judged_documents() -> TestResult {
     let b = [Measure::Bpref];
     // Each relevant document has 3 non-relevant above: min(3, 2)/2 = 1.
     assert_eq!(
-        first_row(&eval_with(qrels, run, &b, &TrecOptions::default())?),
+        first_row(&eval(qrels, run, &b, &TrecOptions::default())?),
         [0.0]
     );
     // Level 2: nothing relevant: undefined (trec_eval prints 0).
@@ -197,17 +187,17 @@ fn bpref_counts_only_judged_documents() -> TestResult {
         relevance_level: 2,
         ..TrecOptions::default()
     };
-    assert!(first_row(&eval_with(qrels, run, &b, &l2)?)[0].is_nan());
+    assert!(first_row(&eval(qrels, run, &b, &l2)?)[0].is_nan());
     // Level 0: every judged document is relevant, none non-relevant (N = 0):
     // bpref = relevant retrieved / R = 5/5.
     let l0 = TrecOptions {
         relevance_level: 0,
         ..TrecOptions::default()
     };
-    assert_eq!(first_row(&eval_with(qrels, run, &b, &l0)?), [1.0]);
+    assert_eq!(first_row(&eval(qrels, run, &b, &l0)?), [1.0]);
     // No judged non-relevant document at level 1: every relevant one
     // retrieved scores 1; r2 not retrieved: 1/2.
-    let r = eval_with(
+    let r = eval(
         "q 0 r1 1\nq 0 r2 1\n",
         "q Q0 x 1 2 t\nq Q0 r1 2 1 t\n",
         &b,
@@ -235,7 +225,7 @@ fn tie_aware_values_by_hand() -> TestResult {
         ties: Ties::Expected,
         ..TrecOptions::default()
     };
-    let v = first_row(&eval_with(qrels, run, &m, &o)?);
+    let v = first_row(&eval(qrels, run, &m, &o)?);
     // bpref: each relevant document has n1 above it with probability 1/2:
     // E[1 − min(X, 2)/1] = 1/2.
     assert!((v[0] - 0.5).abs() < 1e-15);
@@ -252,7 +242,7 @@ fn tie_aware_values_by_hand() -> TestResult {
     assert!((v[5] - 0.5 * 0.5 * sum).abs() < 1e-15);
     // gm_map and iprec_at_recall have no expectation here.
     for bad in [Measure::GeometricMap, Measure::InterpolatedPrecision(50)] {
-        let err = eval_with(qrels, run, &[Measure::AveragePrecision, bad], &o);
+        let err = eval(qrels, run, &[Measure::AveragePrecision, bad], &o);
         assert_eq!(
             err.err(),
             Some(RelevanceError::NoExpectation {

@@ -44,6 +44,9 @@ mod harness;
 mod histogram;
 mod limits;
 mod misuse;
+#[path = "../common/null_moments.rs"]
+#[allow(dead_code)] // used by `standardised` (feature `uncertainty`)
+mod null_moments;
 mod pairwise;
 mod seeded_values;
 mod serde_all;

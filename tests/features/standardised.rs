@@ -14,6 +14,8 @@ use core::num::NonZeroUsize;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
+use super::null_moments::moments_of;
+
 const COEFFICIENTS: [Coefficient; 2] = [Coefficient::Rho, Coefficient::Tau];
 
 fn rng(seed: u64) -> ChaCha8Rng {
@@ -129,15 +131,7 @@ fn ties_are_kept_in_the_permutation_null() {
                     Coefficient::Tau => tau_w_naive(&a, bp, &w).unwrap(),
                 });
             });
-            let m = all.len() as f64;
-            let mean = all.iter().sum::<f64>() / m;
-            let var = all.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / m;
-            let left = all
-                .iter()
-                .filter(|&&v| v < mean)
-                .map(|v| (v - mean).powi(2))
-                .sum::<f64>()
-                / m;
+            let [mean, var, left] = moments_of(&all);
             let mc = GammaMonteCarlo::new()
                 .standard_error(1e-3)
                 .moments_of(&config, c, &x, &y, &mut rng(7))
