@@ -9,7 +9,7 @@ use crate::ballot::Vote;
 
 /// The distinct unordered pairs of a list (a < b), and for each record its
 /// pair and whether it lists the pair's items in reverse.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub(crate) struct PairIndex {
     pub(crate) n_items: usize,
     pub(crate) a: Vec<u32>,
