@@ -240,14 +240,36 @@ pub(crate) fn cholesky(m: &mut Square, workers: usize) -> Result<(), usize> {
             let (_, below) = m.a.split_at_mut(k1 * n);
             let pieces: Vec<&mut [f64]> = below.chunks_mut(ROWS_PER_PIECE * n).collect();
             threads::map(pieces, workers, |rows| {
-                for row in rows.chunks_mut(n) {
-                    let p = &mut row[k0..k1];
-                    for j in 0..kb {
-                        let mut s = p[j];
-                        for l in 0..j {
-                            s -= p[l] * diag[j * kb + l];
+                // Four rows at a time, interleaved (t[4l + r] = row r's
+                // column k0 + l): four independent sums in flight instead
+                // of one chain of dependent subtractions, each row's in
+                // its own order as one row at a time.
+                let mut t = vec![0.0f64; 4 * kb];
+                for group in rows.chunks_mut(4 * n) {
+                    let count = group.len() / n;
+                    t.iter_mut().for_each(|v| *v = 0.0);
+                    for (r, row) in group.chunks(n).enumerate() {
+                        for (l, v) in row[k0..k1].iter().enumerate() {
+                            t[4 * l + r] = *v;
                         }
-                        p[j] = s / diag[j * kb + j];
+                    }
+                    for j in 0..kb {
+                        let d = &diag[j * kb..j * kb + j + 1];
+                        let (done, at) = t.split_at_mut(4 * j);
+                        let mut s = [at[0], at[1], at[2], at[3]];
+                        for (tl, &dl) in done.chunks_exact(4).zip(&d[..j]) {
+                            for r in 0..4 {
+                                s[r] -= tl[r] * dl;
+                            }
+                        }
+                        for r in 0..4 {
+                            at[r] = s[r] / d[j];
+                        }
+                    }
+                    for (r, row) in group.chunks_mut(n).enumerate().take(count) {
+                        for (l, v) in row[k0..k1].iter_mut().enumerate() {
+                            *v = t[4 * l + r];
+                        }
                     }
                 }
             });
