@@ -83,6 +83,7 @@ pub(super) fn width(level: Level, room: usize) -> usize {
 /// # Panics
 /// If `w` is not a width `level` offers, or the slices are too short.
 #[inline]
+#[allow(clippy::too_many_arguments)]
 pub(super) fn tile(
     level: Level,
     w: usize,
