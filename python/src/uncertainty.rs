@@ -188,6 +188,21 @@ fn rng(seed: u64) -> ChaCha8Rng {
     ChaCha8Rng::seed_from_u64(seed)
 }
 
+/// Reads x and y as slices of one float type and evaluates `$call` with
+/// `$stat` bound to the built statistic `$s` and `$a`, `$b` to the two
+/// slices (the GIL released unless the statistic calls Python); the result,
+/// unless a Python weigher raised, or its error as a `ValueError`.
+macro_rules! on_xy {
+    ($py:expr, $x:expr, $y:expr, $s:expr, |$stat:ident, $a:ident, $b:ident| $call:expr) => {{
+        let scores = read_all(&[$x, $y], &["x", "y"])?;
+        let result = on_same!($py, &scores, !$s.python(), |v| {
+            let ($stat, $a, $b) = (&*$s.statistic, v[0], v[1]);
+            $call
+        });
+        $s.check(result.or_value_error())
+    }};
+}
+
 /// A permutation test as (statistic, p_value, standard_error, permutations,
 /// at_least, at_most, null_mean, null_sd).
 pub type TestTuple = (f64, f64, f64, usize, usize, usize, f64, f64);
@@ -268,14 +283,8 @@ pub fn permutation_test(
     guard(|| {
         let s = statistic.build()?;
         let plan = permutations(count, alternative_name, s.threads(threads))?;
-        let scores = read_all(&[x, y], &["x", "y"])?;
-        let t = on_same!(py, &scores, !s.python(), |v| plan.test_seeded(
-            &*s.statistic,
-            v[0],
-            v[1],
-            seed
-        ));
-        Ok(test_tuple(&s.check(t.or_value_error())?))
+        let t = on_xy!(py, x, y, s, |stat, a, b| plan.test_seeded(stat, a, b, seed))?;
+        Ok(test_tuple(&t))
     })
 }
 
@@ -297,15 +306,14 @@ pub fn permutation_replicates<'py>(
     guard(|| {
         let s = statistic.build()?;
         let plan = permutations(count, "two-sided", s.threads(threads))?;
-        let scores = read_all(&[x, y], &["x", "y"])?;
-        let v = on_same!(py, &scores, !s.python(), |v| plan.replicates(
-            &*s.statistic,
-            v[0],
-            v[1],
+        let v = on_xy!(py, x, y, s, |stat, a, b| plan.replicates(
+            stat,
+            a,
+            b,
             start..stop,
             &mut rng(seed)
-        ));
-        Ok(array(py, s.check(v.or_value_error())?))
+        ))?;
+        Ok(array(py, v))
     })
 }
 
@@ -323,15 +331,10 @@ pub fn permutation_from_replicates(
     guard(|| {
         let s = statistic.build()?;
         let plan = permutations(count, alternative_name, s.threads(None))?;
-        let scores = read_all(&[x, y], &["x", "y"])?;
         let values = Scores::extract(values, "values")?.to_f64_vec();
-        let t = on_same!(py, &scores, !s.python(), |v| plan.test_from_replicates(
-            &*s.statistic,
-            v[0],
-            v[1],
-            &values
-        ));
-        Ok(test_tuple(&s.check(t.or_value_error())?))
+        let t = on_xy!(py, x, y, s, |stat, a, b| plan
+            .test_from_replicates(stat, a, b, &values))?;
+        Ok(test_tuple(&t))
     })
 }
 
@@ -353,14 +356,8 @@ pub fn bootstrap_ci(
     guard(|| {
         let s = statistic.build()?;
         let plan = bootstrap(count, level, method, s.threads(threads))?;
-        let scores = read_all(&[x, y], &["x", "y"])?;
-        let c = on_same!(py, &scores, !s.python(), |v| plan.run_seeded(
-            &*s.statistic,
-            v[0],
-            v[1],
-            seed
-        ));
-        Ok(interval_tuple(&s.check(c.or_value_error())?))
+        let c = on_xy!(py, x, y, s, |stat, a, b| plan.run_seeded(stat, a, b, seed))?;
+        Ok(interval_tuple(&c))
     })
 }
 
@@ -385,15 +382,14 @@ pub fn bootstrap_replicates<'py>(
     guard(|| {
         let s = statistic.build()?;
         let plan = bootstrap(count, level, method, s.threads(threads))?;
-        let scores = read_all(&[x, y], &["x", "y"])?;
-        let v = on_same!(py, &scores, !s.python(), |v| plan.replicates(
-            &*s.statistic,
-            v[0],
-            v[1],
+        let v = on_xy!(py, x, y, s, |stat, a, b| plan.replicates(
+            stat,
+            a,
+            b,
             start..stop,
             &mut rng(seed)
-        ));
-        Ok(array(py, s.check(v.or_value_error())?))
+        ))?;
+        Ok(array(py, v))
     })
 }
 
@@ -414,16 +410,15 @@ pub fn bootstrap_from_replicates(
     guard(|| {
         let s = statistic.build()?;
         let plan = bootstrap(count, level, method, s.threads(None))?;
-        let scores = read_all(&[x, y], &["x", "y"])?;
         let values = Scores::extract(values, "values")?.to_f64_vec();
-        let c = on_same!(py, &scores, !s.python(), |v| plan.run_from_replicates(
-            &*s.statistic,
-            v[0],
-            v[1],
+        let c = on_xy!(py, x, y, s, |stat, a, b| plan.run_from_replicates(
+            stat,
+            a,
+            b,
             &values,
             &mut rng(seed)
-        ));
-        Ok(interval_tuple(&s.check(c.or_value_error())?))
+        ))?;
+        Ok(interval_tuple(&c))
     })
 }
 
@@ -514,14 +509,8 @@ pub fn standardise(
     guard(|| {
         let s = statistic.build()?;
         let plan = Permutations::new(count).threads(s.threads(threads));
-        let scores = read_all(&[x, y], &["x", "y"])?;
-        let r = on_same!(py, &scores, !s.python(), |v| plan.standardise_seeded(
-            &*s.statistic,
-            v[0],
-            v[1],
-            seed
-        ));
-        let r = s.check(r.or_value_error())?;
+        let r = on_xy!(py, x, y, s, |stat, a, b| plan
+            .standardise_seeded(stat, a, b, seed))?;
         Ok((
             r.value,
             estimate_tuple(&r.null.mean),
