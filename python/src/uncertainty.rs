@@ -4,7 +4,7 @@
 
 use std::num::NonZeroUsize;
 
-use adaptive_comp_metrics::correlation::vigna::{Combine, Rank, WeightedTauOptions};
+use adaptive_comp_metrics::correlation::vigna::{Combine, WeightedTauOptions};
 use adaptive_comp_metrics::pearson;
 use adaptive_comp_metrics::rand::SeedableRng;
 use adaptive_comp_metrics::rand_chacha::ChaCha8Rng;
@@ -17,7 +17,7 @@ use numpy::PyArray1;
 use pyo3::prelude::*;
 
 use crate::convert::{OrValueError, Scores, array, choice, guard, read_all};
-use crate::correlation::alternative;
+use crate::correlation::{alternative, rank};
 use crate::on_same;
 use crate::weigher::{AnyWeigher, order, scheme, ties};
 
@@ -117,16 +117,7 @@ impl StatSpec<'_> {
             }
             "weightedtau" => {
                 let w = weighted(0.0)?;
-                let rank = choice(
-                    "rank",
-                    &self.rank,
-                    &[
-                        ("symmetric", Rank::Symmetric),
-                        ("xy", Rank::ByXY),
-                        ("yx", Rank::ByYX),
-                        ("index", Rank::Index),
-                    ],
-                )?;
+                let rank = rank(&self.rank)?;
                 let combine = if self.additive {
                     Combine::Additive
                 } else {
@@ -168,9 +159,7 @@ impl Built {
         if self.python() {
             return Threads::Fixed(NonZeroUsize::MIN);
         }
-        threads
-            .and_then(NonZeroUsize::new)
-            .map_or(Threads::Available, Threads::Fixed)
+        self::threads(threads)
     }
 
     /// `result`, unless a Python weigher raised.
@@ -180,6 +169,13 @@ impl Built {
             None => result,
         }
     }
+}
+
+/// The thread setting `threads` asks for (None or 0: every core).
+pub(crate) fn threads(threads: Option<usize>) -> Threads {
+    threads
+        .and_then(NonZeroUsize::new)
+        .map_or(Threads::Available, Threads::Fixed)
 }
 
 /// The generator the library's `…_seeded` entries use for `seed`: the
