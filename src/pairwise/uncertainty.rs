@@ -433,21 +433,10 @@ impl BlockStats {
         let mut ranks = vec![0u32; rows * n];
         let mut factors = Vec::with_capacity(rows);
         let mut agree = vec![0u32; n.saturating_sub(1)];
-        let mut keys: Vec<u128> = Vec::with_capacity(n);
+        let mut ranker = Ranker::default();
         for (d, row) in values.chunks(n).enumerate() {
-            // By decreasing value (f64::total_cmp), equal values by index:
-            // one integer key each, (descending order key, index).
-            keys.clear();
-            keys.extend(
-                row.iter()
-                    .enumerate()
-                    .map(|(i, &v)| (u128::from(!total_order_key(v)) << 32) | i as u128),
-            );
-            keys.sort_unstable();
             let r = &mut ranks[d * n..(d + 1) * n];
-            for (pos, &k) in keys.iter().enumerate() {
-                r[k as u32 as usize] = pos as u32 + 1;
-            }
+            ranker.ranks(row, r);
             // The estimated top k' agrees iff its worst rank is k'.
             let mut worst = 0u32;
             for (kk, &i) in order.iter().enumerate().take(n.saturating_sub(1)) {
@@ -463,6 +452,81 @@ impl BlockStats {
             factors,
             agree,
             rows,
+        }
+    }
+}
+
+/// The items from which [`Ranker`] buckets the values before sorting
+/// (below, one sort of all).
+const BUCKETED_FROM: usize = 64;
+
+/// Ranks of a draw's values by decreasing value ([`f64::total_cmp`]),
+/// equal values by index: 1 for the first. The same ranks as one sort of
+/// the (order key, index) pairs, in O(n) expected time for the draws'
+/// smooth values: the finite values go to n buckets of equal width by a
+/// map that never reverses their order (`⌊(v − min)·n/(max − min)⌋`:
+/// each operation, rounded, is monotone), and only the pairs within a
+/// bucket are sorted. A non-finite value, equal extremes or few items:
+/// one bucket, the plain sort. Its buffers are kept from draw to draw.
+#[derive(Debug, Default)]
+struct Ranker {
+    keys: Vec<u128>,
+    bucket: Vec<u32>,
+    start: Vec<u32>,
+}
+
+impl Ranker {
+    /// The ranks of `row` into `out` (of its length).
+    fn ranks(&mut self, row: &[f64], out: &mut [u32]) {
+        let n = row.len();
+        let (mut lo, mut hi, mut finite) = (f64::INFINITY, f64::NEG_INFINITY, true);
+        for &v in row {
+            finite &= v.is_finite();
+            lo = lo.min(v);
+            hi = hi.max(v);
+        }
+        let scale = n as f64 / (hi - lo);
+        let buckets = if finite && n >= BUCKETED_FROM && scale.is_finite() && scale > 0.0 {
+            n
+        } else {
+            1
+        };
+        // Bucket d holds the d-th band of values from the top.
+        self.bucket.clear();
+        self.start.clear();
+        self.start.resize(buckets + 1, 0);
+        for &v in row {
+            let d = if buckets == 1 {
+                0
+            } else {
+                buckets - 1 - (((v - lo) * scale) as usize).min(buckets - 1)
+            };
+            self.bucket.push(d as u32);
+            self.start[d + 1] += 1;
+        }
+        for d in 0..buckets {
+            self.start[d + 1] += self.start[d];
+        }
+        // By decreasing value, equal values by index: one integer key
+        // each, (descending order key, index), scattered to the buckets.
+        self.keys.clear();
+        self.keys.resize(n, 0);
+        for (i, (&v, &d)) in row.iter().zip(&self.bucket).enumerate() {
+            let at = &mut self.start[d as usize];
+            self.keys[*at as usize] = (u128::from(!total_order_key(v)) << 32) | i as u128;
+            *at += 1;
+        }
+        // `start[d]` is now where bucket d ends.
+        let mut begin = 0;
+        for &end in &self.start[..buckets] {
+            let end = end as usize;
+            if end - begin > 1 {
+                self.keys[begin..end].sort_unstable();
+            }
+            begin = end;
+        }
+        for (pos, &key) in self.keys.iter().enumerate() {
+            out[key as u32 as usize] = pos as u32 + 1;
         }
     }
 }
@@ -542,6 +606,9 @@ fn information_factor(draw: &[f64], theta: &[f64], in_top: &[bool]) -> f64 {
     1.0 / (t * t)
 }
 
+/// The ranks gathered per tile of items in [`summarise`] (256 KiB).
+const TILE_CELLS: usize = 1 << 16;
+
 /// Combines the blocks (in block order) into an [`Uncertainty`].
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn summarise(
@@ -557,18 +624,9 @@ pub(crate) fn summarise(
     let n = fit.scores.len();
     let k = opts.top_k.min(n.saturating_sub(1)).max(1);
     let rows: usize = blocks.iter().map(|b| b.rows).sum();
-    // Item-major ranks.
-    let mut by_item = vec![0u32; rows * n];
-    let mut d0 = 0;
     let mut factors = Vec::with_capacity(rows);
     let mut agree = vec![0u64; n.saturating_sub(1)];
     for b in &blocks {
-        for d in 0..b.rows {
-            for i in 0..n {
-                by_item[i * rows + d0 + d] = b.ranks[d * n + i];
-            }
-        }
-        d0 += b.rows;
         factors.extend_from_slice(&b.factors);
         for (a, x) in agree.iter_mut().zip(&b.agree) {
             *a += u64::from(*x);
@@ -577,15 +635,48 @@ pub(crate) fn summarise(
     let alpha = 1.0 - opts.level;
     let lo_at = ((0.5 * alpha * rows as f64).floor() as usize).min(rows - 1);
     let hi_at = (((1.0 - 0.5 * alpha) * rows as f64).ceil() as usize).clamp(1, rows) - 1;
+    // Item by item: its ranks in every draw, gathered a tile of items at a
+    // time from the draw-major blocks; tiles on the threads, each item's
+    // figures exact (integer counts and sums, order statistics), so the
+    // same on any number of threads.
+    let per_tile = (TILE_CELLS / rows.max(1)).max(1);
+    let tiles: Vec<usize> = (0..n.div_ceil(per_tile)).collect();
+    let items = threads::map(tiles, opts.threads.count(), |t| {
+        let (i0, i1) = (t * per_tile, ((t + 1) * per_tile).min(n));
+        let mut tile = vec![0u32; (i1 - i0) * rows];
+        let mut d0 = 0;
+        for b in &blocks {
+            for d in 0..b.rows {
+                let draw = &b.ranks[d * n + i0..d * n + i1];
+                for (c, &x) in draw.iter().enumerate() {
+                    tile[c * rows + d0 + d] = x;
+                }
+            }
+            d0 += b.rows;
+        }
+        tile.chunks_mut(rows)
+            .map(|r| {
+                let inside = r.iter().filter(|&&x| x as usize <= k).count();
+                // An exact integer sum: at most draws × items ≤ 2²⁸ (the
+                // f64 sum of the ranks, whatever its order).
+                let sum: u64 = r.iter().map(|&x| u64::from(x)).sum();
+                let low = *r.select_nth_unstable(lo_at).1;
+                let high = *r.select_nth_unstable(hi_at).1;
+                (
+                    inside as f64 / rows as f64,
+                    sum as f64 / rows as f64,
+                    [low as usize, high as usize],
+                )
+            })
+            .collect::<Vec<_>>()
+    });
     let mut rank_intervals = Vec::with_capacity(n);
     let mut mean_ranks = Vec::with_capacity(n);
     let mut top_k_probability = Vec::with_capacity(n);
-    for r in by_item.chunks_mut(rows.max(1)).take(n) {
-        let inside = r.iter().filter(|&&x| x as usize <= k).count();
-        top_k_probability.push(inside as f64 / rows as f64);
-        mean_ranks.push(r.iter().map(|&x| f64::from(x)).sum::<f64>() / rows as f64);
-        r.sort_unstable();
-        rank_intervals.push([r[lo_at] as usize, r[hi_at] as usize]);
+    for (p, mean, interval) in items.into_iter().flatten() {
+        top_k_probability.push(p);
+        mean_ranks.push(mean);
+        rank_intervals.push(interval);
     }
     let order = order_of(&fit.scores);
     let probability_by_k: Vec<f64> = agree.iter().map(|&a| a as f64 / rows as f64).collect();
@@ -647,6 +738,7 @@ pub(crate) fn summarise(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::strategy::Strategy as _;
 
     #[test]
     fn the_information_factor_is_where_a_draw_starts_to_agree() {
@@ -713,6 +805,90 @@ mod tests {
                     "case {case}: {f} vs {want}"
                 );
             }
+        }
+    }
+
+    /// The ranks by one sort of (descending order key, index) pairs: the
+    /// obviously correct oracle of [`Ranker`].
+    fn sorted_ranks(row: &[f64]) -> Vec<u32> {
+        let mut order: Vec<usize> = (0..row.len()).collect();
+        order.sort_by(|&a, &b| row[b].total_cmp(&row[a]).then(a.cmp(&b)));
+        let mut ranks = vec![0; row.len()];
+        for (pos, &i) in order.iter().enumerate() {
+            ranks[i] = pos as u32 + 1;
+        }
+        ranks
+    }
+
+    fn bucketed_ranks(row: &[f64]) -> Vec<u32> {
+        let mut out = vec![0; row.len()];
+        Ranker::default().ranks(row, &mut out);
+        out
+    }
+
+    #[test]
+    fn bucketed_ranks_equal_the_sort_on_awkward_values() {
+        let mut rng = block_rng(9, 0);
+        let mut z = vec![0.0; 5000];
+        normals(&mut rng, &mut z);
+        let awkward = [
+            0.0,
+            -0.0,
+            1.0,
+            1.0,
+            f64::MIN_POSITIVE,
+            -f64::MIN_POSITIVE,
+            5e-324,
+            -5e-324,
+            1e308,
+            -1e308,
+            f64::MAX,
+            f64::MIN,
+        ];
+        let mut cases: Vec<Vec<f64>> = vec![
+            z.clone(),
+            z.iter().map(|x| (x * 4.0).round()).collect(),
+            z.iter().map(|x| x.powi(9)).collect(),
+            vec![2.5; 300],
+        ];
+        for extra in [f64::INFINITY, f64::NEG_INFINITY, f64::NAN, -f64::NAN] {
+            let mut c = z[..200].to_vec();
+            c[17] = extra;
+            cases.push(c);
+        }
+        let mut mixed = z[..1000].to_vec();
+        for (i, &a) in awkward.iter().enumerate() {
+            mixed[i * 80] = a;
+        }
+        cases.push(mixed);
+        cases.push(awkward.iter().cycle().take(120).copied().collect());
+        // Two values far apart, all others in one of their buckets.
+        let mut outlier = z[..500].iter().map(|x| x * 1e-9).collect::<Vec<_>>();
+        outlier[3] = 1e9;
+        cases.push(outlier);
+        for (c, row) in cases.iter().enumerate() {
+            assert_eq!(bucketed_ranks(row), sorted_ranks(row), "case {c}");
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+        /// Ranks of draws with ties, both zeros and values of very
+        /// different sizes, below and above the bucketing threshold.
+        #[test]
+        fn bucketed_ranks_equal_the_sort(
+            row in proptest::collection::vec(
+                proptest::prop_oneof![
+                    (-1000i32..1000).prop_map(|x| f64::from(x) / 8.0),
+                    -1e6f64..1e6,
+                    proptest::num::f64::NORMAL | proptest::num::f64::ZERO,
+                    proptest::num::f64::ANY,
+                ],
+                0..400,
+            )
+        ) {
+            proptest::prop_assert_eq!(bucketed_ranks(&row), sorted_ranks(&row));
         }
     }
 
