@@ -7,3 +7,9 @@
 
 #[path = "../tests/common/splitmix.rs"]
 pub mod splitmix;
+
+/// `n` deterministic uniform [0, 1) values: the SplitMix64 stream of `seed`.
+pub fn uniform(n: usize, seed: u64) -> Vec<f64> {
+    let mut g = splitmix::SplitMix64(seed);
+    (0..n).map(|_| g.next_f64()).collect()
+}

@@ -12,13 +12,7 @@ use criterion::{
 use statrs::distribution::{ContinuousCDF, StudentsT};
 use std::hint::black_box;
 
-use adaptive_comp_metrics_benches::splitmix;
-
-/// Deterministic uniform [0, 1) values (the shared SplitMix64 stream).
-fn data(n: usize, seed: u64) -> Vec<f64> {
-    let mut g = splitmix::SplitMix64(seed);
-    (0..n).map(|_| g.next_f64()).collect()
-}
+use adaptive_comp_metrics_benches::uniform;
 
 /// The same values on a 100-level scale: heavy ties.
 fn tied(v: &[f64]) -> Vec<f64> {
@@ -35,7 +29,7 @@ fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("kendall_tau_b");
     distinct_and_tied(&mut g, kendall_tau_b::<f64>);
     for n in [100, 1_000, 10_000] {
-        let (x, y) = (data(n, 1), data(n, 2));
+        let (x, y) = (uniform(n, 1), uniform(n, 2));
         g.throughput(Throughput::Elements(n as u64));
         g.bench_with_input(
             BenchmarkId::new("naive_oracle", n),
@@ -51,7 +45,7 @@ fn bench(c: &mut Criterion) {
 fn distinct_and_tied<T>(g: &mut BenchmarkGroup<'_, WallTime>, f: impl Fn(&[f64], &[f64]) -> T) {
     g.sample_size(10);
     for n in SIZES {
-        let (x, y) = (data(n, 1), data(n, 2));
+        let (x, y) = (uniform(n, 1), uniform(n, 2));
         g.throughput(Throughput::Elements(n as u64));
         g.bench_with_input(BenchmarkId::new("distinct", n), &(&x, &y), |b, (x, y)| {
             b.iter(|| f(black_box(x), black_box(y)))
@@ -65,7 +59,7 @@ fn distinct_and_tied<T>(g: &mut BenchmarkGroup<'_, WallTime>, f: impl Fn(&[f64],
 
 /// `y = c·x + √(1 − c²)·noise`: data whose correlation is about c.
 fn correlated(n: usize, c: f64) -> (Vec<f64>, Vec<f64>) {
-    let (x, noise) = (data(n, 3), data(n, 4));
+    let (x, noise) = (uniform(n, 3), uniform(n, 4));
     let y = x
         .iter()
         .zip(&noise)
@@ -114,7 +108,7 @@ fn bench_p_values(c: &mut Criterion) {
     let mut g = c.benchmark_group("pearson");
     g.sample_size(10);
     for n in SIZES {
-        let (x, y) = (data(n, 1), data(n, 2));
+        let (x, y) = (uniform(n, 1), uniform(n, 2));
         g.throughput(Throughput::Elements(n as u64));
         g.bench_with_input(BenchmarkId::new("r", n), &(&x, &y), |b, (x, y)| {
             b.iter(|| pearson(black_box(x), black_box(y)))

@@ -18,20 +18,14 @@ use rand_chacha::ChaCha8Rng;
 use std::hint::black_box;
 use std::num::NonZeroUsize;
 
-use adaptive_comp_metrics_benches::splitmix;
-
-/// Deterministic uniform [0, 1) values (the shared SplitMix64 stream).
-fn data(n: usize, seed: u64) -> Vec<f64> {
-    let mut g = splitmix::SplitMix64(seed);
-    (0..n).map(|_| g.next_f64()).collect()
-}
+use adaptive_comp_metrics_benches::uniform;
 
 fn bench(c: &mut Criterion) {
     let paper = TopWeighted::new();
     let mut g = c.benchmark_group("standardise");
     // The table answers up to n = 84 340 (larger n is an error, not a value).
     for n in [1_000, 10_000, 80_000] {
-        let (x, y) = (data(n, 1), data(n, 2));
+        let (x, y) = (uniform(n, 1), uniform(n, 2));
         g.throughput(Throughput::Elements(n as u64));
         g.bench_function(BenchmarkId::new("rho/raw", n), |b| {
             b.iter(|| paper.rho(black_box(&x), black_box(&y)))
@@ -51,26 +45,18 @@ fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("monte_carlo");
     g.sample_size(10);
     let two = Threads::Fixed(NonZeroUsize::new(2).expect("2 > 0"));
-    g.bench_function(BenchmarkId::new("rho_w", 1000), |b| {
-        b.iter(|| {
-            GammaMonteCarlo::new().threads(two).moments(
-                &paper,
-                Coefficient::Rho,
-                1000,
-                &mut ChaCha8Rng::seed_from_u64(1),
-            )
-        })
-    });
-    g.bench_function(BenchmarkId::new("tau_w", 1000), |b| {
-        b.iter(|| {
-            GammaMonteCarlo::new().threads(two).moments(
-                &paper,
-                Coefficient::Tau,
-                1000,
-                &mut ChaCha8Rng::seed_from_u64(1),
-            )
-        })
-    });
+    for (name, coefficient) in [("rho_w", Coefficient::Rho), ("tau_w", Coefficient::Tau)] {
+        g.bench_function(BenchmarkId::new(name, 1000), |b| {
+            b.iter(|| {
+                GammaMonteCarlo::new().threads(two).moments(
+                    &paper,
+                    coefficient,
+                    1000,
+                    &mut ChaCha8Rng::seed_from_u64(1),
+                )
+            })
+        });
+    }
     g.finish();
 
     let mut g = c.benchmark_group("exact");

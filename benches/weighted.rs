@@ -6,19 +6,13 @@ use adaptive_comp_metrics::{Order, Ties, TopWeighted, rank};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 
-use adaptive_comp_metrics_benches::splitmix;
-
-/// Deterministic uniform [0, 1) values (the shared SplitMix64 stream).
-fn data(n: usize, seed: u64) -> Vec<f64> {
-    let mut g = splitmix::SplitMix64(seed);
-    (0..n).map(|_| g.next_f64()).collect()
-}
+use adaptive_comp_metrics_benches::uniform;
 
 fn bench(c: &mut Criterion) {
     let tw = TopWeighted::new();
     let mut g = c.benchmark_group("rank");
     for n in [1_000, 10_000, 100_000, 1_000_000] {
-        let x = data(n, 1);
+        let x = uniform(n, 1);
         g.throughput(Throughput::Elements(n as u64));
         g.bench_with_input(BenchmarkId::from_parameter(n), &x, |b, x| {
             b.iter(|| rank(black_box(x), Order::LargerIsBetter, Ties::Average))
@@ -41,14 +35,14 @@ fn coefficient<T, U>(
     let tw = TopWeighted::new();
     let mut g = c.benchmark_group(name);
     for n in [1_000, 10_000, 100_000, 1_000_000] {
-        let (x, y) = (data(n, 1), data(n, 2));
+        let (x, y) = (uniform(n, 1), uniform(n, 2));
         g.throughput(Throughput::Elements(n as u64));
         g.bench_with_input(BenchmarkId::new("fast", n), &(x, y), |b, (x, y)| {
             b.iter(|| fast(black_box(x), black_box(y)))
         });
     }
     for n in [100, 1_000] {
-        let (x, y) = (data(n, 1), data(n, 2));
+        let (x, y) = (uniform(n, 1), uniform(n, 2));
         let (a, b, w) = tw.ranks_and_weights(&x, &y).expect("valid data");
         g.throughput(Throughput::Elements(n as u64));
         g.bench_function(BenchmarkId::new("gamma_oracle", n), |bch| {

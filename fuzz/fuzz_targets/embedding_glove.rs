@@ -7,43 +7,15 @@
 //! rows to keep), the rest = the file.
 #![no_main]
 
-use adaptive_comp_metrics::embedding::{Format, ReadOptions, Vectors, read_vectors, write_vectors};
+use adaptive_comp_metrics::embedding::Format;
 use libfuzzer_sys::fuzz_target;
 
-fn bits(v: &Vectors<f32>) -> Vec<(String, Vec<u32>)> {
-    v.iter().map(|(w, x)| (w.to_owned(), x.iter().map(|c| c.to_bits()).collect())).collect()
-}
+#[path = "embedding_common.rs"]
+mod embedding_common;
 
 fuzz_target!(|data: &[u8]| {
     let Some((&flags, file)) = data.split_first() else { return };
     for format in [Format::Glove, Format::Word2VecText] {
-        check(format, flags, file);
+        embedding_common::check(format, flags, file);
     }
 });
-
-pub fn check(format: Format, flags: u8, file: &[u8]) {
-    let mut opts = ReadOptions::new().fold_case(flags & 1 == 1);
-    if flags & 2 == 2 {
-        opts = opts.limit(usize::from(flags >> 2));
-    }
-    let Ok(full) = read_vectors::<f32, _>(file, format, &opts) else { return };
-    let mask = flags >> 2;
-    let kept: Vec<String> = full
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| mask >> (i % 6) & 1 == 1)
-        .map(|(_, (w, _))| w.to_owned())
-        .collect();
-    let filtered = read_vectors::<f32, _>(file, format, &opts.clone().keep(&kept))
-        .expect("a file that reads whole reads with a filter");
-    let oracle: Vec<_> = bits(&full).into_iter().filter(|(w, _)| kept.contains(w)).collect();
-    assert_eq!(bits(&filtered), oracle);
-    let mut out = Vec::new();
-    // An empty GloVe file has no dimension: it does not read back.
-    let empty_glove = full.is_empty() && format == Format::Glove;
-    if write_vectors(&mut out, &full, format).is_ok() && !empty_glove {
-        let back = read_vectors::<f32, _>(&out[..], format, &ReadOptions::new().fold_case(flags & 1 == 1))
-            .expect("written vectors read back");
-        assert_eq!(bits(&back), bits(&full));
-    }
-}

@@ -45,6 +45,13 @@ struct SimIn {
     flags: u8,
 }
 
+impl SimIn {
+    /// `off` when the flag `bit` is clear, else `on`.
+    fn pick<T>(&self, bit: u8, off: T, on: T) -> T {
+        if self.flags & bit == 0 { off } else { on }
+    }
+}
+
 #[derive(Debug, Arbitrary)]
 enum Op {
     Run {
@@ -107,15 +114,20 @@ fn underlying(u: &UnderlyingIn) -> Option<Underlying> {
     Some(r)
 }
 
+/// How a run of `s` simulations goes: refused (fewer than 2, or over the
+/// limit), skipped (too costly here) or run.
+fn simulations_plan(s: usize) -> Plan {
+    if s < 2 {
+        return Plan::Refuse;
+    }
+    plan(s as u128, WORK_SIMULATIONS, Simulation::MAX_SIMULATIONS as u128)
+}
+
 /// A simulation small enough to run, or `None` (invalid, or too costly).
 fn simulation(s: &SimIn) -> Option<Simulation> {
     let underlying = underlying(&s.underlying)?;
     let n = underlying.len();
-    let options = if s.flags & 1 == 0 {
-        Options::paper()
-    } else {
-        Options::published()
-    };
+    let options = s.pick(1, Options::paper(), Options::published());
     let config = BallotConfig::with_options(n, s.m.0, s.alpha.0, s.n_ballots.0, options).ok()?;
     if n as u128 > WORK_ITEMS {
         return None;
@@ -140,31 +152,11 @@ fn simulation(s: &SimIn) -> Option<Simulation> {
         .ok()?
         .epsilon_range(s.epsilon.0.0, s.epsilon.1.0)
         .ok()?
-        .noise(if s.flags & 2 == 0 {
-            Noise::PerItem
-        } else {
-            Noise::PerComparison
-        })
-        .judgement(if s.flags & 4 == 0 {
-            Judgement::Relatedness
-        } else {
-            Judgement::Similarity
-        })
-        .nonconformity(if s.flags & 8 == 0 {
-            Nonconformity::Paper
-        } else {
-            Nonconformity::Published
-        })
-        .equal_opinions(if s.flags & 32 == 0 {
-            EqualOpinions::CoinFlip
-        } else {
-            EqualOpinions::FirstShown
-        });
-    let budget = if s.flags & 16 == 0 {
-        UniformBudget::SameComparisons
-    } else {
-        UniformBudget::RoundedAppearances
-    };
+        .noise(s.pick(2, Noise::PerItem, Noise::PerComparison))
+        .judgement(s.pick(4, Judgement::Relatedness, Judgement::Similarity))
+        .nonconformity(s.pick(8, Nonconformity::Paper, Nonconformity::Published))
+        .equal_opinions(s.pick(32, EqualOpinions::CoinFlip, EqualOpinions::FirstShown));
+    let budget = s.pick(16, UniformBudget::SameComparisons, UniformBudget::RoundedAppearances);
     let adaptive = adaptive_comp_metrics::ballot::plan(sim.config()).total_comparisons;
     let uniform = adaptive_comp_metrics::ballot::uniform_plan(sim.config(), budget)
         .map_or(0, |p| p.comparisons);
@@ -206,12 +198,8 @@ fuzz_target!(|ops: Vec<Op>| {
                     continue;
                 };
                 let s = simulations.0;
-                let p = plan(
-                    s as u128,
-                    WORK_SIMULATIONS,
-                    Simulation::MAX_SIMULATIONS as u128,
-                );
-                if s < 2 || p == Plan::Refuse {
+                let p = simulations_plan(s);
+                if p == Plan::Refuse {
                     check_count_refusal(s, sim.run_with_threads(s, seed, threads.0.max(1)));
                     check_count_refusal(s, sim.run(s, seed));
                     continue;
@@ -278,12 +266,8 @@ fuzz_target!(|ops: Vec<Op>| {
                 ][usize::from(metric) % 4]
                     .clone();
                 let s = simulations.0;
-                let p = plan(
-                    s as u128,
-                    WORK_SIMULATIONS,
-                    Simulation::MAX_SIMULATIONS as u128,
-                );
-                if s < 2 || p == Plan::Refuse {
+                let p = simulations_plan(s);
+                if p == Plan::Refuse {
                     let r = sweep(&sim, budget.u64(), &alphas, &n_ballots, &metric, s, seed);
                     check_count_refusal(s, r);
                     continue;

@@ -79,6 +79,26 @@ fn replicate_plan(s: &Settings, default: usize) -> (Plan, usize) {
     (plan(s.replicates.0 as u128, WORK, limit as u128), limit)
 }
 
+/// The permutation plan of `s` with the default limit, the same for both
+/// halves of a paired comparison.
+fn default_plan(s: &Settings) -> (Plan, usize) {
+    let limit = Permutations::DEFAULT_MAX_REPLICATES;
+    (plan(s.replicates.0 as u128, WORK, limit as u128), limit)
+}
+
+/// What a run of `s` under the plan `(p, limit)` needs: the plan, the
+/// limit, a generator seeded by `s.seed` and the statistic; `None` when
+/// the plan skips it (too costly to run).
+fn prepare(
+    s: &Settings,
+    (p, limit): (Plan, usize),
+) -> Option<(Plan, usize, rand_chacha::ChaCha8Rng, &'static dyn Statistic)> {
+    if p == Plan::Skip {
+        return None;
+    }
+    Some((p, limit, rand_chacha::ChaCha8Rng::seed_from_u64(s.seed), statistic(s.statistic)))
+}
+
 fn threads(s: &Settings) -> Threads {
     match s.threads % 4 {
         0 => Threads::Available,
@@ -188,11 +208,7 @@ fn run_bootstrap(scores: &Scores, s: &Settings, level: Unit, percentile: bool, p
     if p == Plan::Skip && unaddressable(s.replicates.0) {
         p = Plan::Refuse;
     }
-    if p == Plan::Skip {
-        return;
-    }
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(s.seed);
-    let stat = statistic(s.statistic);
+    let Some((p, limit, mut rng, stat)) = prepare(s, (p, limit)) else { return };
     with_scores!(scores, |x, y, z| {
         let boot = bootstrap(s, limit, level, percentile);
         let ci = if paired {
@@ -217,12 +233,11 @@ fuzz_target!(|ops: Vec<Op>| {
     for op in ops.into_iter().take(4) {
         match op {
             Op::Test(scores, s) => {
-                let (p, limit) = replicate_plan(&s, Permutations::DEFAULT_MAX_REPLICATES);
-                if p == Plan::Skip {
+                let Some((p, limit, mut rng, stat)) =
+                    prepare(&s, replicate_plan(&s, Permutations::DEFAULT_MAX_REPLICATES))
+                else {
                     continue;
-                }
-                let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(s.seed);
-                let stat = statistic(s.statistic);
+                };
                 with_scores!(scores, |x, y, _z| {
                     let perm = permutations(&s, limit);
                     let t = perm.test(stat, &x, &y, &mut rng);
@@ -243,12 +258,11 @@ fuzz_target!(|ops: Vec<Op>| {
                 })
             }
             Op::Paired(scores, s) => {
-                let (p, limit) = replicate_plan(&s, Permutations::DEFAULT_MAX_REPLICATES);
-                if p == Plan::Skip {
+                let Some((p, limit, mut rng, stat)) =
+                    prepare(&s, replicate_plan(&s, Permutations::DEFAULT_MAX_REPLICATES))
+                else {
                     continue;
-                }
-                let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(s.seed);
-                let stat = statistic(s.statistic);
+                };
                 with_scores!(scores, |x, y, z| {
                     let t = permutations(&s, limit).paired(stat, &x, &y, &z, &mut rng);
                     if p == Plan::Refuse {
@@ -265,14 +279,9 @@ fuzz_target!(|ops: Vec<Op>| {
                 run_bootstrap(&scores, &s, level, percentile, true)
             }
             Op::PairedComparison(scores, s) => {
-                // The default limits, the same for both halves.
-                let limit = Permutations::DEFAULT_MAX_REPLICATES;
-                let p = plan(s.replicates.0 as u128, WORK, limit as u128);
-                if p == Plan::Skip {
+                let Some((p, limit, mut rng, stat)) = prepare(&s, default_plan(&s)) else {
                     continue;
-                }
-                let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(s.seed);
-                let stat = statistic(s.statistic);
+                };
                 with_scores!(scores, |x, y, z| {
                     let c = paired_comparison(stat, &x, &y, &z, s.replicates.0, &mut rng);
                     if p == Plan::Refuse {
@@ -288,13 +297,9 @@ fuzz_target!(|ops: Vec<Op>| {
                 })
             }
             Op::Standardise(scores, s, free) => {
-                let limit = Permutations::DEFAULT_MAX_REPLICATES;
-                let p = plan(s.replicates.0 as u128, WORK, limit as u128);
-                if p == Plan::Skip {
+                let Some((p, limit, mut rng, stat)) = prepare(&s, default_plan(&s)) else {
                     continue;
-                }
-                let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(s.seed);
-                let stat = statistic(s.statistic);
+                };
                 with_scores!(scores, |x, y, _z| {
                     let r = if free {
                         standardise(stat, &x, &y, s.replicates.0, &mut rng)

@@ -364,16 +364,15 @@ impl Canvas {
             widest = widest.max(text_width(&s, FONT));
             self.text(frame.left - 8.0, y + 4.0, &s, "end", "");
         }
-        self.line(
-            frame.left,
-            frame.top,
-            frame.left,
-            frame.bottom(),
-            "#333333",
-            "",
-        );
+        self.left_rule(frame);
         let x = (frame.left - widest - 22.0).max(14.0);
         self.text_rotated(x, frame.top + frame.height / 2.0, label, "middle", -90.0);
+    }
+
+    /// The axis line along the left of `frame`.
+    fn left_rule(&mut self, frame: &Frame) {
+        let (x, top, bottom) = (frame.left, frame.top, frame.bottom());
+        self.line(x, top, x, bottom, "#333333", "");
     }
 
     /// Category labels down the left of `frame`, one per row centre.
@@ -388,14 +387,7 @@ impl Canvas {
                 escape(&shorten(s, LABEL_CHARS))
             );
         }
-        self.line(
-            frame.left,
-            frame.top,
-            frame.left,
-            frame.bottom(),
-            "#333333",
-            "",
-        );
+        self.left_rule(frame);
     }
 
     /// A legend: one entry per (label, marker kind, colour, dash) at

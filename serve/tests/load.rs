@@ -490,10 +490,7 @@ fn transition_at_100k() {
     assert_eq!(j["state"], "task");
     let t = j["task"].as_str().unwrap();
     let t1 = Instant::now();
-    let r = cl.post_json(
-        "/answer",
-        &format!("csrf={csrf}&task={}&choice=first", enc(t)),
-    );
+    let r = cl.answer(&csrf, t, "first");
     assert_eq!(r.status, 200, "{}", r.body);
     loop {
         let j = cl.get_json("/task").json();
@@ -511,10 +508,7 @@ fn transition_at_100k() {
             break;
         }
         let t = j["task"].as_str().unwrap();
-        cl.post_json(
-            "/answer",
-            &format!("csrf={csrf}&task={}&choice=second", enc(t)),
-        );
+        cl.answer(&csrf, t, "second");
     }
     // The dashboard's status at this size (worker statistics, the
     // ranking), and a vote's round trip while it is computed.
@@ -560,10 +554,7 @@ fn transition_at_100k() {
     let t3 = Instant::now();
     let j = cl.get_json("/task").json();
     let t = j["task"].as_str().unwrap();
-    let r = cl.post_json(
-        "/answer",
-        &format!("csrf={csrf}&task={}&choice=first", enc(t)),
-    );
+    let r = cl.answer(&csrf, t, "first");
     assert_eq!(r.status, 200, "{}", r.body);
     let during = t3.elapsed();
     let dashboard = board.join().unwrap();

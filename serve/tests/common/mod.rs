@@ -162,6 +162,13 @@ pub trait Http {
         self.request("POST", path, Some(body), &[("Accept", "application/json")])
             .unwrap()
     }
+
+    /// Answers `task` with `choice` ("first", "second", "tie") as the
+    /// page's script does, with the session's CSRF token `csrf`.
+    fn answer(&mut self, csrf: &str, task: &str, choice: &str) -> Response {
+        let body = format!("csrf={csrf}&task={}&choice={choice}", enc(task));
+        self.post_json("/answer", &body)
+    }
 }
 
 /// A server's routes on a store, driven without a socket: each request goes

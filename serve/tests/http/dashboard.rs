@@ -98,13 +98,7 @@ fn the_dashboard_a_researcher_works_from() {
 // stopping asks once and says it ends the study.
 #[test]
 fn instructions_say_the_time_and_stopping_asks_once() {
-    let Served { server, .. } =
-        serve_with("asks", state(8, 2, 0.5, 2, 0.0, 49, Some(page())), |o| {
-            Options {
-                quota: Some(20),
-                ..o
-            }
-        });
+    let Served { server, .. } = serve_with_quota("asks", 49, 20);
     let mut c = Client::new(server.local_addr());
     let r = c.get("/?PROLIFIC_PID=zoe");
     assert!(

@@ -24,13 +24,14 @@ fn participant_ids_that_are_not_utf8_or_look_alike_are_refused() {
     assert_eq!(Client::new(addr).get("/?PROLIFIC_PID=id").status, 200);
     server.shutdown().unwrap();
     assert_eq!(count(&s, "SELECT COUNT(*) FROM workers"), 1);
-    for reason in [
-        "not valid UTF-8",
-        "an invisible character",
-        "outside printable ASCII",
-    ] {
-        assert!(refused(&log, reason), "not logged: {reason}");
-    }
+    assert_refused(
+        &log,
+        &[
+            "not valid UTF-8",
+            "an invisible character",
+            "outside printable ASCII",
+        ],
+    );
 }
 
 // Issue 37, defect 2: "I want to stop here" kept the task leased until the
@@ -95,13 +96,7 @@ fn answered_tasks_are_not_live_leases_after_a_restart() {
 // completion code, and /done gave it to anyone with a session.
 #[test]
 fn stopping_early_does_not_give_the_full_completion_code() {
-    let Served { server, .. } =
-        serve_with("early", state(8, 2, 0.5, 2, 0.0, 43, Some(page())), |o| {
-            Options {
-                quota: Some(3),
-                ..o
-            }
-        });
+    let Served { server, .. } = serve_with_quota("early", 43, 3);
     let addr = server.local_addr();
     // The end screen is not there before the end.
     let mut carol = Client::new(addr);

@@ -31,10 +31,7 @@ pub(super) fn answer(addr: &Handle, n: usize) -> usize {
             "second"
         };
         let t = j["task"].as_str().unwrap();
-        let r = c.post_json(
-            "/answer",
-            &format!("csrf={csrf}&task={}&choice={choice}", enc(t)),
-        );
+        let r = c.answer(csrf, t, choice);
         assert_eq!(r.status, 200, "{}", r.body);
         answered += 1;
     }

@@ -19,7 +19,7 @@ use std::time::Duration;
 use adaptive_comp_metrics::ballot::ExclusionRule;
 use adaptive_comp_metrics_serve::state::CampaignFile;
 use adaptive_comp_metrics_serve::{Options, PageSettings, Server, Store};
-use common::{Client, Handle, Http, TestServer, enc, enter, state, store, temp_dir};
+use common::{Client, Handle, Http, TestServer, enter, state, store, temp_dir};
 
 fn page() -> PageSettings {
     PageSettings {
@@ -62,6 +62,17 @@ fn refused(log: &std::path::Path, reason: &str) -> bool {
         && log_text(log).contains(reason)
 }
 
+/// Every reason has a refusal in the log (the log shown when one has not).
+fn assert_refused(log: &std::path::Path, reasons: &[&str]) {
+    for reason in reasons {
+        assert!(
+            refused(log, reason),
+            "not logged: {reason}\n{}",
+            log_text(log)
+        );
+    }
+}
+
 /// A campaign served for one test: its store file, log and server.
 struct Served {
     s: PathBuf,
@@ -81,6 +92,17 @@ fn serve_with(name: &str, file: CampaignFile, adjust: impl FnOnce(Options) -> Op
     let log = dir.join("log.txt");
     let server = TestServer::start(&s, adjust(options(&log))).unwrap();
     Served { s, log, server }
+}
+
+/// 8 items, M = 2, 2 ballots (8 comparisons in ballot 1, 4 items and 4 in
+/// ballot 2), no control pairs, seed `seed`, the test page settings, served
+/// with a quota of `quota` tasks a worker.
+fn serve_with_quota(name: &str, seed: u64, quota: usize) -> Served {
+    let file = state(8, 2, 0.5, 2, 0.0, seed, Some(page()));
+    serve_with(name, file, |o| Options {
+        quota: Some(quota),
+        ..o
+    })
 }
 
 /// The dashboard's status, read with the bearer token.

@@ -132,34 +132,25 @@ fn entry_identity_and_session() {
     let big = format!("csrf={}", "a".repeat(10_000));
     assert_eq!(c.post("/start", &big).status, 413);
     server.shutdown().unwrap();
-    for reason in [
-        "no participant id in the URL",
-        "malformed worker id in the URL",
-        "no session",
-        "missing or wrong CSRF token",
-        "a form posted from another origin",
-        "a form posted from another site",
-        "request body over the size limit",
-        "malformed form",
-    ] {
-        assert!(
-            refused(&log, reason),
-            "not logged: {reason}\n{}",
-            log_text(&log)
-        );
-    }
+    assert_refused(
+        &log,
+        &[
+            "no participant id in the URL",
+            "malformed worker id in the URL",
+            "no session",
+            "missing or wrong CSRF token",
+            "a form posted from another origin",
+            "a form posted from another site",
+            "request body over the size limit",
+            "malformed form",
+        ],
+    );
 }
 
 #[test]
 fn tasks_answers_and_refusals() {
     // 8 items, M = 2: 8 comparisons in ballot 1, 4 items and 4 in ballot 2.
-    let Served { server, log, .. } =
-        serve_with("answers", state(8, 2, 0.5, 2, 0.0, 3, Some(page())), |o| {
-            Options {
-                quota: Some(3),
-                ..o
-            }
-        });
+    let Served { server, log, .. } = serve_with_quota("answers", 3, 3);
     let addr = server.local_addr();
     let mut alice = Client::new(addr);
     let csrf = enter(&mut alice, "alice");
@@ -277,22 +268,19 @@ fn tasks_answers_and_refusals() {
     let r = bob.get("/done");
     assert!(r.body.contains("id=\"done\"") && !r.body.contains("C0MPL3TE"));
     server.shutdown().unwrap();
-    for reason in [
-        "no choice given",
-        "unknown choice",
-        "no task given",
-        "belongs to another campaign",
-        "malformed task id",
-        "unknown task",
-        "the task is not leased to this worker",
-        "this worker already gave another answer to the task",
-    ] {
-        assert!(
-            refused(&log, reason),
-            "not logged: {reason}\n{}",
-            log_text(&log)
-        );
-    }
+    assert_refused(
+        &log,
+        &[
+            "no choice given",
+            "unknown choice",
+            "no task given",
+            "belongs to another campaign",
+            "malformed task id",
+            "unknown task",
+            "the task is not leased to this worker",
+            "this worker already gave another answer to the task",
+        ],
+    );
 }
 
 #[test]
@@ -396,10 +384,7 @@ fn ballots_close_by_themselves_and_the_campaign_ends() {
                 );
                 let choice = if a < b { "first" } else { "second" };
                 let t = j["task"].as_str().unwrap();
-                let r = c.post_json(
-                    "/answer",
-                    &format!("csrf={csrf}&task={}&choice={choice}", enc(t)),
-                );
+                let r = c.answer(csrf, t, choice);
                 assert_eq!(r.status, 200, "{}", r.body);
                 answered += 1;
             }
@@ -473,10 +458,7 @@ fn exclusion_by_control_accuracy() {
             break;
         }
         let t = j["task"].as_str().unwrap();
-        bad.post_json(
-            "/answer",
-            &format!("csrf={csrf}&task={}&choice=second", enc(t)),
-        );
+        bad.answer(&csrf, t, "second");
     }
     assert!(done, "the careless worker was never stopped");
     let mut admin = admin_client(addr);
@@ -561,13 +543,14 @@ fn dashboard_and_admin_actions() {
     let r = api.post_json("/admin/close", "");
     assert_eq!(r.status, 409, "{}", r.body);
     server.shutdown().unwrap();
-    for reason in [
-        "missing or wrong admin token",
-        "missing or wrong CSRF token",
-        "unknown invitation token",
-    ] {
-        assert!(refused(&log, reason), "not logged: {reason}");
-    }
+    assert_refused(
+        &log,
+        &[
+            "missing or wrong admin token",
+            "missing or wrong CSRF token",
+            "unknown invitation token",
+        ],
+    );
 }
 
 #[test]

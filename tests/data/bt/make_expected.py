@@ -330,6 +330,21 @@ def generate_connected(n, m, w, seed, **kw):
         seed += 1000
 
 
+def generated_set(name, n, m, w, seed, **kw):
+    """The records of `generate_connected(n, m, w, seed, **kw)` and the
+    data set holding them (items "0"…, workers "w0"…, the seed found)."""
+    recs, seed = generate_connected(n, m, w, seed, **kw)
+    d = {
+        "name": name,
+        "seed": seed,
+        "items": [str(i) for i in range(n)],
+        "workers": [f"w{k}" for k in range(w)],
+        "records": recs,
+        "shown_in_order": True,
+    }
+    return recs, seed, d
+
+
 def frame(recs):
     rows = []
     for i, j, v, k in recs:
@@ -442,15 +457,7 @@ def main():
         ("medium", 40, 1500, 12, 2),
         ("sparse", 60, 400, 5, 3),
     ]:
-        recs, seed = generate_connected(n, m, w, seed)
-        d = {
-            "name": name,
-            "seed": seed,
-            "items": [str(i) for i in range(n)],
-            "workers": [f"w{k}" for k in range(w)],
-            "records": recs,
-            "shown_in_order": True,
-        }
+        recs, seed, d = generated_set(name, n, m, w, seed)
         data = [(i, j) if v == 0 else (j, i) for i, j, v, _ in recs]
         d["ml"] = bt_reference(recs, n)
         d["choix_ilsr"] = rl(choix.ilsr_pairwise(n, data, alpha=0.0, tol=1e-12, max_iter=100000))
@@ -473,15 +480,7 @@ def main():
         ("ties", 12, 600, 4, 4, 0.6),
         ("ties_many", 30, 2000, 8, 5, 1.5),
     ]:
-        recs, seed = generate_connected(n, m, w, seed, nu=nu)
-        d = {
-            "name": name,
-            "seed": seed,
-            "items": [str(i) for i in range(n)],
-            "workers": [f"w{k}" for k in range(w)],
-            "records": recs,
-            "shown_in_order": True,
-        }
+        recs, seed, d = generated_set(name, n, m, w, seed, nu=nu)
         d["ml"] = bt_reference(recs, n)
         d["prior_sd"] = r(2.0)
         d["map"] = bt_reference(recs, n, prior_sd=2.0)
@@ -492,15 +491,7 @@ def main():
         rng = np.random.default_rng(seed + 100)
         rel = rng.uniform(0.3, 0.9, w)
         bias = rng.uniform(0.2, 0.8, w)
-        recs, seed = generate_connected(n, m, w, seed, reliabilities=rel, biases=bias, sd=1.0)
-        d = {
-            "name": name,
-            "seed": seed,
-            "items": [str(i) for i in range(n)],
-            "workers": [f"w{k}" for k in range(w)],
-            "records": recs,
-            "shown_in_order": True,
-        }
+        recs, seed, d = generated_set(name, n, m, w, seed, reliabilities=rel, biases=bias, sd=1.0)
         d["noisy_ml"] = noisy_reference(recs, n, w, seed)
         d["prior_sd"] = r(2.0)
         d["noisy_map"] = noisy_reference(recs, n, w, seed, prior_sd=2.0)

@@ -2,6 +2,8 @@
 //! differences, a panel per measure) and `--plot-cd FILE.svg` (Demšar's
 //! critical-difference diagram, a panel per Friedman test).
 
+use std::path::Path;
+
 use adaptive_comp_metrics_plot::{PlotError, critical_difference_of, forest, stack};
 
 use super::{Results, Source};
@@ -37,26 +39,35 @@ pub fn check(source: &Source) -> Outcome {
 /// critical-difference diagram per Friedman test; several panels stacked
 /// in one file.
 pub fn draw(results: &Results) -> Outcome {
-    let title = |what: &str, n: usize| format!("{what}: {n} panels");
     if let Some(path) = &results.options.plot {
-        let n = results.comparisons.len();
-        let panels: Result<Vec<String>, PlotError> = results
-            .comparisons
-            .iter()
-            .map(|(m, c)| forest(c, m))
-            .collect();
-        let svg = panels.and_then(|p| stack(&p, &title("differences between systems", n)));
-        crate::plot::write(path, svg)?;
+        stacked(
+            path,
+            &results.comparisons,
+            "differences between systems",
+            forest,
+        )?;
     }
     if let Some(path) = &results.options.plot_cd {
-        let n = results.friedman.len();
-        let panels: Result<Vec<String>, PlotError> = results
-            .friedman
-            .iter()
-            .map(|(m, f)| critical_difference_of(f, m))
-            .collect();
-        let svg = panels.and_then(|p| stack(&p, &title("critical differences", n)));
-        crate::plot::write(path, svg)?;
+        stacked(
+            path,
+            &results.friedman,
+            "critical differences",
+            critical_difference_of,
+        )?;
     }
     Ok(())
+}
+
+/// A panel per measure of `measures`, stacked in one file at `path` under
+/// the title `what: N panels`.
+fn stacked<T>(
+    path: &Path,
+    measures: &[(String, T)],
+    what: &str,
+    panel: impl Fn(&T, &str) -> Result<String, PlotError>,
+) -> Outcome {
+    let panels: Result<Vec<String>, PlotError> =
+        measures.iter().map(|(m, x)| panel(x, m)).collect();
+    let title = format!("{what}: {} panels", measures.len());
+    crate::plot::write(path, panels.and_then(|p| stack(&p, &title)))
 }
