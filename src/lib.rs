@@ -281,16 +281,74 @@
 #![doc(test(attr(deny(warnings))))]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
-/// Declares `$repr`, the unvalidated mirror of a type that serde reads
-/// (feature `serde`), and the conversion that validates it: the type is
-/// declared with `serde(try_from = "$repr")`, so every value read goes
-/// through `$build`, the type's own checked constructor. Written once here
-/// for the crate's many validated types.
+/// Declares a type that serde reads (feature `serde`) only through an
+/// unvalidated mirror and a checked conversion: the type derives
+/// `Serialize` and `Deserialize` with `serde(try_from = mirror)`, so every
+/// value read goes through the type's own checked constructor. Written once
+/// here for the crate's many validated types, in three forms:
+///
+/// - `pub struct Type { a: f64, b: u64 } mirror TypeRepr, TypeError, |r|
+///   build`: the type, its mirror from the same field list (so that the two
+///   cannot drift apart) and the conversion `build`;
+/// - `pub struct Type { … } read through "path::TypeRepr"` (`read and
+///   written through` when serde writes the mirror too, `into`): the type,
+///   whose mirror and conversion are written by hand;
+/// - `serde_mirror!(Type, TypeRepr, TypeError, { a: f64 }, |r| build)`: the
+///   mirror and conversion of a type declared by hand with
+///   `serde(try_from = "TypeRepr")`.
 macro_rules! serde_mirror {
+    (
+        $(#[$meta:meta])*
+        $vis:vis struct $ty:ident { $($body:tt)* }
+        read through $repr:literal
+    ) => {
+        $(#[$meta])*
+        #[cfg_attr(
+            feature = "serde",
+            derive(serde::Serialize, serde::Deserialize),
+            serde(try_from = $repr)
+        )]
+        $vis struct $ty { $($body)* }
+    };
+    (
+        $(#[$meta:meta])*
+        $vis:vis struct $ty:ident { $($body:tt)* }
+        read and written through $repr:literal
+    ) => {
+        $(#[$meta])*
+        #[cfg_attr(
+            feature = "serde",
+            derive(serde::Serialize, serde::Deserialize),
+            serde(try_from = $repr, into = $repr)
+        )]
+        $vis struct $ty { $($body)* }
+    };
+    (
+        $(#[$meta:meta])*
+        $vis:vis struct $ty:ident { $($field:ident: $fty:ty),+ $(,)? }
+        mirror $repr:ident, $error:ty, |$r:ident| $build:expr $(,)?
+    ) => {
+        $(#[$meta])*
+        #[cfg_attr(
+            feature = "serde",
+            derive(serde::Serialize, serde::Deserialize),
+            serde(try_from = "<Self as crate::SerdeMirror>::Mirror")
+        )]
+        $vis struct $ty {
+            $($field: $fty),+
+        }
+
+        #[cfg(feature = "serde")]
+        impl crate::SerdeMirror for $ty {
+            type Mirror = $repr;
+        }
+
+        serde_mirror!($ty, $repr, $error, { $($field: $fty),+ }, |$r| $build);
+    };
     ($ty:ty, $repr:ident, $error:ty, { $($field:ident: $fty:ty),+ $(,)? }, |$r:ident| $build:expr) => {
         #[cfg(feature = "serde")]
         #[derive(serde::Deserialize)]
-        struct $repr {
+        pub(crate) struct $repr {
             $($field: $fty),+
         }
 
@@ -299,6 +357,29 @@ macro_rules! serde_mirror {
             type Error = $error;
             fn try_from($r: $repr) -> core::result::Result<Self, $error> {
                 $build
+            }
+        }
+    };
+}
+
+/// The mirror that a type declared by [`serde_mirror!`]'s first form is
+/// read through (its `serde(try_from)` names it as `<Self as SerdeMirror>::Mirror`).
+#[cfg(feature = "serde")]
+trait SerdeMirror {
+    type Mirror;
+}
+
+/// `impl Display` for a result that prints as one formatted line, the
+/// crate's most common case (see `present`): `$d` is bound to the
+/// formatter's precision or the default 4 decimals for the format string and
+/// its arguments, and the doc comment before the type documents the impl.
+macro_rules! display_line {
+    ($(#[$doc:meta])* $ty:ty, |$this:ident, $d:ident| $($format:tt)+) => {
+        $(#[$doc])*
+        impl core::fmt::Display for $ty {
+            fn fmt(&$this, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                let $d = $crate::present::precision(f);
+                write!(f, $($format)+)
             }
         }
     };

@@ -42,35 +42,29 @@ impl<T: Fn(f64) -> f64> Weigher for T {
     }
 }
 
-/// The weigher of Lombardo et al. (2020): `f(n; n0) = 1/(n + n0)²`.
-///
-/// The offset `n0 ≥ 0` sets the share of the total weight held by rank 1
-/// for long rankings, [`first_rank_fraction`]: `R(0) ≈ 0.61`, `R(2) ≈ 0.28`.
-/// The default is the paper's `n0 = 2`.
-///
-/// # Examples
-/// ```
-/// use adaptive_comp_metrics::{OffsetQuadratic, Weigher};
-/// let f = OffsetQuadratic::default();
-/// assert_eq!(f.weight(1.0), 1.0 / 9.0);
-/// assert!(OffsetQuadratic::new(-1.0).is_err());
-/// assert!(OffsetQuadratic::new(1e308).is_err()); // every weight would underflow
-/// # Ok::<(), adaptive_comp_metrics::CorrelationError>(())
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(try_from = "RawOffsetQuadratic")
-)]
-pub struct OffsetQuadratic {
-    n0: f64,
+serde_mirror! {
+    /// The weigher of Lombardo et al. (2020): `f(n; n0) = 1/(n + n0)²`.
+    ///
+    /// The offset `n0 ≥ 0` sets the share of the total weight held by rank 1
+    /// for long rankings, [`first_rank_fraction`]: `R(0) ≈ 0.61`, `R(2) ≈ 0.28`.
+    /// The default is the paper's `n0 = 2`.
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::{OffsetQuadratic, Weigher};
+    /// let f = OffsetQuadratic::default();
+    /// assert_eq!(f.weight(1.0), 1.0 / 9.0);
+    /// assert!(OffsetQuadratic::new(-1.0).is_err());
+    /// assert!(OffsetQuadratic::new(1e308).is_err()); // every weight would underflow
+    /// # Ok::<(), adaptive_comp_metrics::CorrelationError>(())
+    /// ```
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    pub struct OffsetQuadratic {
+        n0: f64,
+    }
+    // The unvalidated mirror of [`OffsetQuadratic`] that serde reads.
+    mirror RawOffsetQuadratic, CorrelationError, |r| Self::new(r.n0)
 }
-
-// The unvalidated mirror of [`OffsetQuadratic`] that serde reads.
-serde_mirror!(OffsetQuadratic, RawOffsetQuadratic, CorrelationError, {
-    n0: f64,
-}, |r| Self::new(r.n0));
 
 impl OffsetQuadratic {
     /// The paper's choice of offset.

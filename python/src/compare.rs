@@ -8,22 +8,28 @@
 //! into the tables taken here and wraps the result.
 
 use adaptive_comp_metrics::Order;
+use adaptive_comp_metrics::uncertainty::Interval;
 use adaptive_comp_metrics::uncertainty::compare::{
     Cells, Compare, CompareError, Comparison, Correction, IntervalMethod, Missing, PValueMethod,
     Pairs, ScoreTable, Test, Wilcoxon, WilcoxonMethod, ZeroMethod, adjust, correct_jointly,
     friedman as friedman_test,
 };
-use adaptive_comp_metrics::uncertainty::{Alternative, Interval, Threads};
 use numpy::PyReadonlyArray2;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
 use crate::convert::{OrValueError, Scores, array, choice, guard, value_error};
-use crate::uncertainty::StatSpec;
+use crate::correlation::alternative;
+use crate::uncertainty::{StatSpec, threads};
 
 /// [`choice`], its error the package's `InputError` (a `ValueError`).
 fn option<T: Copy>(what: &str, given: &str, options: &[(&str, T)]) -> PyResult<T> {
-    choice(what, given, options).map_err(|e| Python::attach(|py| value_error(e.value(py))))
+    as_input(choice(what, given, options))
+}
+
+/// `result`, its `ValueError` raised as the package's `InputError`.
+fn as_input<T>(result: PyResult<T>) -> PyResult<T> {
+    result.map_err(|e| Python::attach(|py| value_error(e.value(py))))
 }
 
 /// A correction by any name `multipletests` accepts, with `maxiter` for
@@ -145,24 +151,12 @@ impl Options {
         let mut c = Compare::new()
             .test(test)
             .correction(corr)
-            .alternative(option(
-                "alternative",
-                &self.alternative,
-                &[
-                    ("two-sided", Alternative::TwoSided),
-                    ("greater", Alternative::Greater),
-                    ("less", Alternative::Less),
-                ],
-            )?)
+            .alternative(as_input(alternative(&self.alternative))?)
             .alpha(self.alpha)
             .level(self.level)
             .replicates(self.resamples)
             .exact_up_to(self.exact_up_to)
-            .threads(
-                self.threads
-                    .and_then(std::num::NonZeroUsize::new)
-                    .map_or(Threads::Available, Threads::Fixed),
-            );
+            .threads(threads(self.threads));
         if let Some(i) = &self.interval {
             c = c.interval(option(
                 "interval",

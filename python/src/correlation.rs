@@ -27,6 +27,21 @@ pub fn alternative(name: &str) -> PyResult<Alternative> {
     )
 }
 
+/// The weighted τ's importance rank by name: `symmetric`, `xy`, `yx` or
+/// `index`.
+pub fn rank(name: &str) -> PyResult<Rank<'static>> {
+    choice(
+        "rank",
+        name,
+        &[
+            ("symmetric", Rank::Symmetric),
+            ("xy", Rank::ByXY),
+            ("yx", Rank::ByYX),
+            ("index", Rank::Index),
+        ],
+    )
+}
+
 /// Vigna's weighted τ (`scipy.stats.weightedtau`).
 ///
 /// `rank`: `"symmetric"` (SciPy's True), `"xy"` (None), `"index"` (False),
@@ -46,17 +61,7 @@ pub fn weightedtau(
     guard(|| {
         let scores = read_all(&[x, y], &["x", "y"])?;
         let given = if let Ok(name) = rank.extract::<String>() {
-            let rank = choice(
-                "rank",
-                &name,
-                &[
-                    ("symmetric", Rank::Symmetric),
-                    ("xy", Rank::ByXY),
-                    ("yx", Rank::ByYX),
-                    ("index", Rank::Index),
-                ],
-            )?;
-            Err(rank)
+            Err(self::rank(&name)?)
         } else {
             Ok(Scores::extract(rank, "rank")?.to_f64_vec())
         };

@@ -4,7 +4,7 @@
 
 use std::num::NonZeroUsize;
 
-use adaptive_comp_metrics::correlation::vigna::{Combine, Rank, WeightedTauOptions};
+use adaptive_comp_metrics::correlation::vigna::{Combine, WeightedTauOptions};
 use adaptive_comp_metrics::pearson;
 use adaptive_comp_metrics::rand::SeedableRng;
 use adaptive_comp_metrics::rand_chacha::ChaCha8Rng;
@@ -17,7 +17,7 @@ use numpy::PyArray1;
 use pyo3::prelude::*;
 
 use crate::convert::{OrValueError, Scores, array, choice, guard, read_all};
-use crate::correlation::alternative;
+use crate::correlation::{alternative, rank};
 use crate::on_same;
 use crate::weigher::{AnyWeigher, order, scheme, ties};
 
@@ -117,16 +117,7 @@ impl StatSpec<'_> {
             }
             "weightedtau" => {
                 let w = weighted(0.0)?;
-                let rank = choice(
-                    "rank",
-                    &self.rank,
-                    &[
-                        ("symmetric", Rank::Symmetric),
-                        ("xy", Rank::ByXY),
-                        ("yx", Rank::ByYX),
-                        ("index", Rank::Index),
-                    ],
-                )?;
+                let rank = rank(&self.rank)?;
                 let combine = if self.additive {
                     Combine::Additive
                 } else {
@@ -168,9 +159,7 @@ impl Built {
         if self.python() {
             return Threads::Fixed(NonZeroUsize::MIN);
         }
-        threads
-            .and_then(NonZeroUsize::new)
-            .map_or(Threads::Available, Threads::Fixed)
+        self::threads(threads)
     }
 
     /// `result`, unless a Python weigher raised.
@@ -182,10 +171,32 @@ impl Built {
     }
 }
 
+/// The thread setting `threads` asks for (None or 0: every core).
+pub(crate) fn threads(threads: Option<usize>) -> Threads {
+    threads
+        .and_then(NonZeroUsize::new)
+        .map_or(Threads::Available, Threads::Fixed)
+}
+
 /// The generator the library's `…_seeded` entries use for `seed`: the
 /// shares of a run (`replicates`) take the generator itself.
 fn rng(seed: u64) -> ChaCha8Rng {
     ChaCha8Rng::seed_from_u64(seed)
+}
+
+/// Reads x and y as slices of one float type and evaluates `$call` with
+/// `$stat` bound to the built statistic `$s` and `$a`, `$b` to the two
+/// slices (the GIL released unless the statistic calls Python); the result,
+/// unless a Python weigher raised, or its error as a `ValueError`.
+macro_rules! on_xy {
+    ($py:expr, $x:expr, $y:expr, $s:expr, |$stat:ident, $a:ident, $b:ident| $call:expr) => {{
+        let scores = read_all(&[$x, $y], &["x", "y"])?;
+        let result = on_same!($py, &scores, !$s.python(), |v| {
+            let ($stat, $a, $b) = (&*$s.statistic, v[0], v[1]);
+            $call
+        });
+        $s.check(result.or_value_error())
+    }};
 }
 
 /// A permutation test as (statistic, p_value, standard_error, permutations,
@@ -268,14 +279,8 @@ pub fn permutation_test(
     guard(|| {
         let s = statistic.build()?;
         let plan = permutations(count, alternative_name, s.threads(threads))?;
-        let scores = read_all(&[x, y], &["x", "y"])?;
-        let t = on_same!(py, &scores, !s.python(), |v| plan.test_seeded(
-            &*s.statistic,
-            v[0],
-            v[1],
-            seed
-        ));
-        Ok(test_tuple(&s.check(t.or_value_error())?))
+        let t = on_xy!(py, x, y, s, |stat, a, b| plan.test_seeded(stat, a, b, seed))?;
+        Ok(test_tuple(&t))
     })
 }
 
@@ -297,15 +302,14 @@ pub fn permutation_replicates<'py>(
     guard(|| {
         let s = statistic.build()?;
         let plan = permutations(count, "two-sided", s.threads(threads))?;
-        let scores = read_all(&[x, y], &["x", "y"])?;
-        let v = on_same!(py, &scores, !s.python(), |v| plan.replicates(
-            &*s.statistic,
-            v[0],
-            v[1],
+        let v = on_xy!(py, x, y, s, |stat, a, b| plan.replicates(
+            stat,
+            a,
+            b,
             start..stop,
             &mut rng(seed)
-        ));
-        Ok(array(py, s.check(v.or_value_error())?))
+        ))?;
+        Ok(array(py, v))
     })
 }
 
@@ -323,15 +327,10 @@ pub fn permutation_from_replicates(
     guard(|| {
         let s = statistic.build()?;
         let plan = permutations(count, alternative_name, s.threads(None))?;
-        let scores = read_all(&[x, y], &["x", "y"])?;
         let values = Scores::extract(values, "values")?.to_f64_vec();
-        let t = on_same!(py, &scores, !s.python(), |v| plan.test_from_replicates(
-            &*s.statistic,
-            v[0],
-            v[1],
-            &values
-        ));
-        Ok(test_tuple(&s.check(t.or_value_error())?))
+        let t = on_xy!(py, x, y, s, |stat, a, b| plan
+            .test_from_replicates(stat, a, b, &values))?;
+        Ok(test_tuple(&t))
     })
 }
 
@@ -353,14 +352,8 @@ pub fn bootstrap_ci(
     guard(|| {
         let s = statistic.build()?;
         let plan = bootstrap(count, level, method, s.threads(threads))?;
-        let scores = read_all(&[x, y], &["x", "y"])?;
-        let c = on_same!(py, &scores, !s.python(), |v| plan.run_seeded(
-            &*s.statistic,
-            v[0],
-            v[1],
-            seed
-        ));
-        Ok(interval_tuple(&s.check(c.or_value_error())?))
+        let c = on_xy!(py, x, y, s, |stat, a, b| plan.run_seeded(stat, a, b, seed))?;
+        Ok(interval_tuple(&c))
     })
 }
 
@@ -385,15 +378,14 @@ pub fn bootstrap_replicates<'py>(
     guard(|| {
         let s = statistic.build()?;
         let plan = bootstrap(count, level, method, s.threads(threads))?;
-        let scores = read_all(&[x, y], &["x", "y"])?;
-        let v = on_same!(py, &scores, !s.python(), |v| plan.replicates(
-            &*s.statistic,
-            v[0],
-            v[1],
+        let v = on_xy!(py, x, y, s, |stat, a, b| plan.replicates(
+            stat,
+            a,
+            b,
             start..stop,
             &mut rng(seed)
-        ));
-        Ok(array(py, s.check(v.or_value_error())?))
+        ))?;
+        Ok(array(py, v))
     })
 }
 
@@ -414,16 +406,15 @@ pub fn bootstrap_from_replicates(
     guard(|| {
         let s = statistic.build()?;
         let plan = bootstrap(count, level, method, s.threads(None))?;
-        let scores = read_all(&[x, y], &["x", "y"])?;
         let values = Scores::extract(values, "values")?.to_f64_vec();
-        let c = on_same!(py, &scores, !s.python(), |v| plan.run_from_replicates(
-            &*s.statistic,
-            v[0],
-            v[1],
+        let c = on_xy!(py, x, y, s, |stat, a, b| plan.run_from_replicates(
+            stat,
+            a,
+            b,
             &values,
             &mut rng(seed)
-        ));
-        Ok(interval_tuple(&s.check(c.or_value_error())?))
+        ))?;
+        Ok(interval_tuple(&c))
     })
 }
 
@@ -514,14 +505,8 @@ pub fn standardise(
     guard(|| {
         let s = statistic.build()?;
         let plan = Permutations::new(count).threads(s.threads(threads));
-        let scores = read_all(&[x, y], &["x", "y"])?;
-        let r = on_same!(py, &scores, !s.python(), |v| plan.standardise_seeded(
-            &*s.statistic,
-            v[0],
-            v[1],
-            seed
-        ));
-        let r = s.check(r.or_value_error())?;
+        let r = on_xy!(py, x, y, s, |stat, a, b| plan
+            .standardise_seeded(stat, a, b, seed))?;
         Ok((
             r.value,
             estimate_tuple(&r.null.mean),

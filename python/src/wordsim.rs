@@ -353,22 +353,10 @@ pub fn evaluate_vectors<'py>(
         let matrix = numpy.call_method1("ascontiguousarray", (matrix, dtype))?;
         let b = &benchmark.benchmark;
         let report = if single {
-            let m: PyReadonlyArray2<'_, f32> = matrix.extract().map_err(|_| not_2d())?;
-            let vectors = store(
-                &words,
-                m.shape(),
-                m.as_slice().map_err(value_error)?,
-                case_insensitive,
-            )?;
+            let vectors = store::<f32>(&words, &matrix, case_insensitive)?;
             py.detach(|| ev.evaluate(&vectors, b))
         } else {
-            let m: PyReadonlyArray2<'_, f64> = matrix.extract().map_err(|_| not_2d())?;
-            let vectors = store(
-                &words,
-                m.shape(),
-                m.as_slice().map_err(value_error)?,
-                case_insensitive,
-            )?;
+            let vectors = store::<f64>(&words, &matrix, case_insensitive)?;
             py.detach(|| ev.evaluate(&vectors, b))
         }
         .or_value_error()?;
@@ -380,14 +368,16 @@ fn not_2d() -> PyErr {
     PyValueError::new_err("vectors must form a 2-D array of numbers (one row per word)")
 }
 
-/// The library's store of `words` with the rows of a `shape` matrix.
-fn store<F: num_traits::Float + Into<f64>>(
+/// The library's store of `words` with the rows of `matrix` (a contiguous
+/// 2-D array of `F`).
+fn store<F: num_traits::Float + Into<f64> + numpy::Element>(
     words: &[String],
-    shape: &[usize],
-    data: &[F],
+    matrix: &Bound<'_, PyAny>,
     case_insensitive: bool,
 ) -> PyResult<Vectors<F>> {
-    let (rows, dim) = (shape[0], shape[1]);
+    let m: PyReadonlyArray2<'_, F> = matrix.extract().map_err(|_| not_2d())?;
+    let data = m.as_slice().map_err(value_error)?;
+    let (rows, dim) = (m.shape()[0], m.shape()[1]);
     if rows != words.len() {
         return Err(PyValueError::new_err(format!(
             "{} words but {rows} vectors",

@@ -17,6 +17,18 @@ def raised(f, *args, **kwargs):
     return info.value
 
 
+def written(folder, name, text):
+    """The file `name` in `folder`, holding `text`."""
+    path = folder / name
+    path.write_text(text)
+    return path
+
+
+def assert_read_error(e, line, path):
+    """`e` is a ReadError at line `line` of the file `path`."""
+    assert (type(e), e.line, e.path) == (acm.ReadError, line, str(path))
+
+
 def test_trec_files_name_line_column_and_path(tmp_path):
     path = tmp_path / "q.txt"
     path.write_text("q1 0 d1 1\nq1 0 d2\n")
@@ -30,39 +42,27 @@ def test_trec_files_name_line_column_and_path(tmp_path):
     # trec_eval's syntax names the column of a blank line.
     e = raised(acm.parse_qrel, io.StringIO("q 0 d 1\n\n"), syntax="trec_eval")
     assert (e.line, e.column) == (2, 1)
-    run = tmp_path / "r.txt"
-    run.write_text("q1 Q0 d1 1 0.5 x\nq1 Q0 d2 2 nan x\n")
-    e = raised(acm.parse_run, run)
-    assert (type(e), e.line, e.path) == (acm.ReadError, 2, str(run))
+    run = written(tmp_path, "r.txt", "q1 Q0 d1 1 0.5 x\nq1 Q0 d2 2 nan x\n")
+    assert_read_error(raised(acm.parse_run, run), 2, run)
     # A file that cannot be opened is an OSError, as before.
     with pytest.raises(OSError):
         acm.RelevanceEvaluator(str(path.parent / "none"), {"map"})
 
 
 def test_word_pairs_and_vectors_name_their_line(tmp_path):
-    pairs = tmp_path / "pairs.tsv"
-    pairs.write_text("a\tb\t1\nc\td\tx\n")
-    e = raised(acm.read_word_pairs, pairs)
-    assert (type(e), e.line, e.path) == (acm.ReadError, 2, str(pairs))
-    good = tmp_path / "good.tsv"
-    good.write_text("a\tb\t1\nc\td\t2\na\tc\t3\n")
-    vectors = tmp_path / "v.vec"
-    vectors.write_text("3 2\na 1 0\nb 0 1\nc 1 x\n")
-    e = raised(acm.evaluate_word_pairs, vectors, good)
-    assert (type(e), e.line, e.path) == (acm.ReadError, 4, str(vectors))
+    pairs = written(tmp_path, "pairs.tsv", "a\tb\t1\nc\td\tx\n")
+    assert_read_error(raised(acm.read_word_pairs, pairs), 2, pairs)
+    good = written(tmp_path, "good.tsv", "a\tb\t1\nc\td\t2\na\tc\t3\n")
+    vectors = written(tmp_path, "v.vec", "3 2\na 1 0\nb 0 1\nc 1 x\n")
+    assert_read_error(raised(acm.evaluate_word_pairs, vectors, good), 4, vectors)
 
 
 def test_lexsub_and_triplet_files_name_their_line(tmp_path):
-    gold = tmp_path / "gold.txt"
-    gold.write_text("bright.a 1 :: clever 2;\nbright.a 2 clever 2;\n")
-    system = tmp_path / "system.best"
-    system.write_text("bright.a 1 :: clever\n")
-    e = raised(acm.lexsub_score, gold, system)
-    assert (type(e), e.line, e.path) == (acm.ReadError, 2, str(gold))
-    data = tmp_path / "triplets.txt"
-    data.write_text("singer\nartist,0.80,person\n")
-    e = raised(acm.triplet_score, data, {"singer": np.ones(2)})
-    assert (type(e), e.line, e.path) == (acm.ReadError, 2, str(data))
+    gold = written(tmp_path, "gold.txt", "bright.a 1 :: clever 2;\nbright.a 2 clever 2;\n")
+    system = written(tmp_path, "system.best", "bright.a 1 :: clever\n")
+    assert_read_error(raised(acm.lexsub_score, gold, system), 2, gold)
+    data = written(tmp_path, "triplets.txt", "singer\nartist,0.80,person\n")
+    assert_read_error(raised(acm.triplet_score, data, {"singer": np.ones(2)}), 2, data)
 
 
 def test_errors_without_a_place_are_input_errors():

@@ -195,43 +195,41 @@ impl Options {
     }
 }
 
-/// Validated parameters of an adaptive vote collection (Lombardo et al. 2020,
-/// §2.5): N items, M appearances per item and ballot, a fraction α of items
-/// kept at each ballot, n_b ballots.
-///
-/// ```text
-/// N⁽¹⁾ = N,   N⁽ᵏ⁾ = round(α·N⁽ᵏ⁻¹⁾)                          (Eq. 2)
-/// N_comp = Σ_{k=1..n_b} ⌈M·N⁽ᵏ⁾/2⌉                            (Eq. 3, exact)
-/// ```
-///
-/// A value of this type always describes a collection that can run: N ≥ 2,
-/// M ≥ 1, 0 < α < 1, 1 ≤ n_b ≤ [`BallotConfig::MAX_BALLOTS`], every ballot
-/// with at least two items, N ≤ [`BallotConfig::MAX_ITEMS`] and at most
-/// [`BallotConfig::MAX_COMPARISONS`] comparisons over all ballots.
-/// Deserialising validates again. (A text format may read α back one ulp
-/// off — serde_json does without its `float_roundtrip` feature; a saved
-/// [`Scheduler`](super::Scheduler) keeps α's exact bits for that reason.)
-///
-/// # Examples
-/// ```
-/// use adaptive_comp_metrics::ballot::{BallotConfig, Options};
-/// let c = BallotConfig::with_options(990, 20, 0.5, 7, Options::published())?;
-/// assert_eq!(c.ballot_sizes(), vec![990, 495, 248, 124, 62, 31, 16]);
-/// assert!(BallotConfig::new(990, 20, 1.5, 7).is_err());
-/// # Ok::<(), adaptive_comp_metrics::ballot::BallotError>(())
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(try_from = "RawConfig", into = "RawConfig")
-)]
-pub struct BallotConfig {
-    n_items: usize,
-    m: usize,
-    alpha: f64,
-    n_ballots: usize,
-    options: Options,
+serde_mirror! {
+    /// Validated parameters of an adaptive vote collection (Lombardo et al. 2020,
+    /// §2.5): N items, M appearances per item and ballot, a fraction α of items
+    /// kept at each ballot, n_b ballots.
+    ///
+    /// ```text
+    /// N⁽¹⁾ = N,   N⁽ᵏ⁾ = round(α·N⁽ᵏ⁻¹⁾)                          (Eq. 2)
+    /// N_comp = Σ_{k=1..n_b} ⌈M·N⁽ᵏ⁾/2⌉                            (Eq. 3, exact)
+    /// ```
+    ///
+    /// A value of this type always describes a collection that can run: N ≥ 2,
+    /// M ≥ 1, 0 < α < 1, 1 ≤ n_b ≤ [`BallotConfig::MAX_BALLOTS`], every ballot
+    /// with at least two items, N ≤ [`BallotConfig::MAX_ITEMS`] and at most
+    /// [`BallotConfig::MAX_COMPARISONS`] comparisons over all ballots.
+    /// Deserialising validates again. (A text format may read α back one ulp
+    /// off — serde_json does without its `float_roundtrip` feature; a saved
+    /// [`Scheduler`](super::Scheduler) keeps α's exact bits for that reason.)
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::ballot::{BallotConfig, Options};
+    /// let c = BallotConfig::with_options(990, 20, 0.5, 7, Options::published())?;
+    /// assert_eq!(c.ballot_sizes(), vec![990, 495, 248, 124, 62, 31, 16]);
+    /// assert!(BallotConfig::new(990, 20, 1.5, 7).is_err());
+    /// # Ok::<(), adaptive_comp_metrics::ballot::BallotError>(())
+    /// ```
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    pub struct BallotConfig {
+        n_items: usize,
+        m: usize,
+        alpha: f64,
+        n_ballots: usize,
+        options: Options,
+    }
+    read and written through "RawConfig"
 }
 
 /// The unvalidated mirror of [`BallotConfig`] that serde reads and writes.

@@ -24,9 +24,8 @@ impl fmt::Display for Plan {
         let d = precision(f);
         write!(
             f,
-            "{} ballot{}, {} comparisons (Eq. 3 approximation {:.d$}); M_top = {}, M_unif = {:.d$}",
-            self.sizes.len(),
-            if self.sizes.len() == 1 { "" } else { "s" },
+            "{}, {} comparisons (Eq. 3 approximation {:.d$}); M_top = {}, M_unif = {:.d$}",
+            Count(self.sizes.len() as u64, "ballot"),
             self.total_comparisons,
             self.approx_total_comparisons,
             self.m_top,
@@ -110,17 +109,12 @@ impl fmt::Display for BallotScores {
     }
 }
 
-/// `item 3: score 0.8360 (last ballot 7)`.
-impl fmt::Display for RankedItem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let d = precision(f);
-        write!(
-            f,
-            "item {}: score {:.d$} (last ballot {})",
-            self.item, self.score, self.last_ballot
-        )
-    }
-}
+display_line!(
+    /// `item 3: score 0.8360 (last ballot 7)`.
+    RankedItem,
+    |self, d| "item {}: score {:.d$} (last ballot {})",
+    self.item, self.score, self.last_ballot
+);
 
 /// One line per item, best first, numbered from 1:
 ///
@@ -202,22 +196,17 @@ impl fmt::Display for TaskView {
     }
 }
 
-/// `worker "w7" excluded at ballot 2: accuracy 0.4000 on 5 control answers,
-/// 12 answers discarded`.
-impl fmt::Display for Exclusion {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let d = precision(f);
-        write!(
-            f,
-            "worker {:?} excluded at ballot {}: accuracy {} on {}, {} discarded",
-            self.worker,
-            self.ballot,
-            Maybe(self.accuracy(), d),
-            Count(self.controls, "control answer"),
-            Count(self.discarded, "answer")
-        )
-    }
-}
+display_line!(
+    /// `worker "w7" excluded at ballot 2: accuracy 0.4000 on 5 control answers,
+    /// 12 answers discarded`.
+    Exclusion,
+    |self, d| "worker {:?} excluded at ballot {}: accuracy {} on {}, {} discarded",
+    self.worker,
+    self.ballot,
+    Maybe(self.accuracy(), d),
+    Count(self.controls, "control answer"),
+    Count(self.discarded, "answer")
+);
 
 /// `worker "w7": 40 votes, accuracy 0.9000 on 10 control answers,
 /// agreement 0.8250 over 40 votes, 0 answers discarded`, and `, excluded at

@@ -76,33 +76,31 @@ impl ControlPair {
     }
 }
 
-/// How the tasks of a ballot are laid out: the share of control tasks and
-/// the size of a unit.
-///
-/// ```text
-/// no units:      round(r·C/(1 − r)) controls among C comparisons (a share r of all tasks)
-/// units of u:    every unit holds q = round(r·u) controls and u − q comparisons
-///                (the last unit fewer comparisons), 1 ≤ q ≤ u − 1 when r > 0
-/// ```
-///
-/// # Examples
-/// ```
-/// use adaptive_comp_metrics::ballot::LayoutOptions;
-/// let o = LayoutOptions::new(0.1, Some(20))?;
-/// assert_eq!(o.controls_per_unit(), Some(2));
-/// assert!(LayoutOptions::new(1.0, None).is_err());
-/// assert!(LayoutOptions::new(0.01, Some(20)).is_err()); // round(0.2) = 0 controls per unit
-/// # Ok::<(), adaptive_comp_metrics::ballot::BallotError>(())
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(try_from = "RawLayoutOptions", into = "RawLayoutOptions")
-)]
-pub struct LayoutOptions {
-    control_rate: f64,
-    unit_size: Option<usize>,
+serde_mirror! {
+    /// How the tasks of a ballot are laid out: the share of control tasks and
+    /// the size of a unit.
+    ///
+    /// ```text
+    /// no units:      round(r·C/(1 − r)) controls among C comparisons (a share r of all tasks)
+    /// units of u:    every unit holds q = round(r·u) controls and u − q comparisons
+    ///                (the last unit fewer comparisons), 1 ≤ q ≤ u − 1 when r > 0
+    /// ```
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::ballot::LayoutOptions;
+    /// let o = LayoutOptions::new(0.1, Some(20))?;
+    /// assert_eq!(o.controls_per_unit(), Some(2));
+    /// assert!(LayoutOptions::new(1.0, None).is_err());
+    /// assert!(LayoutOptions::new(0.01, Some(20)).is_err()); // round(0.2) = 0 controls per unit
+    /// # Ok::<(), adaptive_comp_metrics::ballot::BallotError>(())
+    /// ```
+    #[derive(Debug, Clone, Copy, PartialEq, Default)]
+    pub struct LayoutOptions {
+        control_rate: f64,
+        unit_size: Option<usize>,
+    }
+    read and written through "RawLayoutOptions"
 }
 
 #[cfg(feature = "serde")]

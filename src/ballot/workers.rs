@@ -82,32 +82,26 @@ pub struct BallotStatus {
     pub closed: bool,
 }
 
-/// Who is excluded: workers with at least `min_controls` control answers
-/// and an accuracy below `min_accuracy`.
-///
-/// # Examples
-/// ```
-/// use adaptive_comp_metrics::ballot::ExclusionRule;
-/// let r = ExclusionRule::new(0.7, 5)?;
-/// assert_eq!(r.min_accuracy(), 0.7);
-/// assert!(ExclusionRule::new(1.5, 5).is_err());
-/// # Ok::<(), adaptive_comp_metrics::ballot::BallotError>(())
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(try_from = "ExclusionRuleRepr")
-)]
-pub struct ExclusionRule {
-    min_accuracy: f64,
-    min_controls: u64,
+serde_mirror! {
+    /// Who is excluded: workers with at least `min_controls` control answers
+    /// and an accuracy below `min_accuracy`.
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::ballot::ExclusionRule;
+    /// let r = ExclusionRule::new(0.7, 5)?;
+    /// assert_eq!(r.min_accuracy(), 0.7);
+    /// assert!(ExclusionRule::new(1.5, 5).is_err());
+    /// # Ok::<(), adaptive_comp_metrics::ballot::BallotError>(())
+    /// ```
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    pub struct ExclusionRule {
+        min_accuracy: f64,
+        min_controls: u64,
+    }
+    // The unvalidated mirror of [`ExclusionRule`] that serde reads.
+    mirror ExclusionRuleRepr, BallotError, |r| Self::new(r.min_accuracy, r.min_controls)
 }
-
-// The unvalidated mirror of [`ExclusionRule`] that serde reads.
-serde_mirror!(ExclusionRule, ExclusionRuleRepr, BallotError, {
-    min_accuracy: f64, min_controls: u64,
-}, |r| Self::new(r.min_accuracy, r.min_controls));
 
 impl ExclusionRule {
     /// A rule; `min_controls` of 0 is taken as 1 (no control, no verdict).

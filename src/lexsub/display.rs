@@ -12,22 +12,17 @@ use super::semeval::{BestScores, OotScores};
 use crate::present::{Count, Maybe, precision};
 use core::fmt;
 
-/// `precision 0.7500, recall 0.3750 (credit 1.5000; 2 attempted of 4
-/// items)`.
-impl fmt::Display for Totals {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let d = precision(f);
-        write!(
-            f,
-            "precision {}, recall {} (credit {:.d$}; {} attempted of {})",
-            Maybe(self.precision(), d),
-            Maybe(self.recall(), d),
-            self.credit,
-            self.attempted,
-            Count(self.items as u64, "item")
-        )
-    }
-}
+display_line!(
+    /// `precision 0.7500, recall 0.3750 (credit 1.5000; 2 attempted of 4
+    /// items)`.
+    Totals,
+    |self, d| "precision {}, recall {} (credit {:.d$}; {} attempted of {})",
+    Maybe(self.precision(), d),
+    Maybe(self.recall(), d),
+    self.credit,
+    self.attempted,
+    Count(self.items as u64, "item")
+);
 
 /// `0.7500`, `not attempted` or `not applicable`.
 impl fmt::Display for Outcome {
@@ -41,42 +36,31 @@ impl fmt::Display for Outcome {
     }
 }
 
-/// `item 17: 0.7500` (or `item 17: not attempted`).
-impl fmt::Display for ItemScore {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let d = precision(f);
-        write!(f, "item {}: {:.d$}", self.id, self.outcome)
-    }
-}
+display_line!(
+    /// `item 17: 0.7500` (or `item 17: not attempted`).
+    ItemScore,
+    |self, d| "item {}: {:.d$}", self.id, self.outcome
+);
 
-/// `P@k 0.7500, R@k 0.5000`.
-impl fmt::Display for AtK {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let d = precision(f);
-        write!(
-            f,
-            "P@k {}, R@k {}",
-            Maybe(self.precision, d),
-            Maybe(self.recall, d)
-        )
-    }
-}
+display_line!(
+    /// `P@k 0.7500, R@k 0.5000`.
+    AtK,
+    |self, d| "P@k {}, R@k {}",
+    Maybe(self.precision, d),
+    Maybe(self.recall, d)
+);
 
-/// Two lines, `best: …` and `mode best: …`, each as [`Totals`].
-impl fmt::Display for BestScores {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let d = precision(f);
-        write!(f, "best: {:.d$}\nmode best: {:.d$}", self.best, self.mode)
-    }
-}
+display_line!(
+    /// Two lines, `best: …` and `mode best: …`, each as [`Totals`].
+    BestScores,
+    |self, d| "best: {:.d$}\nmode best: {:.d$}", self.best, self.mode
+);
 
-/// Two lines, `oot: …` and `mode oot: …`, each as [`Totals`].
-impl fmt::Display for OotScores {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let d = precision(f);
-        write!(f, "oot: {:.d$}\nmode oot: {:.d$}", self.oot, self.mode)
-    }
-}
+display_line!(
+    /// Two lines, `oot: …` and `mode oot: …`, each as [`Totals`].
+    OotScores,
+    |self, d| "oot: {:.d$}\nmode oot: {:.d$}", self.oot, self.mode
+);
 
 /// Six lines, one per measure; recall and the weighted precision show the
 /// one ratio each is read as.

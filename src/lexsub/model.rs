@@ -13,28 +13,26 @@ pub struct Substitute {
     pub count: u32,
 }
 
-/// A gold item: a target word in context with the substitutes the
-/// annotators proposed, each with its count.
-///
-/// In the notation of Jabbari, Hepple & Guthrie (2010): `Hᵢ` is the set of
-/// substitutes, `freqᵢ(t)` the count of `t` (0 for terms not in `Hᵢ`),
-/// `maxfreqᵢ` the largest count, `|S|ⁱ = Σ_{t∈S} freqᵢ(t)` and `mᵢ` the mode,
-/// which exists only when one substitute has the largest count.
-///
-/// A `GoldItem` always has at least one substitute, every count is at least
-/// 1 and every term is distinct, so all measures are defined on it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(try_from = "GoldItemRepr", into = "GoldItemRepr")
-)]
-pub struct GoldItem {
-    id: String,
-    target: String,
-    substitutes: Vec<Substitute>,
-    total: u64,
-    max: u32,
+serde_mirror! {
+    /// A gold item: a target word in context with the substitutes the
+    /// annotators proposed, each with its count.
+    ///
+    /// In the notation of Jabbari, Hepple & Guthrie (2010): `Hᵢ` is the set of
+    /// substitutes, `freqᵢ(t)` the count of `t` (0 for terms not in `Hᵢ`),
+    /// `maxfreqᵢ` the largest count, `|S|ⁱ = Σ_{t∈S} freqᵢ(t)` and `mᵢ` the mode,
+    /// which exists only when one substitute has the largest count.
+    ///
+    /// A `GoldItem` always has at least one substitute, every count is at least
+    /// 1 and every term is distinct, so all measures are defined on it.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct GoldItem {
+        id: String,
+        target: String,
+        substitutes: Vec<Substitute>,
+        total: u64,
+        max: u32,
+    }
+    read and written through "GoldItemRepr"
 }
 
 /// The serialised form of a [`GoldItem`]: id, target and substitutes;

@@ -161,28 +161,12 @@ fn quantile(sorted: &[f64], p: f64) -> f64 {
 }
 
 /// The scratch space of one thread's Bradley–Terry replicates.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 struct Replicate {
     counts: Counts,
     kept: PairIndex,
     kept_counts: Counts,
     work: Work,
-}
-
-impl Default for Replicate {
-    fn default() -> Self {
-        Self {
-            counts: Counts::default(),
-            kept: PairIndex {
-                n_items: 0,
-                a: Vec::new(),
-                b: Vec::new(),
-                of_record: Vec::new(),
-            },
-            kept_counts: Counts::default(),
-            work: Work::default(),
-        }
-    }
 }
 
 /// The pairs of `pairs` with a positive count in `counts`, in their order,
@@ -321,5 +305,68 @@ impl NoisyBradleyTerry {
             Ok(self.fit_weighted(data, &pairs, weights, Some(&fit))?.scores)
         })?;
         Ok((fit, u))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    /// Replicates of 6 items whose 15 pairs are each compared by two or
+    /// three of 40 workers only, so that resampling the workers leaves
+    /// pairs out: fitted with the pairs of weight 0 and without them
+    /// ([`compact`]), the scores are the same bits.
+    #[test]
+    fn a_compacted_replicate_fits_to_the_same_bits() {
+        let items = ["a", "b", "c", "d", "e", "f"];
+        let all: Vec<(usize, usize)> = (0..6)
+            .flat_map(|i| (i + 1..6).map(move |j| (i, j)))
+            .collect();
+        let mut g = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+        for ties in [false, true] {
+            let mut c = Comparisons::new();
+            for w in 0..40 {
+                let (i, j) = all[w % all.len()];
+                for _ in 0..12 {
+                    let tie = ties && g.random_range(0..8) == 0;
+                    let (x, y) = if g.random_range(0..3) == 0 {
+                        (j, i)
+                    } else {
+                        (i, j)
+                    };
+                    c.add_result(items[x], items[y], tie, Some(&format!("w{w}")))
+                        .unwrap();
+                }
+            }
+            let pairs = PairIndex::new(&c);
+            let (of, clusters) = clusters(&c);
+            for bt in [
+                BradleyTerry::new(),
+                BradleyTerry::new().prior_sd(2.0).unwrap(),
+            ] {
+                let start = bt.fit(&c).unwrap().parameters();
+                let (mut weights, mut left_out) = (Vec::new(), 0);
+                for _ in 0..20 {
+                    resample(&of, clusters, &mut g, &mut weights);
+                    let mut counts = Counts::zeros(pairs.len());
+                    pairs.count_into(c.records(), &mut counts, |r| weights[r]);
+                    let (mut kept, mut kept_counts) = (PairIndex::default(), Counts::default());
+                    compact(&pairs, &counts, &mut kept, &mut kept_counts);
+                    left_out += usize::from(kept.len() < pairs.len());
+                    let fit = |p: &PairIndex, k: &Counts| {
+                        bt.fit_counts(&c, p, k, Some(&start), &mut Work::default())
+                            .map(|f| f.scores.iter().map(|v| v.to_bits()).collect::<Vec<_>>())
+                    };
+                    let (full, short) = (fit(&pairs, &counts), fit(&kept, &kept_counts));
+                    match (&full, &short) {
+                        (Ok(a), Ok(b)) => assert_eq!(a, b, "ties {ties}"),
+                        (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string()),
+                        _ => panic!("one fit failed: {full:?} vs {short:?}"),
+                    }
+                }
+                assert!(left_out >= 5, "only {left_out} replicates left pairs out");
+            }
+        }
     }
 }

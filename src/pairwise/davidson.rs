@@ -176,14 +176,17 @@ impl Problem<'_> {
         let (p, k) = (self.pairs, self.counts);
         // g[a] summed in a register over the run of pairs with the same a
         // (pairs come sorted by a), in the same order as one at a time.
-        let mut i = 0;
-        while i < p.len() {
-            let a = p.a[i] as usize;
+        debug_assert_eq!(c.c.len(), p.len(), "the curvature is sized by the caller");
+        for (a, run) in runs(&p.a) {
             let xa = x[a];
             let mut ga = g[a];
-            while i < p.len() && p.a[i] as usize == a {
-                let b = p.b[i] as usize;
-                let (wa, wb) = (k.wa[i], k.wb[i]);
+            let pairs = p.b[run.clone()]
+                .iter()
+                .zip(&k.wa[run.clone()])
+                .zip(&k.wb[run.clone()])
+                .zip(&mut c.c[run]);
+            for (((&b, &wa), &wb), ci) in pairs {
+                let b = b as usize;
                 let total = wa + wb;
                 let z = xa - x[b];
                 let e = (-z.abs()).exp();
@@ -192,8 +195,7 @@ impl Problem<'_> {
                 let dh = wa - wb - total * (2.0 * pa - 1.0);
                 ga -= 0.5 * dh;
                 g[b] += 0.5 * dh;
-                c.c[i] = total * (e * big * big);
-                i += 1;
+                *ci = total * (e * big * big);
             }
             g[a] = ga;
         }
@@ -237,17 +239,13 @@ impl Problem<'_> {
             // Pairs come sorted by a (a < b): out[a] is summed in a
             // register over its run, in the same order as one pair at a
             // time (the same bits), without a store and reload a pair.
-            let mut i = 0;
-            while i < p.len() {
-                let a = p.a[i] as usize;
+            for (a, run) in runs(&p.a) {
                 let va = v[a];
                 let mut acc = out[a];
-                while i < p.len() && p.a[i] as usize == a {
-                    let b = p.b[i] as usize;
-                    let fa = curv.c[i] * (va - v[b]);
+                for (&b, &ci) in p.b[run.clone()].iter().zip(&curv.c[run]) {
+                    let fa = ci * (va - v[b as usize]);
                     acc += fa;
-                    out[b] -= fa;
-                    i += 1;
+                    out[b as usize] -= fa;
                 }
                 out[a] = acc;
             }
@@ -293,6 +291,18 @@ impl Problem<'_> {
             out[n] = curv.ll;
         }
     }
+}
+
+/// The runs of equal values in `a` (the pairs' first items, sorted): each
+/// value with the range of indices it holds, in order.
+fn runs(a: &[u32]) -> impl Iterator<Item = (usize, core::ops::Range<usize>)> + '_ {
+    let mut i = 0;
+    core::iter::from_fn(move || {
+        let first = *a.get(i)?;
+        let start = i;
+        i += a[i..].iter().take_while(|&&v| v == first).count();
+        Some((first as usize, start..i))
+    })
 }
 
 /// Settings of [`newton`].

@@ -9,7 +9,7 @@ use crate::ballot::Vote;
 
 /// The distinct unordered pairs of a list (a < b), and for each record its
 /// pair and whether it lists the pair's items in reverse.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub(crate) struct PairIndex {
     pub(crate) n_items: usize,
     pub(crate) a: Vec<u32>,
@@ -160,6 +160,85 @@ fn ordered(r: &Record) -> (u32, u32) {
 /// # Complexity
 /// O(n + pairs).
 pub(crate) fn check_finite(pairs: &PairIndex, counts: &Counts, names: &[String]) -> Result<()> {
+    // The usual case (every bootstrap replicate checks): the graph of wins
+    // is strongly connected, which two searches tell; the errors need the
+    // components, found only when it is not.
+    if wins_strongly_connected(pairs, counts) {
+        return Ok(());
+    }
+    diagnose(pairs, counts, names)
+}
+
+/// Whether every item reaches item 0 and is reached from it in the graph
+/// of wins (a → b when a beat b; a tie both ways): breadth-first searches
+/// along the edges and against them.
+///
+/// # Complexity
+/// O(n + pairs).
+fn wins_strongly_connected(pairs: &PairIndex, counts: &Counts) -> bool {
+    let n = pairs.n_items;
+    if n <= 1 {
+        return true;
+    }
+    // Adjacency in both directions, compressed rows.
+    let (mut fwd, mut back) = (vec![0u32; n + 1], vec![0u32; n + 1]);
+    let edge = |p: usize| -> [Option<(usize, usize)>; 2] {
+        let (a, b) = (pairs.a[p] as usize, pairs.b[p] as usize);
+        let tie = counts.t[p] > 0.0;
+        [
+            (counts.wa[p] > 0.0 || tie).then_some((a, b)),
+            (counts.wb[p] > 0.0 || tie).then_some((b, a)),
+        ]
+    };
+    for p in 0..pairs.len() {
+        for (from, to) in edge(p).into_iter().flatten() {
+            fwd[from + 1] += 1;
+            back[to + 1] += 1;
+        }
+    }
+    for i in 0..n {
+        fwd[i + 1] += fwd[i];
+        back[i + 1] += back[i];
+    }
+    let mut to_of = vec![0u32; fwd[n] as usize];
+    let mut from_of = vec![0u32; back[n] as usize];
+    let (mut at_f, mut at_b) = (fwd.clone(), back.clone());
+    for p in 0..pairs.len() {
+        for (from, to) in edge(p).into_iter().flatten() {
+            to_of[at_f[from] as usize] = to as u32;
+            at_f[from] += 1;
+            from_of[at_b[to] as usize] = from as u32;
+            at_b[to] += 1;
+        }
+    }
+    let mut seen = vec![false; n];
+    let mut queue = Vec::with_capacity(n);
+    [(&fwd, &to_of), (&back, &from_of)]
+        .into_iter()
+        .all(|(start, next)| {
+            seen.iter_mut().for_each(|v| *v = false);
+            queue.clear();
+            queue.push(0u32);
+            seen[0] = true;
+            let mut head = 0;
+            while let Some(&v) = queue.get(head) {
+                head += 1;
+                let v = v as usize;
+                for &w in &next[start[v] as usize..start[v + 1] as usize] {
+                    if !seen[w as usize] {
+                        seen[w as usize] = true;
+                        queue.push(w);
+                    }
+                }
+            }
+            queue.len() == n
+        })
+}
+
+/// The error of a graph of wins that is not strongly connected (Ok if it
+/// is): items outside the largest connected component, else a group that
+/// never lost to an outsider.
+fn diagnose(pairs: &PairIndex, counts: &Counts, names: &[String]) -> Result<()> {
     let n = pairs.n_items;
     // Connected components by union-find.
     let mut parent: Vec<u32> = (0..n as u32).collect();
@@ -354,6 +433,28 @@ mod tests {
                 proptest::prop_assert_eq!(pair, ordered(rec));
                 proptest::prop_assert_eq!(code & 1 == 1, rec.first > rec.second);
             }
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+        /// The two searches agree with the components (Tarjan's) on
+        /// sparse random lists, which are often not strongly connected.
+        #[test]
+        fn the_quick_check_agrees_with_the_components(
+            n in 1usize..12,
+            raw in proptest::collection::vec((0usize..12, 1usize..12, 0u8..3), 0..30),
+        ) {
+            let mut c = Comparisons::with_item_count(n).unwrap();
+            for &(x, d, v) in raw.iter().filter(|_| n > 1) {
+                let (x, y) = (x % n, (x + 1 + d % (n - 1)) % n);
+                let vote = [Vote::First, Vote::Second, Vote::Tie][v as usize];
+                c.add(x, y, vote, None).unwrap();
+            }
+            let p = PairIndex::new(&c);
+            let counts = p.counts(c.records());
+            let quick = wins_strongly_connected(&p, &counts);
+            proptest::prop_assert_eq!(quick, diagnose(&p, &counts, c.items()).is_ok());
         }
     }
 

@@ -12,37 +12,26 @@ use super::report::TrecReport;
 use crate::present::{Count, Maybe, precision};
 use core::fmt;
 
-/// `RBO_EXT = 0.7300 (RBO_MIN 0.6000, RBO_MAX 0.8500, residual 0.2500)`.
-impl fmt::Display for Rbo {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let d = precision(f);
-        write!(
-            f,
-            "RBO_EXT = {:.d$} (RBO_MIN {:.d$}, RBO_MAX {:.d$}, residual {:.d$})",
-            self.ext,
-            self.min,
-            self.max(),
-            self.residual
-        )
-    }
-}
+display_line!(
+    /// `RBO_EXT = 0.7300 (RBO_MIN 0.6000, RBO_MAX 0.8500, residual 0.2500)`.
+    Rbo,
+    |self, d| "RBO_EXT = {:.d$} (RBO_MIN {:.d$}, RBO_MAX {:.d$}, residual {:.d$})",
+    self.ext,
+    self.min,
+    self.max(),
+    self.residual
+);
 
-/// `mean 1.6667, SD 1.1547 of 3 grades (min 1, max 3)`.
-impl fmt::Display for GradeStats {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let d = precision(f);
-        write!(
-            f,
-            "mean {:.d$}, SD {} of {} grade{} (min {}, max {})",
-            self.mean,
-            Maybe(self.sd, d),
-            self.count,
-            if self.count == 1 { "" } else { "s" },
-            self.min,
-            self.max
-        )
-    }
-}
+display_line!(
+    /// `mean 1.6667, SD 1.1547 of 3 grades (min 1, max 3)`.
+    GradeStats,
+    |self, d| "mean {:.d$}, SD {} of {} (min {}, max {})",
+    self.mean,
+    Maybe(self.sd, d),
+    Count(self.count as u64, "grade"),
+    self.min,
+    self.max
+);
 
 /// `strictly relevant`, `loosely relevant` or `not relevant`.
 impl fmt::Display for Class {
@@ -55,18 +44,13 @@ impl fmt::Display for Class {
     }
 }
 
-/// `query "q1", document "d7": strictly relevant (mean 2.3333, SD 0.5774 of
-/// 3 grades (min 2, max 3))`.
-impl fmt::Display for PairSummary {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let d = precision(f);
-        write!(
-            f,
-            "query {:?}, document {:?}: {} ({:.d$})",
-            self.query, self.document, self.class, self.stats
-        )
-    }
-}
+display_line!(
+    /// `query "q1", document "d7": strictly relevant (mean 2.3333, SD 0.5774 of
+    /// 3 grades (min 2, max 3))`.
+    PairSummary,
+    |self, d| "query {:?}, document {:?}: {} ({:.d$})",
+    self.query, self.document, self.class, self.stats
+);
 
 /// `query "q1": 12 judged documents, 3 strictly relevant, 5 loosely relevant
 /// (diverse)`.
@@ -88,38 +72,28 @@ impl fmt::Display for QuerySummary {
     }
 }
 
-/// `AP 0.5000, P@k 0.2000, R-precision 0.5000, RR 1.0000, nDCG@k 0.6131 (5
-/// documents ranked, 2 relevant)`.
-impl fmt::Display for QueryMetrics {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let d = precision(f);
-        write!(
-            f,
-            "AP {}, P@k {:.d$}, R-precision {}, RR {}, nDCG@k {} ({} ranked, {} relevant)",
-            Maybe(self.average_precision, d),
-            self.precision_at_k,
-            Maybe(self.r_precision, d),
-            Maybe(self.reciprocal_rank, d),
-            Maybe(self.ndcg_at_k, d),
-            Count(self.ranked as u64, "document"),
-            self.relevant
-        )
-    }
-}
+display_line!(
+    /// `AP 0.5000, P@k 0.2000, R-precision 0.5000, RR 1.0000, nDCG@k 0.6131 (5
+    /// documents ranked, 2 relevant)`.
+    QueryMetrics,
+    |self, d| "AP {}, P@k {:.d$}, R-precision {}, RR {}, nDCG@k {} ({} ranked, {} relevant)",
+    Maybe(self.average_precision, d),
+    self.precision_at_k,
+    Maybe(self.r_precision, d),
+    Maybe(self.reciprocal_rank, d),
+    Maybe(self.ndcg_at_k, d),
+    Count(self.ranked as u64, "document"),
+    self.relevant
+);
 
-/// `0.5000 over 12 queries` (`n/a over 0 queries` when no query counts).
-impl fmt::Display for Mean {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let d = precision(f);
-        write!(
-            f,
-            "{} over {} quer{}",
-            Maybe(self.value, d),
-            self.queries,
-            if self.queries == 1 { "y" } else { "ies" }
-        )
-    }
-}
+display_line!(
+    /// `0.5000 over 12 queries` (`n/a over 0 queries` when no query counts).
+    Mean,
+    |self, d| "{} over {} quer{}",
+    Maybe(self.value, d),
+    self.queries,
+    if self.queries == 1 { "y" } else { "ies" }
+);
 
 /// `MAP 0.5000, P@k 0.2000, R-precision 0.5000, MRR 0.7500, nDCG@k 0.6131
 /// (over 12 queries)`; when the metrics average different numbers of
@@ -161,9 +135,8 @@ impl fmt::Display for QueryReport {
         if self.unjudged > 0 {
             write!(
                 f,
-                "; {} ranked document{} unjudged",
-                self.unjudged,
-                if self.unjudged == 1 { "" } else { "s" }
+                "; {} unjudged",
+                Count(self.unjudged as u64, "ranked document")
             )?;
         }
         Ok(())

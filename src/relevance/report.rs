@@ -10,31 +10,29 @@ use super::metrics::{Mean, NoRelevant};
 use super::options::{TrecEvalVersion, TrecOptions};
 use crate::sum::Neumaier;
 
-/// Per-query values and their means; see [`evaluate_trec`](super::evaluate_trec).
-#[derive(Debug, Clone, PartialEq)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(try_from = "TrecReportRepr")
-)]
-pub struct TrecReport {
-    /// The measures, in the order asked for.
-    pub measures: Vec<Measure>,
-    /// The scored query ids, in the qrels' order.
-    pub queries: Vec<u32>,
-    /// Row-major: `values[row * measures.len() + m]`; `None` where the value
-    /// is undefined (no relevant document; ideal DCG 0), which `trec_eval`
-    /// prints as 0.
-    pub(super) values: Vec<Option<f64>>,
-    /// Per measure: the mean over the scored queries under
-    /// [`TrecOptions::no_relevant`], and for the counts (`num_ret`,
-    /// `num_rel`, `num_rel_ret`) the sum, as `trec_eval` prints them.
-    pub summary: Vec<Mean>,
-    /// Query ids of the run that nobody judged (not scored).
-    pub unjudged_queries: Vec<u32>,
-    /// Judged query ids the run does not rank: left out, or scored as empty
-    /// rankings with [`TrecOptions::complete`].
-    pub unranked_queries: Vec<u32>,
+serde_mirror! {
+    /// Per-query values and their means; see [`evaluate_trec`](super::evaluate_trec).
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct TrecReport {
+        /// The measures, in the order asked for.
+        pub measures: Vec<Measure>,
+        /// The scored query ids, in the qrels' order.
+        pub queries: Vec<u32>,
+        /// Row-major: `values[row * measures.len() + m]`; `None` where the value
+        /// is undefined (no relevant document; ideal DCG 0), which `trec_eval`
+        /// prints as 0.
+        pub(super) values: Vec<Option<f64>>,
+        /// Per measure: the mean over the scored queries under
+        /// [`TrecOptions::no_relevant`], and for the counts (`num_ret`,
+        /// `num_rel`, `num_rel_ret`) the sum, as `trec_eval` prints them.
+        pub summary: Vec<Mean>,
+        /// Query ids of the run that nobody judged (not scored).
+        pub unjudged_queries: Vec<u32>,
+        /// Judged query ids the run does not rank: left out, or scored as empty
+        /// rankings with [`TrecOptions::complete`].
+        pub unranked_queries: Vec<u32>,
+    }
+    read through "TrecReportRepr"
 }
 
 /// The unvalidated mirror of [`TrecReport`] that serde reads: one value per

@@ -7,23 +7,18 @@
 use super::runner::{Collected, Report, Run};
 use super::stats::Summary;
 use super::sweep::{Skipped, Sweep, SweepPoint};
-use crate::present::precision;
+use crate::present::{Count, precision};
 use core::fmt;
 
-/// `0.8123 ± 0.0312 (mean ± SD of 50 simulations, standard error 0.0044)`.
-impl fmt::Display for Summary {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let d = precision(f);
-        write!(
-            f,
-            "{:.d$} ± {:.d$} (mean ± SD of {} simulations, standard error {:.d$})",
-            self.mean,
-            self.sd,
-            self.values.len(),
-            self.se
-        )
-    }
-}
+display_line!(
+    /// `0.8123 ± 0.0312 (mean ± SD of 50 simulations, standard error 0.0044)`.
+    Summary,
+    |self, d| "{:.d$} ± {:.d$} (mean ± SD of {} simulations, standard error {:.d$})",
+    self.mean,
+    self.sd,
+    self.values.len(),
+    self.se
+);
 
 /// A table of every metric for both arms:
 ///
@@ -97,26 +92,21 @@ impl fmt::Display for Collected {
         let ballots = self.last_ballot.iter().copied().max().unwrap_or(0);
         write!(
             f,
-            "{} items scored from {} comparisons over {ballots} ballot{}",
+            "{} items scored from {} comparisons over {}",
             self.scores.len(),
             self.comparisons,
-            if ballots == 1 { "" } else { "s" }
+            Count(ballots as u64, "ballot")
         )
     }
 }
 
-/// `α = 0.5, n_b = 7, M = 20 (19660 comparisons): 0.9012 ± 0.0101 (mean ±
-/// SD of 50 simulations, standard error 0.0014)`.
-impl fmt::Display for SweepPoint {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let d = precision(f);
-        write!(
-            f,
-            "α = {}, n_b = {}, M = {} ({} comparisons): {:.d$}",
-            self.alpha, self.n_ballots, self.m, self.comparisons, self.summary
-        )
-    }
-}
+display_line!(
+    /// `α = 0.5, n_b = 7, M = 20 (19660 comparisons): 0.9012 ± 0.0101 (mean ±
+    /// SD of 50 simulations, standard error 0.0014)`.
+    SweepPoint,
+    |self, d| "α = {}, n_b = {}, M = {} ({} comparisons): {:.d$}",
+    self.alpha, self.n_ballots, self.m, self.comparisons, self.summary
+);
 
 /// `α = 0.9, n_b = 40 skipped: REASON`.
 impl fmt::Display for Skipped {

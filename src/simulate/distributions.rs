@@ -48,33 +48,29 @@ pub enum PowerLaw {
     Published,
 }
 
-/// A validated vector of underlying similarities z_i ∈ [−1, 1], at least
-/// two items.
-///
-/// # Examples
-/// ```
-/// use adaptive_comp_metrics::simulate::{PowerLaw, Underlying};
-/// let z = Underlying::exponential(990)?;
-/// assert_eq!(z.len(), 990);
-/// assert_eq!(z.z()[0], 1.0);
-/// let p = Underlying::power_law(4, PowerLaw::Paper)?;
-/// assert!((p.z()[1] - (2.0 / 1.5 - 1.0)).abs() < 1e-15); // √(1/4) = 0.5
-/// let mine = Underlying::new(&[0.9_f32, 0.1, -0.5])?;
-/// assert_eq!(mine.relatedness()[2], 0.5);
-/// # Ok::<(), adaptive_comp_metrics::simulate::SimulateError>(())
-/// ```
-#[derive(Debug, Clone, PartialEq)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(try_from = "UnderlyingRepr")
-)]
-pub struct Underlying {
-    z: Vec<f64>,
+serde_mirror! {
+    /// A validated vector of underlying similarities z_i ∈ [−1, 1], at least
+    /// two items.
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::simulate::{PowerLaw, Underlying};
+    /// let z = Underlying::exponential(990)?;
+    /// assert_eq!(z.len(), 990);
+    /// assert_eq!(z.z()[0], 1.0);
+    /// let p = Underlying::power_law(4, PowerLaw::Paper)?;
+    /// assert!((p.z()[1] - (2.0 / 1.5 - 1.0)).abs() < 1e-15); // √(1/4) = 0.5
+    /// let mine = Underlying::new(&[0.9_f32, 0.1, -0.5])?;
+    /// assert_eq!(mine.relatedness()[2], 0.5);
+    /// # Ok::<(), adaptive_comp_metrics::simulate::SimulateError>(())
+    /// ```
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Underlying {
+        z: Vec<f64>,
+    }
+    // The unvalidated mirror of [`Underlying`] that serde reads.
+    mirror UnderlyingRepr, SimulateError, |r| Self::new(&r.z)
 }
-
-// The unvalidated mirror of [`Underlying`] that serde reads.
-serde_mirror!(Underlying, UnderlyingRepr, SimulateError, { z: Vec<f64> }, |r| Self::new(&r.z));
 
 impl Underlying {
     /// Any user vector of similarities.

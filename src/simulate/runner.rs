@@ -326,26 +326,24 @@ impl Report {
     }
 }
 
-/// A simulated comparison of uniform and adaptive collection (§4.2).
-///
-/// Each simulation s draws a fresh crowd (σ*_v, ε_v, η) and runs both
-/// collections with it, from a generator seeded by `(seed, s)` alone
-/// (ChaCha8, stream s), so results do not depend on the number of threads.
-#[derive(Debug, Clone)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(try_from = "SimulationRepr")
-)]
-pub struct Simulation {
-    underlying: Underlying,
-    voters: VoterModel,
-    n_voters: usize,
-    config: BallotConfig,
-    uniform: UniformBudget,
-    metrics: Vec<Metric>,
-    models: Vec<FitModel>,
-    model_prior_sd: f64,
+serde_mirror! {
+    /// A simulated comparison of uniform and adaptive collection (§4.2).
+    ///
+    /// Each simulation s draws a fresh crowd (σ*_v, ε_v, η) and runs both
+    /// collections with it, from a generator seeded by `(seed, s)` alone
+    /// (ChaCha8, stream s), so results do not depend on the number of threads.
+    #[derive(Debug, Clone)]
+    pub struct Simulation {
+        underlying: Underlying,
+        voters: VoterModel,
+        n_voters: usize,
+        config: BallotConfig,
+        uniform: UniformBudget,
+        metrics: Vec<Metric>,
+        models: Vec<FitModel>,
+        model_prior_sd: f64,
+    }
+    read through "SimulationRepr"
 }
 
 /// The prior SD of the fitted models' scores unless set.

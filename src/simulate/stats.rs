@@ -4,47 +4,45 @@
 use super::error::{Result, SimulateError};
 use crate::sum::neumaier;
 
-/// Mean ± sample standard deviation of one metric over S simulations, with
-/// the standard error of the mean and the values themselves (in simulation
-/// order).
-///
-/// ```text
-/// mean = (1/S)·Σ_s v_s
-/// sd   = √( Σ_s (v_s − mean)² / (S − 1) )     (unbiased variance, as Table 2)
-/// se   = sd / √S
-/// ```
-///
-/// A summary always has S ≥ 2 finite values, so every field is a finite
-/// number: with one value the standard deviation would be 0/0, and a report
-/// whose SD and standard error are NaN compares nothing. One simulation on
-/// its own is [`Simulation::simulate`](super::Simulation::simulate).
-///
-/// # Examples
-/// ```
-/// use adaptive_comp_metrics::simulate::{SimulateError, Summary};
-/// let s = Summary::of(&[1.0, 2.0, 3.0, 4.0])?;
-/// assert_eq!(s.mean, 2.5);
-/// assert!((s.sd - (5.0_f64 / 3.0).sqrt()).abs() < 1e-15);
-/// assert!((s.se - s.sd / 2.0).abs() < 1e-15);
-/// assert_eq!(Summary::of(&[0.3]).unwrap_err(), SimulateError::TooFewSimulations { needed: 2, got: 1 });
-/// # Ok::<(), SimulateError>(())
-/// ```
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(try_from = "SummaryRepr")
-)]
-pub struct Summary {
-    /// Sample mean.
-    pub mean: f64,
-    /// Sample standard deviation (divisor S − 1).
-    pub sd: f64,
-    /// Standard error of the mean, sd/√S.
-    pub se: f64,
-    /// The value of every simulation, in simulation order.
-    pub values: Vec<f64>,
+serde_mirror! {
+    /// Mean ± sample standard deviation of one metric over S simulations, with
+    /// the standard error of the mean and the values themselves (in simulation
+    /// order).
+    ///
+    /// ```text
+    /// mean = (1/S)·Σ_s v_s
+    /// sd   = √( Σ_s (v_s − mean)² / (S − 1) )     (unbiased variance, as Table 2)
+    /// se   = sd / √S
+    /// ```
+    ///
+    /// A summary always has S ≥ 2 finite values, so every field is a finite
+    /// number: with one value the standard deviation would be 0/0, and a report
+    /// whose SD and standard error are NaN compares nothing. One simulation on
+    /// its own is [`Simulation::simulate`](super::Simulation::simulate).
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::simulate::{SimulateError, Summary};
+    /// let s = Summary::of(&[1.0, 2.0, 3.0, 4.0])?;
+    /// assert_eq!(s.mean, 2.5);
+    /// assert!((s.sd - (5.0_f64 / 3.0).sqrt()).abs() < 1e-15);
+    /// assert!((s.se - s.sd / 2.0).abs() < 1e-15);
+    /// assert_eq!(Summary::of(&[0.3]).unwrap_err(), SimulateError::TooFewSimulations { needed: 2, got: 1 });
+    /// # Ok::<(), SimulateError>(())
+    /// ```
+    #[derive(Debug, Clone, PartialEq)]
+    #[non_exhaustive]
+    pub struct Summary {
+        /// Sample mean.
+        pub mean: f64,
+        /// Sample standard deviation (divisor S − 1).
+        pub sd: f64,
+        /// Standard error of the mean, sd/√S.
+        pub se: f64,
+        /// The value of every simulation, in simulation order.
+        pub values: Vec<f64>,
+    }
+    read through "SummaryRepr"
 }
 
 /// The unvalidated mirror of [`Summary`] that serde reads: the summary is

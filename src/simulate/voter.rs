@@ -184,57 +184,50 @@ pub enum Choice {
     Second,
 }
 
-/// The voter model of §4.1: ranges for σ*_v and ε_v, the nonconformity
-/// profile, when η is drawn, what is judged and how equal opinions are
-/// resolved.
-///
-/// [`VoterModel::paper`] follows the paper's text, [`VoterModel::published`]
-/// the code behind Table 2; both use σ* ∈ [0.02, 0.2], ε ∈ [0.005, 0.05]
-/// (§4.2) and relatedness-driven comparisons.
-///
-/// # Examples
-/// ```
-/// use adaptive_comp_metrics::simulate::{Judgement, Noise, VoterModel};
-/// let m = VoterModel::paper()
-///     .sigma_range(0.0, 0.1)?
-///     .epsilon_range(0.01, 0.01)?
-///     .noise(Noise::PerComparison)
-///     .judgement(Judgement::Similarity);
-/// assert_eq!(m.sigma(), (0.0, 0.1));
-/// # Ok::<(), adaptive_comp_metrics::simulate::SimulateError>(())
-/// ```
-///
-/// Reference: Lombardo et al. (2020) §4.1–4.2; published-code departures 1 and 8.
-#[derive(Debug, Clone)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(try_from = "VoterModelRepr")
-)]
-pub struct VoterModel {
-    sigma: (f64, f64),
-    epsilon: (f64, f64),
-    nonconformity: Nonconformity,
-    noise: Noise,
-    judgement: Judgement,
-    equal: EqualOpinions,
+serde_mirror! {
+    /// The voter model of §4.1: ranges for σ*_v and ε_v, the nonconformity
+    /// profile, when η is drawn, what is judged and how equal opinions are
+    /// resolved.
+    ///
+    /// [`VoterModel::paper`] follows the paper's text, [`VoterModel::published`]
+    /// the code behind Table 2; both use σ* ∈ [0.02, 0.2], ε ∈ [0.005, 0.05]
+    /// (§4.2) and relatedness-driven comparisons.
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::simulate::{Judgement, Noise, VoterModel};
+    /// let m = VoterModel::paper()
+    ///     .sigma_range(0.0, 0.1)?
+    ///     .epsilon_range(0.01, 0.01)?
+    ///     .noise(Noise::PerComparison)
+    ///     .judgement(Judgement::Similarity);
+    /// assert_eq!(m.sigma(), (0.0, 0.1));
+    /// # Ok::<(), adaptive_comp_metrics::simulate::SimulateError>(())
+    /// ```
+    ///
+    /// Reference: Lombardo et al. (2020) §4.1–4.2; published-code departures 1 and 8.
+    #[derive(Debug, Clone)]
+    pub struct VoterModel {
+        sigma: (f64, f64),
+        epsilon: (f64, f64),
+        nonconformity: Nonconformity,
+        noise: Noise,
+        judgement: Judgement,
+        equal: EqualOpinions,
+    }
+    // The unvalidated mirror of [`VoterModel`] that serde reads; the ranges
+    // are checked as [`VoterModel::sigma_range`] and
+    // [`VoterModel::epsilon_range`] check them.
+    mirror VoterModelRepr, SimulateError, |r| {
+        Ok(Self::paper()
+            .sigma_range(r.sigma.0, r.sigma.1)?
+            .epsilon_range(r.epsilon.0, r.epsilon.1)?
+            .nonconformity(r.nonconformity)
+            .noise(r.noise)
+            .judgement(r.judgement)
+            .equal_opinions(r.equal))
+    }
 }
-
-// The unvalidated mirror of [`VoterModel`] that serde reads; the ranges
-// are checked as [`VoterModel::sigma_range`] and
-// [`VoterModel::epsilon_range`] check them.
-serde_mirror!(VoterModel, VoterModelRepr, SimulateError, {
-    sigma: (f64, f64), epsilon: (f64, f64), nonconformity: Nonconformity, noise: Noise,
-    judgement: Judgement, equal: EqualOpinions,
-}, |r| {
-    Ok(Self::paper()
-        .sigma_range(r.sigma.0, r.sigma.1)?
-        .epsilon_range(r.epsilon.0, r.epsilon.1)?
-        .nonconformity(r.nonconformity)
-        .noise(r.noise)
-        .judgement(r.judgement)
-        .equal_opinions(r.equal))
-});
 
 impl Default for VoterModel {
     fn default() -> Self {

@@ -7,56 +7,40 @@
 use super::build::{Agreement, AnnotatorAgreement, BuiltDataset, Exclusion};
 use super::format::ParsedDataset;
 use super::score::{Tally, TripletScore};
-use crate::present::{Maybe, precision};
+use crate::present::{Count, Maybe, precision};
 use core::fmt;
 
-/// `score 0.8123 (credit 81.2300 of weight 100.0000; 120 comparisons scored,
-/// 3 of them ties, 5 skipped for unknown words, 0 ties skipped)`.
-impl fmt::Display for Tally {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let d = precision(f);
-        write!(
-            f,
-            "score {} (credit {:.d$} of weight {:.d$}; {} comparisons scored, {} of them ties, \
-             {} skipped for unknown words, {} ties skipped)",
-            Maybe(self.score(), d),
-            self.credit,
-            self.weight,
-            self.scored,
-            self.ties,
-            self.unknown,
-            self.skipped_ties
-        )
-    }
-}
+display_line!(
+    /// `score 0.8123 (credit 81.2300 of weight 100.0000; 120 comparisons scored,
+    /// 3 of them ties, 5 skipped for unknown words, 0 ties skipped)`.
+    Tally,
+    |self, d| "score {} (credit {:.d$} of weight {:.d$}; {} comparisons scored, {} of them ties, \
+     {} skipped for unknown words, {} ties skipped)",
+    Maybe(self.score(), d),
+    self.credit,
+    self.weight,
+    self.scored,
+    self.ties,
+    self.unknown,
+    self.skipped_ties
+);
 
-/// Four lines, `overall: …`, `positive: …`, `distractor: …`, `random: …`,
-/// each as [`Tally`].
-impl fmt::Display for TripletScore {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let d = precision(f);
-        write!(
-            f,
-            "overall: {:.d$}\npositive: {:.d$}\ndistractor: {:.d$}\nrandom: {:.d$}",
-            self.overall, self.positive, self.distractor, self.random
-        )
-    }
-}
+display_line!(
+    /// Four lines, `overall: …`, `positive: …`, `distractor: …`, `random: …`,
+    /// each as [`Tally`].
+    TripletScore,
+    |self, d| "overall: {:.d$}\npositive: {:.d$}\ndistractor: {:.d$}\nrandom: {:.d$}",
+    self.overall, self.positive, self.distractor, self.random
+);
 
-/// `annotator "a1": agreement 0.6120 with 4 partners`.
-impl fmt::Display for AnnotatorAgreement {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let d = precision(f);
-        write!(
-            f,
-            "annotator {:?}: agreement {} with {} partner{}",
-            self.annotator,
-            Maybe(self.agreement, d),
-            self.partners,
-            if self.partners == 1 { "" } else { "s" }
-        )
-    }
-}
+display_line!(
+    /// `annotator "a1": agreement 0.6120 with 4 partners`.
+    AnnotatorAgreement,
+    |self, d| "annotator {:?}: agreement {} with {}",
+    self.annotator,
+    Maybe(self.agreement, d),
+    Count(self.partners as u64, "partner")
+);
 
 /// `agreement 0.5800 over 12 annotator pairs`, then one line per annotator.
 impl fmt::Display for Agreement {
@@ -64,10 +48,9 @@ impl fmt::Display for Agreement {
         let d = precision(f);
         write!(
             f,
-            "agreement {} over {} annotator pair{}",
+            "agreement {} over {}",
             Maybe(self.overall, d),
-            self.pairs,
-            if self.pairs == 1 { "" } else { "s" }
+            Count(self.pairs as u64, "annotator pair")
         )?;
         for a in &self.annotators {
             write!(f, "\n{a:.d$}")?;
@@ -97,44 +80,32 @@ impl fmt::Display for Exclusion {
                 write!(f, "{sep}{name:?} ({a:.d$})")?;
             }
         }
-        write!(
-            f,
-            "; kept {} annotator{}",
-            self.kept.len(),
-            if self.kept.len() == 1 { "" } else { "s" }
-        )
+        write!(f, "; kept {}", Count(self.kept.len() as u64, "annotator"))
     }
 }
 
-/// `1234 comparisons; agreement 0.5800 over 12 annotator pairs before
-/// exclusion, 0.6300 over 8 after; 2 annotators dropped`.
-impl fmt::Display for BuiltDataset {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let d = precision(f);
-        let dropped = self.exclusion.dropped.len();
-        write!(
-            f,
-            "{} comparisons; agreement {} over {} annotator pairs before exclusion, {} over {} \
-             after; {dropped} annotator{} dropped",
-            self.comparisons.len(),
-            Maybe(self.agreement.overall, d),
-            self.agreement.pairs,
-            Maybe(self.agreement_after.overall, d),
-            self.agreement_after.pairs,
-            if dropped == 1 { "" } else { "s" }
-        )
-    }
-}
+display_line!(
+    /// `1234 comparisons; agreement 0.5800 over 12 annotator pairs before
+    /// exclusion, 0.6300 over 8 after; 2 annotators dropped`.
+    BuiltDataset,
+    |self, d| "{} comparisons; agreement {} over {} annotator pairs before exclusion, {} over {} \
+               after; {} dropped",
+    self.comparisons.len(),
+    Maybe(self.agreement.overall, d),
+    self.agreement.pairs,
+    Maybe(self.agreement_after.overall, d),
+    self.agreement_after.pairs,
+    Count(self.exclusion.dropped.len() as u64, "annotator")
+);
 
 /// `1234 comparisons, 1 warning`, then one line per warning.
 impl fmt::Display for ParsedDataset {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let w = self.warnings.len();
         write!(
             f,
-            "{} comparisons, {w} warning{}",
+            "{} comparisons, {}",
             self.comparisons.len(),
-            if w == 1 { "" } else { "s" }
+            Count(self.warnings.len() as u64, "warning")
         )?;
         for warning in &self.warnings {
             write!(f, "\n{warning}")?;

@@ -64,25 +64,20 @@ impl fmt::Display for Histogram {
     }
 }
 
-/// `statistic 0.4123, two-sided p = 0.0123 (Monte-Carlo SE 0.0035; 999
-/// permutations, null mean 0.0012, null SD 0.1000)`.
-impl fmt::Display for PermutationTest {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let d = precision(f);
-        write!(
-            f,
-            "statistic {:.d$}, {} p = {} (Monte-Carlo SE {}; {} permutations, \
-             null mean {:.d$}, null SD {:.d$})",
-            self.statistic,
-            alternative(self.alternative),
-            Prob(self.p_value, d),
-            Prob(self.standard_error, d),
-            self.permutations,
-            self.null_mean,
-            self.null_sd
-        )
-    }
-}
+display_line!(
+    /// `statistic 0.4123, two-sided p = 0.0123 (Monte-Carlo SE 0.0035; 999
+    /// permutations, null mean 0.0012, null SD 0.1000)`.
+    PermutationTest,
+    |self, d| "statistic {:.d$}, {} p = {} (Monte-Carlo SE {}; {} permutations, \
+     null mean {:.d$}, null SD {:.d$})",
+    self.statistic,
+    alternative(self.alternative),
+    Prob(self.p_value, d),
+    Prob(self.standard_error, d),
+    self.permutations,
+    self.null_mean,
+    self.null_sd
+);
 
 /// `0.3333 (exact)`, or `-0.0512 (Monte-Carlo SE 0.0010, 1000
 /// permutations)`.
@@ -100,13 +95,11 @@ impl fmt::Display for Estimate {
     }
 }
 
-/// `null mean 0.0000 (exact), null SD 0.3333 (exact)`.
-impl fmt::Display for NullMoments {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let d = precision(f);
-        write!(f, "null mean {:.d$}, null SD {:.d$}", self.mean, self.sd)
-    }
-}
+display_line!(
+    /// `null mean 0.0000 (exact), null SD 0.3333 (exact)`.
+    NullMoments,
+    |self, d| "null mean {:.d$}, null SD {:.d$}", self.mean, self.sd
+);
 
 /// `exact null mean 0.0000, exact null SD 0.3333`; `unknown` for a moment
 /// without a closed form (estimated by Monte Carlo instead).
@@ -124,18 +117,13 @@ impl fmt::Display for ExactNull {
     }
 }
 
-/// `value 0.4123, standardised z = 2.3100; null mean 0.0000 (exact), null SD
-/// 0.1785 (exact)`.
-impl fmt::Display for Standardised {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let d = precision(f);
-        write!(
-            f,
-            "value {:.d$}, standardised z = {:.d$}; {:.d$}",
-            self.value, self.z, self.null
-        )
-    }
-}
+display_line!(
+    /// `value 0.4123, standardised z = 2.3100; null mean 0.0000 (exact), null SD
+    /// 0.1785 (exact)`.
+    Standardised,
+    |self, d| "value {:.d$}, standardised z = {:.d$}; {:.d$}",
+    self.value, self.z, self.null
+);
 
 /// Three lines: the difference, the paired bootstrap interval and the paired
 /// permutation test.

@@ -4,51 +4,49 @@
 use super::UncertaintyError;
 use crate::correlation::error::CorrelationError;
 
-/// Counts of values in equal-width bins: bin `k` holds the values `v` with
-/// `edges[k] ≤ v < edges[k + 1]`. Every value counted lies strictly below
-/// the last edge, so the bins are half-open throughout (the smallest value
-/// is the first edge).
-///
-/// ```text
-/// edges[k] = lower + k·w,   k = 0..=bins
-/// counts[k] = #{v : edges[k] ≤ v < edges[k + 1]}
-/// ```
-///
-/// Made by [`Histogram::of`] from values at hand, or while a run streams its
-/// replicates ([`Permutations::test_with_histogram`],
-/// [`Bootstrap::run_with_histogram`]): the first 2¹⁶ values are held, the
-/// grid is then laid over their range (`bins` bins from the smallest value,
-/// as [`Histogram::of`] lays them), and each
-/// later value outside the grid adds bins of the same width at that end;
-/// when there come to be more than 2·`bins` bins, neighbouring pairs merge
-/// (the width doubles, every edge stays one of the old ones). With at most
-/// 2¹⁶ values the grid is exactly the one `of` lays over all of them.
-///
-/// # Examples
-/// ```
-/// use adaptive_comp_metrics::uncertainty::Histogram;
-/// let h = Histogram::of(&[0.0, 0.1, 0.2, 0.9, 1.0], 2)?;
-/// assert_eq!(h.counts, [3, 2]);
-/// assert_eq!(h.edges[0], 0.0);
-/// assert!(h.edges[2] > 1.0 && h.edges[2] < 1.0 + 1e-15); // 1.0 is inside
-/// assert_eq!(h.total(), 5);
-/// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
-/// ```
-///
-/// [`Permutations::test_with_histogram`]: super::Permutations::test_with_histogram
-/// [`Bootstrap::run_with_histogram`]: super::Bootstrap::run_with_histogram
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(try_from = "HistogramRepr")
-)]
-pub struct Histogram {
-    /// The bin edges, increasing, one more than the bins.
-    pub edges: Vec<f64>,
-    /// The number of values in each bin.
-    pub counts: Vec<u64>,
+serde_mirror! {
+    /// Counts of values in equal-width bins: bin `k` holds the values `v` with
+    /// `edges[k] ≤ v < edges[k + 1]`. Every value counted lies strictly below
+    /// the last edge, so the bins are half-open throughout (the smallest value
+    /// is the first edge).
+    ///
+    /// ```text
+    /// edges[k] = lower + k·w,   k = 0..=bins
+    /// counts[k] = #{v : edges[k] ≤ v < edges[k + 1]}
+    /// ```
+    ///
+    /// Made by [`Histogram::of`] from values at hand, or while a run streams its
+    /// replicates ([`Permutations::test_with_histogram`],
+    /// [`Bootstrap::run_with_histogram`]): the first 2¹⁶ values are held, the
+    /// grid is then laid over their range (`bins` bins from the smallest value,
+    /// as [`Histogram::of`] lays them), and each
+    /// later value outside the grid adds bins of the same width at that end;
+    /// when there come to be more than 2·`bins` bins, neighbouring pairs merge
+    /// (the width doubles, every edge stays one of the old ones). With at most
+    /// 2¹⁶ values the grid is exactly the one `of` lays over all of them.
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::uncertainty::Histogram;
+    /// let h = Histogram::of(&[0.0, 0.1, 0.2, 0.9, 1.0], 2)?;
+    /// assert_eq!(h.counts, [3, 2]);
+    /// assert_eq!(h.edges[0], 0.0);
+    /// assert!(h.edges[2] > 1.0 && h.edges[2] < 1.0 + 1e-15); // 1.0 is inside
+    /// assert_eq!(h.total(), 5);
+    /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
+    /// ```
+    ///
+    /// [`Permutations::test_with_histogram`]: super::Permutations::test_with_histogram
+    /// [`Bootstrap::run_with_histogram`]: super::Bootstrap::run_with_histogram
+    #[derive(Debug, Clone, PartialEq)]
+    #[non_exhaustive]
+    pub struct Histogram {
+        /// The bin edges, increasing, one more than the bins.
+        pub edges: Vec<f64>,
+        /// The number of values in each bin.
+        pub counts: Vec<u64>,
+    }
+    read through "HistogramRepr"
 }
 
 impl Histogram {

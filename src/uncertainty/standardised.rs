@@ -19,85 +19,79 @@ const BLOCK: usize = 256;
 /// Blocks of the pilot round.
 const PILOT_BLOCKS: usize = 16;
 
-/// Monte-Carlo estimates of the null moments Γ̄, V, V_ℓ of ρ_w or τ_w
-/// ([`GammaMoments`]) for the standardised scale ([`Standardiser`]), for
-/// any weigher and scheme, and for data with ties (the permutation null
-/// that permutes the second input's values and keeps both tie patterns).
-///
-/// ```text
-/// Γ̄   = c + ȳ − β̂·x̄            y = Γ − c,  x = S − E[S]: 9 linear permutation statistics
-///                                 S_k = Σ_i w_i x_k(a_i) y_k(b_π(i)) with known means (control variates)
-/// SE(Γ̄)² = s²·(1/m + x̄ᵀ S_xx⁻¹ x̄),   s² = residual variance of y on x
-/// V   = (1/m) Σ (Γ − Γ̄)²,                      SE² = (m₄ − V²)/m
-/// V_ℓ = (1/m) Σ (Γ − Γ̄)² 1{Γ < Γ̄},              SE² = (E[q²] − V_ℓ²)/m + (2 E[(Γ − Γ̄)1{Γ<Γ̄}])² SE(Γ̄)²
-/// ```
-///
-/// The controls are the sums ρ_w is built from (weight, weighted ranks and
-/// their squares and cross product) and three sums of signed weight ranks;
-/// their exact means under a uniform permutation are single sums. With the
-/// regression coefficient β̂ estimated from the same permutations the
-/// estimator is the classical control-variate estimator (bias O(1/m));
-/// it is unbiased for any β, so the controls only remove variance: the
-/// needed number of permutations drops by 1/(1 − R²): about 50× for the
-/// paper's additive ρ_w, 10× for additive τ_w, 1.5–7× with multiplicative
-/// weights (measured at n = 300–1000). The variance and left variance
-/// are plain sample moments (c is the pilot estimate; values near it are
-/// kept so that V_ℓ is exact about the final Γ̄).
-///
-/// Permutations run in blocks of 256, block i drawing from its own ChaCha8
-/// stream (seed, i): a pilot of 4096 permutations, then rounds sized from
-/// the measured residual variance until the standard error of Γ̄ is at most
-/// the target (default 10⁻⁴) or `max_permutations` is reached. Results are
-/// combined in block order, so a seeded call gives the same moments
-/// whatever the number of threads.
-///
-/// # Examples
-/// ```
-/// use adaptive_comp_metrics::uncertainty::GammaMonteCarlo;
-/// use adaptive_comp_metrics::{Coefficient, Standardiser, TopWeighted};
-/// use rand::SeedableRng;
-/// let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
-/// let paper = TopWeighted::new();
-/// let m = GammaMonteCarlo::new()
-///     .standard_error(1e-3)
-///     .moments(&paper, Coefficient::Rho, 500, &mut rng)?;
-/// assert!(m.mean.standard_error <= 1e-3);
-/// assert!((m.mean.value + 0.58).abs() < 0.03);
-/// let g = Standardiser::new(m)?;
-/// assert!(g.standardised(m.mean.value)?.abs() < 0.05); // chance lands near 0
-/// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
-/// ```
-///
-/// # References
-/// P. Glasserman (2004). *Monte Carlo methods in financial engineering*,
-/// §4.1 (control variates). P. Lombardo (2025), arXiv:2504.08428.
-#[derive(Debug, Clone, Copy, PartialEq)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(try_from = "GammaMonteCarloRepr")
-)]
-pub struct GammaMonteCarlo {
-    standard_error: f64,
-    max_permutations: usize,
-    threads: Threads,
-}
-
-// The unvalidated mirror of [`GammaMonteCarlo`] that serde reads: the
-// target is checked as a run checks it (positive and finite).
-serde_mirror!(GammaMonteCarlo, GammaMonteCarloRepr, StandardisedError, {
-    standard_error: f64, max_permutations: usize, threads: Threads,
-}, |r| {
-    if !(r.standard_error > 0.0 && r.standard_error.is_finite()) {
-        return Err(StandardisedError::InvalidAccuracy {
-            target: r.standard_error,
-        });
+serde_mirror! {
+    /// Monte-Carlo estimates of the null moments Γ̄, V, V_ℓ of ρ_w or τ_w
+    /// ([`GammaMoments`]) for the standardised scale ([`Standardiser`]), for
+    /// any weigher and scheme, and for data with ties (the permutation null
+    /// that permutes the second input's values and keeps both tie patterns).
+    ///
+    /// ```text
+    /// Γ̄   = c + ȳ − β̂·x̄            y = Γ − c,  x = S − E[S]: 9 linear permutation statistics
+    ///                                 S_k = Σ_i w_i x_k(a_i) y_k(b_π(i)) with known means (control variates)
+    /// SE(Γ̄)² = s²·(1/m + x̄ᵀ S_xx⁻¹ x̄),   s² = residual variance of y on x
+    /// V   = (1/m) Σ (Γ − Γ̄)²,                      SE² = (m₄ − V²)/m
+    /// V_ℓ = (1/m) Σ (Γ − Γ̄)² 1{Γ < Γ̄},              SE² = (E[q²] − V_ℓ²)/m + (2 E[(Γ − Γ̄)1{Γ<Γ̄}])² SE(Γ̄)²
+    /// ```
+    ///
+    /// The controls are the sums ρ_w is built from (weight, weighted ranks and
+    /// their squares and cross product) and three sums of signed weight ranks;
+    /// their exact means under a uniform permutation are single sums. With the
+    /// regression coefficient β̂ estimated from the same permutations the
+    /// estimator is the classical control-variate estimator (bias O(1/m));
+    /// it is unbiased for any β, so the controls only remove variance: the
+    /// needed number of permutations drops by 1/(1 − R²): about 50× for the
+    /// paper's additive ρ_w, 10× for additive τ_w, 1.5–7× with multiplicative
+    /// weights (measured at n = 300–1000). The variance and left variance
+    /// are plain sample moments (c is the pilot estimate; values near it are
+    /// kept so that V_ℓ is exact about the final Γ̄).
+    ///
+    /// Permutations run in blocks of 256, block i drawing from its own ChaCha8
+    /// stream (seed, i): a pilot of 4096 permutations, then rounds sized from
+    /// the measured residual variance until the standard error of Γ̄ is at most
+    /// the target (default 10⁻⁴) or `max_permutations` is reached. Results are
+    /// combined in block order, so a seeded call gives the same moments
+    /// whatever the number of threads.
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::uncertainty::GammaMonteCarlo;
+    /// use adaptive_comp_metrics::{Coefficient, Standardiser, TopWeighted};
+    /// use rand::SeedableRng;
+    /// let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+    /// let paper = TopWeighted::new();
+    /// let m = GammaMonteCarlo::new()
+    ///     .standard_error(1e-3)
+    ///     .moments(&paper, Coefficient::Rho, 500, &mut rng)?;
+    /// assert!(m.mean.standard_error <= 1e-3);
+    /// assert!((m.mean.value + 0.58).abs() < 0.03);
+    /// let g = Standardiser::new(m)?;
+    /// assert!(g.standardised(m.mean.value)?.abs() < 0.05); // chance lands near 0
+    /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
+    /// ```
+    ///
+    /// # References
+    /// P. Glasserman (2004). *Monte Carlo methods in financial engineering*,
+    /// §4.1 (control variates). P. Lombardo (2025), arXiv:2504.08428.
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    pub struct GammaMonteCarlo {
+        standard_error: f64,
+        max_permutations: usize,
+        threads: Threads,
     }
-    Ok(Self::new()
-        .standard_error(r.standard_error)
-        .max_permutations(r.max_permutations)
-        .threads(r.threads))
-});
+    // The unvalidated mirror of [`GammaMonteCarlo`] that serde reads: the
+    // target is checked as a run checks it (positive and finite).
+    mirror GammaMonteCarloRepr, StandardisedError, |r| {
+        if !(r.standard_error > 0.0 && r.standard_error.is_finite()) {
+            return Err(StandardisedError::InvalidAccuracy {
+                target: r.standard_error,
+            });
+        }
+        Ok(Self::new()
+            .standard_error(r.standard_error)
+            .max_permutations(r.max_permutations)
+            .threads(r.threads))
+    }
+}
 
 impl Default for GammaMonteCarlo {
     fn default() -> Self {

@@ -8,32 +8,30 @@ use super::error::WordsimError;
 use super::evaluate::{Evaluator, Report};
 use super::pairs::Benchmark;
 
-/// The reports of several models on several benchmarks (models × benchmarks).
-///
-/// # Examples
-/// ```
-/// use adaptive_comp_metrics::embedding::Vectors;
-/// use adaptive_comp_metrics::wordsim::{Benchmark, Evaluator, WordPair};
-/// let good = Vectors::from_pairs(2, [("a", [1.0f32, 0.0]), ("b", [0.9, 0.1]), ("c", [0.5, 0.5]), ("d", [0.0, 1.0])])?;
-/// let poor = Vectors::from_pairs(2, [("a", [1.0f32, 0.0]), ("b", [0.0, 1.0]), ("c", [0.5, 0.5]), ("d", [0.9, 0.1])])?;
-/// let pairs = vec![WordPair::new("a", "b", 9.0), WordPair::new("a", "c", 5.0), WordPair::new("a", "d", 1.0)];
-/// let benchmarks = [Benchmark::new("toy", pairs)?];
-/// let table = Evaluator::new().compare(&[("good", &good), ("poor", &poor)], &benchmarks)?;
-/// assert_eq!(table.report(0, 0).spearman.as_ref().unwrap().rho, 1.0);
-/// assert_eq!(table.report(1, 0).spearman.as_ref().unwrap().rho, -1.0);
-/// assert_eq!(table.rows().count(), 2);
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-#[derive(Debug, Clone, PartialEq)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(try_from = "super::repr::ComparisonRepr")
-)]
-pub struct Comparison {
-    models: Vec<String>,
-    benchmarks: Vec<String>,
-    reports: Vec<Report>,
+serde_mirror! {
+    /// The reports of several models on several benchmarks (models × benchmarks).
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::embedding::Vectors;
+    /// use adaptive_comp_metrics::wordsim::{Benchmark, Evaluator, WordPair};
+    /// let good = Vectors::from_pairs(2, [("a", [1.0f32, 0.0]), ("b", [0.9, 0.1]), ("c", [0.5, 0.5]), ("d", [0.0, 1.0])])?;
+    /// let poor = Vectors::from_pairs(2, [("a", [1.0f32, 0.0]), ("b", [0.0, 1.0]), ("c", [0.5, 0.5]), ("d", [0.9, 0.1])])?;
+    /// let pairs = vec![WordPair::new("a", "b", 9.0), WordPair::new("a", "c", 5.0), WordPair::new("a", "d", 1.0)];
+    /// let benchmarks = [Benchmark::new("toy", pairs)?];
+    /// let table = Evaluator::new().compare(&[("good", &good), ("poor", &poor)], &benchmarks)?;
+    /// assert_eq!(table.report(0, 0).spearman.as_ref().unwrap().rho, 1.0);
+    /// assert_eq!(table.report(1, 0).spearman.as_ref().unwrap().rho, -1.0);
+    /// assert_eq!(table.rows().count(), 2);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Comparison {
+        models: Vec<String>,
+        benchmarks: Vec<String>,
+        reports: Vec<Report>,
+    }
+    read through "super::repr::ComparisonRepr"
 }
 
 impl Comparison {
@@ -127,22 +125,20 @@ impl<W: Weigher + Sync> Evaluator<W> {
     }
 }
 
-/// Model A against model B on the pairs of one benchmark both cover.
-#[cfg(feature = "uncertainty")]
-#[cfg_attr(docsrs, doc(cfg(feature = "uncertainty")))]
-#[derive(Debug, Clone, Copy, PartialEq)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(try_from = "super::repr::PairedTestRepr")
-)]
-#[non_exhaustive]
-pub struct PairedTest {
-    /// The number of pairs both models cover (the items of the test).
-    pub common: usize,
-    /// The difference of the statistic, its paired bootstrap interval and
-    /// the paired permutation test.
-    pub comparison: crate::uncertainty::PairedComparison,
+serde_mirror! {
+    /// Model A against model B on the pairs of one benchmark both cover.
+    #[cfg(feature = "uncertainty")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "uncertainty")))]
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    #[non_exhaustive]
+    pub struct PairedTest {
+        /// The number of pairs both models cover (the items of the test).
+        pub common: usize,
+        /// The difference of the statistic, its paired bootstrap interval and
+        /// the paired permutation test.
+        pub comparison: crate::uncertainty::PairedComparison,
+    }
+    read through "super::repr::PairedTestRepr"
 }
 
 /// Does model A beat model B? The statistic (e.g. Spearman's ρ or ρ_w) of

@@ -193,20 +193,15 @@ impl fmt::Display for Comparison {
     }
 }
 
-/// `39 common pairs; A − B = 0.1200 (A 0.8100, B 0.6900)`, then the paired
-/// bootstrap interval and the paired permutation test on two more lines.
-#[cfg(feature = "uncertainty")]
-impl fmt::Display for PairedTest {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let d = precision(f);
-        write!(
-            f,
-            "{}; {:.d$}",
-            Count(self.common as u64, "common pair"),
-            self.comparison
-        )
-    }
-}
+display_line!(
+    /// `39 common pairs; A − B = 0.1200 (A 0.8100, B 0.6900)`, then the paired
+    /// bootstrap interval and the paired permutation test on two more lines.
+    #[cfg(feature = "uncertainty")]
+    PairedTest,
+    |self, d| "{}; {:.d$}",
+    Count(self.common as u64, "common pair"),
+    self.comparison
+);
 
 /// The layout's [`name`](Layout::name): `simlex999`.
 impl fmt::Display for Layout {

@@ -82,113 +82,111 @@ impl Evaluator<OffsetQuadratic> {
     }
 }
 
-/// Everything one model earns on one benchmark.
-///
-/// ```text
-/// pairs      pairs in the benchmark;   found  pairs whose two words the model knows
-/// oov ratio  (pairs − found)/pairs     (gensim reports 100 × this)
-/// scored     found (Unknown::Drop) or pairs (Zero, Mean): the items of every correlation
-/// ```
-///
-/// Each coefficient is a `Result`: a benchmark the model barely covers (or a
-/// constant model) makes some undefined without hiding the others. p-values
-/// come from the results' `p_value(Alternative)`; ρ_w and τ_w have none in
-/// closed form (see `uncertainty` (feature `uncertainty`) for permutation
-/// tests and intervals).
-///
-/// ρ_w and τ_w come twice: raw, and on the standardised scale of Lombardo
-/// (2025), where 0 is what unrelated rankings give on average (raw ρ_w of
-/// two unrelated rankings of 1000 pairs averages about −0.6 with the
-/// paper's weights). The standardised values use the crate's built-in
-/// null table, so they exist for the table's weighers (1/n, 1/(n + n0)²
-/// with n0 ∈ {0, 1, 2}, additive or multiplicative) and are
-/// [`StandardisedError::NotInTable`] otherwise; human scores usually have
-/// ties, which the table's untied null approximates (the results' `ties`
-/// flag says so; `uncertainty::GammaMonteCarlo` (feature `uncertainty`)
-/// gives the tied null of the report's [`human`](Self::human) and
-/// [`model`](Self::model) vectors).
-///
-/// With feature `serde` a report is written with the benchmark's scores
-/// ([`gold`](Self::gold)) and the model's [`similarities`](Self::similarities);
-/// [`human`](Self::human) and [`model`](Self::model) are rebuilt from them
-/// and the policy. Each coefficient is written as serde writes a `Result`:
-/// `{"Ok": {…}}`, or `{"Err": "y is constant: the coefficient is undefined"}`.
-/// Reading a report back checks it: the counts and the imputed value must
-/// follow from the similarities, and Pearson's r, Spearman's ρ and Kendall's
-/// τ-b, recomputed from the scored pairs, must agree with the stored ones
-/// (to 10⁻⁹). ρ_w and τ_w depend on a weighting the report does not record:
-/// a stored value is kept (over the scored pairs, in [−1, 1]), and an
-/// undefined one reads back when the scored pairs themselves show why (too
-/// few pairs, a constant side). A standardised value must be the report's
-/// ρ_w or τ_w mapped (and its map the map of its null moments); an
-/// undefined one reads back when the raw coefficient or the built-in table
-/// explains it (too few or too many pairs, a weighting the table lacks).
-/// A failed bootstrap interval reads back when
-/// it failed for the same kind of reason (fewer than 3 scored pairs, its
-/// coefficient undefined). The error types have no serialised form, so
-/// other failures (a custom weigher giving no weight, a bootstrap that
-/// failed by chance or for its settings) cannot be rebuilt: reading them is
-/// refused with [`WordsimError::InvalidParameter`] naming the field. Every
-/// report of [`Evaluator::evaluate`] with the default weighting reads back
-/// equal to itself, and reports read back can be passed to `paired_test`.
-#[derive(Debug, Clone, PartialEq)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(try_from = "super::repr::ReportRepr")
-)]
-#[non_exhaustive]
-pub struct Report {
-    /// The benchmark's name.
-    pub benchmark: String,
-    /// The number of pairs in the benchmark.
-    pub pairs: usize,
-    /// The number of pairs whose words both have a (non-zero) vector.
-    pub found: usize,
-    /// The unknown-word policy used.
-    pub unknown: Unknown,
-    /// The similarity given to unknown pairs (`None` under [`Unknown::Drop`],
-    /// or under [`Unknown::Mean`] when no pair is covered).
-    pub imputed: Option<f64>,
-    /// Pearson's r of human scores and model similarities.
-    #[cfg_attr(feature = "serde", serde(serialize_with = "super::repr::outcome"))]
-    pub pearson: Result<PearsonResult, CorrelationError>,
-    /// Spearman's ρ.
-    #[cfg_attr(feature = "serde", serde(serialize_with = "super::repr::outcome"))]
-    pub spearman: Result<SpearmanResult, CorrelationError>,
-    /// Kendall's τ-b.
-    #[cfg_attr(feature = "serde", serde(serialize_with = "super::repr::outcome"))]
-    pub kendall: Result<KendallResult, CorrelationError>,
-    /// The top-weighted ρ_w (raw).
-    #[cfg_attr(feature = "serde", serde(serialize_with = "super::repr::outcome"))]
-    pub rho_w: Result<RhoW, CorrelationError>,
-    /// The top-weighted τ_w (raw).
-    #[cfg_attr(feature = "serde", serde(serialize_with = "super::repr::outcome"))]
-    pub tau_w: Result<TauW, CorrelationError>,
-    /// ρ_w on the standardised scale (0 = chance level).
-    #[cfg_attr(feature = "serde", serde(serialize_with = "super::repr::outcome"))]
-    pub rho_w_standardised: Result<StandardisedRho, StandardisedError>,
-    /// τ_w on the standardised scale (0 = chance level).
-    #[cfg_attr(feature = "serde", serde(serialize_with = "super::repr::outcome"))]
-    pub tau_w_standardised: Result<StandardisedTau, StandardisedError>,
-    /// The human scores of the scored pairs (not serialised: rebuilt from
-    /// [`gold`](Self::gold), [`similarities`](Self::similarities) and the
-    /// policy).
-    #[cfg_attr(feature = "serde", serde(skip))]
-    pub human: Vec<f64>,
-    /// The model's similarities of the scored pairs (imputed ones included;
-    /// not serialised, as [`human`](Self::human)).
-    #[cfg_attr(feature = "serde", serde(skip))]
-    pub model: Vec<f64>,
-    /// The human score of every benchmark pair, in benchmark order.
-    pub gold: Vec<f64>,
-    /// The model's similarity of every benchmark pair (`None`: unknown).
-    pub similarities: Vec<Option<f64>>,
-    /// Bootstrap confidence intervals, when asked for
-    /// ([`Evaluator::evaluate_with_intervals`]).
-    #[cfg(feature = "uncertainty")]
-    #[cfg_attr(docsrs, doc(cfg(feature = "uncertainty")))]
-    pub intervals: Option<Intervals>,
+serde_mirror! {
+    /// Everything one model earns on one benchmark.
+    ///
+    /// ```text
+    /// pairs      pairs in the benchmark;   found  pairs whose two words the model knows
+    /// oov ratio  (pairs − found)/pairs     (gensim reports 100 × this)
+    /// scored     found (Unknown::Drop) or pairs (Zero, Mean): the items of every correlation
+    /// ```
+    ///
+    /// Each coefficient is a `Result`: a benchmark the model barely covers (or a
+    /// constant model) makes some undefined without hiding the others. p-values
+    /// come from the results' `p_value(Alternative)`; ρ_w and τ_w have none in
+    /// closed form (see `uncertainty` (feature `uncertainty`) for permutation
+    /// tests and intervals).
+    ///
+    /// ρ_w and τ_w come twice: raw, and on the standardised scale of Lombardo
+    /// (2025), where 0 is what unrelated rankings give on average (raw ρ_w of
+    /// two unrelated rankings of 1000 pairs averages about −0.6 with the
+    /// paper's weights). The standardised values use the crate's built-in
+    /// null table, so they exist for the table's weighers (1/n, 1/(n + n0)²
+    /// with n0 ∈ {0, 1, 2}, additive or multiplicative) and are
+    /// [`StandardisedError::NotInTable`] otherwise; human scores usually have
+    /// ties, which the table's untied null approximates (the results' `ties`
+    /// flag says so; `uncertainty::GammaMonteCarlo` (feature `uncertainty`)
+    /// gives the tied null of the report's [`human`](Self::human) and
+    /// [`model`](Self::model) vectors).
+    ///
+    /// With feature `serde` a report is written with the benchmark's scores
+    /// ([`gold`](Self::gold)) and the model's [`similarities`](Self::similarities);
+    /// [`human`](Self::human) and [`model`](Self::model) are rebuilt from them
+    /// and the policy. Each coefficient is written as serde writes a `Result`:
+    /// `{"Ok": {…}}`, or `{"Err": "y is constant: the coefficient is undefined"}`.
+    /// Reading a report back checks it: the counts and the imputed value must
+    /// follow from the similarities, and Pearson's r, Spearman's ρ and Kendall's
+    /// τ-b, recomputed from the scored pairs, must agree with the stored ones
+    /// (to 10⁻⁹). ρ_w and τ_w depend on a weighting the report does not record:
+    /// a stored value is kept (over the scored pairs, in [−1, 1]), and an
+    /// undefined one reads back when the scored pairs themselves show why (too
+    /// few pairs, a constant side). A standardised value must be the report's
+    /// ρ_w or τ_w mapped (and its map the map of its null moments); an
+    /// undefined one reads back when the raw coefficient or the built-in table
+    /// explains it (too few or too many pairs, a weighting the table lacks).
+    /// A failed bootstrap interval reads back when
+    /// it failed for the same kind of reason (fewer than 3 scored pairs, its
+    /// coefficient undefined). The error types have no serialised form, so
+    /// other failures (a custom weigher giving no weight, a bootstrap that
+    /// failed by chance or for its settings) cannot be rebuilt: reading them is
+    /// refused with [`WordsimError::InvalidParameter`] naming the field. Every
+    /// report of [`Evaluator::evaluate`] with the default weighting reads back
+    /// equal to itself, and reports read back can be passed to `paired_test`.
+    #[derive(Debug, Clone, PartialEq)]
+    #[non_exhaustive]
+    pub struct Report {
+        /// The benchmark's name.
+        pub benchmark: String,
+        /// The number of pairs in the benchmark.
+        pub pairs: usize,
+        /// The number of pairs whose words both have a (non-zero) vector.
+        pub found: usize,
+        /// The unknown-word policy used.
+        pub unknown: Unknown,
+        /// The similarity given to unknown pairs (`None` under [`Unknown::Drop`],
+        /// or under [`Unknown::Mean`] when no pair is covered).
+        pub imputed: Option<f64>,
+        /// Pearson's r of human scores and model similarities.
+        #[cfg_attr(feature = "serde", serde(serialize_with = "super::repr::outcome"))]
+        pub pearson: Result<PearsonResult, CorrelationError>,
+        /// Spearman's ρ.
+        #[cfg_attr(feature = "serde", serde(serialize_with = "super::repr::outcome"))]
+        pub spearman: Result<SpearmanResult, CorrelationError>,
+        /// Kendall's τ-b.
+        #[cfg_attr(feature = "serde", serde(serialize_with = "super::repr::outcome"))]
+        pub kendall: Result<KendallResult, CorrelationError>,
+        /// The top-weighted ρ_w (raw).
+        #[cfg_attr(feature = "serde", serde(serialize_with = "super::repr::outcome"))]
+        pub rho_w: Result<RhoW, CorrelationError>,
+        /// The top-weighted τ_w (raw).
+        #[cfg_attr(feature = "serde", serde(serialize_with = "super::repr::outcome"))]
+        pub tau_w: Result<TauW, CorrelationError>,
+        /// ρ_w on the standardised scale (0 = chance level).
+        #[cfg_attr(feature = "serde", serde(serialize_with = "super::repr::outcome"))]
+        pub rho_w_standardised: Result<StandardisedRho, StandardisedError>,
+        /// τ_w on the standardised scale (0 = chance level).
+        #[cfg_attr(feature = "serde", serde(serialize_with = "super::repr::outcome"))]
+        pub tau_w_standardised: Result<StandardisedTau, StandardisedError>,
+        /// The human scores of the scored pairs (not serialised: rebuilt from
+        /// [`gold`](Self::gold), [`similarities`](Self::similarities) and the
+        /// policy).
+        #[cfg_attr(feature = "serde", serde(skip))]
+        pub human: Vec<f64>,
+        /// The model's similarities of the scored pairs (imputed ones included;
+        /// not serialised, as [`human`](Self::human)).
+        #[cfg_attr(feature = "serde", serde(skip))]
+        pub model: Vec<f64>,
+        /// The human score of every benchmark pair, in benchmark order.
+        pub gold: Vec<f64>,
+        /// The model's similarity of every benchmark pair (`None`: unknown).
+        pub similarities: Vec<Option<f64>>,
+        /// Bootstrap confidence intervals, when asked for
+        /// ([`Evaluator::evaluate_with_intervals`]).
+        #[cfg(feature = "uncertainty")]
+        #[cfg_attr(docsrs, doc(cfg(feature = "uncertainty")))]
+        pub intervals: Option<Intervals>,
+    }
+    read through "super::repr::ReportRepr"
 }
 
 impl Report {
@@ -205,40 +203,38 @@ impl Report {
     }
 }
 
-/// Bootstrap confidence intervals of every coefficient of a [`Report`].
-///
-/// With feature `serde` each interval is written as `{"Ok": {…}}` or
-/// `{"Err": "message"}`. Intervals read on their own must all have
-/// succeeded; a failed one reads back inside its [`Report`], which checks
-/// the failure against the scored pairs.
-#[cfg(feature = "uncertainty")]
-#[cfg_attr(docsrs, doc(cfg(feature = "uncertainty")))]
-#[derive(Debug, Clone, PartialEq)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(try_from = "super::repr::IntervalsRepr")
-)]
-#[non_exhaustive]
-pub struct Intervals {
-    /// Pearson's r.
-    #[cfg_attr(feature = "serde", serde(serialize_with = "super::repr::outcome"))]
-    pub pearson:
-        Result<crate::uncertainty::ConfidenceInterval, crate::uncertainty::UncertaintyError>,
-    /// Spearman's ρ.
-    #[cfg_attr(feature = "serde", serde(serialize_with = "super::repr::outcome"))]
-    pub spearman:
-        Result<crate::uncertainty::ConfidenceInterval, crate::uncertainty::UncertaintyError>,
-    /// Kendall's τ-b.
-    #[cfg_attr(feature = "serde", serde(serialize_with = "super::repr::outcome"))]
-    pub kendall:
-        Result<crate::uncertainty::ConfidenceInterval, crate::uncertainty::UncertaintyError>,
-    /// ρ_w.
-    #[cfg_attr(feature = "serde", serde(serialize_with = "super::repr::outcome"))]
-    pub rho_w: Result<crate::uncertainty::ConfidenceInterval, crate::uncertainty::UncertaintyError>,
-    /// τ_w.
-    #[cfg_attr(feature = "serde", serde(serialize_with = "super::repr::outcome"))]
-    pub tau_w: Result<crate::uncertainty::ConfidenceInterval, crate::uncertainty::UncertaintyError>,
+serde_mirror! {
+    /// Bootstrap confidence intervals of every coefficient of a [`Report`].
+    ///
+    /// With feature `serde` each interval is written as `{"Ok": {…}}` or
+    /// `{"Err": "message"}`. Intervals read on their own must all have
+    /// succeeded; a failed one reads back inside its [`Report`], which checks
+    /// the failure against the scored pairs.
+    #[cfg(feature = "uncertainty")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "uncertainty")))]
+    #[derive(Debug, Clone, PartialEq)]
+    #[non_exhaustive]
+    pub struct Intervals {
+        /// Pearson's r.
+        #[cfg_attr(feature = "serde", serde(serialize_with = "super::repr::outcome"))]
+        pub pearson:
+            Result<crate::uncertainty::ConfidenceInterval, crate::uncertainty::UncertaintyError>,
+        /// Spearman's ρ.
+        #[cfg_attr(feature = "serde", serde(serialize_with = "super::repr::outcome"))]
+        pub spearman:
+            Result<crate::uncertainty::ConfidenceInterval, crate::uncertainty::UncertaintyError>,
+        /// Kendall's τ-b.
+        #[cfg_attr(feature = "serde", serde(serialize_with = "super::repr::outcome"))]
+        pub kendall:
+            Result<crate::uncertainty::ConfidenceInterval, crate::uncertainty::UncertaintyError>,
+        /// ρ_w.
+        #[cfg_attr(feature = "serde", serde(serialize_with = "super::repr::outcome"))]
+        pub rho_w: Result<crate::uncertainty::ConfidenceInterval, crate::uncertainty::UncertaintyError>,
+        /// τ_w.
+        #[cfg_attr(feature = "serde", serde(serialize_with = "super::repr::outcome"))]
+        pub tau_w: Result<crate::uncertainty::ConfidenceInterval, crate::uncertainty::UncertaintyError>,
+    }
+    read through "super::repr::IntervalsRepr"
 }
 
 impl<W: Weigher> Evaluator<W> {

@@ -185,50 +185,48 @@ impl Layout {
     }
 }
 
-/// How to read a word-pair file: separator, header, columns, and MEN's
-/// part-of-speech suffixes.
-///
-/// ```text
-/// default: separator Auto, header Auto, words in columns 1 and 2, score in column 3,
-///          '#' starts a comment line, no suffix stripping
-/// ```
-///
-/// With feature `serde` a format is written as `{"separator": "Auto",
-/// "header": "Auto", "word_columns": [1, 2], "score_column": 3,
-/// "strip_pos_suffixes": false, "comments": true, "three_column_copies":
-/// false}` (the last may be left out when reading: false); reading it back
-/// refuses columns that are 0 or not distinct (which reading a file would
-/// refuse).
-///
-/// # Examples
-/// ```
-/// use adaptive_comp_metrics::wordsim::{Benchmark, Layout, PairFormat};
-/// let simlex = "word1\tword2\tPOS\tSimLex999\tconc(w1)\n\
-///               old\tnew\tA\t1.58\t2.72\n\
-///               smart\tintelligent\tA\t9.2\t1.75\n";
-/// let b = Benchmark::read("SimLex-999", simlex.as_bytes(), &PairFormat::layout(Layout::SimLex999))?;
-/// assert_eq!(b.len(), 2);
-/// assert_eq!(b.pairs()[1].score, 9.2);
-/// let men = "sun-n sunlight-n 50.000000\nbright-j dark-j 19.000000\n";
-/// let b = Benchmark::read("MEN", men.as_bytes(), &PairFormat::layout(Layout::Men))?;
-/// assert_eq!((b.pairs()[1].word1.as_str(), b.pairs()[1].line), ("bright", 2));
-/// # Ok::<(), adaptive_comp_metrics::wordsim::WordsimError>(())
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(try_from = "super::repr::PairFormatRepr")
-)]
-pub struct PairFormat {
-    pub(super) separator: Separator,
-    pub(super) header: Header,
-    pub(super) word_columns: [usize; 2],
-    pub(super) score_column: usize,
-    #[cfg_attr(feature = "serde", serde(rename = "strip_pos_suffixes"))]
-    pub(super) strip_pos: bool,
-    pub(super) comments: bool,
-    pub(super) three_column_copies: bool,
+serde_mirror! {
+    /// How to read a word-pair file: separator, header, columns, and MEN's
+    /// part-of-speech suffixes.
+    ///
+    /// ```text
+    /// default: separator Auto, header Auto, words in columns 1 and 2, score in column 3,
+    ///          '#' starts a comment line, no suffix stripping
+    /// ```
+    ///
+    /// With feature `serde` a format is written as `{"separator": "Auto",
+    /// "header": "Auto", "word_columns": [1, 2], "score_column": 3,
+    /// "strip_pos_suffixes": false, "comments": true, "three_column_copies":
+    /// false}` (the last may be left out when reading: false); reading it back
+    /// refuses columns that are 0 or not distinct (which reading a file would
+    /// refuse).
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::wordsim::{Benchmark, Layout, PairFormat};
+    /// let simlex = "word1\tword2\tPOS\tSimLex999\tconc(w1)\n\
+    ///               old\tnew\tA\t1.58\t2.72\n\
+    ///               smart\tintelligent\tA\t9.2\t1.75\n";
+    /// let b = Benchmark::read("SimLex-999", simlex.as_bytes(), &PairFormat::layout(Layout::SimLex999))?;
+    /// assert_eq!(b.len(), 2);
+    /// assert_eq!(b.pairs()[1].score, 9.2);
+    /// let men = "sun-n sunlight-n 50.000000\nbright-j dark-j 19.000000\n";
+    /// let b = Benchmark::read("MEN", men.as_bytes(), &PairFormat::layout(Layout::Men))?;
+    /// assert_eq!((b.pairs()[1].word1.as_str(), b.pairs()[1].line), ("bright", 2));
+    /// # Ok::<(), adaptive_comp_metrics::wordsim::WordsimError>(())
+    /// ```
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+    pub struct PairFormat {
+        pub(super) separator: Separator,
+        pub(super) header: Header,
+        pub(super) word_columns: [usize; 2],
+        pub(super) score_column: usize,
+        #[cfg_attr(feature = "serde", serde(rename = "strip_pos_suffixes"))]
+        pub(super) strip_pos: bool,
+        pub(super) comments: bool,
+        pub(super) three_column_copies: bool,
+    }
+    read through "super::repr::PairFormatRepr"
 }
 
 impl Default for PairFormat {
@@ -392,21 +390,19 @@ impl WordPair {
     }
 }
 
-/// A named word-similarity benchmark: word pairs with human scores, in file
-/// order (repeated pairs are kept, as every evaluator does).
-///
-/// With feature `serde` a benchmark is written as its name and pairs, and
-/// read back through [`Benchmark::new`] (no pair, an empty word or a score
-/// that is not finite is refused).
-#[derive(Debug, Clone, PartialEq)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(try_from = "super::repr::BenchmarkRepr")
-)]
-pub struct Benchmark {
-    name: String,
-    pairs: Vec<WordPair>,
+serde_mirror! {
+    /// A named word-similarity benchmark: word pairs with human scores, in file
+    /// order (repeated pairs are kept, as every evaluator does).
+    ///
+    /// With feature `serde` a benchmark is written as its name and pairs, and
+    /// read back through [`Benchmark::new`] (no pair, an empty word or a score
+    /// that is not finite is refused).
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Benchmark {
+        name: String,
+        pairs: Vec<WordPair>,
+    }
+    read through "super::repr::BenchmarkRepr"
 }
 
 impl Benchmark {

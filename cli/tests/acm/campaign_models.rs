@@ -9,6 +9,7 @@ use adaptive_comp_metrics::pairwise::{
 };
 
 use crate::campaign_inputs::{Fixture, answers_by, contains, fails, ok};
+use crate::common::ranking_header;
 
 /// Tasks answered in turn by alice, bob and spam (who answers wrongly).
 fn who(k: usize, _control: bool) -> Option<&'static str> {
@@ -32,18 +33,7 @@ fn same_rows(path: &str, fit: &Fit, u: &Uncertainty, texts: &[String]) {
     let mut r = csv::Reader::from_path(path).unwrap();
     assert_eq!(
         r.headers().unwrap().iter().collect::<Vec<_>>(),
-        [
-            "rank",
-            "id",
-            "text",
-            "score",
-            "se",
-            "low",
-            "high",
-            "rank_low",
-            "rank_high",
-            "p_top_k"
-        ]
+        ranking_header(&["id", "text"])
     );
     let rows: Vec<csv::StringRecord> = r.records().map(Result::unwrap).collect();
     assert_eq!(rows.len(), fit.scores.len());

@@ -80,6 +80,24 @@ pub fn ok(args: &[&str]) -> String {
     out
 }
 
+/// The columns of a ranking's CSV (`acm pairwise fit`, `acm campaign
+/// rank`) after its item columns: the score, its interval and rank range.
+pub const RANKING_COLUMNS: [&str; 7] = [
+    "score",
+    "se",
+    "low",
+    "high",
+    "rank_low",
+    "rank_high",
+    "p_top_k",
+];
+
+/// The header of a ranking's CSV whose item is named by `item` (`item`
+/// or `id`, `text`).
+pub fn ranking_header<'a>(item: &[&'a str]) -> Vec<&'a str> {
+    [&["rank"][..], item, &RANKING_COLUMNS].concat()
+}
+
 /// The arguments of `acm campaign init` (after `campaign`) for the items
 /// file `items`, the state file `state`, the seed and the ballot shape
 /// (M items a ballot, `ballots` ballots an item); callers add options.

@@ -1,7 +1,7 @@
 //! `acm pairwise fit`: values worked out by hand, the three formats, and
 //! bad input with FILE:LINE:COLUMN.
 
-use crate::common::{Scratch, fails, ok};
+use crate::common::{Scratch, fails, ok, ranking_header};
 
 /// a beat b three times, b beat a once: θ_a − θ_b = ln 3, centred ±ln 3 / 2;
 /// the information on the difference is n·p·(1 − p) = 4·¾·¼ = ¾, so each
@@ -17,20 +17,7 @@ fn two_items_by_hand_in_every_format() {
         "pairwise", "fit", &v, "--format", "csv", "--top-k", "1", "--quiet",
     ]);
     let rows: Vec<Vec<&str>> = csv.lines().map(|l| l.split(',').collect()).collect();
-    assert_eq!(
-        rows[0],
-        [
-            "rank",
-            "item",
-            "score",
-            "se",
-            "low",
-            "high",
-            "rank_low",
-            "rank_high",
-            "p_top_k"
-        ]
-    );
+    assert_eq!(rows[0], ranking_header(&["item"]));
     assert_eq!(rows[1][1], "a");
     let score: f64 = rows[1][2].parse().unwrap();
     let se: f64 = rows[1][3].parse().unwrap();

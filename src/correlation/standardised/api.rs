@@ -8,52 +8,48 @@ use crate::correlation::weighted::{RhoW, TauW, TopWeighted, rho_w_normalised};
 use crate::weigh::Weigher;
 use num_traits::Float;
 
-/// ρ_w on the standardised scale, with the raw value and the null it was
-/// standardised against.
-#[derive(Debug, Clone, Copy, PartialEq)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(try_from = "super::repr::StandardisedRhoRepr")
-)]
-#[non_exhaustive]
-pub struct StandardisedRho {
-    /// g(ρ_w) ∈ [−1, 1]: 0 = what unrelated rankings give on average,
-    /// ±1 = identical / reversed rankings.
-    pub value: f64,
-    /// The raw coefficient.
-    pub rho: RhoW,
-    /// The null moments behind the map.
-    pub moments: GammaMoments,
-    /// The map's coefficients.
-    pub map: MapCoefficients,
-    /// Whether either ranking has ties. The built-in table and the exact
-    /// moments are those of untied rankings, an approximation of the
-    /// permutation null of tied data; Monte Carlo on the data
-    /// (`uncertainty::GammaMonteCarlo::rho_standardised`) keeps the ties.
-    pub ties: bool,
+serde_mirror! {
+    /// ρ_w on the standardised scale, with the raw value and the null it was
+    /// standardised against.
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    #[non_exhaustive]
+    pub struct StandardisedRho {
+        /// g(ρ_w) ∈ [−1, 1]: 0 = what unrelated rankings give on average,
+        /// ±1 = identical / reversed rankings.
+        pub value: f64,
+        /// The raw coefficient.
+        pub rho: RhoW,
+        /// The null moments behind the map.
+        pub moments: GammaMoments,
+        /// The map's coefficients.
+        pub map: MapCoefficients,
+        /// Whether either ranking has ties. The built-in table and the exact
+        /// moments are those of untied rankings, an approximation of the
+        /// permutation null of tied data; Monte Carlo on the data
+        /// (`uncertainty::GammaMonteCarlo::rho_standardised`) keeps the ties.
+        pub ties: bool,
+    }
+    read through "super::repr::StandardisedRhoRepr"
 }
 
-/// τ_w on the standardised scale; see [`StandardisedRho`].
-#[derive(Debug, Clone, Copy, PartialEq)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(try_from = "super::repr::StandardisedTauRepr")
-)]
-#[non_exhaustive]
-pub struct StandardisedTau {
-    /// g(τ_w) ∈ [−1, 1]: 0 = what unrelated rankings give on average,
-    /// ±1 = identical / reversed rankings.
-    pub value: f64,
-    /// The raw coefficient.
-    pub tau: TauW,
-    /// The null moments behind the map.
-    pub moments: GammaMoments,
-    /// The map's coefficients.
-    pub map: MapCoefficients,
-    /// Whether either ranking has ties (see [`StandardisedRho::ties`]).
-    pub ties: bool,
+serde_mirror! {
+    /// τ_w on the standardised scale; see [`StandardisedRho`].
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    #[non_exhaustive]
+    pub struct StandardisedTau {
+        /// g(τ_w) ∈ [−1, 1]: 0 = what unrelated rankings give on average,
+        /// ±1 = identical / reversed rankings.
+        pub value: f64,
+        /// The raw coefficient.
+        pub tau: TauW,
+        /// The null moments behind the map.
+        pub moments: GammaMoments,
+        /// The map's coefficients.
+        pub map: MapCoefficients,
+        /// Whether either ranking has ties (see [`StandardisedRho::ties`]).
+        pub ties: bool,
+    }
+    read through "super::repr::StandardisedTauRepr"
 }
 
 impl StandardisedRho {

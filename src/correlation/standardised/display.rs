@@ -80,35 +80,28 @@ impl fmt::Display for GammaMoments {
     }
 }
 
-/// `g₀ = 0.0000, g₁ = 1.2000, g₂ = 0.1000, h₂ = -0.3000 at Γ̄ = -0.6000
-/// (regular branch)`.
-impl fmt::Display for MapCoefficients {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let d = precision(f);
-        write!(
-            f,
-            "g₀ = {:.d$}, g₁ = {:.d$}, g₂ = {:.d$}, h₂ = {:.d$} at Γ̄ = {:.d$} ({} branch)",
-            self.g0,
-            self.g1,
-            self.g2,
-            self.h2,
-            self.mean,
-            match self.branch {
-                Branch::Regular => "regular",
-                Branch::Degenerate => "degenerate",
-            }
-        )
+display_line!(
+    /// `g₀ = 0.0000, g₁ = 1.2000, g₂ = 0.1000, h₂ = -0.3000 at Γ̄ = -0.6000
+    /// (regular branch)`.
+    MapCoefficients,
+    |self, d| "g₀ = {:.d$}, g₁ = {:.d$}, g₂ = {:.d$}, h₂ = {:.d$} at Γ̄ = {:.d$} ({} branch)",
+    self.g0,
+    self.g1,
+    self.g2,
+    self.h2,
+    self.mean,
+    match self.branch {
+        Branch::Regular => "regular",
+        Branch::Degenerate => "degenerate",
     }
-}
+);
 
-/// `map g₀ = …, g₁ = …, g₂ = …, h₂ = … at Γ̄ = … (regular branch); null mean
-/// Γ̄ = …, variance V = …, left variance V_ℓ = … (exact)`.
-impl fmt::Display for Standardiser {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let d = precision(f);
-        write!(f, "map {:.d$}; {:.d$}", self.map, self.moments)
-    }
-}
+display_line!(
+    /// `map g₀ = …, g₁ = …, g₂ = …, h₂ = … at Γ̄ = … (regular branch); null mean
+    /// Γ̄ = …, variance V = …, left variance V_ℓ = … (exact)`.
+    Standardiser,
+    |self, d| "map {:.d$}; {:.d$}", self.map, self.moments
+);
 
 /// The standardised value, then the raw one and the chance level it was
 /// measured against.

@@ -42,94 +42,92 @@ pub struct MapCoefficients {
     pub branch: Branch,
 }
 
-/// Maps a coefficient Γ ∈ [−1, 1] onto the standardised scale g(Γ) ∈ [−1, 1]
-/// of Lombardo (2025): 0 is what unrelated rankings give on average
-/// (E[g(Γ)] = 0 under the null), ±1 stay identical/reversed rankings, and
-/// the order of values is kept (g is increasing).
-///
-/// Built from the null moments Γ̄, V, V_ℓ ([`GammaMoments`]). With
-/// L = 1 + Γ̄, R = 1 − Γ̄:
-///
-/// ```text
-/// g(x) = g₀ + g₁(x − Γ̄) + g₂(x − Γ̄)²   for x < Γ̄
-/// g(x) = g₀ + g₁(x − Γ̄) + h₂(x − Γ̄)²   for x ≥ Γ̄
-///
-/// boundary  g(−1) = −1, g(1) = 1:   g₂ = (g₁L − 1 − g₀)/L²,   h₂ = (1 − g₀ − g₁R)/R²
-/// zero mean E[g(Γ)] = g₀ + g₂V_ℓ + h₂(V − V_ℓ) = 0:
-///           k·g₀ + c·g₁ = a − b,   a = V_ℓ/L², b = (V − V_ℓ)/R², k = 1 − a − b > 0,
-///                                   c = V_ℓ/L − (V − V_ℓ)/R = 2(V_ℓ − V·L/2)/(L·R)
-/// increasing on [−1, 1] (g′ is linear on each piece, so check it at −1, Γ̄, 1):
-///           0 ≤ g₁ ≤ min(2(1 + g₀)/L, 2(1 − g₀)/R)
-/// ```
-///
-/// * Regular branch, |V_ℓ − V·L/2| ≥ 10⁻⁴: g₁ = (a − b − k·g₀)/c. The
-///   three inequalities, each linear in g₀, give an interval [lo, hi]:
-///   ```text
-///   g₁ ≥ 0:             (k/c)·g₀          ≤ (a − b)/c
-///   g₁ ≤ 2(1 + g₀)/L:   −(k/c + 2/L)·g₀   ≤ 2/L − (a − b)/c
-///   g₁ ≤ 2(1 − g₀)/R:   (2/R − k/c)·g₀    ≤ 2/R − (a − b)/c
-///   ```
-///   and g₀ = clamp(0, lo, hi): the value closest to 0, so that g(Γ̄) = 0
-///   whenever monotonicity allows.
-/// * Degenerate branch, |V_ℓ − V·L/2| < 10⁻⁴ (c ≈ 0: the zero-mean
-///   condition barely involves g₁; the author's threshold): g₁ is the
-///   admissible slope closest to 1, g₁ = clamp(1, lo′, hi′) with the same
-///   inequalities written in g₁ via g₀ = (a − b − c·g₁)/k. The author
-///   takes g₀ = (a − b)/k there; solving the zero-mean condition with the
-///   chosen g₁ instead keeps E[g(Γ)] = 0 exact and agrees with the author
-///   when c = 0. For a symmetric coefficient (Γ̄ = 0, V_ℓ = V/2) this gives
-///   g₀ = 0, g₁ = 1, g₂ = h₂ = 0: the identity.
-///
-/// When the interval of the regular branch excludes 0, g₀ sits at one of
-/// its ends, where one inequality is tight: g₁ = 0 (g is then flat at Γ̄,
-/// still strictly increasing, and squeezes values near chance towards g₀ —
-/// e.g. the paper's τ_w for 5 ≤ n ≤ 11) or g′(±1) = 0. This is the paper's
-/// rule, kept as published.
-///
-/// In the degenerate case with c = 0 exactly the zero-mean condition gives
-/// g₀ = −V·Γ̄/(1 − Γ̄² − V) (with g₁ = 1: g₂ = (Γ̄ − g₀)/L², h₂ = (Γ̄ − g₀)/R²,
-/// so E\[g\] = g₀ + (Γ̄ − g₀)(a + b) = 0 and a + b = V/(LR)); the author's
-/// published script has +V·Γ̄ there, which breaks E[g(Γ)] = 0.
-///
-/// A solution exists for every permutation null; only distributions close
-/// to two atoms at −1 and 1 have none
-/// ([`StandardisedError::NoIncreasingMap`]). Not to be confused with the
-/// z-score of `uncertainty::standardise` (feature `uncertainty`), which
-/// divides by the null standard deviation and is unbounded.
-///
-/// # Examples
-/// ```
-/// use adaptive_comp_metrics::{Coefficient, Standardiser, TopWeighted};
-/// // Exact null moments of additive ρ_w, f(n) = 1/(n + 2)², n = 5 (published
-/// // by Lombardo 2025 as −0.07584266073281484, 0.2824562853238909, 0.12817678208868818).
-/// let g = Standardiser::from_moments(-0.07584266073281484, 0.2824562853238909, 0.12817678208868818)?;
-/// assert_eq!(g.standardised(1.0)?, 1.0);
-/// assert_eq!(g.standardised(-1.0)?, -1.0);
-/// // Over all 120 permutations the standardised values average 0.
-/// let values = TopWeighted::new().null_distribution_exact(Coefficient::Rho, 5)?;
-/// let mut mean = 0.0;
-/// for v in &values {
-///     mean += g.standardised(*v)? / values.len() as f64;
-/// }
-/// assert!(mean.abs() < 1e-14);
-/// // A symmetric coefficient is left alone.
-/// let spearman = Standardiser::from_moments(0.0, 0.25, 0.125)?;
-/// assert_eq!(spearman.standardised(0.3)?, 0.3);
-/// # Ok::<(), adaptive_comp_metrics::StandardisedError>(())
-/// ```
-///
-/// # References
-/// P. Lombardo (2025). *Standardization of Weighted Ranking Correlation
-/// Coefficients.* arXiv:2504.08428.
-#[derive(Debug, Clone, Copy, PartialEq)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(try_from = "super::repr::StandardiserRepr")
-)]
-pub struct Standardiser {
-    pub(super) moments: GammaMoments,
-    pub(super) map: MapCoefficients,
+serde_mirror! {
+    /// Maps a coefficient Γ ∈ [−1, 1] onto the standardised scale g(Γ) ∈ [−1, 1]
+    /// of Lombardo (2025): 0 is what unrelated rankings give on average
+    /// (E[g(Γ)] = 0 under the null), ±1 stay identical/reversed rankings, and
+    /// the order of values is kept (g is increasing).
+    ///
+    /// Built from the null moments Γ̄, V, V_ℓ ([`GammaMoments`]). With
+    /// L = 1 + Γ̄, R = 1 − Γ̄:
+    ///
+    /// ```text
+    /// g(x) = g₀ + g₁(x − Γ̄) + g₂(x − Γ̄)²   for x < Γ̄
+    /// g(x) = g₀ + g₁(x − Γ̄) + h₂(x − Γ̄)²   for x ≥ Γ̄
+    ///
+    /// boundary  g(−1) = −1, g(1) = 1:   g₂ = (g₁L − 1 − g₀)/L²,   h₂ = (1 − g₀ − g₁R)/R²
+    /// zero mean E[g(Γ)] = g₀ + g₂V_ℓ + h₂(V − V_ℓ) = 0:
+    ///           k·g₀ + c·g₁ = a − b,   a = V_ℓ/L², b = (V − V_ℓ)/R², k = 1 − a − b > 0,
+    ///                                   c = V_ℓ/L − (V − V_ℓ)/R = 2(V_ℓ − V·L/2)/(L·R)
+    /// increasing on [−1, 1] (g′ is linear on each piece, so check it at −1, Γ̄, 1):
+    ///           0 ≤ g₁ ≤ min(2(1 + g₀)/L, 2(1 − g₀)/R)
+    /// ```
+    ///
+    /// * Regular branch, |V_ℓ − V·L/2| ≥ 10⁻⁴: g₁ = (a − b − k·g₀)/c. The
+    ///   three inequalities, each linear in g₀, give an interval [lo, hi]:
+    ///   ```text
+    ///   g₁ ≥ 0:             (k/c)·g₀          ≤ (a − b)/c
+    ///   g₁ ≤ 2(1 + g₀)/L:   −(k/c + 2/L)·g₀   ≤ 2/L − (a − b)/c
+    ///   g₁ ≤ 2(1 − g₀)/R:   (2/R − k/c)·g₀    ≤ 2/R − (a − b)/c
+    ///   ```
+    ///   and g₀ = clamp(0, lo, hi): the value closest to 0, so that g(Γ̄) = 0
+    ///   whenever monotonicity allows.
+    /// * Degenerate branch, |V_ℓ − V·L/2| < 10⁻⁴ (c ≈ 0: the zero-mean
+    ///   condition barely involves g₁; the author's threshold): g₁ is the
+    ///   admissible slope closest to 1, g₁ = clamp(1, lo′, hi′) with the same
+    ///   inequalities written in g₁ via g₀ = (a − b − c·g₁)/k. The author
+    ///   takes g₀ = (a − b)/k there; solving the zero-mean condition with the
+    ///   chosen g₁ instead keeps E[g(Γ)] = 0 exact and agrees with the author
+    ///   when c = 0. For a symmetric coefficient (Γ̄ = 0, V_ℓ = V/2) this gives
+    ///   g₀ = 0, g₁ = 1, g₂ = h₂ = 0: the identity.
+    ///
+    /// When the interval of the regular branch excludes 0, g₀ sits at one of
+    /// its ends, where one inequality is tight: g₁ = 0 (g is then flat at Γ̄,
+    /// still strictly increasing, and squeezes values near chance towards g₀ —
+    /// e.g. the paper's τ_w for 5 ≤ n ≤ 11) or g′(±1) = 0. This is the paper's
+    /// rule, kept as published.
+    ///
+    /// In the degenerate case with c = 0 exactly the zero-mean condition gives
+    /// g₀ = −V·Γ̄/(1 − Γ̄² − V) (with g₁ = 1: g₂ = (Γ̄ − g₀)/L², h₂ = (Γ̄ − g₀)/R²,
+    /// so E\[g\] = g₀ + (Γ̄ − g₀)(a + b) = 0 and a + b = V/(LR)); the author's
+    /// published script has +V·Γ̄ there, which breaks E[g(Γ)] = 0.
+    ///
+    /// A solution exists for every permutation null; only distributions close
+    /// to two atoms at −1 and 1 have none
+    /// ([`StandardisedError::NoIncreasingMap`]). Not to be confused with the
+    /// z-score of `uncertainty::standardise` (feature `uncertainty`), which
+    /// divides by the null standard deviation and is unbounded.
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::{Coefficient, Standardiser, TopWeighted};
+    /// // Exact null moments of additive ρ_w, f(n) = 1/(n + 2)², n = 5 (published
+    /// // by Lombardo 2025 as −0.07584266073281484, 0.2824562853238909, 0.12817678208868818).
+    /// let g = Standardiser::from_moments(-0.07584266073281484, 0.2824562853238909, 0.12817678208868818)?;
+    /// assert_eq!(g.standardised(1.0)?, 1.0);
+    /// assert_eq!(g.standardised(-1.0)?, -1.0);
+    /// // Over all 120 permutations the standardised values average 0.
+    /// let values = TopWeighted::new().null_distribution_exact(Coefficient::Rho, 5)?;
+    /// let mut mean = 0.0;
+    /// for v in &values {
+    ///     mean += g.standardised(*v)? / values.len() as f64;
+    /// }
+    /// assert!(mean.abs() < 1e-14);
+    /// // A symmetric coefficient is left alone.
+    /// let spearman = Standardiser::from_moments(0.0, 0.25, 0.125)?;
+    /// assert_eq!(spearman.standardised(0.3)?, 0.3);
+    /// # Ok::<(), adaptive_comp_metrics::StandardisedError>(())
+    /// ```
+    ///
+    /// # References
+    /// P. Lombardo (2025). *Standardization of Weighted Ranking Correlation
+    /// Coefficients.* arXiv:2504.08428.
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    pub struct Standardiser {
+        pub(super) moments: GammaMoments,
+        pub(super) map: MapCoefficients,
+    }
+    read through "super::repr::StandardiserRepr"
 }
 
 impl Standardiser {

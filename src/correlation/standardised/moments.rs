@@ -22,20 +22,18 @@ pub enum MomentSource {
     Given,
 }
 
-/// One null moment with its standard error and origin.
-#[derive(Debug, Clone, Copy, PartialEq)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(try_from = "super::repr::MomentEstimateRepr")
-)]
-pub struct MomentEstimate {
-    /// The value.
-    pub value: f64,
-    /// Its standard error (0 for exact and given values).
-    pub standard_error: f64,
-    /// Where it comes from.
-    pub source: MomentSource,
+serde_mirror! {
+    /// One null moment with its standard error and origin.
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    pub struct MomentEstimate {
+        /// The value.
+        pub value: f64,
+        /// Its standard error (0 for exact and given values).
+        pub standard_error: f64,
+        /// Where it comes from.
+        pub source: MomentSource,
+    }
+    read through "super::repr::MomentEstimateRepr"
 }
 
 impl MomentEstimate {
@@ -48,39 +46,37 @@ impl MomentEstimate {
     }
 }
 
-/// The null mean Γ̄, variance V and left variance V_ℓ of a coefficient
-/// Γ ∈ [−1, 1] when one ranking is a uniformly random permutation of the
-/// other (Lombardo 2025, §2):
-///
-/// ```text
-/// Γ̄   = E[Γ]
-/// V   = E[(Γ − Γ̄)²]
-/// V_ℓ = E[(Γ − Γ̄)² · 1{Γ < Γ̄}]          0 ≤ V_ℓ ≤ V
-/// ```
-///
-/// They define the [`Standardiser`](super::Standardiser). Get them exactly
-/// ([`TopWeighted::null_exact`](crate::TopWeighted::null_exact), n ≤ 11),
-/// from the built-in table
-/// ([`TopWeighted::null_table`](crate::TopWeighted::null_table)), by Monte
-/// Carlo (feature `uncertainty`, `uncertainty::GammaMonteCarlo`), or bring
-/// your own ([`GammaMoments::given`]).
-///
-/// Not to be confused with `uncertainty::NullMoments` (mean and standard
-/// deviation for the z-score `uncertainty::standardise`).
-#[derive(Debug, Clone, Copy, PartialEq)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(try_from = "super::repr::GammaMomentsRepr")
-)]
-#[non_exhaustive]
-pub struct GammaMoments {
-    /// The null mean Γ̄.
-    pub mean: MomentEstimate,
-    /// The null variance V.
-    pub variance: MomentEstimate,
-    /// The null left variance V_ℓ.
-    pub left_variance: MomentEstimate,
+serde_mirror! {
+    /// The null mean Γ̄, variance V and left variance V_ℓ of a coefficient
+    /// Γ ∈ [−1, 1] when one ranking is a uniformly random permutation of the
+    /// other (Lombardo 2025, §2):
+    ///
+    /// ```text
+    /// Γ̄   = E[Γ]
+    /// V   = E[(Γ − Γ̄)²]
+    /// V_ℓ = E[(Γ − Γ̄)² · 1{Γ < Γ̄}]          0 ≤ V_ℓ ≤ V
+    /// ```
+    ///
+    /// They define the [`Standardiser`](super::Standardiser). Get them exactly
+    /// ([`TopWeighted::null_exact`](crate::TopWeighted::null_exact), n ≤ 11),
+    /// from the built-in table
+    /// ([`TopWeighted::null_table`](crate::TopWeighted::null_table)), by Monte
+    /// Carlo (feature `uncertainty`, `uncertainty::GammaMonteCarlo`), or bring
+    /// your own ([`GammaMoments::given`]).
+    ///
+    /// Not to be confused with `uncertainty::NullMoments` (mean and standard
+    /// deviation for the z-score `uncertainty::standardise`).
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    #[non_exhaustive]
+    pub struct GammaMoments {
+        /// The null mean Γ̄.
+        pub mean: MomentEstimate,
+        /// The null variance V.
+        pub variance: MomentEstimate,
+        /// The null left variance V_ℓ.
+        pub left_variance: MomentEstimate,
+    }
+    read through "super::repr::GammaMomentsRepr"
 }
 
 impl GammaMoments {

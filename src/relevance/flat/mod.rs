@@ -330,10 +330,19 @@ impl Staged<f64> {
     }
 }
 
-/// [`QrelsBuilder::reserve`] and [`RunBuilder::reserve`].
-fn reserve<V: Copy + Default>(ids: &mut Ids, staged: &mut Staged<V>, entries: usize) {
+/// [`QrelsBuilder::reserve`] and [`RunBuilder::reserve`]: room for
+/// `entries` more entries, and for the names of `new_documents` more
+/// documents.
+fn reserve<V: Copy + Default>(
+    ids: &mut Ids,
+    staged: &mut Staged<V>,
+    entries: usize,
+    new_documents: usize,
+) {
     let documents = ids.documents().len();
-    ids.tables_mut().1.reserve(entries);
+    if new_documents > 0 {
+        ids.tables_mut().1.reserve(new_documents);
+    }
     staged.reserve(entries, documents.saturating_add(entries));
 }
 

@@ -153,16 +153,31 @@ impl RunBuilder<'_> {
     /// The id of query `name`, interned, for [`RunBuilder::add_to`]: a
     /// caller adding a query's scores together looks the query up once.
     ///
+    /// The query's documents stored so far (its judged ones, when the ids
+    /// are a qrels') are read ahead here, as a file's reading does at each
+    /// new query: the run's documents are then looked up among them in
+    /// cache rather than one cache miss after another.
+    ///
     /// # Errors
     /// [`RelevanceError::TooLarge`] past `u32::MAX − 1` distinct queries.
     pub fn query(&mut self, name: &str) -> Result<u32> {
-        self.ids.tables_mut().0.intern(name)
+        let (qt, dt) = self.ids.tables_mut();
+        let q = qt.intern(name)?;
+        dt.warm(q);
+        Ok(q)
     }
 
-    /// Makes room for `entries` more scores (their documents' ids and
-    /// names, their scores), so that a caller who knows the size (a dict's
-    /// length) adds them without the arrays growing by copying. A hint: any
-    /// number of scores can be added after it.
+    /// Makes room for `entries` more scores (their documents' ids, their
+    /// scores), so that a caller who knows the size (a dict's length) adds
+    /// them without the arrays growing by copying. A hint: any number of
+    /// scores can be added after it.
+    ///
+    /// The names of the documents are not reserved for: a run's documents
+    /// are mostly judged ones, whose names the qrels stored already, and
+    /// reserving room for all of them would move the stored names (a copy
+    /// of every judged document's name, and fresh memory faulted in) to
+    /// make room mostly unused; the unjudged ones' names are added as they
+    /// come.
     ///
     /// # Complexity
     /// O(1) time; memory for `entries` scores, reserved (touched only as
@@ -181,7 +196,7 @@ impl RunBuilder<'_> {
     /// # Ok::<(), adaptive_comp_metrics::relevance::RelevanceError>(())
     /// ```
     pub fn reserve(&mut self, entries: usize) {
-        reserve(self.ids, &mut self.staged, entries);
+        reserve(self.ids, &mut self.staged, entries, 0);
     }
 
     /// Makes room among the documents of query `query` (an id that

@@ -89,12 +89,19 @@ def parts(recs):
     return a, b, (v == 0) * 1.0, (v == 1) * 1.0, (v == 2) * 1.0
 
 
-def nll(x, recs, n, ties, tau):
+def davidson(x, recs, n, ties):
+    """The records' parts, θ, ln ν, each record's half difference h and the
+    log of its normaliser e^h + e^-h + ν."""
     a, b, wa, wb, t = parts(recs)
     th = x[:n]
     lam = x[n] if ties else -np.inf
     h = (th[a] - th[b]) / 2
     logd = logsumexp(np.stack([h, -h, np.full_like(h, lam)]), axis=0)
+    return a, b, wa, wb, t, th, lam, h, logd
+
+
+def nll(x, recs, n, ties, tau):
+    _, _, wa, wb, t, th, lam, h, logd = davidson(x, recs, n, ties)
     ll = (wa - wb) * h - logd
     if ties:
         ll = ll + t * lam
@@ -102,11 +109,7 @@ def nll(x, recs, n, ties, tau):
 
 
 def grad(x, recs, n, ties, tau):
-    a, b, wa, wb, t = parts(recs)
-    th = x[:n]
-    lam = x[n] if ties else -np.inf
-    h = (th[a] - th[b]) / 2
-    logd = logsumexp(np.stack([h, -h, np.full_like(h, lam)]), axis=0)
+    a, b, wa, wb, t, th, lam, h, logd = davidson(x, recs, n, ties)
     pa, pb = np.exp(h - logd), np.exp(-h - logd)
     dh = wa - wb - (pa - pb)
     g = np.zeros_like(x)
@@ -185,18 +188,9 @@ def noisy_split(x, n, w):
     return x[:n], x[n : n + w], x[n + w :]
 
 
-def noisy_nll(x, recs, n, w):
-    s, q, gam = noisy_split(x, n, w)
-    a = np.array([z[0] for z in recs])
-    b = np.array([z[1] for z in recs])
-    y = np.where(np.array([z[2] for z in recs]) == 0, 1.0, -1.0)
-    k = np.array([z[3] for z in recs])
-    rr = expit(gam[k])
-    p = rr * expit(y * (s[a] - s[b])) + (1 - rr) * expit(y * q[k])
-    return -np.log(p).sum()
-
-
-def noisy_grad(x, recs, n, w):
+def noisy(x, recs, n, w):
+    """The records' items a, b, sign y (+1: first won), worker k, and per
+    record r_k, σ(y·(s_a − s_b)), σ(y·q_k) and the answer's probability."""
     s, q, gam = noisy_split(x, n, w)
     a = np.array([z[0] for z in recs])
     b = np.array([z[1] for z in recs])
@@ -205,7 +199,16 @@ def noisy_grad(x, recs, n, w):
     rr = expit(gam[k])
     f = expit(y * (s[a] - s[b]))
     c = expit(y * q[k])
-    p = rr * f + (1 - rr) * c
+    return a, b, y, k, rr, f, c, rr * f + (1 - rr) * c
+
+
+def noisy_nll(x, recs, n, w):
+    p = noisy(x, recs, n, w)[-1]
+    return -np.log(p).sum()
+
+
+def noisy_grad(x, recs, n, w):
+    a, b, y, k, rr, f, c, p = noisy(x, recs, n, w)
     g = np.zeros_like(x)
     ds = rr * f * (1 - f) * y / p
     np.add.at(g, a, -ds)

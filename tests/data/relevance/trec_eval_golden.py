@@ -46,6 +46,8 @@ import random
 import subprocess
 import sys
 
+from trec_grades import NONE_RELEVANT, draw_grades
+
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "trec_eval_golden")
 
 # The measures of the library, with default cut-offs (summaries only) and
@@ -98,17 +100,10 @@ def generate(seed=24):
     for i, q in enumerate(qids):
         docs = [f"D{n}" for n in rng.sample(range(1, 400), 32)]
         judged = docs[4 : rng.randint(8, 26)]
-        kind = i % 6
-        grades = {}
-        for d in judged:
-            if kind == 0:  # no relevant document
-                grades[d] = rng.choice([0, 0, -1])
-            else:
-                grades[d] = rng.choice([-1, 0, 0, 0, 1, 1, 2, 3])
-        if max(grades.values()) < 0:
-            # trec_eval (both releases) crashes on a query whose grades are
-            # all negative (it sizes an array by the largest grade + 1).
-            grades[judged[0]] = 0
+        no_relevant = i % 6 == 0
+        grades = draw_grades(
+            rng, judged, NONE_RELEVANT if no_relevant else [-1, 0, 0, 0, 1, 1, 2, 3]
+        )
         if i != 3:  # query 19: ranked, never judged
             for d in judged:
                 sep = rng.choice([" ", " ", " ", "\t"])

@@ -35,6 +35,7 @@ import os
 import random
 
 import pytrec_eval
+from trec_grades import NONE_RELEVANT, draw_grades
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MEASURES = [
@@ -90,19 +91,13 @@ def generate(seed=16):
         q = f"q{qn}"
         docs = [f"d{i}" for i in rng.sample(range(1, 61), 30)]
         judged = docs[: rng.randint(0, 18)]
-        kind = qn % 8
-        grades = {}
-        for d in judged:
-            if kind == 0:  # no relevant document
-                grades[d] = rng.choice([0, 0, -1])
-            else:
-                grades[d] = rng.choice([-2, -1, 0, 0, 0, 1, 1, 2, 3])
-        if grades and max(grades.values()) < 0:
-            # trec_eval sizes a per-level array by the largest grade + 1:
-            # a query whose grades are all negative crashes it (and
-            # pytrec_eval) with a segmentation fault. The crate scores such
-            # a query as one without relevant documents (tested by hand).
-            grades[judged[0]] = 0
+        no_relevant = qn % 8 == 0
+        # The crate scores a query whose grades are all negative as one
+        # without relevant documents (tested by hand): draw_grades keeps
+        # such queries out of the comparison with trec_eval.
+        grades = draw_grades(
+            rng, judged, NONE_RELEVANT if no_relevant else [-2, -1, 0, 0, 0, 1, 1, 2, 3]
+        )
         if qn != 7:  # q7: ranked, never judged
             for d in judged:
                 qrels_lines.append(f"{q} 0 {d} {grades[d]}")
