@@ -2,8 +2,10 @@
 //! record per vote, from plain lists or from a campaign's own records.
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
 
 use super::error::{PairwiseError, Result};
+use super::graph::PairIndex;
 use crate::ballot::{Campaign, Scheduler, Task, Vote};
 
 /// The worker index of a record without a worker.
@@ -112,6 +114,30 @@ pub struct Comparisons {
     workers_fixed: bool,
     records: Vec<Record>,
     shown_in_order: bool,
+    pairs: PairCache,
+}
+
+/// The records' [`PairIndex`], built on first use and dropped when a
+/// record is added: a fit and its observed information (or its
+/// bootstrap) aggregate the records once. Not part of the list's value:
+/// lists compare equal whether or not it is built.
+#[derive(Clone, Default)]
+struct PairCache(OnceLock<PairIndex>);
+
+impl PartialEq for PairCache {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl std::fmt::Debug for PairCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.get().is_some() {
+            "PairCache(built)"
+        } else {
+            "PairCache(empty)"
+        })
+    }
 }
 
 impl Comparisons {
@@ -281,6 +307,7 @@ impl Comparisons {
             vote,
             worker,
         });
+        self.pairs.0.take();
         Ok(())
     }
 
@@ -347,6 +374,7 @@ impl Comparisons {
             vote,
             worker: worker.map_or(NO_WORKER, |w| w as u32),
         });
+        self.pairs.0.take();
         Ok(())
     }
 
@@ -530,6 +558,12 @@ impl Comparisons {
         &self.records
     }
 
+    /// The records aggregated into distinct pairs (built on the first
+    /// call after a record was added, O(n + m); then kept).
+    pub(crate) fn pair_index(&self) -> &PairIndex {
+        self.pairs.0.get_or_init(|| PairIndex::new(self))
+    }
+
     /// The index of an item, if the catalogue holds it.
     #[must_use]
     pub fn item(&self, name: &str) -> Option<usize> {
@@ -592,6 +626,40 @@ fn check_names(quantity: &'static str, n: usize) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The pair index kept from one fit is dropped when a record is added
+    /// (by name, a new item among them, or by index): a fit after it
+    /// equals a fit of the same records on a list never fitted.
+    #[test]
+    fn the_kept_pair_index_follows_the_records() {
+        use crate::pairwise::BradleyTerry;
+        let model = BradleyTerry::new().prior_sd(2.0).unwrap();
+        let mut c = Comparisons::new();
+        c.add_named("a", "b", Vote::First, None).unwrap();
+        c.add_named("b", "c", Vote::Tie, None).unwrap();
+        let before = model.fit(&c).unwrap();
+        assert_eq!(c.pair_index().len(), 2);
+        c.add_named("c", "d", Vote::Second, None).unwrap();
+        c.add(0, 2, Vote::First, None).unwrap();
+        assert_eq!(c.pair_index().len(), 4);
+        let mut fresh = Comparisons::new();
+        for r in c.records() {
+            let names = c.items();
+            fresh
+                .add_named(
+                    &names[r.first as usize],
+                    &names[r.second as usize],
+                    r.vote,
+                    None,
+                )
+                .unwrap();
+        }
+        assert_eq!(fresh, c);
+        let again = model.fit(&c).unwrap();
+        assert_eq!(again, model.fit(&fresh).unwrap());
+        assert_eq!(again.scores.len(), 4);
+        assert_ne!(before.scores.len(), again.scores.len());
+    }
 
     #[test]
     fn refused_records_name_themselves_and_change_nothing() {

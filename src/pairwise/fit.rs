@@ -193,10 +193,10 @@ impl Fit {
 
     /// The observed information of a Bradley–Terry fit.
     fn information(&self, data: &Comparisons) -> Information {
-        let pairs = PairIndex::new(data);
+        let pairs = data.pair_index();
         let counts = pairs.counts(data.records());
         let problem = Problem {
-            pairs: &pairs,
+            pairs,
             counts: &counts,
             precision: precision(self.prior_sd),
             ties: self.tie.is_some(),
@@ -394,9 +394,9 @@ impl BradleyTerry {
         if data.is_empty() {
             return Err(PairwiseError::Empty);
         }
-        let pairs = PairIndex::new(data);
+        let pairs = data.pair_index();
         let counts = pairs.counts(data.records());
-        self.fit_counts(data, &pairs, &counts, None, &mut Work::default())
+        self.fit_counts(data, pairs, &counts, None, &mut Work::default())
     }
 
     /// The fit of `counts` (weights per pair) from `start` (or the default
