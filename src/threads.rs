@@ -81,10 +81,10 @@
 //! crossbeam crates) to a library that keeps its dependencies few, a global
 //! pool that outlives the call, and a second way of counting threads next to
 //! the one `uncertainty` already has. Scoped threads borrow the caller's
-//! slices without `unsafe` (the crate forbids it), a thread that cannot be
-//! started (a target without threads, a process at its limit) leaves its
-//! work to the caller's thread with the same result, and a panic inside
-//! reaches the caller. So no cargo feature is needed to build without
+//! slices without `unsafe` (which the crate allows only in its SIMD
+//! kernels), a thread that cannot be started (a target without threads, a
+//! process at its limit) leaves its work to the caller's thread with the
+//! same result, and a panic inside reaches the caller. So no cargo feature is needed to build without
 //! threads either: with one thread nothing is spawned.
 
 use core::cell::Cell;
