@@ -11,7 +11,8 @@ use super::fit::{BradleyTerry, Fit};
 use super::graph::{Counts, PairIndex};
 use super::noisy::NoisyBradleyTerry;
 use super::uncertainty::{
-    BlockStats, DRAW_BLOCK, Inference, Method, Uncertainty, block_rng, check_cells, summarise,
+    BlockStats, DRAW_BLOCK, Inference, Method, Uncertainty, block_rng, check_cells, order_of,
+    summarise,
 };
 use crate::threads;
 
@@ -79,6 +80,7 @@ fn run<S: Default>(
     check_cells(replicates, n)?;
     let (of, count) = clusters(data);
     let k = opts.top_k.min(n.saturating_sub(1)).max(1);
+    let order = order_of(&fit.scores);
     let blocks: Vec<usize> = (0..replicates.div_ceil(DRAW_BLOCK)).collect();
     let parts = threads::map(blocks, opts.threads.count(), |b| {
         let rows = DRAW_BLOCK.min(replicates - b * DRAW_BLOCK);
@@ -98,7 +100,7 @@ fn run<S: Default>(
                 }
             }
         }
-        let stats = BlockStats::of(&values, &fit.scores, k);
+        let stats = BlockStats::of(&values, &fit.scores, &order, k);
         (values, stats, failed, first_error)
     });
     let mut values = Vec::new();

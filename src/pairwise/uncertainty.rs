@@ -382,9 +382,11 @@ pub(crate) fn from_information(
             }
         }
     };
+    let order = order_of(theta);
+    let k = opts.top_k.min(n.saturating_sub(1)).max(1);
     let stats = threads::map(blocks, workers, |b| {
         let values = make(b);
-        BlockStats::of(&values, theta, opts.top_k.min(n.saturating_sub(1)).max(1))
+        BlockStats::of(&values, theta, &order, k)
     });
     let method = if exact {
         Method::Exact
@@ -421,10 +423,11 @@ pub(crate) struct BlockStats {
 
 impl BlockStats {
     /// Ranks and settledness of the draws in `values` (rows of n), against
-    /// the estimate `theta`, for the top k.
-    pub(crate) fn of(values: &[f64], theta: &[f64], k: usize) -> Self {
+    /// the estimate `theta` and its [`order_of`] `order` (computed once by
+    /// the caller for all blocks), for the top k.
+    pub(crate) fn of(values: &[f64], theta: &[f64], order: &[usize], k: usize) -> Self {
         let n = theta.len();
-        let order = order_of(theta);
+        debug_assert_eq!(order.len(), n, "the order of theta");
         let mut in_top = vec![false; n];
         for &i in order.iter().take(k) {
             in_top[i] = true;
