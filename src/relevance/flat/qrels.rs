@@ -223,7 +223,17 @@ impl QrelsBuilder<'_> {
         }
         let mut g = self.staged.group(qn)?;
         sort_rows(&mut g, |_, docs, grades, _: &mut Vec<()>| {
-            sort_judgements(grades, docs);
+            // One integer a judgement, whose increasing order is decreasing
+            // grade, then increasing document id.
+            let mut keys: Vec<u64> = grades
+                .iter()
+                .zip(docs.iter())
+                .map(|(&gr, &d)| judgement_key(gr, d))
+                .collect();
+            keys.sort_unstable();
+            for ((gr, d), &key) in grades.iter_mut().zip(docs.iter_mut()).zip(&keys) {
+                (*gr, *d) = from_judgement_key(key);
+            }
         });
         let row_of = rows_of(&g.queries, qn);
         Ok(Qrels {
@@ -234,66 +244,5 @@ impl QrelsBuilder<'_> {
             grades: g.value,
             row_of,
         })
-    }
-}
-
-/// Grades a row may span for [`sort_judgements`]' counting sort.
-const COUNTED_GRADES: usize = 16;
-
-/// Sorts one query's judgements by decreasing grade, then increasing
-/// document id.
-///
-/// A row whose document ids increase (a query's documents interned as they
-/// came, as a dict's or a file's are) and whose grades span fewer than
-/// [`COUNTED_GRADES`] values (trec_eval's grades are a handful of small
-/// integers) is put in order by a stable counting sort on the grade, in
-/// O(n); any other by sorting one integer key a judgement, in O(n log n).
-pub(super) fn sort_judgements(grades: &mut [i32], docs: &mut [u32]) {
-    let n = grades.len().min(docs.len());
-    let (Some(&lo), Some(&hi)) = (grades.iter().min(), grades.iter().max()) else {
-        return;
-    };
-    let span = i64::from(hi) - i64::from(lo);
-    if n > 1 && span < COUNTED_GRADES as i64 && docs.windows(2).all(|w| w[0] < w[1]) {
-        // Slot of grade g: hi − g, so that higher grades come first.
-        let slot = |g: i32| (i64::from(hi) - i64::from(g)) as usize;
-        let mut next = [0_usize; COUNTED_GRADES + 1];
-        for &g in grades.iter() {
-            if let Some(c) = next.get_mut(slot(g) + 1) {
-                *c += 1;
-            }
-        }
-        for k in 1..next.len() {
-            let before = next.get(k - 1).copied().unwrap_or(0);
-            if let Some(c) = next.get_mut(k) {
-                *c += before;
-            }
-        }
-        let mut keys = vec![0_u64; n];
-        for (&g, &d) in grades.iter().zip(docs.iter()) {
-            if let Some(at) = next.get_mut(slot(g))
-                && let Some(k) = keys.get_mut(*at)
-            {
-                *k = judgement_key(g, d);
-                *at += 1;
-            }
-        }
-        write_judgements(grades, docs, &keys);
-        return;
-    }
-    // One integer a judgement, whose increasing order is decreasing grade,
-    // then increasing document id.
-    let mut keys: Vec<u64> = grades
-        .iter()
-        .zip(docs.iter())
-        .map(|(&gr, &d)| judgement_key(gr, d))
-        .collect();
-    keys.sort_unstable();
-    write_judgements(grades, docs, &keys);
-}
-
-fn write_judgements(grades: &mut [i32], docs: &mut [u32], keys: &[u64]) {
-    for ((gr, d), &key) in grades.iter_mut().zip(docs.iter_mut()).zip(keys) {
-        (*gr, *d) = from_judgement_key(key);
     }
 }

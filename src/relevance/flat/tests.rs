@@ -30,40 +30,6 @@ use proptest::prelude::*;
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 
-    /// The counting sort of a row with increasing ids and few grades, and
-    /// the key sort of any other, give the order of an obviously correct
-    /// sort by (decreasing grade, increasing document).
-    #[test]
-    fn judgements_sort_by_decreasing_grade_then_document(
-        row in proptest::collection::vec((-3_i32..20, 0_u32..200), 0..60),
-        wide in any::<bool>(),
-        increasing in any::<bool>(),
-    ) {
-        let mut row = row;
-        if wide {
-            // Grades spanning more than the counting sort takes.
-            for (i, r) in row.iter_mut().enumerate() {
-                r.0 = r.0.saturating_mul(if i % 2 == 0 { 1 } else { 1_000 });
-            }
-        }
-        if increasing {
-            let mut d = 0;
-            for r in &mut row {
-                d += r.1 % 3 + 1;
-                r.1 = d;
-            }
-        }
-        // Distinct documents, as in a query's judgements.
-        let mut seen = std::collections::HashSet::new();
-        row.retain(|r| seen.insert(r.1));
-        let (mut grades, mut docs): (Vec<i32>, Vec<u32>) = row.iter().copied().unzip();
-        qrels::sort_judgements(&mut grades, &mut docs);
-        let mut want = row.clone();
-        want.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-        let got: Vec<(i32, u32)> = grades.into_iter().zip(docs).collect();
-        prop_assert_eq!(got, want);
-    }
-
     /// The builders' orders against one comparison sort each: rankings
     /// by decreasing score, ties by decreasing name (`-0` and `0`
     /// equal); judgements by decreasing grade, then increasing id.
