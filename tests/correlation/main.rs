@@ -41,3 +41,28 @@ pub fn mismatch(
         right_len,
     }
 }
+
+/// The `cases` array of a golden JSON file written by a reference script.
+pub fn golden_cases(text: &str) -> Vec<serde_json::Value> {
+    let doc: serde_json::Value = serde_json::from_str(text).expect("valid JSON");
+    doc["cases"].as_array().expect("cases").clone()
+}
+
+/// Asserts that there are `count` golden cases and that the ones named
+/// `needed` are among them.
+pub fn assert_cases_cover(cases: &[serde_json::Value], count: usize, needed: &[&str]) {
+    assert_eq!(cases.len(), count);
+    let names: Vec<&str> = cases.iter().filter_map(|c| c["name"].as_str()).collect();
+    for needed in needed {
+        assert!(names.contains(needed), "{needed}");
+    }
+}
+
+/// A golden case's name and its inputs `x` and `y`, read by `floats`.
+pub fn case_inputs(
+    case: &serde_json::Value,
+    floats: fn(&serde_json::Value) -> Vec<f64>,
+) -> (&str, Vec<f64>, Vec<f64>) {
+    let name = case["name"].as_str().unwrap_or("?");
+    (name, floats(&case["x"]), floats(&case["y"]))
+}
