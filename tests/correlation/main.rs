@@ -42,6 +42,13 @@ pub fn mismatch(
     }
 }
 
+/// The three alternatives by SciPy's names, as the golden files key them.
+pub const ALTERNATIVES: [(&str, adaptive_comp_metrics::Alternative); 3] = [
+    ("two-sided", adaptive_comp_metrics::Alternative::TwoSided),
+    ("greater", adaptive_comp_metrics::Alternative::Greater),
+    ("less", adaptive_comp_metrics::Alternative::Less),
+];
+
 /// The `cases` array of a golden JSON file written by a reference script.
 pub fn golden_cases(text: &str) -> Vec<serde_json::Value> {
     let doc: serde_json::Value = serde_json::from_str(text).expect("valid JSON");
@@ -65,4 +72,10 @@ pub fn case_inputs(
 ) -> (&str, Vec<f64>, Vec<f64>) {
     let name = case["name"].as_str().unwrap_or("?");
     (name, floats(&case["x"]), floats(&case["y"]))
+}
+
+/// The lines of a whitespace-separated golden text file with their fields.
+pub fn golden_rows(text: &str) -> impl Iterator<Item = (&str, Vec<&str>)> {
+    text.lines()
+        .map(|line| (line, line.split_whitespace().collect()))
 }

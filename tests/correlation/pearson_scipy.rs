@@ -7,16 +7,10 @@
 //! mpmath 1.4.1), which writes `tests/data/pearson/scipy_pearsonr.json`
 //! with the inputs and values.
 
-use adaptive_comp_metrics::{Alternative, pearson};
+use adaptive_comp_metrics::pearson;
 use serde_json::Value;
 
-use crate::{assert_cases_cover, case_inputs, golden_cases};
-
-const ALTS: [(&str, Alternative); 3] = [
-    ("two-sided", Alternative::TwoSided),
-    ("greater", Alternative::Greater),
-    ("less", Alternative::Less),
-];
+use crate::{ALTERNATIVES as ALTS, assert_cases_cover, case_inputs, golden_cases};
 
 fn cases() -> Vec<Value> {
     golden_cases(include_str!("../data/pearson/scipy_pearsonr.json"))

@@ -8,13 +8,7 @@
 use adaptive_comp_metrics::{Alternative, kendall_tau_b, spearman};
 use serde_json::Value;
 
-use crate::{assert_cases_cover, case_inputs, golden_cases};
-
-const ALTS: [(&str, Alternative); 3] = [
-    ("two-sided", Alternative::TwoSided),
-    ("greater", Alternative::Greater),
-    ("less", Alternative::Less),
-];
+use crate::{ALTERNATIVES as ALTS, assert_cases_cover, case_inputs, golden_cases};
 
 fn cases() -> Vec<Value> {
     golden_cases(include_str!("../data/plain/scipy_goldens.json"))
@@ -72,6 +66,14 @@ fn coefficient_error(name: &str, what: &str, got: f64, want: &Value) -> f64 {
     (got - want).abs()
 }
 
+/// Asserts that the p-value `got` of case `name` (alternative `key`) is
+/// `close` to SciPy's `want` at `condition`; returns the relative error.
+fn p_error(name: &str, key: &str, got: f64, want: &Value, condition: f64) -> f64 {
+    let p = want.as_f64().expect("p");
+    assert!(close(got, p, condition), "{name} {key}: p {got:e} vs {p:e}");
+    rel(got, p)
+}
+
 #[test]
 fn goldens_cover_ties_sizes_and_exact_cases() {
     assert_cases_cover(
@@ -95,12 +97,10 @@ fn spearman_matches_scipy_spearmanr() {
         worst.0 = worst
             .0
             .max(coefficient_error(name, "rho", r.rho, &case["spearman_rho"]));
+        let cond = spearman_condition(r.rho, r.statistic, r.n);
         for (key, alt) in ALTS {
-            let p = case["spearman_p"][key].as_f64().expect("p");
-            let got = r.p_value(alt);
-            let cond = spearman_condition(r.rho, r.statistic, r.n);
-            assert!(close(got, p, cond), "{name} {key}: p {got:e} vs {p:e}");
-            worst.1 = worst.1.max(rel(got, p));
+            let want = &case["spearman_p"][key];
+            worst.1 = worst.1.max(p_error(name, key, r.p_value(alt), want, cond));
         }
     }
     eprintln!(
@@ -119,19 +119,15 @@ fn kendall_matches_scipy_kendalltau() {
             .0
             .max(coefficient_error(name, "tau", k.tau, &case["kendall_tau"]));
         for (key, alt) in ALTS {
-            let p = case["kendall_p"][key].as_f64().expect("p");
-            let got = k.p_value(alt);
+            let (got, asymptotic) = (k.p_value(alt), k.p_value_asymptotic(alt));
             // The exact p-value has no statistic to round.
-            let exact = got != k.p_value_asymptotic(alt);
+            let exact = got != asymptotic;
             let cond = if exact { 0.0 } else { normal_condition(k.z) };
-            assert!(close(got, p, cond), "{name} {key}: p {got:e} vs {p:e}");
-            let pa = case["kendall_p_asymptotic"][key].as_f64().expect("p");
-            let got_a = k.p_value_asymptotic(alt);
-            assert!(
-                close(got_a, pa, normal_condition(k.z)),
-                "{name} {key} asymptotic: p {got_a:e} vs {pa:e}"
-            );
-            worst.1 = worst.1.max(rel(got, p)).max(rel(got_a, pa));
+            let e = p_error(name, key, got, &case["kendall_p"][key], cond);
+            let want = &case["kendall_p_asymptotic"][key];
+            let key = format!("{key} asymptotic");
+            let ea = p_error(name, &key, asymptotic, want, normal_condition(k.z));
+            worst.1 = worst.1.max(e).max(ea);
         }
     }
     eprintln!(
