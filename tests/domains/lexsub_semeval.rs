@@ -26,6 +26,8 @@ use adaptive_comp_metrics::lexsub::{
     SystemAnswer, Totals, gap, read_gold, read_system, revised, semeval,
 };
 
+use crate::system_answers;
+
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/lexsub/");
 
 fn gold() -> Vec<GoldItem> {
@@ -287,9 +289,7 @@ fn policy_empty_answer_list_scores_zero_and_is_not_attempted() {
 #[test]
 fn policy_empty_line_never_borrows_the_previous_answers() {
     let text = "bright.a 1 :: intelligent\nbright.a 2 ::\n";
-    let sys = read_system(text.as_bytes(), Format::Best, Mode::Strict)
-        .unwrap()
-        .items;
+    let sys = system_answers(text, Format::Best);
     let g2 = GoldItem::new("2", "bright.a", [("intelligent", 2), ("vivid", 1)]).unwrap();
     let c = Corpus::new(&[bright(), g2], &sys, Profile::Semeval2007).unwrap();
     let s = c.item_scores(Measure::Best);
