@@ -422,9 +422,11 @@ impl Documents {
     pub fn get(&self, query: u32, name: &str) -> Option<u32> {
         let names = &self.names;
         let span = *self.per_query.get(query as usize)?;
-        find_in(self.region(span), u64::from(tag_of(name.as_bytes())), |id| {
-            names.bytes(id) == Some(name.as_bytes())
-        })
+        find_in(
+            self.region(span),
+            u64::from(tag_of(name.as_bytes())),
+            |id| names.bytes(id) == Some(name.as_bytes()),
+        )
     }
 
     /// The id of document `name` of query `query`, adding it if new.
