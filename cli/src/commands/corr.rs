@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use adaptive_comp_metrics::uncertainty::{
     Bootstrap, ConfidenceInterval, Histogram, Permutations, TopWeightedRho, TopWeightedTau,
+    UncertaintyError,
 };
 use adaptive_comp_metrics::{
     Alternative, CorrelationError, Hyperbolic, OffsetQuadratic, Scheme, TopWeighted,
@@ -16,6 +17,7 @@ use serde_json::json;
 use crate::error::{Failure, Outcome};
 use crate::input::{self, Columns};
 use crate::output::{Ctx, Format, FormatArg, Out, Table};
+use crate::plot::BINS;
 use crate::progress::Progress;
 
 const AFTER: &str = "\
@@ -175,21 +177,13 @@ fn resample(a: &Args, ctx: &Ctx, human: &[f64], model: &[f64]) -> Outcome<Resamp
     if let Some(n) = a.permutations {
         let p = Permutations::new(n as usize).alternative(Alternative::Greater);
         bar.message(format!("{n} permutations of ρ_w"));
-        // With --plot the same run also bins its permuted values (the test
-        // is bit for bit the plain one).
-        let t = if a.plot.is_some() {
-            let (t, h) = p.test_with_histogram(
-                &TopWeightedRho::new(),
-                human,
-                model,
-                crate::plot::BINS,
-                &mut rng,
-            )?;
-            r.null_rho = Some(h);
-            t
-        } else {
-            p.test(&TopWeightedRho::new(), human, model, &mut rng)?
-        };
+        let t = binned_if(
+            a.plot.is_some(),
+            &mut r.null_rho,
+            &mut rng,
+            |rng| p.test(&TopWeightedRho::new(), human, model, rng),
+            |rng| p.test_with_histogram(&TopWeightedRho::new(), human, model, BINS, rng),
+        )?;
         r.p_rho = Some((t.p_value, t.standard_error));
         bar.inc(1);
         bar.message(format!("{n} permutations of τ_w"));
@@ -200,25 +194,37 @@ fn resample(a: &Args, ctx: &Ctx, human: &[f64], model: &[f64]) -> Outcome<Resamp
     if let Some(n) = a.bootstrap {
         let b = Bootstrap::new(n as usize);
         bar.message(format!("{n} bootstrap resamples of ρ_w"));
-        r.ci_rho = Some(if a.plot.is_some() {
-            let (ci, h) = b.run_with_histogram(
-                &TopWeightedRho::new(),
-                human,
-                model,
-                crate::plot::BINS,
-                &mut rng,
-            )?;
-            r.boot_rho = Some(h);
-            ci
-        } else {
-            b.run(&TopWeightedRho::new(), human, model, &mut rng)?
-        });
+        r.ci_rho = Some(binned_if(
+            a.plot.is_some(),
+            &mut r.boot_rho,
+            &mut rng,
+            |rng| b.run(&TopWeightedRho::new(), human, model, rng),
+            |rng| b.run_with_histogram(&TopWeightedRho::new(), human, model, BINS, rng),
+        )?);
         bar.inc(1);
         bar.message(format!("{n} bootstrap resamples of τ_w"));
         r.ci_tau = Some(b.run(&TopWeightedTau::new(), human, model, &mut rng)?);
         bar.inc(1);
     }
     Ok(r)
+}
+
+/// A resampling run: with `--plot` (`binned`) the variant that also bins
+/// the resampled values into `histogram` (the result is bit for bit the
+/// plain run's), else `plain`.
+fn binned_if<T, R>(
+    binned: bool,
+    histogram: &mut Option<Histogram>,
+    rng: &mut R,
+    plain: impl FnOnce(&mut R) -> Result<T, UncertaintyError>,
+    with_histogram: impl FnOnce(&mut R) -> Result<(T, Histogram), UncertaintyError>,
+) -> Result<T, UncertaintyError> {
+    if !binned {
+        return plain(rng);
+    }
+    let (t, h) = with_histogram(rng)?;
+    *histogram = Some(h);
+    Ok(t)
 }
 
 /// `--plot`: ρ_w's permutation null (or, without permutations, its
