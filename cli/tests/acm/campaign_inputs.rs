@@ -138,30 +138,24 @@ impl Fixture {
         s
     }
 
+    /// Writes `text` as the answers file and imports it with `run` (`ok`
+    /// or `fails`).
+    fn run_import<T>(&self, text: &str, run: fn(&[&str]) -> T) -> T {
+        self.write("a.csv", text);
+        let (state, answers) = (self.p("s.json"), self.p("a.csv"));
+        run(&["import", "--state", &state, "--answers", &answers])
+    }
+
     /// Imports `text` as an answers file, expecting failure with the state unchanged.
     fn import_fails(&self, text: &str) -> Vec<String> {
-        self.write("a.csv", text);
         let before = self.state();
-        let e = fails(&[
-            "import",
-            "--state",
-            &self.p("s.json"),
-            "--answers",
-            &self.p("a.csv"),
-        ]);
+        let e = self.run_import(text, fails);
         assert_eq!(self.state(), before, "the state changed");
         e
     }
 
     pub(crate) fn import(&self, text: &str) -> String {
-        self.write("a.csv", text);
-        ok(&[
-            "import",
-            "--state",
-            &self.p("s.json"),
-            "--answers",
-            &self.p("a.csv"),
-        ])
+        self.run_import(text, ok)
     }
 }
 

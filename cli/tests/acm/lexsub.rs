@@ -59,32 +59,19 @@ fn reads_a_byte_order_mark_and_refuses_extra_arguments() {
 #[test]
 fn best_oot_and_score_pl_outputs() {
     let gold = data("tests/data/lexsub/gold.txt");
-    let best = ok(&["lexsub", &gold, &data("tests/data/lexsub/system.best")]);
+    // `acm lexsub GOLD tests/data/lexsub/SYSTEM extra…`.
+    let lexsub = |system: &str, extra: &[&str]| {
+        let system = data(&format!("tests/data/lexsub/{system}"));
+        ok(&[&["lexsub", gold.as_str(), &system][..], extra].concat())
+    };
+    let best = lexsub("system.best", &[]);
     says(&best, "best                         46.11     27.67");
-    let oot = ok(&[
-        "lexsub",
-        &gold,
-        &data("tests/data/lexsub/system.oot"),
-        "-t",
-        "oot",
-    ]);
+    let oot = lexsub("system.oot", &["-t", "oot"]);
     assert!(oot.lines().any(|l| l.starts_with("oot ")), "{oot}");
     assert!(!oot.contains("oot (= Jabbari oot)"), "{oot}");
-    let pl = ok(&[
-        "lexsub",
-        &gold,
-        &data("tests/data/lexsub/wellformed.best"),
-        "--profile",
-        "score-pl",
-    ]);
+    let pl = lexsub("wellformed.best", &["--profile", "score-pl"]);
     assert!(!pl.contains("gold items scored"), "{pl}");
-    let csv = ok(&[
-        "lexsub",
-        &gold,
-        &data("tests/data/lexsub/system.best"),
-        "--format",
-        "csv",
-    ]);
+    let csv = lexsub("system.best", &["--format", "csv"]);
     assert!(
         csv.starts_with("measure,precision,recall,attempted,items\n"),
         "{csv}"
