@@ -108,10 +108,8 @@ fn exact_moments_match_a_brute_force_over_the_gamma_oracles() {
 #[test]
 fn exact_moments_match_40_digit_mpmath_values() {
     // tests/data/standardised/exact_mp.py: every permutation in mpmath at 50 digits.
-    let reference = include_str!("../data/standardised/exact_mp.txt");
     let mut checked = 0;
-    for line in reference.lines() {
-        let f: Vec<&str> = line.split_whitespace().collect();
+    for (line, f) in crate::golden_rows(include_str!("../data/standardised/exact_mp.txt")) {
         let scheme = match f[1] {
             "additive" => Scheme::Additive,
             "multiplicative" => Scheme::Multiplicative,

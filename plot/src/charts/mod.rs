@@ -85,6 +85,20 @@ pub(crate) fn check_interval(
     Ok(())
 }
 
+/// [`PlotError::Empty`] for no `what` (`got` = 0), [`PlotError::TooLarge`]
+/// for more than `limit`.
+pub(crate) fn count_within(
+    chart: &'static str,
+    what: &'static str,
+    got: usize,
+    limit: usize,
+) -> Result<(), PlotError> {
+    if got == 0 {
+        return Err(PlotError::Empty { chart });
+    }
+    too_many(chart, what, got, limit)
+}
+
 pub(crate) fn too_many(
     chart: &'static str,
     what: &'static str,
