@@ -139,23 +139,27 @@ impl Fixture {
     }
 
     /// Writes `text` as the answers file and imports it with `run` (`ok`
-    /// or `fails`).
-    fn run_import<T>(&self, text: &str, run: fn(&[&str]) -> T) -> T {
+    /// or `fails`), the options `extra` added.
+    fn run_import<T>(&self, text: &str, extra: &[&str], run: impl FnOnce(&[&str]) -> T) -> T {
         self.write("a.csv", text);
         let (state, answers) = (self.p("s.json"), self.p("a.csv"));
-        run(&["import", "--state", &state, "--answers", &answers])
+        run(&[
+            &["import", "--state", &state, "--answers", &answers][..],
+            extra,
+        ]
+        .concat())
     }
 
     /// Imports `text` as an answers file, expecting failure with the state unchanged.
     fn import_fails(&self, text: &str) -> Vec<String> {
         let before = self.state();
-        let e = self.run_import(text, fails);
+        let e = self.run_import(text, &[], fails);
         assert_eq!(self.state(), before, "the state changed");
         e
     }
 
     pub(crate) fn import(&self, text: &str) -> String {
-        self.run_import(text, ok)
+        self.run_import(text, &[], ok)
     }
 }
 
@@ -447,19 +451,11 @@ fn bad_answers_are_reported_with_their_line_and_change_nothing() {
     says(&out, "0 answer(s) recorded, 1 already recorded");
     assert_eq!(f.state(), before);
     // --skip-refused records the good rows and warns about the others.
-    f.write(
-        "a.csv",
+    let (code, out, err) = f.run_import(
         &format!("task_id,worker_id,choice\n{t1},bob,first\n{t0},bob,second\n"),
+        &["--skip-refused"],
+        |args| crate::common::run(&[&["campaign"][..], args].concat()),
     );
-    let (code, out, err) = crate::common::run(&[
-        "campaign",
-        "import",
-        "--state",
-        &f.p("s.json"),
-        "--answers",
-        &f.p("a.csv"),
-        "--skip-refused",
-    ]);
     assert_eq!(code, 0, "{err}");
     says(&out, "1 answer(s) recorded");
     assert!(
