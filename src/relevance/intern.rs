@@ -586,7 +586,7 @@ impl Documents {
     /// caller), with its tag ([`tag_of`]) computed by the caller.
     #[inline]
     pub(crate) fn intern_tagged(&mut self, query: u32, name: &[u8], tag: u32) -> Result<u32> {
-        let mut span = self.span(query);
+        let span = self.span(query);
         if span.slots == 0 {
             let hint = self
                 .last_started
@@ -594,12 +594,12 @@ impl Documents {
                 .map_or(0, |s| s.len);
             self.last_started = Some(query);
             self.grow_query(query, slots_for(hint))?;
-            span = self.span(query);
-        }
-        if too_full(span.slots, span.len) {
+        } else if too_full(span.slots, span.len) {
             self.grow_query(query, slots_for(span.len))?;
-            span = self.span(query);
         }
+        let Some(span) = self.per_query.get_mut(query as usize) else {
+            return Err(too_many());
+        };
         let names = &self.names;
         let n = names.len();
         let slots = self
@@ -609,9 +609,6 @@ impl Documents {
         let found = insert_in(slots, &mut span.len, u64::from(tag), n, |id| {
             same(names.bytes(id), name)
         })?;
-        if let Some(s) = self.per_query.get_mut(query as usize) {
-            s.len = span.len;
-        }
         match found {
             Some(id) => Ok(id),
             None => {
