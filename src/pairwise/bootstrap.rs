@@ -230,32 +230,40 @@ fn compact(
 ) {
     kept.n_items = pairs.n_items;
     kept.of_record.clear();
+    // Every pair written at the next free place, which moves on only for
+    // a pair kept: no branch on the (unpredictable) weights.
+    let all = pairs.len();
     for v in [&mut kept.a, &mut kept.b] {
-        v.clear();
+        v.resize(all, 0);
     }
     for v in [&mut kept_counts.wa, &mut kept_counts.wb, &mut kept_counts.t] {
-        v.clear();
+        v.resize(all, 0.0);
     }
+    let mut next = 0;
     for (p, range) in by_pair.start.windows(2).enumerate() {
         let range = range[0] as usize..range[1] as usize;
+        // A cluster not drawn adds +0.0 to a sum ≥ +0.0: the bits of
+        // skipping it.
         let mut sums = [0.0f64; 3];
         for (&c, &s) in by_pair.cluster[range.clone()]
             .iter()
             .zip(&by_pair.slot[range])
         {
-            let w = drawn[c as usize];
-            if w != 0 {
-                sums[s as usize] += f64::from(w);
-            }
+            sums[s as usize] += f64::from(drawn[c as usize]);
         }
         let [wa, wb, t] = sums;
-        if wa + wb + t > 0.0 {
-            kept.a.push(pairs.a[p]);
-            kept.b.push(pairs.b[p]);
-            kept_counts.wa.push(wa);
-            kept_counts.wb.push(wb);
-            kept_counts.t.push(t);
-        }
+        kept.a[next] = pairs.a[p];
+        kept.b[next] = pairs.b[p];
+        kept_counts.wa[next] = wa;
+        kept_counts.wb[next] = wb;
+        kept_counts.t[next] = t;
+        next += usize::from(wa + wb + t > 0.0);
+    }
+    for v in [&mut kept.a, &mut kept.b] {
+        v.truncate(next);
+    }
+    for v in [&mut kept_counts.wa, &mut kept_counts.wb, &mut kept_counts.t] {
+        v.truncate(next);
     }
 }
 

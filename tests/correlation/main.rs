@@ -65,13 +65,18 @@ pub fn assert_cases_cover(cases: &[serde_json::Value], count: usize, needed: &[&
     }
 }
 
-/// A golden case's name and its inputs `x` and `y`, read by `floats`.
-pub fn case_inputs(
-    case: &serde_json::Value,
+/// Each golden case with its name and `f` of its inputs `x` and `y` (read
+/// by `floats`).
+pub fn fitted<R>(
+    cases: Vec<serde_json::Value>,
     floats: fn(&serde_json::Value) -> Vec<f64>,
-) -> (&str, Vec<f64>, Vec<f64>) {
-    let name = case["name"].as_str().unwrap_or("?");
-    (name, floats(&case["x"]), floats(&case["y"]))
+    f: impl Fn(&[f64], &[f64]) -> Result<R, adaptive_comp_metrics::CorrelationError>,
+) -> impl Iterator<Item = (String, serde_json::Value, R)> {
+    cases.into_iter().map(move |case| {
+        let name = case["name"].as_str().unwrap_or("?").to_owned();
+        let r = f(&floats(&case["x"]), &floats(&case["y"])).expect("valid case");
+        (name, case, r)
+    })
 }
 
 /// The lines of a whitespace-separated golden text file with their fields.

@@ -10,7 +10,7 @@
 use adaptive_comp_metrics::pearson;
 use serde_json::Value;
 
-use crate::{ALTERNATIVES as ALTS, assert_cases_cover, case_inputs, golden_cases};
+use crate::{ALTERNATIVES as ALTS, assert_cases_cover, fitted, golden_cases};
 
 fn cases() -> Vec<Value> {
     golden_cases(include_str!("../data/pearson/scipy_pearsonr.json"))
@@ -47,9 +47,8 @@ fn goldens_cover_sizes_scales_and_ties() {
 #[test]
 fn r_is_the_exactly_rounded_value_and_matches_scipy() {
     let mut exact = 0;
-    for case in cases() {
-        let (name, x, y) = case_inputs(&case, floats);
-        let r = pearson(&x, &y).expect("valid case").r;
+    for (name, case, r) in fitted(cases(), floats, pearson) {
+        let r = r.r;
         let r_exact = float(&case["r_exact"]);
         let r_scipy = float(&case["r"]);
         // mpmath's 60-digit value rounded once: ours is the same double (its
@@ -69,9 +68,7 @@ fn r_is_the_exactly_rounded_value_and_matches_scipy() {
 /// stored under `key`, within `tolerance` relative; returns the worst.
 fn check_p_values(key: &str, tolerance: f64) -> f64 {
     let mut worst = 0.0_f64;
-    for case in cases() {
-        let (name, x, y) = case_inputs(&case, floats);
-        let r = pearson(&x, &y).expect("valid case");
+    for (name, case, r) in fitted(cases(), floats, pearson) {
         for (alt_key, alt) in ALTS {
             let p = float(&case[key][alt_key]);
             let got = r.p_value(alt);
@@ -106,9 +103,7 @@ fn p_values_are_exact_to_1e13() {
 #[test]
 fn confidence_intervals_match_scipy() {
     let mut worst = 0.0_f64;
-    for case in cases() {
-        let (name, x, y) = case_inputs(&case, floats);
-        let r = pearson(&x, &y).expect("valid case");
+    for (name, case, r) in fitted(cases(), floats, pearson) {
         for (key, alt) in ALTS {
             for level in [0.9, 0.95, 0.99] {
                 let want = floats(&case["ci"][key][level.to_string().as_str()]);

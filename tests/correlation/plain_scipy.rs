@@ -8,7 +8,7 @@
 use adaptive_comp_metrics::{Alternative, kendall_tau_b, spearman};
 use serde_json::Value;
 
-use crate::{ALTERNATIVES as ALTS, assert_cases_cover, case_inputs, golden_cases};
+use crate::{ALTERNATIVES as ALTS, assert_cases_cover, fitted, golden_cases};
 
 fn cases() -> Vec<Value> {
     golden_cases(include_str!("../data/plain/scipy_goldens.json"))
@@ -91,16 +91,17 @@ fn goldens_cover_ties_sizes_and_exact_cases() {
 #[test]
 fn spearman_matches_scipy_spearmanr() {
     let mut worst = (0.0_f64, 0.0_f64);
-    for case in cases() {
-        let (name, x, y) = case_inputs(&case, floats);
-        let r = spearman(&x, &y).expect("valid case");
-        worst.0 = worst
-            .0
-            .max(coefficient_error(name, "rho", r.rho, &case["spearman_rho"]));
+    for (name, case, r) in fitted(cases(), floats, spearman) {
+        worst.0 = worst.0.max(coefficient_error(
+            &name,
+            "rho",
+            r.rho,
+            &case["spearman_rho"],
+        ));
         let cond = spearman_condition(r.rho, r.statistic, r.n);
         for (key, alt) in ALTS {
             let want = &case["spearman_p"][key];
-            worst.1 = worst.1.max(p_error(name, key, r.p_value(alt), want, cond));
+            worst.1 = worst.1.max(p_error(&name, key, r.p_value(alt), want, cond));
         }
     }
     eprintln!(
@@ -112,21 +113,19 @@ fn spearman_matches_scipy_spearmanr() {
 #[test]
 fn kendall_matches_scipy_kendalltau() {
     let mut worst = (0.0_f64, 0.0_f64);
-    for case in cases() {
-        let (name, x, y) = case_inputs(&case, floats);
-        let k = kendall_tau_b(&x, &y).expect("valid case");
+    for (name, case, k) in fitted(cases(), floats, kendall_tau_b) {
         worst.0 = worst
             .0
-            .max(coefficient_error(name, "tau", k.tau, &case["kendall_tau"]));
+            .max(coefficient_error(&name, "tau", k.tau, &case["kendall_tau"]));
         for (key, alt) in ALTS {
             let (got, asymptotic) = (k.p_value(alt), k.p_value_asymptotic(alt));
             // The exact p-value has no statistic to round.
             let exact = got != asymptotic;
             let cond = if exact { 0.0 } else { normal_condition(k.z) };
-            let e = p_error(name, key, got, &case["kendall_p"][key], cond);
+            let e = p_error(&name, key, got, &case["kendall_p"][key], cond);
             let want = &case["kendall_p_asymptotic"][key];
             let key = format!("{key} asymptotic");
-            let ea = p_error(name, &key, asymptotic, want, normal_condition(k.z));
+            let ea = p_error(&name, &key, asymptotic, want, normal_condition(k.z));
             worst.1 = worst.1.max(e).max(ea);
         }
     }

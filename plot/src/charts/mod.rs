@@ -38,6 +38,15 @@ impl Labels {
         }
     }
 
+    /// The labels of an [`intervals`](crate::intervals) chart: its horizontal axis is
+    /// `quantity` with intervals at `level` (`"{quantity}, 95% interval"`),
+    /// its vertical axis the rows' names, unlabelled.
+    #[must_use]
+    pub fn intervals(title: impl Into<String>, quantity: &str, level: f64) -> Self {
+        let x = format!("{quantity}, {}% interval", number(100.0 * level));
+        Self::new(title, x, "")
+    }
+
     /// The same labels with a subtitle.
     #[must_use]
     pub fn subtitle(mut self, s: impl Into<String>) -> Self {
