@@ -926,6 +926,36 @@ mod tests {
         Ok(())
     }
 
+    proptest::proptest! {
+        /// Any interleaving of queries, with or without room reserved
+        /// ahead: every (query, document) pair keeps the id it was first
+        /// given, ids are dense in order of first appearance, and each knows
+        /// its name and query (an oracle map).
+        #[test]
+        fn query_indexes_agree_with_a_map(
+            steps in proptest::collection::vec((0_u32..6, 0_u32..60, 0_usize..4), 0..400),
+        ) {
+            let mut d = Documents::default();
+            let mut oracle = std::collections::HashMap::new();
+            for (q, doc, reserve) in steps {
+                if reserve == 0 {
+                    d.reserve_in(q, usize::try_from(doc).unwrap_or(0))?;
+                    continue;
+                }
+                let name = format!("doc{doc}");
+                let next = u32::try_from(oracle.len()).unwrap_or(u32::MAX);
+                let want = *oracle.entry((q, name.clone())).or_insert(next);
+                proptest::prop_assert_eq!(d.intern(q, &name)?, want);
+            }
+            proptest::prop_assert_eq!(d.len(), oracle.len());
+            for ((q, name), &id) in &oracle {
+                proptest::prop_assert_eq!(d.get(*q, name), Some(id));
+                proptest::prop_assert_eq!(d.name(id), Some(name.as_str()));
+                proptest::prop_assert_eq!(d.query(id), Some(*q));
+            }
+        }
+    }
+
     #[test]
     fn clones_are_distinct() {
         let a = Ids::new();

@@ -173,15 +173,10 @@ fn tasks_answers_and_refusals() {
         post(&mut alice, format!("csrf={csrf}&task={btask}&choice=first")).status,
         409
     );
-    assert_eq!(
-        post(&mut bob, format!("csrf={bcsrf}&task={task}&choice=first")).status,
-        409
-    );
+    let bob_answers_alices = format!("csrf={bcsrf}&task={task}&choice=first");
+    assert_eq!(post(&mut bob, bob_answers_alices.clone()).status, 409);
     // Bob's CSRF token is not alice's.
-    assert_eq!(
-        post(&mut alice, format!("csrf={bcsrf}&task={task}&choice=first")).status,
-        403
-    );
+    assert_eq!(post(&mut alice, bob_answers_alices.clone()).status, 403);
     // Alice answers; the same answer again is acknowledged (idempotent),
     // another answer to the same task is refused.
     let r = post(&mut alice, format!("csrf={csrf}&task={task}&choice=first"));
@@ -192,10 +187,7 @@ fn tasks_answers_and_refusals() {
         post(&mut alice, format!("csrf={csrf}&task={task}&choice=second")).status,
         409
     );
-    assert_eq!(
-        post(&mut bob, format!("csrf={bcsrf}&task={task}&choice=first")).status,
-        409
-    );
+    assert_eq!(post(&mut bob, bob_answers_alices).status, 409);
     // Two more answers reach the quota: the end screen with the code.
     for _ in 0..2 {
         alice.answer_next(&csrf, "tie");
