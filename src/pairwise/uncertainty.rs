@@ -14,8 +14,13 @@ use super::fit::Fit;
 use super::information::{Covariance, Information};
 use crate::threads::{self, Threads};
 
-/// Draws per block (one generator stream each): the unit of parallel work.
+/// Draws per block (one generator stream each): the unit of parallel work
+/// of correlated draws and of replicates.
 pub(crate) const DRAW_BLOCK: usize = 32;
+
+/// Independent normal draws made and ranked per task (a few: the threads
+/// share them evenly; not one: each task keeps per-item counts).
+const DRAW_TASK: usize = 5;
 
 /// How the uncertainty is computed and summarised.
 ///
@@ -402,20 +407,24 @@ pub(crate) fn from_information(
                 BlockStats::of(&values, theta, &order, k)
             })
         }
-        // Independent draws θᵢ + SEᵢ·z: each draw is a task of its own,
-        // its normals read at its place in its block's stream, so both
-        // threads share the draws evenly (a block per task left one
-        // thread 64 of 100); a thread keeps its buffers.
+        // Independent draws θᵢ + SEᵢ·z: tasks of DRAW_TASK draws, each
+        // draw's normals read at its place in its block's stream, so the
+        // threads share the draws evenly (a block per task left one thread
+        // 64 of 100); a thread keeps its buffers.
         None => {
-            let tasks: Vec<usize> = (0..draws).collect();
-            let init = || (vec![0.0; n], Ranker::default());
-            threads::map_init(tasks, workers, init, |(row, ranker), d| {
-                let mut rng = block_rng(opts.seed, d / DRAW_BLOCK);
-                normals_at(&mut rng, (d % DRAW_BLOCK) * n, row);
-                for ((z, t), s) in row.iter_mut().zip(theta).zip(&se) {
-                    *z = t + s * *z;
+            let tasks: Vec<usize> = (0..draws.div_ceil(DRAW_TASK)).collect();
+            let init = || (Vec::new(), Ranker::default());
+            threads::map_init(tasks, workers, init, |(values, ranker), t| {
+                let (d0, d1) = (t * DRAW_TASK, ((t + 1) * DRAW_TASK).min(draws));
+                values.resize((d1 - d0) * n, 0.0);
+                for (row, d) in values.chunks_mut(n).zip(d0..d1) {
+                    let mut rng = block_rng(opts.seed, d / DRAW_BLOCK);
+                    normals_at(&mut rng, (d % DRAW_BLOCK) * n, row);
+                    for ((z, t), s) in row.iter_mut().zip(theta).zip(&se) {
+                        *z = t + s * *z;
+                    }
                 }
-                BlockStats::with_ranker(row, theta, &order, k, ranker)
+                BlockStats::with_ranker(values, theta, &order, k, ranker)
             })
         }
     };
