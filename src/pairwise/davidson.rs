@@ -258,9 +258,9 @@ impl Problem<'_> {
             let entry = |i: usize| {
                 let vi = v[i];
                 let mut acc = 0.0;
-                for &j in &by.b_pairs[by.b_start[i] as usize..by.b_start[i + 1] as usize] {
-                    let j = j as usize;
-                    acc -= c[j] * (v[p.a[j] as usize] - vi);
+                let on_b = by.b_start[i] as usize..by.b_start[i + 1] as usize;
+                for (&a, &cj) in by.b_a[on_b.clone()].iter().zip(&by.b_c[on_b]) {
+                    acc -= cj * (v[a as usize] - vi);
                 }
                 for j in by.a_start[i] as usize..by.a_start[i + 1] as usize {
                     acc += c[j] * (vi - v[p.b[j] as usize]);
@@ -413,12 +413,16 @@ impl Work {
 
 /// The pairs of each item, for sums item by item: pairs (i, ·) are
 /// `a_start[i]..a_start[i + 1]` (pairs come sorted by a), and the pairs
-/// (·, i) are `b_pairs[b_start[i]..b_start[i + 1]]`, by increasing index.
+/// (·, i) are `b_pairs[b_start[i]..b_start[i + 1]]`, by increasing index,
+/// with their first items `b_a` and curvatures `b_c` in the same order (read
+/// in sequence, as the one-thread loop reads the pairs).
 #[derive(Debug, Clone, Default)]
 struct ByItem {
     a_start: Vec<u32>,
     b_start: Vec<u32>,
     b_pairs: Vec<u32>,
+    b_a: Vec<u32>,
+    b_c: Vec<f64>,
     /// Parts of the items with about equal numbers of terms (a pair counts
     /// for both its items), taken by the threads as they are free: part k
     /// is `bounds[k]..bounds[k + 1]`.
@@ -448,6 +452,9 @@ impl ByItem {
             self.b_pairs[*at as usize] = j as u32;
             *at += 1;
         }
+        self.b_a.clear();
+        self.b_a
+            .extend(self.b_pairs.iter().map(|&j| p.a[j as usize]));
         // The terms before item i: nondecreasing in i.
         let terms = |i: usize| self.a_start[i] as usize + self.b_start[i] as usize;
         self.bounds.clear();
@@ -466,6 +473,13 @@ impl ByItem {
             self.bounds.push(lo);
         }
         self.bounds.push(n);
+    }
+
+    /// The curvatures `c` of the pairs in the order of `b_pairs` (once per
+    /// Newton step: the products of its conjugate gradients read them).
+    fn set_curvature(&mut self, c: &[f64]) {
+        self.b_c.clear();
+        self.b_c.extend(self.b_pairs.iter().map(|&j| c[j as usize]));
     }
 }
 
@@ -603,6 +617,9 @@ fn conjugate_gradient(
 ) {
     let dim = problem.dim();
     problem.hess_diag(&w.curv, shift, &mut w.diag);
+    if threads.is_some() {
+        w.by_item.set_curvature(&w.curv.c);
+    }
     for d in &mut w.diag {
         if *d <= 0.0 || !d.is_finite() {
             *d = 1.0;
@@ -744,6 +761,7 @@ mod tests {
                     for threads in [2, 3, 8] {
                         let mut by = ByItem::default();
                         by.build(&pairs, 4 * threads);
+                        by.set_curvature(&curv.c);
                         let mut many = vec![f64::NAN; n];
                         problem.hess_vec_on(&curv, shift, &v, &mut many, Some((threads, &by)));
                         assert!(
