@@ -99,7 +99,7 @@ impl Problem<'_> {
     }
 
     /// F at `x` (returned), its gradient into `g` and the curvature for
-    /// [`hess_vec`](Self::hess_vec) into `curv` (when given), in one pass.
+    /// [`hess_vec_on`](Self::hess_vec_on) into `curv` (when given), in one pass.
     pub(crate) fn evaluate(
         &self,
         x: &[f64],
@@ -227,17 +227,18 @@ impl Problem<'_> {
         }
     }
 
-    /// out = (H + shift·eeᵀ)·v, with H the Hessian of F whose curvature is
-    /// `curv` and e = (1, …, 1, 0)/√n (the direction F is flat in without a
-    /// prior).
-    pub(crate) fn hess_vec(&self, curv: &Curvature, shift: f64, v: &[f64], out: &mut [f64]) {
+    /// [`hess_vec_on`](Self::hess_vec_on) on the caller's thread.
+    #[cfg(test)]
+    fn hess_vec(&self, curv: &Curvature, shift: f64, v: &[f64], out: &mut [f64]) {
         self.hess_vec_on(curv, shift, v, out, None);
     }
 
-    /// [`hess_vec`](Self::hess_vec), without ties on up to `threads` threads
-    /// given the pairs `by_item`: each item's entry is summed on one thread,
-    /// its terms in the order of the one-thread loop (the pairs (·, i) by
-    /// index, then (i, ·) by index; pairs have a < b), so the same bits.
+    /// out = (H + shift·eeᵀ)·v, with H the Hessian of F whose curvature is
+    /// `curv` and e = (1, …, 1, 0)/√n (the direction F is flat in without a
+    /// prior). Without ties, with `threads` = (t > 1, the pairs by item), on
+    /// up to t threads: each item's entry is summed on one thread, its terms
+    /// in the order of the one-thread loop (the pairs (·, i) by index, then
+    /// (i, ·) by index; pairs have a < b), so the same bits.
     fn hess_vec_on(
         &self,
         curv: &Curvature,
