@@ -23,11 +23,11 @@ const SIZES: [usize; 4] = [1_000, 10_000, 100_000, 1_000_000];
 
 fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("spearman");
-    distinct_and_tied(&mut g, spearman::<f64>);
+    at_sizes(&mut g, "distinct", Some("ties"), spearman::<f64>);
     g.finish();
 
     let mut g = c.benchmark_group("kendall_tau_b");
-    distinct_and_tied(&mut g, kendall_tau_b::<f64>);
+    at_sizes(&mut g, "distinct", Some("ties"), kendall_tau_b::<f64>);
     for n in [100, 1_000, 10_000] {
         let (x, y) = (uniform(n, 1), uniform(n, 2));
         g.throughput(Throughput::Elements(n as u64));
@@ -40,20 +40,28 @@ fn bench(c: &mut Criterion) {
     g.finish();
 }
 
-/// `f` at every size on distinct values and on the same values with heavy
-/// ties (10 samples each).
-fn distinct_and_tied<T>(g: &mut BenchmarkGroup<'_, WallTime>, f: impl Fn(&[f64], &[f64]) -> T) {
+/// `f` at every size on distinct values (benchmark `distinct`) and, if
+/// `ties` names a benchmark, on the same values with heavy ties (10
+/// samples each).
+fn at_sizes<T>(
+    g: &mut BenchmarkGroup<'_, WallTime>,
+    distinct: &str,
+    ties: Option<&str>,
+    f: impl Fn(&[f64], &[f64]) -> T,
+) {
     g.sample_size(10);
     for n in SIZES {
         let (x, y) = (uniform(n, 1), uniform(n, 2));
         g.throughput(Throughput::Elements(n as u64));
-        g.bench_with_input(BenchmarkId::new("distinct", n), &(&x, &y), |b, (x, y)| {
+        g.bench_with_input(BenchmarkId::new(distinct, n), &(&x, &y), |b, (x, y)| {
             b.iter(|| f(black_box(x), black_box(y)))
         });
-        let (tx, ty) = (tied(&x), tied(&y));
-        g.bench_with_input(BenchmarkId::new("ties", n), &(&tx, &ty), |b, (x, y)| {
-            b.iter(|| f(black_box(x), black_box(y)))
-        });
+        if let Some(ties) = ties {
+            let (tx, ty) = (tied(&x), tied(&y));
+            g.bench_with_input(BenchmarkId::new(ties, n), &(&tx, &ty), |b, (x, y)| {
+                b.iter(|| f(black_box(x), black_box(y)))
+            });
+        }
     }
 }
 
@@ -106,14 +114,7 @@ fn bench_p_values(c: &mut Criterion) {
     g.finish();
 
     let mut g = c.benchmark_group("pearson");
-    g.sample_size(10);
-    for n in SIZES {
-        let (x, y) = (uniform(n, 1), uniform(n, 2));
-        g.throughput(Throughput::Elements(n as u64));
-        g.bench_with_input(BenchmarkId::new("r", n), &(&x, &y), |b, (x, y)| {
-            b.iter(|| pearson(black_box(x), black_box(y)))
-        });
-    }
+    at_sizes(&mut g, "r", None, pearson::<f64>);
     g.finish();
 }
 

@@ -96,6 +96,22 @@ fn keep_words(rows: usize, n: usize) -> Vec<String> {
         .collect()
 }
 
+/// The best of three reads of `path` in `format` keeping 5 000 of its
+/// `rows` words: the file's size in GB, the time, the words kept.
+fn read_keeping_5000(
+    path: &Path,
+    format: Format,
+    rows: usize,
+) -> std::io::Result<(f64, Duration, usize)> {
+    let gb = std::fs::metadata(path)?.len() as f64 / 1e9;
+    let keep = ReadOptions::new().keep(keep_words(rows, 5000));
+    let (t, v) = best_of(3, || {
+        let r = BufReader::with_capacity(1 << 20, File::open(path).expect("generated"));
+        read_vectors::<f32, _>(r, format, &keep).expect("valid file")
+    });
+    Ok((gb, t, v.len()))
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mb: u64 = args.first().map_or(Ok(1024), |s| s.parse())?;
@@ -107,7 +123,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let bin_rows = generate(&bin, mb << 20, true)?;
 
     // 1. text, keeping 5 000 words, against wc -l.
-    let size = std::fs::metadata(&text)?.len() as f64;
     let (wc, out) = best_of(3, || {
         std::process::Command::new("wc")
             .arg("-l")
@@ -115,37 +130,25 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             .output()
     });
     let wc_ok = out.map(|o| o.status.success()).unwrap_or(false);
-    let keep = ReadOptions::new().keep(keep_words(text_rows, 5000));
-    let (t, v) = best_of(3, || {
-        let r = BufReader::with_capacity(1 << 20, File::open(&text).expect("generated"));
-        read_vectors::<f32, _>(r, Format::Word2VecText, &keep).expect("valid file")
-    });
+    let (gb, t, kept) = read_keeping_5000(&text, Format::Word2VecText, text_rows)?;
     println!(
         "text   {:.2} GB, {} rows: keep 5000 ({} kept) {:.3} s = {:.2} GB/s; wc -l {:.3} s{}; ratio {:.2}",
-        size / 1e9,
+        gb,
         text_rows,
-        v.len(),
+        kept,
         t.as_secs_f64(),
-        size / 1e9 / t.as_secs_f64(),
+        gb / t.as_secs_f64(),
         wc.as_secs_f64(),
         if wc_ok { "" } else { " (wc failed)" },
         t.as_secs_f64() / wc.as_secs_f64()
     );
 
     // 2. binary, keeping 5 000 words.
-    let size = std::fs::metadata(&bin)?.len() as f64;
-    let keep = ReadOptions::new().keep(keep_words(bin_rows, 5000));
-    let (t, v) = best_of(3, || {
-        let r = BufReader::with_capacity(1 << 20, File::open(&bin).expect("generated"));
-        read_vectors::<f32, _>(r, Format::Word2VecBinary, &keep).expect("valid file")
-    });
+    let (gb, t, kept) = read_keeping_5000(&bin, Format::Word2VecBinary, bin_rows)?;
     println!(
-        "binary {:.2} GB, {} rows: keep 5000 ({} kept) {:.3} s = {:.2} GB/s",
-        size / 1e9,
-        bin_rows,
-        v.len(),
+        "binary {gb:.2} GB, {bin_rows} rows: keep 5000 ({kept} kept) {:.3} s = {:.2} GB/s",
         t.as_secs_f64(),
-        size / 1e9 / t.as_secs_f64()
+        gb / t.as_secs_f64()
     );
 
     // 3. 10 models × 10 benchmarks × 3 000 pairs, all coefficients, no bootstrap.

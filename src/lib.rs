@@ -369,6 +369,22 @@ trait SerdeMirror {
     type Mirror;
 }
 
+/// Returns `Err($error::LengthMismatch { … })` early when two slices that
+/// pair up item by item have different lengths; the error names them as the
+/// variables are named (`same_length!(RelevanceError, scores, labels)`).
+macro_rules! same_length {
+    ($error:ident, $left:ident, $right:ident) => {
+        if $left.len() != $right.len() {
+            return Err($error::LengthMismatch {
+                left: stringify!($left),
+                left_len: $left.len(),
+                right: stringify!($right),
+                right_len: $right.len(),
+            });
+        }
+    };
+}
+
 /// `impl Display` for a result that prints as one formatted line, the
 /// crate's most common case (see `present`): `$d` is bound to the
 /// formatter's precision or the default 4 decimals for the format string and
@@ -392,6 +408,7 @@ pub mod correlation;
 pub mod embedding;
 pub mod error;
 pub mod lexsub;
+mod lines;
 #[cfg(feature = "scheduler")]
 #[cfg_attr(docsrs, doc(cfg(feature = "scheduler")))]
 pub mod pairwise;

@@ -5,6 +5,7 @@
 use std::fmt;
 use std::io::{self, BufWriter, IsTerminal, Write};
 
+use adaptive_comp_metrics::relevance::Measure;
 use adaptive_comp_metrics::uncertainty::compare::Cells;
 
 use crate::error::{Failure, is_broken_pipe};
@@ -255,5 +256,85 @@ fn cell_json(v: &str) -> serde_json::Value {
     match v.parse::<f64>() {
         Ok(x) if x.is_finite() && !v.starts_with('+') => x.into(),
         _ => v.into(),
+    }
+}
+
+/// One run's values of trec_eval's measures as JSON or CSV (`acm trec`,
+/// `acm relevance`): a value per measure for each query (with `-q`) and
+/// for the summary, `all`.
+#[derive(Debug)]
+pub struct MeasureReport<'a> {
+    /// The run's name (`runid`).
+    pub run: &'a str,
+    /// The measures, in the order of the values.
+    pub measures: &'a [Measure],
+    /// How many queries were scored (`num_q`).
+    pub num_q: usize,
+    /// Each query's values, in the order printed (with `-q`).
+    pub queries: Option<Vec<(&'a str, Values)>>,
+    /// The summary's values.
+    pub all: Option<Values>,
+}
+
+/// A value per measure, `None` where it is undefined.
+pub type Values = Vec<Option<f64>>;
+
+impl MeasureReport<'_> {
+    /// `{"runid", "num_q", "queries": {query: {measure: value}}, "all":
+    /// {measure: value}}`, an undefined value `null`.
+    ///
+    /// # Errors
+    /// The output cannot be written.
+    pub fn json(&self, out: &mut Out) -> Result<(), Failure> {
+        let values = |vals: &[Option<f64>]| -> serde_json::Value {
+            self.measures
+                .iter()
+                .zip(vals)
+                .map(|(m, v)| (m.to_string(), serde_json::json!(v)))
+                .collect::<serde_json::Map<_, _>>()
+                .into()
+        };
+        let mut doc = serde_json::Map::new();
+        doc.insert("runid".into(), self.run.into());
+        doc.insert("num_q".into(), self.num_q.into());
+        if let Some(queries) = &self.queries {
+            let queries: serde_json::Map<_, _> = queries
+                .iter()
+                .map(|(q, v)| ((*q).to_owned(), values(v)))
+                .collect();
+            doc.insert("queries".into(), queries.into());
+        }
+        if let Some(all) = &self.all {
+            doc.insert("all".into(), values(all));
+        }
+        out.json(&serde_json::Value::Object(doc))
+    }
+
+    /// A header `query,MEASURE…`, a row per query, then `all`; an
+    /// undefined value empty.
+    ///
+    /// # Errors
+    /// The output cannot be written.
+    pub fn csv(&self, out: &mut Out) -> Result<(), Failure> {
+        let names: Vec<String> = self.measures.iter().map(ToString::to_string).collect();
+        let mut header = vec!["query"];
+        header.extend(names.iter().map(String::as_str));
+        let mut t = Table::new(&header, 1);
+        let row = |name: &str, values: &[Option<f64>]| {
+            let mut r = vec![name.to_owned()];
+            r.extend(
+                values
+                    .iter()
+                    .map(|v| v.map(|x| x.to_string()).unwrap_or_default()),
+            );
+            r
+        };
+        for (q, values) in self.queries.iter().flatten() {
+            t.row(row(q, values));
+        }
+        if let Some(all) = &self.all {
+            t.row(row("all", all));
+        }
+        t.write(Format::Csv, out)
     }
 }

@@ -15,7 +15,7 @@ use std::net::{SocketAddr, TcpStream};
 use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{Scratch, acm, fails, ok};
+use common::{Scratch, acm, fails, ok, says};
 
 /// The server: `acm campaign serve …` on a free port; its address, read
 /// from the JSON event log.
@@ -87,11 +87,10 @@ fn field(html: &str, name: &str) -> String {
 
 #[test]
 fn serve_a_campaign_and_read_it_with_the_other_commands() {
-    let d = Scratch::new("serve");
-    let items = d.file(
+    let (d, [items]) = Scratch::with([(
         "items.csv",
         "id,text\na,car – automobile\nb,coast – shore\nc,noon – string\nd,rooster – voyage\n",
-    );
+    )]);
     let state = d.p("s.json");
     ok(&[
         "campaign",
@@ -118,7 +117,7 @@ fn serve_a_campaign_and_read_it_with_the_other_commands() {
     assert!(std::path::Path::new(&store).exists());
     // Read while served: status and export.
     let out = ok(&["campaign", "status", "--state", &store]);
-    assert!(out.contains("ballot 1 is open"), "{out}");
+    says(&out, "ballot 1 is open");
     ok(&[
         "campaign",
         "export",
@@ -216,14 +215,14 @@ fn serve_a_campaign_and_read_it_with_the_other_commands() {
     server.wait().unwrap();
     let (mut server, _) = start(&["--state", &store]);
     let out = ok(&["campaign", "status", "--state", &store]);
-    assert!(out.contains("all ballots are closed"), "{out}");
+    says(&out, "all ballots are closed");
     let ranking = ok(&["campaign", "rank", "--state", &store]);
     assert_eq!(ranking.lines().count(), 5, "{ranking}");
     server.kill().unwrap();
     server.wait().unwrap();
     // The JSON state is left as it was: ballot 1 open, no vote.
     let out = ok(&["campaign", "status", "--state", &state]);
-    assert!(out.contains("ballot 1 is open"), "{out}");
+    says(&out, "ballot 1 is open");
     // --store names a store for a JSON state only.
     let err = fails(
         &[
@@ -236,5 +235,5 @@ fn serve_a_campaign_and_read_it_with_the_other_commands() {
         ],
         2,
     );
-    assert!(err.contains("is a store already"), "{err}");
+    says(&err, "is a store already");
 }

@@ -447,6 +447,13 @@ mod tests {
         Weigher::Hyperbolic,
     ];
 
+    /// Every weigher with each scheme.
+    fn weighers_and_schemes() -> impl Iterator<Item = (Weigher, Scheme)> {
+        WEIGHERS
+            .into_iter()
+            .flat_map(|w| [Scheme::Additive, Scheme::Multiplicative].map(|s| (w, s)))
+    }
+
     fn permutations(n: usize) -> Vec<Vec<u64>> {
         fn go(p: &mut Vec<u64>, left: &mut Vec<u64>, out: &mut Vec<Vec<u64>>) {
             if left.is_empty() {
@@ -500,59 +507,57 @@ mod tests {
         // a head; the sampler's Γ̂ uses the same conditional means, so its
         // S_pq, and N/(S00² − Q) with N and Q averaged, must agree.
         let n = 7;
-        for w in WEIGHERS {
-            for scheme in [Scheme::Additive, Scheme::Multiplicative] {
-                let setup = Setup::new(w, scheme, Coef::Tau, n, 2);
-                let rho = Setup::new(w, scheme, Coef::Rho, n, 2);
-                // Per head: (count, Σ sums, Σ Q, Σ numerator, one permutation).
-                type Group = (usize, [f64; CONTROLS], f64, f64, Vec<u64>);
-                let mut groups: HashMap<Vec<u64>, Group> = HashMap::new();
-                for p in permutations(n as usize) {
-                    let mut head = Head::default();
-                    setup.head_of(&p, &mut head);
-                    let mut key = head.top.clone();
-                    key.extend(head.drawn.iter().flat_map(|&(r, b)| [r, b]));
-                    let (sums, q, num) = exact(&setup, &p);
-                    let e = groups
-                        .entry(key)
-                        .or_insert((0, [0.0; CONTROLS], 0.0, 0.0, p.clone()));
-                    e.0 += 1;
-                    for (x, y) in e.1.iter_mut().zip(sums) {
-                        *x += y;
-                    }
-                    e.2 += q;
-                    e.3 += num;
+        for (w, scheme) in weighers_and_schemes() {
+            let setup = Setup::new(w, scheme, Coef::Tau, n, 2);
+            let rho = Setup::new(w, scheme, Coef::Rho, n, 2);
+            // Per head: (count, Σ sums, Σ Q, Σ numerator, one permutation).
+            type Group = (usize, [f64; CONTROLS], f64, f64, Vec<u64>);
+            let mut groups: HashMap<Vec<u64>, Group> = HashMap::new();
+            for p in permutations(n as usize) {
+                let mut head = Head::default();
+                setup.head_of(&p, &mut head);
+                let mut key = head.top.clone();
+                key.extend(head.drawn.iter().flat_map(|&(r, b)| [r, b]));
+                let (sums, q, num) = exact(&setup, &p);
+                let e = groups
+                    .entry(key)
+                    .or_insert((0, [0.0; CONTROLS], 0.0, 0.0, p.clone()));
+                e.0 += 1;
+                for (x, y) in e.1.iter_mut().zip(sums) {
+                    *x += y;
                 }
-                let mut s = Scratch::default();
-                for (count, sums, q, num, p) in groups.into_values() {
-                    let c = count as f64;
-                    let mut head = Head::default();
-                    setup.head_of(&p, &mut head);
-                    let (_, controls) = setup.evaluate(&head, &mut s);
-                    let mean_sums: [f64; CONTROLS] = core::array::from_fn(|i| sums[i] / c);
-                    for i in 0..CONTROLS {
-                        let got = controls[i] + setup.means[i];
-                        assert!(
-                            (got - mean_sums[i]).abs() < 1e-12,
-                            "{w:?} {scheme:?} S{i}: {got} vs {}",
-                            mean_sums[i]
-                        );
-                    }
-                    let want_tau = (num / c) / (mean_sums[0] * mean_sums[0] - q / c);
-                    let (tau, _) = setup.evaluate(&head, &mut s);
+                e.2 += q;
+                e.3 += num;
+            }
+            let mut s = Scratch::default();
+            for (count, sums, q, num, p) in groups.into_values() {
+                let c = count as f64;
+                let mut head = Head::default();
+                setup.head_of(&p, &mut head);
+                let (_, controls) = setup.evaluate(&head, &mut s);
+                let mean_sums: [f64; CONTROLS] = core::array::from_fn(|i| sums[i] / c);
+                for i in 0..CONTROLS {
+                    let got = controls[i] + setup.means[i];
                     assert!(
-                        (tau - want_tau).abs() < 1e-12,
-                        "{w:?} {scheme:?} τ̂ {tau} vs {want_tau} {head:?}"
-                    );
-                    let [s00, s10, s01, s20, s02, s11] = mean_sums;
-                    let want_rho = (s00 * s11 - s10 * s01)
-                        / ((s00 * s20 - s10 * s10) * (s00 * s02 - s01 * s01)).sqrt();
-                    let (r, _) = rho.evaluate(&head, &mut s);
-                    assert!(
-                        (r - want_rho).abs() < 1e-12,
-                        "{w:?} {scheme:?} ρ̂ {r} vs {want_rho}"
+                        (got - mean_sums[i]).abs() < 1e-12,
+                        "{w:?} {scheme:?} S{i}: {got} vs {}",
+                        mean_sums[i]
                     );
                 }
+                let want_tau = (num / c) / (mean_sums[0] * mean_sums[0] - q / c);
+                let (tau, _) = setup.evaluate(&head, &mut s);
+                assert!(
+                    (tau - want_tau).abs() < 1e-12,
+                    "{w:?} {scheme:?} τ̂ {tau} vs {want_tau} {head:?}"
+                );
+                let [s00, s10, s01, s20, s02, s11] = mean_sums;
+                let want_rho = (s00 * s11 - s10 * s01)
+                    / ((s00 * s20 - s10 * s10) * (s00 * s02 - s01 * s01)).sqrt();
+                let (r, _) = rho.evaluate(&head, &mut s);
+                assert!(
+                    (r - want_rho).abs() < 1e-12,
+                    "{w:?} {scheme:?} ρ̂ {r} vs {want_rho}"
+                );
             }
         }
     }
@@ -560,18 +565,16 @@ mod tests {
     #[test]
     fn control_means_are_the_averages_over_all_permutations() {
         let n = 6;
-        for w in WEIGHERS {
-            for scheme in [Scheme::Additive, Scheme::Multiplicative] {
-                let setup = Setup::new(w, scheme, Coef::Rho, n, 1);
-                let all = permutations(n as usize);
-                for i in 0..CONTROLS {
-                    let mean: f64 =
-                        all.iter().map(|p| exact(&setup, p).0[i]).sum::<f64>() / all.len() as f64;
-                    assert!(
-                        (mean - setup.means[i]).abs() < 1e-13,
-                        "{w:?} {scheme:?} {i}"
-                    );
-                }
+        for (w, scheme) in weighers_and_schemes() {
+            let setup = Setup::new(w, scheme, Coef::Rho, n, 1);
+            let all = permutations(n as usize);
+            for i in 0..CONTROLS {
+                let mean: f64 =
+                    all.iter().map(|p| exact(&setup, p).0[i]).sum::<f64>() / all.len() as f64;
+                assert!(
+                    (mean - setup.means[i]).abs() < 1e-13,
+                    "{w:?} {scheme:?} {i}"
+                );
             }
         }
     }
@@ -583,43 +586,41 @@ mod tests {
         let n = 40u64;
         let mut rng = Rng::new(9);
         let mut s = Scratch::default();
-        for w in WEIGHERS {
-            for scheme in [Scheme::Additive, Scheme::Multiplicative] {
-                for coef in [Coef::Rho, Coef::Tau] {
-                    let setup = Setup::new(w, scheme, coef, n, n);
-                    let mut head = Head::default();
-                    setup.sample(&mut rng, &mut head, &mut s);
-                    let (got, _) = setup.evaluate(&head, &mut s);
-                    // Scores: higher is better, rank 1 = the largest.
-                    let x: Vec<f64> = (1..=n).map(|a| -(a as f64)).collect();
-                    let y: Vec<f64> = head.top.iter().map(|&b| -(b as f64)).collect();
-                    let sch = match scheme {
-                        Scheme::Additive => adaptive_comp_metrics::Scheme::Additive,
-                        Scheme::Multiplicative => adaptive_comp_metrics::Scheme::Multiplicative,
-                    };
-                    let want = match w {
-                        Weigher::Hyperbolic => {
-                            let t = TopWeighted::new().weigher(Hyperbolic).scheme(sch);
-                            match coef {
-                                Coef::Rho => t.rho(&x, &y).unwrap().rho,
-                                Coef::Tau => t.tau(&x, &y).unwrap().tau,
-                            }
+        for (w, scheme) in weighers_and_schemes() {
+            for coef in [Coef::Rho, Coef::Tau] {
+                let setup = Setup::new(w, scheme, coef, n, n);
+                let mut head = Head::default();
+                setup.sample(&mut rng, &mut head, &mut s);
+                let (got, _) = setup.evaluate(&head, &mut s);
+                // Scores: higher is better, rank 1 = the largest.
+                let x: Vec<f64> = (1..=n).map(|a| -(a as f64)).collect();
+                let y: Vec<f64> = head.top.iter().map(|&b| -(b as f64)).collect();
+                let sch = match scheme {
+                    Scheme::Additive => adaptive_comp_metrics::Scheme::Additive,
+                    Scheme::Multiplicative => adaptive_comp_metrics::Scheme::Multiplicative,
+                };
+                let want = match w {
+                    Weigher::Hyperbolic => {
+                        let t = TopWeighted::new().weigher(Hyperbolic).scheme(sch);
+                        match coef {
+                            Coef::Rho => t.rho(&x, &y).unwrap().rho,
+                            Coef::Tau => t.tau(&x, &y).unwrap().tau,
                         }
-                        Weigher::Quadratic(n0) => {
-                            let t = TopWeighted::new()
-                                .weigher(OffsetQuadratic::new(f64::from(n0)).unwrap())
-                                .scheme(sch);
-                            match coef {
-                                Coef::Rho => t.rho(&x, &y).unwrap().rho,
-                                Coef::Tau => t.tau(&x, &y).unwrap().tau,
-                            }
+                    }
+                    Weigher::Quadratic(n0) => {
+                        let t = TopWeighted::new()
+                            .weigher(OffsetQuadratic::new(f64::from(n0)).unwrap())
+                            .scheme(sch);
+                        match coef {
+                            Coef::Rho => t.rho(&x, &y).unwrap().rho,
+                            Coef::Tau => t.tau(&x, &y).unwrap().tau,
                         }
-                    };
-                    assert!(
-                        (got - want).abs() < 1e-12,
-                        "{w:?} {scheme:?} {coef:?}: {got} vs {want}"
-                    );
-                }
+                    }
+                };
+                assert!(
+                    (got - want).abs() < 1e-12,
+                    "{w:?} {scheme:?} {coef:?}: {got} vs {want}"
+                );
             }
         }
     }

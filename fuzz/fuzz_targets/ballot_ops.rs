@@ -23,7 +23,7 @@ use serde_json::Value;
 
 #[path = "support.rs"]
 mod support;
-use support::{Float, Plan, Size, SplitMix, Unit, floats, plan as plan_size};
+use support::{Float, Plan, Size, SplitMix, Unit, floats, in_precision, plan as plan_size};
 
 /// Items a scheduler built by this target may hold, and comparisons it, or
 /// one pairing call, may issue (the library's limits are 2²⁴ and 2²⁶); and
@@ -585,12 +585,8 @@ fuzz_target!(|ops: Vec<Op>| {
                 single,
             } => {
                 let keys = floats(&keys);
-                let top = if single {
-                    let k: Vec<f32> = keys.iter().map(|&a| a as f32).collect();
-                    select_top(&k, count.0, &mut SplitMix(seed))
-                } else {
-                    select_top(&keys, count.0, &mut SplitMix(seed))
-                };
+                let top =
+                    in_precision!(single, keys, |k| select_top(k, count.0, &mut SplitMix(seed)));
                 if let Ok(top) = top {
                     assert_eq!(top.len(), count.0);
                     assert!(top.windows(2).all(|w| w[0] < w[1]));

@@ -16,7 +16,7 @@ use libfuzzer_sys::fuzz_target;
 
 #[path = "support.rs"]
 mod support;
-use support::{Float, Size, floats, within};
+use support::{Float, Size, floats, in_precision, within};
 
 #[derive(Debug, Arbitrary)]
 struct LabelIn {
@@ -116,12 +116,9 @@ fn evaluate<G: adaptive_comp_metrics::relevance::Gain>(
     options: &Options<G>,
     single: bool,
 ) -> Option<QueryMetrics> {
-    let m = if single {
-        let s32: Vec<f32> = scores.iter().map(|&v| v as f32).collect();
-        evaluate_query_with_missing(&s32, labels, missing, options)
-    } else {
-        evaluate_query_with_missing(scores, labels, missing, options)
-    }
+    let m = in_precision!(single, scores, |s| {
+        evaluate_query_with_missing(s, labels, missing, options)
+    })
     .ok()?;
     check_metrics(&m, scores.len());
     let relevant = labels.iter().chain(missing).filter(|l| l.relevant).count();
@@ -176,12 +173,7 @@ fuzz_target!(|ops: Vec<Op>| {
                 single,
             } => {
                 let scores = floats(&scores);
-                let groups = if single {
-                    let s32: Vec<f32> = scores.iter().map(|&v| v as f32).collect();
-                    tie_groups(&items, &s32)
-                } else {
-                    tie_groups(&items, &scores)
-                };
+                let groups = in_precision!(single, scores, |s| tie_groups(&items, s));
                 if let Ok(groups) = groups {
                     assert!(groups.iter().all(|g| !g.is_empty()));
                     let mut flat: Vec<u8> = groups.concat();

@@ -99,6 +99,23 @@ pub fn floats(v: &[Float]) -> Vec<f64> {
     v.iter().map(|f| f.0).collect()
 }
 
+/// Evaluates `$call` with `$v` bound to the f64 `$values` or, when
+/// `$single`, to their f32 roundings: one call for both precisions.
+#[allow(unused_macros)]
+macro_rules! in_precision {
+    ($single:expr, $values:expr, |$v:ident| $call:expr) => {
+        if $single {
+            let $v: &[f32] = &$values.iter().map(|&v| v as f32).collect::<Vec<f32>>();
+            $call
+        } else {
+            let $v: &[f64] = &$values;
+            $call
+        }
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use in_precision;
+
 /// A float in [0, 1] (for parameters that must be probabilities): special
 /// values of that range, k/256, or any bit pattern folded into it (NaN
 /// stays NaN only through the raw draw, so most draws are valid).

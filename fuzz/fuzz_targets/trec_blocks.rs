@@ -31,27 +31,35 @@ struct Input<'a> {
 type Dump = (Vec<(String, Vec<(String, u64)>)>, Option<String>);
 
 fn dump_qrels(q: &Qrels, ids: &Ids) -> Dump {
-    let rows = q
-        .queries()
-        .iter()
-        .map(|&query| {
-            let (docs, grades) = q.judgements(query).unwrap_or_default();
-            (name(ids.queries().name(query)), entries(ids, docs, grades.iter().map(|&g| g as u64)))
-        })
-        .collect();
+    let rows = rows(q.queries(), ids, |query| {
+        let (docs, grades) = q.judgements(query).unwrap_or_default();
+        (docs, grades.iter().map(|&g| g as u64).collect())
+    });
     (rows, None)
 }
 
 fn dump_run(r: &TrecRun, ids: &Ids) -> Dump {
-    let rows = r
-        .queries()
+    let rows = rows(r.queries(), ids, |query| {
+        let (docs, scores) = r.ranking(query).unwrap_or_default();
+        (docs, scores.iter().map(|s| s.to_bits()).collect())
+    });
+    (rows, r.name().map(str::to_owned))
+}
+
+/// Each query by name with its documents by name and their values
+/// (`of(query)`), in order.
+fn rows<'a>(
+    queries: &[u32],
+    ids: &Ids,
+    of: impl Fn(u32) -> (&'a [u32], Vec<u64>),
+) -> Vec<(String, Vec<(String, u64)>)> {
+    queries
         .iter()
         .map(|&query| {
-            let (docs, scores) = r.ranking(query).unwrap_or_default();
-            (name(ids.queries().name(query)), entries(ids, docs, scores.iter().map(|s| s.to_bits())))
+            let (docs, values) = of(query);
+            (name(ids.queries().name(query)), entries(ids, docs, values.into_iter()))
         })
-        .collect();
-    (rows, r.name().map(str::to_owned))
+        .collect()
 }
 
 fn entries(ids: &Ids, docs: &[u32], values: impl Iterator<Item = u64>) -> Vec<(String, u64)> {

@@ -79,6 +79,11 @@ fn replicate_plan(s: &Settings, default: usize) -> (Plan, usize) {
     (plan(s.replicates.0 as u128, WORK, limit as u128), limit)
 }
 
+/// The permutation plan of `s` under the limit in force.
+fn permutation_plan(s: &Settings) -> (Plan, usize) {
+    replicate_plan(s, Permutations::DEFAULT_MAX_REPLICATES)
+}
+
 /// The permutation plan of `s` with the default limit, the same for both
 /// halves of a paired comparison.
 fn default_plan(s: &Settings) -> (Plan, usize) {
@@ -233,9 +238,7 @@ fuzz_target!(|ops: Vec<Op>| {
     for op in ops.into_iter().take(4) {
         match op {
             Op::Test(scores, s) => {
-                let Some((p, limit, mut rng, stat)) =
-                    prepare(&s, replicate_plan(&s, Permutations::DEFAULT_MAX_REPLICATES))
-                else {
+                let Some((p, limit, mut rng, stat)) = prepare(&s, permutation_plan(&s)) else {
                     continue;
                 };
                 with_scores!(scores, |x, y, _z| {
@@ -258,9 +261,7 @@ fuzz_target!(|ops: Vec<Op>| {
                 })
             }
             Op::Paired(scores, s) => {
-                let Some((p, limit, mut rng, stat)) =
-                    prepare(&s, replicate_plan(&s, Permutations::DEFAULT_MAX_REPLICATES))
-                else {
+                let Some((p, limit, mut rng, stat)) = prepare(&s, permutation_plan(&s)) else {
                     continue;
                 };
                 with_scores!(scores, |x, y, z| {

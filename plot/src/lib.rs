@@ -187,13 +187,10 @@ pub fn forest(comparison: &Comparison, measure: &str) -> Result<String, PlotErro
         reference: String::new(),
         guide: Some(0.0),
     };
-    let labels = Labels::new(
+    let labels = Labels::intervals(
         format!("{measure}: differences between systems"),
-        format!(
-            "difference in {measure} (a − b), {}% interval",
-            number(100.0 * s.level)
-        ),
-        "",
+        &format!("difference in {measure} (a − b)"),
+        s.level,
     )
     .subtitle(format!(
         "{} units, {} test",

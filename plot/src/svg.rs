@@ -236,24 +236,18 @@ impl Canvas {
     }
 
     pub fn line(&mut self, x1: f64, y1: f64, x2: f64, y2: f64, stroke: &str, extra: &str) {
+        let [x1, y1, x2, y2] = [x1, y1, x2, y2].map(px);
         let _ = write!(
             self.out,
-            r#"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{stroke}" {extra}/>"#,
-            px(x1),
-            px(y1),
-            px(x2),
-            px(y2)
+            r#"<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{stroke}" {extra}/>"#
         );
     }
 
     pub fn rect(&mut self, x: f64, y: f64, w: f64, h: f64, fill: &str, extra: &str) {
+        let [x, y, w, h] = [x, y, w.max(0.0), h.max(0.0)].map(px);
         let _ = write!(
             self.out,
-            r#"<rect x="{}" y="{}" width="{}" height="{}" fill="{fill}" {extra}/>"#,
-            px(x),
-            px(y),
-            px(w.max(0.0)),
-            px(h.max(0.0))
+            r#"<rect x="{x}" y="{y}" width="{w}" height="{h}" fill="{fill}" {extra}/>"#
         );
     }
 
@@ -461,14 +455,18 @@ mod tests {
 
     #[test]
     fn numbers_are_compact() {
-        assert_eq!(number(0.412_345), "0.4123");
-        assert_eq!(number(12.0), "12");
-        assert_eq!(number(-0.25), "−0.25");
-        assert_eq!(number(1.5e-5), "1.5e-5");
-        assert_eq!(number(2_500_000.0), "2.5e6");
-        assert_eq!(number(1234.5678), "1235");
-        assert_eq!(number(0.0), "0");
-        assert_eq!(number(f64::NAN), "NaN");
+        for (x, want) in [
+            (0.412_345, "0.4123"),
+            (12.0, "12"),
+            (-0.25, "−0.25"),
+            (1.5e-5, "1.5e-5"),
+            (2_500_000.0, "2.5e6"),
+            (1234.5678, "1235"),
+            (0.0, "0"),
+            (f64::NAN, "NaN"),
+        ] {
+            assert_eq!(number(x), want, "{x}");
+        }
     }
 
     #[test]

@@ -37,12 +37,7 @@ fn create_read_replace() {
     .unwrap();
     let mut c = socket::Client::new(server.local_addr());
     let csrf = enter(&mut c, "erin");
-    let t = c.get("/task").hidden("task").unwrap();
-    assert_eq!(
-        c.post("/answer", &format!("csrf={csrf}&task={t}&choice=second"))
-            .status,
-        303
-    );
+    let t = c.answer_next(&csrf, "second");
     let now = CampaignFile::from_json(&Store::state_json(&s).unwrap()).unwrap();
     let task = now.parse_task(&t).unwrap();
     assert_eq!(now.campaign.answer_of(task), Some(("erin", Vote::Second)));

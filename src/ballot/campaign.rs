@@ -177,58 +177,53 @@ impl Exclusion {
     }
 }
 
-/// An adaptive (or uniform) collection run with named workers, control
-/// pairs and task lists a platform can show.
-///
-/// Votes on comparisons go straight to the underlying [`Scheduler`], so
-/// its scores and ranking are those of a scheduler fed the same votes with
-/// the same generator; control answers only measure the workers. Every
-/// failed call leaves the campaign unchanged.
-///
-/// # Examples
-/// ```
-/// use adaptive_comp_metrics::ballot::{
-///     BallotConfig, Campaign, ControlPair, LayoutOptions, Scheduler, Unvoted, Vote,
-/// };
-/// use rand::SeedableRng;
-/// let mut rng = rand::rngs::StdRng::seed_from_u64(1);
-/// let mut layout_rng = rand::rngs::StdRng::seed_from_u64(2);
-/// let scheduler = Scheduler::new(BallotConfig::new(8, 4, 0.5, 2)?);
-/// // One control pair: item 0 beats item 7; a quarter of the tasks are controls.
-/// let controls = vec![ControlPair::new(0, 7, Vote::First)?];
-/// let mut c = Campaign::new(scheduler, controls, LayoutOptions::new(0.25, Some(4))?)?;
-/// while c.open_ballot(&mut rng, &mut layout_rng).is_ok() {
-///     let tasks: Vec<_> = c.tasks().collect();
-///     for t in tasks {
-///         // "alice" prefers the smaller item; she is always right.
-///         let vote = if t.first < t.second { Vote::First } else { Vote::Second };
-///         c.answer(t.id, "alice", vote)?;
-///     }
-///     c.close_ballot(Unvoted::Reject)?;
-/// }
-/// let stats = c.worker_stats();
-/// assert_eq!(stats[0].accuracy(), Some(1.0));
-/// assert_eq!(c.ranking(&mut rng)?.entries[0].item, 0);
-/// # Ok::<(), adaptive_comp_metrics::Error>(())
-/// ```
-#[derive(Debug, Clone)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(
-        try_from = "super::campaign_state::RawCampaign",
-        into = "super::campaign_state::RawCampaign"
-    )
-)]
-pub struct Campaign {
-    pub(crate) scheduler: Scheduler,
-    pub(crate) controls: Vec<ControlPair>,
-    pub(crate) layout: LayoutOptions,
-    pub(crate) ballots: Vec<BallotTasks>,
-    pub(crate) workers: Vec<String>,
-    pub(crate) index: HashMap<String, u32>,
-    pub(crate) excluded_at: Vec<Option<usize>>,
-    pub(crate) exclusions: Vec<Exclusion>,
+serde_mirror! {
+    /// An adaptive (or uniform) collection run with named workers, control
+    /// pairs and task lists a platform can show.
+    ///
+    /// Votes on comparisons go straight to the underlying [`Scheduler`], so
+    /// its scores and ranking are those of a scheduler fed the same votes with
+    /// the same generator; control answers only measure the workers. Every
+    /// failed call leaves the campaign unchanged.
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::ballot::{
+    ///     BallotConfig, Campaign, ControlPair, LayoutOptions, Scheduler, Unvoted, Vote,
+    /// };
+    /// use rand::SeedableRng;
+    /// let mut rng = rand::rngs::StdRng::seed_from_u64(1);
+    /// let mut layout_rng = rand::rngs::StdRng::seed_from_u64(2);
+    /// let scheduler = Scheduler::new(BallotConfig::new(8, 4, 0.5, 2)?);
+    /// // One control pair: item 0 beats item 7; a quarter of the tasks are controls.
+    /// let controls = vec![ControlPair::new(0, 7, Vote::First)?];
+    /// let mut c = Campaign::new(scheduler, controls, LayoutOptions::new(0.25, Some(4))?)?;
+    /// while c.open_ballot(&mut rng, &mut layout_rng).is_ok() {
+    ///     let tasks: Vec<_> = c.tasks().collect();
+    ///     for t in tasks {
+    ///         // "alice" prefers the smaller item; she is always right.
+    ///         let vote = if t.first < t.second { Vote::First } else { Vote::Second };
+    ///         c.answer(t.id, "alice", vote)?;
+    ///     }
+    ///     c.close_ballot(Unvoted::Reject)?;
+    /// }
+    /// let stats = c.worker_stats();
+    /// assert_eq!(stats[0].accuracy(), Some(1.0));
+    /// assert_eq!(c.ranking(&mut rng)?.entries[0].item, 0);
+    /// # Ok::<(), adaptive_comp_metrics::Error>(())
+    /// ```
+    #[derive(Debug, Clone)]
+    pub struct Campaign {
+        pub(crate) scheduler: Scheduler,
+        pub(crate) controls: Vec<ControlPair>,
+        pub(crate) layout: LayoutOptions,
+        pub(crate) ballots: Vec<BallotTasks>,
+        pub(crate) workers: Vec<String>,
+        pub(crate) index: HashMap<String, u32>,
+        pub(crate) excluded_at: Vec<Option<usize>>,
+        pub(crate) exclusions: Vec<Exclusion>,
+    }
+    read and written through "super::campaign_state::RawCampaign"
 }
 
 impl Campaign {

@@ -125,13 +125,7 @@ impl TryFrom<RawCampaign> for Campaign {
         if raw.version != VERSION {
             return Err(corrupt(0, "unknown campaign state version"));
         }
-        let c = raw.config;
-        let alpha = f64::from_bits(raw.alpha_bits);
-        if (alpha - c.alpha()).abs() > 1e-12 * c.alpha() {
-            return Err(corrupt(0, "alpha and alpha_bits disagree"));
-        }
-        let config =
-            BallotConfig::with_options(c.n_items(), c.m(), alpha, c.n_ballots(), c.options())?;
+        let config = super::snapshot::exact_config(&raw.config, raw.alpha_bits)?;
         if raw.controls.iter().any(|p| p.first == p.second) {
             return Err(corrupt(0, "a control pair compares a thing with itself"));
         }

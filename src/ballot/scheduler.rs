@@ -18,80 +18,75 @@ use super::uniform::{UniformBudget, UniformPlan, uniform_comparisons, uniform_pl
 
 pub(super) const NONE: usize = usize::MAX;
 
-/// An adaptive vote collection in progress (Lombardo et al. 2020, §2.5–2.6).
-///
-/// Drive it ballot by ballot: [`open_ballot`](Self::open_ballot) issues the
-/// comparisons (each item of the ballot M times, random pairs drawn with the
-/// caller's RNG); [`record`](Self::record) takes the vote of a ticket (the
-/// index of a comparison) in O(1), [`record_win`](Self::record_win) and
-/// [`record_tie`](Self::record_tie) take a vote by its pair of items in O(M);
-/// [`close_ballot`](Self::close_ballot) computes x, y and ȳ; the next
-/// `open_ballot` selects the best round(α·N⁽ᵏ⁻¹⁾) items, breaking ties at the
-/// cut-off at random. [`ranking`](Self::ranking) ranks every item at any
-/// point after the first close.
-///
-/// A failed call changes nothing: no vote is lost or counted twice.
-///
-/// # Examples
-/// ```
-/// use adaptive_comp_metrics::ballot::{BallotConfig, Scheduler, Unvoted, Vote};
-/// use rand::SeedableRng;
-/// let mut rng = rand::rngs::StdRng::seed_from_u64(1);
-/// let mut s = Scheduler::new(BallotConfig::new(8, 4, 0.5, 2)?);
-/// for _ballot in 0..2 {
-///     let comparisons = s.open_ballot(&mut rng)?.to_vec();
-///     for (ticket, c) in comparisons.iter().enumerate() {
-///         // Here the smaller item index always wins.
-///         let vote = if c.first < c.second { Vote::First } else { Vote::Second };
-///         s.record(ticket, vote)?;
-///     }
-///     s.close_ballot(Unvoted::Reject)?;
-/// }
-/// let ranking = s.ranking(&mut rng)?;
-/// assert_eq!(ranking.entries[0].item, 0);
-/// assert_eq!(ranking.entries[0].last_ballot, 2);
-/// # Ok::<(), adaptive_comp_metrics::ballot::BallotError>(())
-/// ```
-///
-/// # Saving and restoring
-/// With the `serde` feature the whole state serialises — between ballots or
-/// in the middle of one — as the configuration plus each ballot's items,
-/// comparisons and votes ([`BallotLog`]). Restoring replays the votes through
-/// the same code, so every score is recomputed bit for bit (no float goes
-/// through the text format), and checks the state first: items in range and
-/// ascending, ballot sizes per Eq. 2, each ballot's items a valid top
-/// selection of the previous one, comparisons without self-pairs with every
-/// item the planned number of times, one vote slot per comparison. An
-/// inconsistent state is [`BallotError::CorruptState`]. The RNG stays the
-/// caller's: save it alongside if the collection must continue identically.
-#[derive(Debug, Clone)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize, serde::Deserialize),
-    serde(
-        try_from = "super::snapshot::Snapshot",
-        into = "super::snapshot::Snapshot"
-    )
-)]
-pub struct Scheduler {
-    pub(super) config: BallotConfig,
-    pub(super) design: Design,
-    pub(super) sizes: Vec<usize>,
-    pub(super) uniform: Option<UniformPlan>,
-    pub(super) logs: Vec<BallotLog>,
-    pub(super) history: Vec<BallotScores>,
-    // The open ballot, derived from the last log.
-    pub(super) slot: Vec<usize>,
-    pub(super) ticket_start: Vec<usize>,
-    pub(super) ticket_list: Vec<usize>,
-    pub(super) partner_list: Vec<usize>,
-    pub(super) wins2: Vec<u64>,
-    pub(super) seen: Vec<u64>,
-    pub(super) pending: usize,
-    // Per item, over closed ballots.
-    pub(super) score: Vec<f64>,
-    pub(super) y_sum: Vec<f64>,
-    pub(super) last_ballot: Vec<usize>,
+serde_mirror! {
+    /// An adaptive vote collection in progress (Lombardo et al. 2020, §2.5–2.6).
+    ///
+    /// Drive it ballot by ballot: [`open_ballot`](Self::open_ballot) issues the
+    /// comparisons (each item of the ballot M times, random pairs drawn with the
+    /// caller's RNG); [`record`](Self::record) takes the vote of a ticket (the
+    /// index of a comparison) in O(1), [`record_win`](Self::record_win) and
+    /// [`record_tie`](Self::record_tie) take a vote by its pair of items in O(M);
+    /// [`close_ballot`](Self::close_ballot) computes x, y and ȳ; the next
+    /// `open_ballot` selects the best round(α·N⁽ᵏ⁻¹⁾) items, breaking ties at the
+    /// cut-off at random. [`ranking`](Self::ranking) ranks every item at any
+    /// point after the first close.
+    ///
+    /// A failed call changes nothing: no vote is lost or counted twice.
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::ballot::{BallotConfig, Scheduler, Unvoted, Vote};
+    /// use rand::SeedableRng;
+    /// let mut rng = rand::rngs::StdRng::seed_from_u64(1);
+    /// let mut s = Scheduler::new(BallotConfig::new(8, 4, 0.5, 2)?);
+    /// for _ballot in 0..2 {
+    ///     let comparisons = s.open_ballot(&mut rng)?.to_vec();
+    ///     for (ticket, c) in comparisons.iter().enumerate() {
+    ///         // Here the smaller item index always wins.
+    ///         let vote = if c.first < c.second { Vote::First } else { Vote::Second };
+    ///         s.record(ticket, vote)?;
+    ///     }
+    ///     s.close_ballot(Unvoted::Reject)?;
+    /// }
+    /// let ranking = s.ranking(&mut rng)?;
+    /// assert_eq!(ranking.entries[0].item, 0);
+    /// assert_eq!(ranking.entries[0].last_ballot, 2);
+    /// # Ok::<(), adaptive_comp_metrics::ballot::BallotError>(())
+    /// ```
+    ///
+    /// # Saving and restoring
+    /// With the `serde` feature the whole state serialises — between ballots or
+    /// in the middle of one — as the configuration plus each ballot's items,
+    /// comparisons and votes ([`BallotLog`]). Restoring replays the votes through
+    /// the same code, so every score is recomputed bit for bit (no float goes
+    /// through the text format), and checks the state first: items in range and
+    /// ascending, ballot sizes per Eq. 2, each ballot's items a valid top
+    /// selection of the previous one, comparisons without self-pairs with every
+    /// item the planned number of times, one vote slot per comparison. An
+    /// inconsistent state is [`BallotError::CorruptState`]. The RNG stays the
+    /// caller's: save it alongside if the collection must continue identically.
+    #[derive(Debug, Clone)]
+    pub struct Scheduler {
+        pub(super) config: BallotConfig,
+        pub(super) design: Design,
+        pub(super) sizes: Vec<usize>,
+        pub(super) uniform: Option<UniformPlan>,
+        pub(super) logs: Vec<BallotLog>,
+        pub(super) history: Vec<BallotScores>,
+        // The open ballot, derived from the last log.
+        pub(super) slot: Vec<usize>,
+        pub(super) ticket_start: Vec<usize>,
+        pub(super) ticket_list: Vec<usize>,
+        pub(super) partner_list: Vec<usize>,
+        pub(super) wins2: Vec<u64>,
+        pub(super) seen: Vec<u64>,
+        pub(super) pending: usize,
+        // Per item, over closed ballots.
+        pub(super) score: Vec<f64>,
+        pub(super) y_sum: Vec<f64>,
+        pub(super) last_ballot: Vec<usize>,
+    }
+    read and written through "super::snapshot::Snapshot"
 }
 
 impl Scheduler {

@@ -91,14 +91,7 @@ pub(crate) fn ratio_of_doubled(doubled_wins: u128, appearances: u64) -> f64 {
 ///
 /// Reference: Lombardo et al. (2020), Eq. 6 and footnote 7.
 pub fn rescaling_slope<F: Float>(x: &[F], y_bar_prev: &[F]) -> Result<f64> {
-    if x.len() != y_bar_prev.len() {
-        return Err(BallotError::LengthMismatch {
-            left: "x",
-            left_len: x.len(),
-            right: "y_bar_prev",
-            right_len: y_bar_prev.len(),
-        });
-    }
+    same_length!(BallotError, x, y_bar_prev);
     if x.is_empty() {
         return Err(BallotError::TooFewItems { needed: 1, got: 0 });
     }

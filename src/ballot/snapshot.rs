@@ -37,20 +37,32 @@ impl TryFrom<Snapshot> for Scheduler {
     type Error = BallotError;
 
     fn try_from(snap: Snapshot) -> Result<Self> {
-        let corrupt =
-            |ballot: usize, reason: &'static str| BallotError::CorruptState { ballot, reason };
         if snap.version != SNAPSHOT_VERSION {
-            return Err(corrupt(0, "unknown state version"));
+            return Err(BallotError::CorruptState {
+                ballot: 0,
+                reason: "unknown state version",
+            });
         }
-        let c = snap.config;
-        let alpha = f64::from_bits(snap.alpha_bits);
-        if (alpha - c.alpha()).abs() > 1e-12 * c.alpha() {
-            return Err(corrupt(0, "alpha and alpha_bits disagree"));
-        }
-        let config =
-            BallotConfig::with_options(c.n_items(), c.m(), alpha, c.n_ballots(), c.options())?;
+        let config = exact_config(&snap.config, snap.alpha_bits)?;
         Self::restore(config, snap.design, snap.ballots)
     }
+}
+
+/// A saved configuration with α from its IEEE-754 bits (the text's α may be
+/// one ulp off), checked against the text's α and validated again.
+///
+/// # Errors
+/// [`BallotError::CorruptState`] when the two α disagree; the configuration's
+/// own errors when it is invalid.
+pub(super) fn exact_config(c: &BallotConfig, alpha_bits: u64) -> Result<BallotConfig> {
+    let alpha = f64::from_bits(alpha_bits);
+    if (alpha - c.alpha()).abs() > 1e-12 * c.alpha() {
+        return Err(BallotError::CorruptState {
+            ballot: 0,
+            reason: "alpha and alpha_bits disagree",
+        });
+    }
+    BallotConfig::with_options(c.n_items(), c.m(), alpha, c.n_ballots(), c.options())
 }
 
 impl Scheduler {

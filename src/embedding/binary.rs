@@ -2,10 +2,10 @@
 //! space and 4·dim bytes of little-endian f32, with an optional newline.
 
 use std::io::BufRead;
-use std::str::FromStr;
 
 use num_traits::Float;
 
+use super::Component;
 use super::error::{EmbeddingError, VectorProblem};
 use super::read::{Decision, MAX_RESERVE, ReadOptions, Selector, parse_header, strip_bom};
 use super::store::Vectors;
@@ -60,14 +60,10 @@ impl<R: BufRead> Counted<R> {
 }
 
 /// Reads a word2vec binary file with `options`.
-pub(crate) fn read_binary<F, R>(
+pub(crate) fn read_binary<F: Component, R: BufRead>(
     reader: R,
     options: &ReadOptions,
-) -> Result<Vectors<F>, EmbeddingError>
-where
-    F: Float + Into<f64> + FromStr,
-    R: BufRead,
-{
+) -> Result<Vectors<F>, EmbeddingError> {
     let mut input = Counted {
         inner: reader,
         offset: 0,

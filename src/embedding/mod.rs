@@ -8,6 +8,7 @@
 //! | one format, default options | [`read_word2vec`] (`.vec` text), [`read_glove`], [`read_word2vec_binary`] (`.bin`) |
 //! | write | [`write_vectors`], [`write_word2vec`], [`write_glove`], [`write_word2vec_binary`] |
 //! | errors | [`EmbeddingError`], [`VectorProblem`] |
+//! | the component types read (`f32`, `f64`) | [`Component`] |
 //!
 //! ```text
 //! Word2VecText    count dim⏎  word v₁ … v_dim⏎ …            (word2vec -binary 0, fastText .vec)
@@ -56,3 +57,9 @@ pub use read::{
 pub use similarity::Similarity;
 pub use store::Vectors;
 pub use write::{write_glove, write_vectors, write_word2vec, write_word2vec_binary};
+
+/// What the readers store a vector component as (`f32`, `f64`): a float that
+/// parses from text and widens to `f64`. Every such type is one.
+pub trait Component: num_traits::Float + Into<f64> + core::str::FromStr {}
+
+impl<T: num_traits::Float + Into<f64> + core::str::FromStr> Component for T {}

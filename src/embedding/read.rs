@@ -4,10 +4,10 @@
 use std::borrow::Cow;
 use std::collections::HashSet;
 use std::io::BufRead;
-use std::str::FromStr;
 
 use num_traits::Float;
 
+use super::Component;
 use super::error::{EmbeddingError, VectorProblem};
 use super::store::{Vectors, fold};
 
@@ -388,15 +388,11 @@ impl Selector {
 /// T. Mikolov et al. (2013), the `word2vec` tool (`-binary 0/1` output);
 /// J. Pennington, R. Socher, C. D. Manning (2014), GloVe;
 /// P. Bojanowski et al. (2017), fastText (`.vec` = word2vec text).
-pub fn read_vectors<F, R>(
+pub fn read_vectors<F: Component, R: BufRead>(
     reader: R,
     format: Format,
     options: &ReadOptions,
-) -> Result<Vectors<F>, EmbeddingError>
-where
-    F: Float + Into<f64> + FromStr,
-    R: BufRead,
-{
+) -> Result<Vectors<F>, EmbeddingError> {
     match format {
         Format::Word2VecText => super::text::read_text(reader, true, options),
         Format::Glove => super::text::read_text(reader, false, options),
@@ -440,11 +436,7 @@ where
 ///            "vectors line 3: expected 3 components, found 2");
 /// # Ok::<(), adaptive_comp_metrics::embedding::EmbeddingError>(())
 /// ```
-pub fn read_word2vec<F, R>(reader: R) -> Result<Vectors<F>, EmbeddingError>
-where
-    F: Float + Into<f64> + FromStr,
-    R: BufRead,
-{
+pub fn read_word2vec<F: Component, R: BufRead>(reader: R) -> Result<Vectors<F>, EmbeddingError> {
     read_vectors(reader, Format::Word2VecText, &ReadOptions::new())
 }
 
@@ -472,11 +464,7 @@ where
 /// assert!(read_glove::<f32, _>(&b"the 0.1 -0.2\nof 0.3\n"[..]).is_err());
 /// # Ok::<(), adaptive_comp_metrics::embedding::EmbeddingError>(())
 /// ```
-pub fn read_glove<F, R>(reader: R) -> Result<Vectors<F>, EmbeddingError>
-where
-    F: Float + Into<f64> + FromStr,
-    R: BufRead,
-{
+pub fn read_glove<F: Component, R: BufRead>(reader: R) -> Result<Vectors<F>, EmbeddingError> {
     read_vectors(reader, Format::Glove, &ReadOptions::new())
 }
 
@@ -511,10 +499,8 @@ where
 ///            "vectors row 1 (byte 4): the file ends inside the row");
 /// # Ok::<(), adaptive_comp_metrics::embedding::EmbeddingError>(())
 /// ```
-pub fn read_word2vec_binary<F, R>(reader: R) -> Result<Vectors<F>, EmbeddingError>
-where
-    F: Float + Into<f64> + FromStr,
-    R: BufRead,
-{
+pub fn read_word2vec_binary<F: Component, R: BufRead>(
+    reader: R,
+) -> Result<Vectors<F>, EmbeddingError> {
     read_vectors(reader, Format::Word2VecBinary, &ReadOptions::new())
 }

@@ -6,8 +6,7 @@
 use std::io::BufRead;
 use std::str::FromStr;
 
-use num_traits::Float;
-
+use super::Component;
 use super::error::{EmbeddingError, VectorProblem};
 use super::read::{Decision, MAX_RESERVE, ReadOptions, Selector, parse_header, strip_bom};
 use super::store::Vectors;
@@ -118,15 +117,11 @@ fn row_word(line: &[u8]) -> Option<&[u8]> {
 }
 
 /// The word2vec text (`header = true`) and GloVe (`header = false`) readers.
-pub(crate) fn read_text<F, R>(
+pub(crate) fn read_text<F: Component, R: BufRead>(
     reader: R,
     header: bool,
     options: &ReadOptions,
-) -> Result<Vectors<F>, EmbeddingError>
-where
-    F: Float + Into<f64> + FromStr,
-    R: BufRead,
-{
+) -> Result<Vectors<F>, EmbeddingError> {
     let mut select = Selector::new(options);
     let mut out: Option<Vectors<F>> = None;
     let mut count: Option<usize> = None;

@@ -8,7 +8,7 @@ use super::data::Comparisons;
 use super::davidson::Work;
 use super::error::{PairwiseError, Result};
 use super::fit::{BradleyTerry, Fit};
-use super::graph::{Counts, PairIndex};
+use super::graph::{self, Counts, PairIndex, Slot};
 use super::noisy::NoisyBradleyTerry;
 use super::uncertainty::{
     BlockStats, DRAW_BLOCK, Inference, Method, Uncertainty, block_rng, check_cells, order_of,
@@ -37,31 +37,33 @@ fn clusters(data: &Comparisons) -> (Vec<u32>, usize) {
     (of, next as usize)
 }
 
-/// A replicate's record weights: each cluster drawn with replacement as
-/// many times as there are clusters, a record weighing its cluster's
-/// count.
-fn resample(
-    of: &[u32],
-    clusters: usize,
-    rng: &mut rand_chacha::ChaCha8Rng,
-    weights: &mut Vec<f64>,
-) {
-    let mut count = vec![0u32; clusters];
+/// A replicate's draws: each cluster drawn with replacement as many times
+/// as there are clusters, into `drawn` (how often each was drawn; a record
+/// weighs its cluster's count).
+fn resample(clusters: usize, rng: &mut rand_chacha::ChaCha8Rng, drawn: &mut Vec<u32>) {
+    drawn.clear();
+    drawn.resize(clusters, 0);
     for _ in 0..clusters {
-        count[rng.random_range(0..clusters)] += 1;
+        drawn[rng.random_range(0..clusters)] += 1;
     }
-    weights.clear();
-    weights.extend(of.iter().map(|&c| f64::from(count[c as usize])));
 }
 
-/// Runs `replicates` replicates of `refit` in blocks on the threads of
+/// The record weights of a replicate's draws: each record its cluster's
+/// count.
+fn record_weights(of: &[u32], drawn: &[u32], weights: &mut Vec<f64>) {
+    weights.clear();
+    weights.extend(of.iter().map(|&c| f64::from(drawn[c as usize])));
+}
+
+/// Runs `replicates` replicates of `refit` (given how often each cluster
+/// was drawn) in blocks on the threads of
 /// `opts`, and summarises them against `fit`.
 fn run<S: Default>(
     fit: &Fit,
     data: &Comparisons,
     replicates: usize,
     opts: &Inference,
-    refit: impl Fn(&[f64], &mut S) -> Result<Vec<f64>> + Sync,
+    refit: impl Fn(&[u32], &mut S) -> Result<Vec<f64>> + Sync,
 ) -> Result<Uncertainty> {
     if replicates < 2 {
         return Err(PairwiseError::InvalidParameter {
@@ -78,7 +80,7 @@ fn run<S: Default>(
     }
     let n = fit.scores.len();
     check_cells(replicates, n)?;
-    let (of, count) = clusters(data);
+    let count = clusters(data).1;
     let k = opts.top_k.min(n.saturating_sub(1)).max(1);
     let order = order_of(&fit.scores);
     let blocks: Vec<usize> = (0..replicates.div_ceil(DRAW_BLOCK)).collect();
@@ -86,13 +88,13 @@ fn run<S: Default>(
         let rows = DRAW_BLOCK.min(replicates - b * DRAW_BLOCK);
         let mut rng = block_rng(opts.seed, b);
         let mut scratch = S::default();
-        let mut weights = Vec::new();
+        let mut drawn = Vec::new();
         let mut values = Vec::with_capacity(rows * n);
         let mut failed = 0usize;
         let mut first_error = None;
         for _ in 0..rows {
-            resample(&of, count, &mut rng, &mut weights);
-            match refit(&weights, &mut scratch) {
+            resample(count, &mut rng, &mut drawn);
+            match refit(&drawn, &mut scratch) {
                 Ok(scores) => values.extend_from_slice(&scores),
                 Err(e) => {
                     failed += 1;
@@ -165,35 +167,103 @@ fn quantile(sorted: &[f64], p: f64) -> f64 {
 /// The scratch space of one thread's Bradley–Terry replicates.
 #[derive(Debug, Default)]
 struct Replicate {
-    counts: Counts,
     kept: PairIndex,
     kept_counts: Counts,
+    x: Vec<f64>,
     work: Work,
 }
 
-/// The pairs of `pairs` with a positive count in `counts`, in their order,
-/// into `kept` and `kept_counts` (records not indexed). A replicate leaves
-/// out about a third of the workers, so about a third of the pairs weigh
-/// nothing there; a pair of weight 0 adds exact zeros to the gradient, the
-/// curvature and every Hessian product, so the fit of the kept pairs is
-/// the same to the bit, in about two thirds of the time.
-fn compact(pairs: &PairIndex, counts: &Counts, kept: &mut PairIndex, kept_counts: &mut Counts) {
+/// The records of each distinct pair, in record order: their clusters and
+/// the counts they add to, for a replicate's counts in one pass over the
+/// pairs.
+#[derive(Debug, Default)]
+struct ByPair {
+    /// Pair p's records are entries `start[p]..start[p + 1]`.
+    start: Vec<u32>,
+    cluster: Vec<u32>,
+    slot: Vec<Slot>,
+}
+
+impl ByPair {
+    /// The records of `data` grouped by their pair in `pairs`, `of` their
+    /// clusters: a stable counting sort.
+    fn new(data: &Comparisons, pairs: &PairIndex, of: &[u32]) -> Self {
+        let mut start = vec![0u32; pairs.len() + 1];
+        for &code in &pairs.of_record {
+            start[(code >> 1) as usize + 1] += 1;
+        }
+        for p in 0..pairs.len() {
+            start[p + 1] += start[p];
+        }
+        let m = of.len();
+        let (mut cluster, mut slot) = (vec![0u32; m], vec![Slot::Tie; m]);
+        let mut fill = start.clone();
+        for ((rec, &code), &c) in data.records().iter().zip(&pairs.of_record).zip(of) {
+            let at = &mut fill[(code >> 1) as usize];
+            cluster[*at as usize] = c;
+            slot[*at as usize] = graph::slot(rec, code);
+            *at += 1;
+        }
+        Self {
+            start,
+            cluster,
+            slot,
+        }
+    }
+}
+
+/// A replicate's counts, `drawn` how often each cluster was drawn: each
+/// pair's records weighted by their cluster's draws, summed in record
+/// order (the bits of [`PairIndex::count_into`]), and only the pairs with
+/// a positive count kept, in their order, into `kept` and `kept_counts`
+/// (records not indexed). A replicate leaves out about a third of the
+/// workers, so about a third of the pairs weigh nothing there; a pair of
+/// weight 0 adds exact zeros to the gradient, the curvature and every
+/// Hessian product, so the fit of the kept pairs is the same to the bit,
+/// in about two thirds of the time.
+fn compact(
+    pairs: &PairIndex,
+    by_pair: &ByPair,
+    drawn: &[u32],
+    kept: &mut PairIndex,
+    kept_counts: &mut Counts,
+) {
     kept.n_items = pairs.n_items;
     kept.of_record.clear();
+    // Every pair written at the next free place, which moves on only for
+    // a pair kept: no branch on the (unpredictable) weights.
+    let all = pairs.len();
     for v in [&mut kept.a, &mut kept.b] {
-        v.clear();
+        v.resize(all, 0);
     }
     for v in [&mut kept_counts.wa, &mut kept_counts.wb, &mut kept_counts.t] {
-        v.clear();
+        v.resize(all, 0.0);
     }
-    for p in 0..pairs.len() {
-        if counts.wa[p] + counts.wb[p] + counts.t[p] > 0.0 {
-            kept.a.push(pairs.a[p]);
-            kept.b.push(pairs.b[p]);
-            kept_counts.wa.push(counts.wa[p]);
-            kept_counts.wb.push(counts.wb[p]);
-            kept_counts.t.push(counts.t[p]);
+    let mut next = 0;
+    for (p, range) in by_pair.start.windows(2).enumerate() {
+        let range = range[0] as usize..range[1] as usize;
+        // A cluster not drawn adds +0.0 to a sum ≥ +0.0: the bits of
+        // skipping it.
+        let mut sums = [0.0f64; 3];
+        for (&c, &s) in by_pair.cluster[range.clone()]
+            .iter()
+            .zip(&by_pair.slot[range])
+        {
+            sums[s as usize] += f64::from(drawn[c as usize]);
         }
+        let [wa, wb, t] = sums;
+        kept.a[next] = pairs.a[p];
+        kept.b[next] = pairs.b[p];
+        kept_counts.wa[next] = wa;
+        kept_counts.wb[next] = wb;
+        kept_counts.t[next] = t;
+        next += usize::from(wa + wb + t > 0.0);
+    }
+    for v in [&mut kept.a, &mut kept.b] {
+        v.truncate(next);
+    }
+    for v in [&mut kept_counts.wa, &mut kept_counts.wb, &mut kept_counts.t] {
+        v.truncate(next);
     }
 }
 
@@ -256,29 +326,24 @@ impl BradleyTerry {
     ) -> Result<(Fit, Uncertainty)> {
         let fit = self.fit(data)?;
         let pairs = PairIndex::new(data);
+        let by_pair = ByPair::new(data, &pairs, &clusters(data).0);
         let start = fit.parameters();
-        let records = data.records();
+        let n = fit.scores.len();
         let u = run(
             &fit,
             data,
             replicates,
             opts,
-            |weights, scratch: &mut Replicate| {
+            |drawn, scratch: &mut Replicate| {
                 let Replicate {
-                    counts,
                     kept,
                     kept_counts,
+                    x,
                     work,
                 } = scratch;
-                if counts.wa.len() != pairs.len() {
-                    *counts = Counts::zeros(pairs.len());
-                } else {
-                    counts.clear();
-                }
-                pairs.count_into(records, counts, |r| weights[r]);
-                compact(&pairs, counts, kept, kept_counts);
-                let f = self.fit_counts(data, kept, kept_counts, Some(&start), work)?;
-                Ok(f.scores)
+                compact(&pairs, &by_pair, drawn, kept, kept_counts);
+                self.solve_counts(data.items(), kept, kept_counts, Some(&start), work, x)?;
+                Ok(x[..n].to_vec())
             },
         )?;
         Ok((fit, u))
@@ -303,9 +368,17 @@ impl NoisyBradleyTerry {
     ) -> Result<(Fit, Uncertainty)> {
         let fit = self.fit(data)?;
         let pairs = PairIndex::new(data);
-        let u = run(&fit, data, replicates, opts, |weights, _: &mut ()| {
-            Ok(self.fit_weighted(data, &pairs, weights, Some(&fit))?.scores)
-        })?;
+        let of = clusters(data).0;
+        let u = run(
+            &fit,
+            data,
+            replicates,
+            opts,
+            |drawn, weights: &mut Vec<f64>| {
+                record_weights(&of, drawn, weights);
+                Ok(self.fit_weighted(data, &pairs, weights, Some(&fit))?.scores)
+            },
+        )?;
         Ok((fit, u))
     }
 }
@@ -343,19 +416,40 @@ mod tests {
             }
             let pairs = PairIndex::new(&c);
             let (of, clusters) = clusters(&c);
+            let by_pair = ByPair::new(&c, &pairs, &of);
             for bt in [
                 BradleyTerry::new(),
                 BradleyTerry::new().prior_sd(2.0).unwrap(),
             ] {
                 let start = bt.fit(&c).unwrap().parameters();
-                let (mut weights, mut left_out) = (Vec::new(), 0);
+                let (mut drawn, mut weights, mut left_out) = (Vec::new(), Vec::new(), 0);
                 for _ in 0..20 {
-                    resample(&of, clusters, &mut g, &mut weights);
+                    resample(clusters, &mut g, &mut drawn);
+                    record_weights(&of, &drawn, &mut weights);
                     let mut counts = Counts::zeros(pairs.len());
                     pairs.count_into(c.records(), &mut counts, |r| weights[r]);
                     let (mut kept, mut kept_counts) = (PairIndex::default(), Counts::default());
-                    compact(&pairs, &counts, &mut kept, &mut kept_counts);
+                    compact(&pairs, &by_pair, &drawn, &mut kept, &mut kept_counts);
                     left_out += usize::from(kept.len() < pairs.len());
+                    // The kept pairs are those of a positive count, with
+                    // the counts of `count_into` to the bit.
+                    let positive: Vec<usize> = (0..pairs.len())
+                        .filter(|&p| counts.wa[p] + counts.wb[p] + counts.t[p] > 0.0)
+                        .collect();
+                    let pick =
+                        |v: &[f64]| positive.iter().map(|&p| v[p].to_bits()).collect::<Vec<_>>();
+                    let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                    assert_eq!(
+                        kept.a,
+                        positive.iter().map(|&p| pairs.a[p]).collect::<Vec<_>>()
+                    );
+                    assert_eq!(
+                        kept.b,
+                        positive.iter().map(|&p| pairs.b[p]).collect::<Vec<_>>()
+                    );
+                    assert_eq!(bits(&kept_counts.wa), pick(&counts.wa));
+                    assert_eq!(bits(&kept_counts.wb), pick(&counts.wb));
+                    assert_eq!(bits(&kept_counts.t), pick(&counts.t));
                     let fit = |p: &PairIndex, k: &Counts| {
                         bt.fit_counts(&c, p, k, Some(&start), &mut Work::default())
                             .map(|f| f.scores.iter().map(|v| v.to_bits()).collect::<Vec<_>>())

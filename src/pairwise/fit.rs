@@ -410,12 +410,44 @@ impl BradleyTerry {
         start: Option<&[f64]>,
         work: &mut Work,
     ) -> Result<Fit> {
+        let mut x = Vec::new();
+        let (problem, outcome) =
+            self.solve_counts(data.items(), pairs, counts, start, work, &mut x)?;
+        let n = data.n_items();
+        Ok(Fit {
+            model: Model::BradleyTerry,
+            items: data.items().to_vec(),
+            scores: x[..n].to_vec(),
+            tie: problem.ties.then(|| x[n].exp()),
+            workers: Vec::new(),
+            log_likelihood: problem.log_likelihood(&x),
+            prior_sd: self.prior_sd,
+            iterations: outcome.iterations,
+            gradient: outcome.gradient,
+            comparisons: data.len(),
+        })
+    }
+
+    /// The parameters (θ, then λ with ties) fitted to `counts` into `x`,
+    /// from `start` (or the default start): the fit without what only a
+    /// [`Fit`] reports (a bootstrap replicate needs the scores alone, not
+    /// the log-likelihood's logarithm a pair). `names` name the items in
+    /// the errors.
+    pub(crate) fn solve_counts<'a>(
+        &self,
+        names: &[String],
+        pairs: &'a PairIndex,
+        counts: &'a Counts,
+        start: Option<&[f64]>,
+        work: &mut Work,
+        x: &mut Vec<f64>,
+    ) -> Result<(Problem<'a>, davidson::Outcome)> {
         let (ties, total) = counts.totals();
         if ties > 0.0 && ties >= total {
             return Err(PairwiseError::OnlyTies);
         }
         if self.prior_sd.is_none() {
-            graph::check_finite(pairs, counts, data.items())?;
+            graph::check_finite(pairs, counts, names)?;
         }
         let problem = Problem {
             pairs,
@@ -423,13 +455,14 @@ impl BradleyTerry {
             precision: precision(self.prior_sd),
             ties: ties > 0.0,
         };
-        let mut x = match start {
-            Some(s) if s.len() == problem.dim() => s.to_vec(),
-            _ => davidson::start(&problem),
-        };
+        x.clear();
+        match start {
+            Some(s) if s.len() == problem.dim() => x.extend_from_slice(s),
+            _ => x.extend(davidson::start(&problem)),
+        }
         let outcome = davidson::newton(
             &problem,
-            &mut x,
+            x,
             Settings {
                 tolerance: self.tolerance,
                 max_iterations: self.max_iterations,
@@ -444,19 +477,7 @@ impl BradleyTerry {
                 tolerance: self.tolerance,
             });
         }
-        let n = data.n_items();
-        Ok(Fit {
-            model: Model::BradleyTerry,
-            items: data.items().to_vec(),
-            scores: x[..n].to_vec(),
-            tie: problem.ties.then(|| x[n].exp()),
-            workers: Vec::new(),
-            log_likelihood: problem.log_likelihood(&x),
-            prior_sd: self.prior_sd,
-            iterations: outcome.iterations,
-            gradient: outcome.gradient,
-            comparisons: data.len(),
-        })
+        Ok((problem, outcome))
     }
 }
 

@@ -125,11 +125,10 @@ impl PairIndex {
                 continue;
             }
             let p = (code >> 1) as usize;
-            let flip = code & 1 == 1;
-            match (rec.vote, flip) {
-                (Vote::Tie, _) => counts.t[p] += w,
-                (Vote::First, false) | (Vote::Second, true) => counts.wa[p] += w,
-                (Vote::First, true) | (Vote::Second, false) => counts.wb[p] += w,
+            match slot(rec, code) {
+                Slot::WinA => counts.wa[p] += w,
+                Slot::WinB => counts.wb[p] += w,
+                Slot::Tie => counts.t[p] += w,
             }
         }
     }
@@ -139,6 +138,28 @@ impl PairIndex {
         let mut c = Counts::zeros(self.len());
         self.count_into(records, &mut c, |_| 1.0);
         c
+    }
+}
+
+/// Which count of its pair a record adds to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+pub(crate) enum Slot {
+    /// A win of the pair's `a`.
+    WinA = 0,
+    /// A win of the pair's `b`.
+    WinB = 1,
+    /// A tie.
+    Tie = 2,
+}
+
+/// The count of its pair that record `rec` adds to, `code` its entry in
+/// [`PairIndex::of_record`].
+pub(crate) fn slot(rec: &Record, code: u32) -> Slot {
+    match (rec.vote, code & 1 == 1) {
+        (Vote::Tie, _) => Slot::Tie,
+        (Vote::First, false) | (Vote::Second, true) => Slot::WinA,
+        (Vote::First, true) | (Vote::Second, false) => Slot::WinB,
     }
 }
 
@@ -180,6 +201,16 @@ fn wins_strongly_connected(pairs: &PairIndex, counts: &Counts) -> bool {
     if n <= 1 {
         return true;
     }
+    reach_by_sweeps(pairs, counts, SWEEPS).unwrap_or_else(|| reach_by_searches(pairs, counts))
+}
+
+/// [`wins_strongly_connected`] by breadth-first searches along the edges
+/// and against them, from adjacency lists.
+///
+/// # Complexity
+/// O(n + pairs).
+fn reach_by_searches(pairs: &PairIndex, counts: &Counts) -> bool {
+    let n = pairs.n_items;
     // Adjacency in both directions, compressed rows.
     let (mut fwd, mut back) = (vec![0u32; n + 1], vec![0u32; n + 1]);
     let edge = |p: usize| -> [Option<(usize, usize)>; 2] {
@@ -233,6 +264,51 @@ fn wins_strongly_connected(pairs: &PairIndex, counts: &Counts) -> bool {
             }
             queue.len() == n
         })
+}
+
+/// The sweeps [`reach_by_sweeps`] makes before the searches take over.
+const SWEEPS: usize = 4;
+
+/// Whether every item reaches item 0 and is reached from it in the graph
+/// of wins, by sweeps over the pairs in their order that mark an item
+/// reached from 0 when an edge leads to it from a marked one (and reaching
+/// 0 when an edge leads from it to a marked one): `Some` once every item
+/// is marked both ways (true) or a sweep marks nothing new (the marks are
+/// then the reachable sets: false unless all), `None` when `sweeps` sweeps
+/// settle neither. The pairs come sorted by their first item, so on a
+/// well-connected graph (a bootstrap replicate's) one or two sweeps
+/// settle it, streaming through the counts instead of building the
+/// adjacency lists of the searches.
+///
+/// # Complexity
+/// O(n + pairs) per sweep.
+fn reach_by_sweeps(pairs: &PairIndex, counts: &Counts, sweeps: usize) -> Option<bool> {
+    let n = pairs.n_items;
+    // Bit 0: reached from item 0; bit 1: reaches item 0.
+    let mut mark = vec![0u8; n];
+    mark[0] = 3;
+    for _ in 0..sweeps {
+        let mut changed = 0u8;
+        for p in 0..pairs.len() {
+            let (a, b) = (pairs.a[p] as usize, pairs.b[p] as usize);
+            let tie = counts.t[p] > 0.0;
+            // a → b (a beat b) carries "reached" from a to b and "reaches"
+            // from b to a; b → a the other way round.
+            let ab = u8::from(counts.wa[p] > 0.0 || tie);
+            let ba = u8::from(counts.wb[p] > 0.0 || tie);
+            let (ma, mb) = (mark[a], mark[b]);
+            let new_b = mb | (ma & ab) | (ma & (ba << 1));
+            let new_a = ma | (mb & ba) | (mb & (ab << 1));
+            changed |= (new_a ^ ma) | (new_b ^ mb);
+            mark[a] = new_a;
+            mark[b] = new_b;
+        }
+        let all = mark.iter().all(|&m| m == 3);
+        if all || changed == 0 {
+            return Some(all);
+        }
+    }
+    None
 }
 
 /// The error of a graph of wins that is not strongly connected (Ok if it
@@ -454,7 +530,16 @@ mod tests {
             let p = PairIndex::new(&c);
             let counts = p.counts(c.records());
             let quick = wins_strongly_connected(&p, &counts);
-            proptest::prop_assert_eq!(quick, diagnose(&p, &counts, c.items()).is_ok());
+            let truth = diagnose(&p, &counts, c.items()).is_ok();
+            proptest::prop_assert_eq!(quick, truth);
+            if n > 1 {
+                proptest::prop_assert_eq!(reach_by_searches(&p, &counts), truth);
+                for sweeps in 1..=SWEEPS {
+                    if let Some(answer) = reach_by_sweeps(&p, &counts, sweeps) {
+                        proptest::prop_assert_eq!(answer, truth, "{} sweeps", sweeps);
+                    }
+                }
+            }
         }
     }
 
@@ -508,6 +593,34 @@ mod tests {
             ("c", "a", Vote::First),
         ]);
         assert_eq!(check(&tie), Ok(()));
+    }
+
+    /// A cycle whose edges run against the pairs' order (item k + 1 beat
+    /// item k, and 0 beat the last) gains one item a sweep: the sweeps
+    /// leave it undecided after fewer sweeps than items, and the searches
+    /// decide; with the cycle broken neither says connected.
+    #[test]
+    fn a_long_cycle_needs_the_searches() {
+        let n = 12;
+        for broken in [false, true] {
+            let mut c = Comparisons::with_item_count(n).unwrap();
+            for k in 0..n - 1 {
+                if !(broken && k == 5) {
+                    c.add(k + 1, k, Vote::First, None).unwrap();
+                }
+            }
+            c.add(0, n - 1, Vote::First, None).unwrap();
+            let p = PairIndex::new(&c);
+            let counts = p.counts(c.records());
+            assert_eq!(
+                reach_by_sweeps(&p, &counts, SWEEPS),
+                None,
+                "broken {broken}"
+            );
+            assert_eq!(reach_by_sweeps(&p, &counts, n), Some(!broken));
+            assert_eq!(reach_by_searches(&p, &counts), !broken);
+            assert_eq!(wins_strongly_connected(&p, &counts), !broken);
+        }
     }
 
     #[test]

@@ -28,21 +28,7 @@ impl Index {
     /// The id whose string satisfies `eq`, among those with hash tag `tag`.
     #[inline]
     fn find(&self, tag: u64, eq: impl Fn(u32) -> bool) -> Option<u32> {
-        if self.slots.is_empty() {
-            return None;
-        }
-        let mask = self.slots.len() - 1;
-        let mut pos = tag as usize & mask;
-        loop {
-            let slot = *self.slots.get(pos)?;
-            if slot == 0 {
-                return None;
-            }
-            if eq(slot - 1) {
-                return Some(slot - 1);
-            }
-            pos = (pos + 1) & mask;
-        }
+        find_in(&self.slots, tag, eq)
     }
 
     /// The id whose string satisfies `eq`, or `new_id` inserted (then
@@ -55,73 +41,140 @@ impl Index {
         eq: impl Fn(u32) -> bool,
         tag_of: impl Fn(u32) -> u64,
     ) -> Result<Option<u32>> {
-        // At most 3/4 full: a query's index sized from its judgements
-        // (at load 1/4 to 1/2) then takes as many run documents again
-        // without growing.
-        if 3 * self.slots.len() < 4 * (self.len + 1) {
-            self.grow_for(self.len, tag_of)?;
+        if too_full(self.slots.len(), self.len) {
+            self.grow_to(slots_for(self.len), tag_of)?;
         }
-        let mask = self.slots.len() - 1;
-        let mut pos = tag as usize & mask;
-        loop {
-            let Some(slot) = self.slots.get_mut(pos) else {
-                return Err(too_many());
-            };
-            if *slot == 0 {
-                if new_id >= MAX_IDS {
-                    return Err(too_many());
-                }
-                *slot = new_id as u32 + 1;
-                self.len += 1;
-                return Ok(None);
-            }
-            if eq(*slot - 1) {
-                return Ok(Some(*slot - 1));
-            }
-            pos = (pos + 1) & mask;
-        }
-    }
-
-    /// Grows the index (at least 8 slots, a power of two) to hold at least
-    /// `count + 1` ids at load 1/2, and re-inserts every id by its tag.
-    fn grow_for(&mut self, count: usize, tag_of: impl Fn(u32) -> u64) -> Result<()> {
-        self.grow_to((2 * (count + 1)).next_power_of_two().max(8), tag_of)
+        insert_in(&mut self.slots, &mut self.len, tag, new_id, eq)
     }
 
     /// Grows the index to at least `want` slots (a power of two), unless
     /// it has them, and re-inserts every id by its tag.
     fn grow_to(&mut self, want: usize, tag_of: impl Fn(u32) -> u64) -> Result<()> {
-        // Slots are addressed by a 32-bit tag: at most 2³² of them.
-        let capacity = want.min(1 << 32);
+        let capacity = want.min(MAX_SLOTS);
         if capacity <= self.slots.len() {
-            // Full size: free slots remain while ids < MAX_IDS < 2³².
-            return if self.len < MAX_IDS {
-                Ok(())
-            } else {
-                Err(too_many())
-            };
+            return full_size(self.len);
         }
         let mut slots = Vec::new();
         slots
             .try_reserve_exact(capacity)
-            .map_err(|_| RelevanceError::OutOfMemory {
-                quantity: "string table slots",
-                requested: capacity as u64,
-            })?;
+            .map_err(|_| out_of_slots(capacity))?;
         slots.resize(capacity, 0_u32);
-        let mask = capacity - 1;
-        for &slot in self.slots.iter().filter(|&&s| s != 0) {
-            let mut pos = tag_of(slot - 1) as usize & mask;
-            while slots.get(pos).is_some_and(|&s| s != 0) {
-                pos = (pos + 1) & mask;
-            }
-            if let Some(s) = slots.get_mut(pos) {
-                *s = slot;
-            }
-        }
+        rehash(&self.slots, &mut slots, tag_of);
         self.slots = slots;
         Ok(())
     }
+}
+
+/// Largest number of slots of an index: they are addressed by a 32-bit tag.
+const MAX_SLOTS: usize = 1 << 32;
+
+/// Whether an index of `slots` slots holding `len` ids must grow before
+/// one more: it stays at most 3/4 full (a query's index sized from its
+/// judgements, at load 1/4 to 1/2, then takes as many run documents again
+/// without growing).
+#[inline]
+fn too_full(slots: usize, len: usize) -> bool {
+    3 * slots < 4 * (len + 1)
+}
+
+/// The slots (at least 8, a power of two) that hold `count + 1` ids at load
+/// 1/2.
+fn slots_for(count: usize) -> usize {
+    (2 * (count + 1)).next_power_of_two().max(8)
+}
+
+/// The answer of growing an index that has its full size already: free
+/// slots remain while ids < `MAX_IDS` < 2³².
+fn full_size(len: usize) -> Result<()> {
+    if len < MAX_IDS {
+        Ok(())
+    } else {
+        Err(too_many())
+    }
+}
+
+fn out_of_slots(capacity: usize) -> RelevanceError {
+    RelevanceError::OutOfMemory {
+        quantity: "string table slots",
+        requested: capacity as u64,
+    }
+}
+
+/// The id in `slots` (an index: a power of two of them, or none) whose
+/// string satisfies `eq`, among those with hash tag `tag`.
+#[inline]
+fn find_in(slots: &[u32], tag: u64, eq: impl Fn(u32) -> bool) -> Option<u32> {
+    if slots.is_empty() {
+        return None;
+    }
+    let mask = slots.len() - 1;
+    let mut pos = tag as usize & mask;
+    loop {
+        let slot = *slots.get(pos)?;
+        if slot == 0 {
+            return None;
+        }
+        if eq(slot - 1) {
+            return Some(slot - 1);
+        }
+        pos = (pos + 1) & mask;
+    }
+}
+
+/// The id in `slots` (an index holding `len` ids, with a free slot) whose
+/// string satisfies `eq`, or `new_id` inserted (then `Ok(None)`).
+#[inline]
+fn insert_in(
+    slots: &mut [u32],
+    len: &mut usize,
+    tag: u64,
+    new_id: usize,
+    eq: impl Fn(u32) -> bool,
+) -> Result<Option<u32>> {
+    let mask = slots.len().wrapping_sub(1);
+    let mut pos = tag as usize & mask;
+    loop {
+        let Some(slot) = slots.get_mut(pos) else {
+            return Err(too_many());
+        };
+        if *slot == 0 {
+            if new_id >= MAX_IDS {
+                return Err(too_many());
+            }
+            *slot = new_id as u32 + 1;
+            *len += 1;
+            return Ok(None);
+        }
+        if eq(*slot - 1) {
+            return Ok(Some(*slot - 1));
+        }
+        pos = (pos + 1) & mask;
+    }
+}
+
+/// Inserts every id of the index `from` into `to` (empty slots, a power of
+/// two of them) by its tag.
+fn rehash(from: &[u32], to: &mut [u32], tag_of: impl Fn(u32) -> u64) {
+    let mask = to.len().wrapping_sub(1);
+    for &slot in from.iter().filter(|&&s| s != 0) {
+        let mut pos = tag_of(slot - 1) as usize & mask;
+        while to.get(pos).is_some_and(|&s| s != 0) {
+            pos = (pos + 1) & mask;
+        }
+        if let Some(s) = to.get_mut(pos) {
+            *s = slot;
+        }
+    }
+}
+
+/// Where the index of one query lies in [`Documents`]' block of slots.
+#[derive(Debug, Clone, Copy, Default)]
+struct Span {
+    start: usize,
+    /// Its slots: 0 (none yet) or a power of two.
+    slots: usize,
+    /// Number of ids indexed.
+    len: usize,
 }
 
 /// Bits of a string's end stored in [`Names::ends`] (8 in the unit tests,
@@ -292,7 +345,8 @@ impl StringTable {
 }
 
 /// The documents of every query: one id per distinct (query, document)
-/// pair, with a small hash index per query.
+/// pair, with a small hash index per query (all of them in one block of
+/// memory: no allocation a query).
 ///
 /// A document id stands for a document *of one query*: the same document
 /// judged for two queries has two ids (its name is stored twice). Files
@@ -320,7 +374,11 @@ pub struct Documents {
     /// not that of the id before (files are grouped by query, so there are
     /// few), by increasing id.
     query: Vec<(u32, u32)>,
-    per_query: Vec<Index>,
+    /// Each query's index: its place in `slots`.
+    per_query: Vec<Span>,
+    /// The indexes of every query, one after another (a query's index that
+    /// grows moves to the end, or grows in place when it is there already).
+    slots: Vec<u32>,
     /// The query whose index was started last: a new query's index starts
     /// at its size (files are grouped by query, and queries often have
     /// similar numbers of documents), which saves most of the growing.
@@ -363,11 +421,12 @@ impl Documents {
     #[must_use]
     pub fn get(&self, query: u32, name: &str) -> Option<u32> {
         let names = &self.names;
-        self.per_query
-            .get(query as usize)?
-            .find(u64::from(tag_of(name.as_bytes())), |id| {
-                names.bytes(id) == Some(name.as_bytes())
-            })
+        let span = *self.per_query.get(query as usize)?;
+        find_in(
+            self.region(span),
+            u64::from(tag_of(name.as_bytes())),
+            |id| names.bytes(id) == Some(name.as_bytes()),
+        )
     }
 
     /// The id of document `name` of query `query`, adding it if new.
@@ -389,23 +448,78 @@ impl Documents {
         names
             .bytes
             .reserve(count.saturating_mul(mean.saturating_add(1)));
+        // Their queries' index slots: 8/3 a document (a query's index of a
+        // power of two at load 3/8 to 3/4).
+        self.slots.reserve(count.saturating_mul(8) / 3);
     }
 
     /// Room in the index of query `query` for `more` more documents (at
     /// its largest load, 3/4), so that interning them never grows it.
     pub(crate) fn reserve_in(&mut self, query: u32, more: usize) -> Result<()> {
+        let span = self.span(query);
+        let want = span.len.saturating_add(more).saturating_add(1);
+        if 3 * span.slots < 4 * want {
+            let slots = want.saturating_mul(4).div_ceil(3).next_power_of_two();
+            self.grow_query(query, slots.max(8))?;
+        }
+        Ok(())
+    }
+
+    /// The span of query `query`'s index (none yet for a new query, whose
+    /// entry is added).
+    fn span(&mut self, query: u32) -> Span {
         let q = query as usize;
         if self.per_query.len() <= q {
-            self.per_query.resize_with(q + 1, Index::default);
+            self.per_query.resize(q + 1, Span::default());
         }
-        let names = &self.names;
-        let Some(index) = self.per_query.get_mut(q) else {
+        self.per_query.get(q).copied().unwrap_or_default()
+    }
+
+    /// The slots of the index at `span`.
+    fn region(&self, span: Span) -> &[u32] {
+        self.slots
+            .get(span.start..span.start + span.slots)
+            .unwrap_or_default()
+    }
+
+    /// Grows the index of query `query` (which [`Documents::span`] has
+    /// seen) to at least `want` slots (a power of two), unless it has them:
+    /// in place when it ends the block, else at the block's end (its old
+    /// slots then unused), and re-inserts its ids by their tags.
+    fn grow_query(&mut self, query: u32, want: usize) -> Result<()> {
+        let capacity = want.min(MAX_SLOTS);
+        let Some(span) = self.per_query.get(query as usize).copied() else {
             return Err(too_many());
         };
-        let want = index.len.saturating_add(more).saturating_add(1);
-        if 3 * index.slots.len() < 4 * want {
-            let slots = want.saturating_mul(4).div_ceil(3).next_power_of_two();
-            index.grow_to(slots.max(8), |id| names.tag(id))?;
+        if capacity <= span.slots {
+            return full_size(span.len);
+        }
+        let names = &self.names;
+        let tag = |id| names.tag(id);
+        let last = span.slots > 0 && span.start + span.slots == self.slots.len();
+        let start = if last { span.start } else { self.slots.len() };
+        self.slots
+            .try_reserve((start + capacity).saturating_sub(self.slots.len()))
+            .map_err(|_| out_of_slots(capacity))?;
+        if last {
+            let old: Vec<u32> = self.region(span).to_vec();
+            self.slots.truncate(start);
+            self.slots.resize(start + capacity, 0);
+            rehash(&old, self.slots.get_mut(start..).unwrap_or_default(), tag);
+        } else {
+            self.slots.resize(start + capacity, 0);
+            let (before, after) = self.slots.split_at_mut(start);
+            let old = before
+                .get(span.start..span.start + span.slots)
+                .unwrap_or_default();
+            rehash(old, after, tag);
+        }
+        if let Some(s) = self.per_query.get_mut(query as usize) {
+            *s = Span {
+                start,
+                slots: capacity,
+                len: span.len,
+            };
         }
         Ok(())
     }
@@ -423,22 +537,22 @@ impl Documents {
     /// [`WARM_SLOTS`] slots (too large to stay in cache).
     #[inline]
     pub(crate) fn warm(&self, query: u32) {
-        let Some(index) = self
+        let Some(&span) = self
             .per_query
             .get(query as usize)
-            .filter(|i| i.slots.len() <= WARM_SLOTS)
+            .filter(|s| s.slots <= WARM_SLOTS)
         else {
             return;
         };
         let (mut lo, mut hi) = (u32::MAX, 0_u32);
-        for &slot in &index.slots {
+        for &slot in self.region(span) {
             if slot != 0 {
                 lo = lo.min(slot - 1);
                 hi = hi.max(slot - 1);
             }
         }
         // Names stored apart (ids far from one another): left alone.
-        if lo > hi || (hi - lo) as usize > 2 * index.len {
+        if lo > hi || (hi - lo) as usize > 2 * span.len {
             return;
         }
         let mut acc = 0_u32;
@@ -472,32 +586,30 @@ impl Documents {
     /// caller), with its tag ([`tag_of`]) computed by the caller.
     #[inline]
     pub(crate) fn intern_tagged(&mut self, query: u32, name: &[u8], tag: u32) -> Result<u32> {
-        let q = query as usize;
-        if self.per_query.len() <= q {
-            self.per_query.resize_with(q + 1, Index::default);
-        }
-        if self.per_query.get(q).is_some_and(|i| i.slots.is_empty()) {
+        let span = self.span(query);
+        if span.slots == 0 {
             let hint = self
                 .last_started
                 .and_then(|l| self.per_query.get(l as usize))
-                .map_or(0, |i| i.len);
+                .map_or(0, |s| s.len);
             self.last_started = Some(query);
-            let names = &self.names;
-            if let Some(index) = self.per_query.get_mut(q) {
-                index.grow_for(hint, |id| names.tag(id))?;
-            }
+            self.grow_query(query, slots_for(hint))?;
+        } else if too_full(span.slots, span.len) {
+            self.grow_query(query, slots_for(span.len))?;
         }
-        let Some(index) = self.per_query.get_mut(q) else {
+        let Some(span) = self.per_query.get_mut(query as usize) else {
             return Err(too_many());
         };
         let names = &self.names;
         let n = names.len();
-        match index.find_or_insert(
-            u64::from(tag),
-            n,
-            |id| same(names.bytes(id), name),
-            |id| names.tag(id),
-        )? {
+        let slots = self
+            .slots
+            .get_mut(span.start..span.start + span.slots)
+            .unwrap_or_default();
+        let found = insert_in(slots, &mut span.len, u64::from(tag), n, |id| {
+            same(names.bytes(id), name)
+        })?;
+        match found {
             Some(id) => Ok(id),
             None => {
                 if self.query.last().is_none_or(|r| r.1 != query) {
@@ -775,6 +887,42 @@ mod tests {
         }
         assert_eq!(d.query(want.len() as u32), None);
         assert_eq!(Documents::default().query(0), None);
+        Ok(())
+    }
+
+    #[test]
+    fn query_indexes_grow_in_place_and_at_the_end_of_their_block() -> Result<()> {
+        // Queries interleaved (a query's index grows away from the block's
+        // end) and in turn (it grows in place), some sized ahead: every
+        // (query, document) pair keeps its id, as an oracle map says.
+        let mut d = Documents::default();
+        let mut oracle = std::collections::HashMap::new();
+        let mut order = Vec::new();
+        for i in 0..400_u32 {
+            order.push((i % 3, format!("d{}", i / 3)));
+        }
+        for i in 0..300_u32 {
+            order.push((3 + i / 100, format!("e{i}")));
+        }
+        for i in 0..200_u32 {
+            order.push(((i * 7) % 9, format!("d{}", i % 50)));
+        }
+        d.reserve_in(7, 20)?;
+        for (q, name) in &order {
+            let id = d.intern(*q, name)?;
+            let want = *oracle.entry((*q, name.clone())).or_insert(id);
+            assert_eq!(id, want, "{q} {name}");
+        }
+        d.reserve_in(0, 1000)?;
+        for ((q, name), &id) in &oracle {
+            assert_eq!(d.get(*q, name), Some(id));
+            assert_eq!(d.name(id), Some(name.as_str()));
+            assert_eq!(d.query(id), Some(*q));
+            assert_eq!(d.intern(*q, name)?, id);
+        }
+        assert_eq!(d.len(), oracle.len());
+        assert_eq!(d.get(0, "e0"), None);
+        assert_eq!(d.get(99, "d0"), None);
         Ok(())
     }
 

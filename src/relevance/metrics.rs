@@ -283,14 +283,7 @@ pub fn evaluate_query_with_missing<F: Float, G: Gain>(
             expected: "a cut-off of at least 1",
         });
     }
-    if scores.len() != labels.len() {
-        return Err(RelevanceError::LengthMismatch {
-            left: "scores",
-            left_len: scores.len(),
-            right: "labels",
-            right_len: labels.len(),
-        });
-    }
+    same_length!(RelevanceError, scores, labels);
     check_finite("scores", scores)?;
     let gains = gains_of("labels", labels, &options.gain)?;
     let missing_gains = gains_of("missing", missing, &options.gain)?;

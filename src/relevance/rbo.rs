@@ -161,14 +161,7 @@ pub fn rbo_tied<T: Eq + Hash, G: AsRef<[T]>>(s: &[G], t: &[G], p: f64) -> Result
 /// # Ok::<(), adaptive_comp_metrics::relevance::RelevanceError>(())
 /// ```
 pub fn tie_groups<T: Clone, F: Float>(items: &[T], scores: &[F]) -> Result<Vec<Vec<T>>> {
-    if items.len() != scores.len() {
-        return Err(RelevanceError::LengthMismatch {
-            left: "items",
-            left_len: items.len(),
-            right: "scores",
-            right_len: scores.len(),
-        });
-    }
+    same_length!(RelevanceError, items, scores);
     check_finite("scores", scores)?;
     let mut order: Vec<(F, &T)> = scores.iter().copied().zip(items).collect();
     // Stable, decreasing; scores are finite so partial_cmp never fails.

@@ -45,39 +45,28 @@ serde_mirror! {
     read through "SummaryRepr"
 }
 
-/// The unvalidated mirror of [`Summary`] that serde reads: the summary is
-/// recomputed from the values, and the stored mean, SD and standard error
-/// must agree with it (to 10⁻⁹ of the largest |value|, as a text format may
-/// read a number back one ulp off).
-#[cfg(feature = "serde")]
-#[derive(serde::Deserialize)]
-struct SummaryRepr {
-    mean: f64,
-    sd: f64,
-    se: f64,
-    values: Vec<f64>,
-}
-
-#[cfg(feature = "serde")]
-impl TryFrom<SummaryRepr> for Summary {
-    type Error = SimulateError;
-    fn try_from(r: SummaryRepr) -> Result<Self> {
-        let s = Summary::of(&r.values)?;
-        let scale = r
-            .values
-            .iter()
-            .fold(f64::MIN_POSITIVE, |m, v| m.max(v.abs()));
-        let agrees = |stored: f64, computed: f64| (stored - computed).abs() <= 1e-9 * scale;
-        if agrees(r.mean, s.mean) && agrees(r.sd, s.sd) && agrees(r.se, s.se) {
-            Ok(s)
-        } else {
-            Err(SimulateError::InvalidParameter {
-                name: "summary",
-                expected: "a mean, SD and standard error that agree with the values",
-            })
-        }
+// The unvalidated mirror of [`Summary`] that serde reads: the summary is
+// recomputed from the values, and the stored mean, SD and standard error
+// must agree with it (to 10⁻⁹ of the largest |value|, as a text format may
+// read a number back one ulp off).
+serde_mirror!(Summary, SummaryRepr, SimulateError, {
+    mean: f64, sd: f64, se: f64, values: Vec<f64>,
+}, |r| {
+    let s = Summary::of(&r.values)?;
+    let scale = r
+        .values
+        .iter()
+        .fold(f64::MIN_POSITIVE, |m, v| m.max(v.abs()));
+    let agrees = |stored: f64, computed: f64| (stored - computed).abs() <= 1e-9 * scale;
+    if agrees(r.mean, s.mean) && agrees(r.sd, s.sd) && agrees(r.se, s.se) {
+        Ok(s)
+    } else {
+        Err(SimulateError::InvalidParameter {
+            name: "summary",
+            expected: "a mean, SD and standard error that agree with the values",
+        })
     }
-}
+});
 
 impl Summary {
     /// Summarises `values` (two-pass, compensated sums).

@@ -172,10 +172,7 @@ pub(crate) fn normal_sf(z: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn rel(a: f64, b: f64) -> f64 {
-        ((a - b) / b).abs()
-    }
+    use crate::special::rel;
 
     #[test]
     fn nodes_are_consistent_with_the_series_between_them() {

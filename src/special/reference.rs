@@ -15,6 +15,7 @@
 //! symmetry and range for every tail.
 
 use super::erf::normal_sf;
+use super::rel;
 use super::student::{pearson_sf, student_t_sf};
 use crate::correlation::pvalue::mahonian_cdf;
 
@@ -28,14 +29,6 @@ fn rows(text: &str) -> Vec<Vec<&str>> {
 
 fn num(s: &str) -> f64 {
     s.parse().expect("a float")
-}
-
-fn rel(got: f64, want: f64) -> f64 {
-    if want == 0.0 {
-        got.abs()
-    } else {
-        ((got - want) / want).abs()
-    }
 }
 
 /// Tallies errors against mpmath and SciPy; asserts the bar.
@@ -71,52 +64,55 @@ impl Tally {
     }
 }
 
+/// Checks every row of a reference file with `check` and prints the tally
+/// under `name`.
+fn tally_of(name: &str, text: &str, mut check: impl FnMut(&mut Tally, &[&str])) -> Tally {
+    let mut tally = Tally::default();
+    for row in rows(text) {
+        check(&mut tally, &row);
+    }
+    tally.report(name);
+    tally
+}
+
 #[test]
 fn student_t_tail_against_mpmath_and_scipy() {
-    let text = include_str!("../../tests/data/pvalues/student_t.txt");
-    let mut tally = Tally::default();
     let mut big_df = 0;
-    for row in rows(text) {
+    let text = include_str!("../../tests/data/pvalues/student_t.txt");
+    let tally = tally_of("student t", text, |tally, row| {
         let (df, t) = (row[0].parse::<u64>().expect("df"), num(row[1]));
         let got = student_t_sf(t, df);
         tally.check(&format!("df {df}, t {t:e}"), got, num(row[2]), num(row[3]));
         big_df += usize::from(df >= 999_998);
-    }
-    tally.report("student t");
+    });
     assert!(tally.rows > 1800 && big_df > 100);
 }
 
 #[test]
 fn pearson_tail_against_mpmath_and_scipy() {
     let text = include_str!("../../tests/data/pvalues/pearson_r.txt");
-    let mut tally = Tally::default();
-    for row in rows(text) {
+    let tally = tally_of("pearson r", text, |tally, row| {
         let (n, r) = (row[0].parse::<u64>().expect("n"), num(row[1]));
         let got = pearson_sf(r, n);
         tally.check(&format!("n {n}, r {r:e}"), got, num(row[2]), num(row[3]));
-    }
-    tally.report("pearson r");
+    });
     assert!(tally.rows > 500);
 }
 
 #[test]
 fn normal_tail_against_mpmath_and_scipy() {
     let text = include_str!("../../tests/data/pvalues/normal.txt");
-    let mut tally = Tally::default();
-    for row in rows(text) {
+    let tally = tally_of("normal", text, |tally, row| {
         let z = num(row[0]);
-        let got = normal_sf(z);
-        tally.check(&format!("z {z:e}"), got, num(row[1]), num(row[2]));
-    }
-    tally.report("normal");
+        tally.check(&format!("z {z:e}"), normal_sf(z), num(row[1]), num(row[2]));
+    });
     assert!(tally.rows > 150);
 }
 
 #[test]
 fn mahonian_cdf_against_exact_counts_and_scipy() {
     let text = include_str!("../../tests/data/pvalues/mahonian.txt");
-    let mut tally = Tally::default();
-    for row in rows(text) {
+    let tally = tally_of("mahonian", text, |tally, row| {
         let (n, k) = (
             row[0].parse::<u64>().expect("n"),
             row[1].parse::<u64>().expect("k"),
@@ -131,8 +127,7 @@ fn mahonian_cdf_against_exact_counts_and_scipy() {
             rel(got, exact) <= 1e-13,
             "n {n}, k {k}: {got:e} vs {exact:e}"
         );
-    }
-    tally.report("mahonian");
+    });
     assert!(tally.rows > 300);
 }
 

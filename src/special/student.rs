@@ -313,10 +313,7 @@ fn ln_gamma_ratio_tail(a: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn rel(a: f64, b: f64) -> f64 {
-        ((a - b) / b).abs()
-    }
+    use crate::special::rel;
 
     #[test]
     fn coefficients_follow_millers_recurrence() {

@@ -26,6 +26,7 @@ use std::io::{BufRead, Write};
 
 use super::error::{FormatProblem, TripletError, WordProblem};
 use super::model::{Comparison, ComparisonKind};
+use crate::lines::NumberedLines;
 
 /// Largest distance of `p1 + p2` from 1 that the reader accepts (the
 /// published files use two decimals, whose sums are exact in decimal).
@@ -183,31 +184,21 @@ pub struct ParsedDataset {
 /// # Ok::<(), adaptive_comp_metrics::triplet::TripletError>(())
 /// ```
 pub fn read_dataset_with<R: BufRead>(
-    mut reader: R,
+    reader: R,
     mode: ReadMode,
 ) -> Result<ParsedDataset, TripletError> {
     let mut out = Vec::new();
     let mut warnings = Vec::new();
-    let mut buf = Vec::new();
     let mut block: Option<Block> = None;
-    let mut line_no = 0usize;
-    loop {
-        buf.clear();
-        line_no += 1;
-        let n = reader
-            .read_until(b'\n', &mut buf)
-            .map_err(|e| TripletError::io(line_no, &e))?;
-        if n == 0 {
-            break;
-        }
+    let mut lines = NumberedLines::new(reader);
+    while let Some((line_no, bytes)) = lines
+        .next_line()
+        .map_err(|f| TripletError::io(f.line, &f.error))?
+    {
         let err = |problem| TripletError::Format {
             line: line_no,
             problem,
         };
-        let mut bytes = buf.as_slice();
-        if line_no == 1 {
-            bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-        }
         let text = core::str::from_utf8(bytes).map_err(|_| err(FormatProblem::InvalidUtf8))?;
         let text = text.trim();
         if text.is_empty() {

@@ -2,12 +2,9 @@
 //! and the other formats live in [`embedding`](crate::embedding).
 
 use std::io::BufRead;
-use std::str::FromStr;
-
-use num_traits::Float;
 
 use super::error::TripletError;
-use crate::embedding::Vectors;
+use crate::embedding::{Component, Vectors};
 
 /// Reads word vectors in the word2vec text format (`.vec`), streaming:
 /// [`embedding::read_word2vec`](crate::embedding::read_word2vec) with its
@@ -37,10 +34,6 @@ use crate::embedding::Vectors;
 ///            "vectors line 3: expected 3 components, found 2");
 /// # Ok::<(), adaptive_comp_metrics::triplet::TripletError>(())
 /// ```
-pub fn read_word2vec<F, R>(reader: R) -> Result<Vectors<F>, TripletError>
-where
-    F: Float + Into<f64> + FromStr,
-    R: BufRead,
-{
+pub fn read_word2vec<F: Component, R: BufRead>(reader: R) -> Result<Vectors<F>, TripletError> {
     Ok(crate::embedding::read_word2vec(reader)?)
 }

@@ -16,13 +16,15 @@ use super::evaluate::{Report, Unknown};
 use super::pairs::{Benchmark, Header, Layout, PairFormat, Separator};
 use crate::present::{Count, precision};
 
-/// `Pearson's r = 0.8321 (…)`, or `Pearson's r: undefined (y is constant: …)`.
+/// A new line, then `Pearson's r = 0.8321 (…)`, or `Pearson's r: undefined
+/// (y is constant: …)`.
 fn coefficient<T: fmt::Display, E: fmt::Display>(
     f: &mut fmt::Formatter<'_>,
     name: &str,
     r: &Result<T, E>,
     d: usize,
 ) -> fmt::Result {
+    f.write_str("\n")?;
     match r {
         Ok(v) => write!(f, "{v:.d$}"),
         Err(e) => write!(f, "{name}: undefined ({e})"),
@@ -72,19 +74,12 @@ impl fmt::Display for Report {
             f.write_str(" (none found: 0)")?;
         }
         write!(f, "; {} scored", self.scored())?;
-        f.write_str("\n")?;
         coefficient(f, "Pearson's r", &self.pearson, d)?;
-        f.write_str("\n")?;
         coefficient(f, "Spearman's ρ", &self.spearman, d)?;
-        f.write_str("\n")?;
         coefficient(f, "Kendall's τ-b", &self.kendall, d)?;
-        f.write_str("\n")?;
         coefficient(f, "ρ_w", &self.rho_w, d)?;
-        f.write_str("\n")?;
         coefficient(f, "τ_w", &self.tau_w, d)?;
-        f.write_str("\n")?;
         coefficient(f, "standardised ρ_w", &self.rho_w_standardised, d)?;
-        f.write_str("\n")?;
         coefficient(f, "standardised τ_w", &self.tau_w_standardised, d)?;
         #[cfg(feature = "uncertainty")]
         if let Some(i) = &self.intervals {

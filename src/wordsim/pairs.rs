@@ -5,6 +5,7 @@ use std::collections::BTreeSet;
 use std::io::BufRead;
 
 use super::error::{PairProblem, WordsimError};
+use crate::lines::NumberedLines;
 
 /// The field separator of a word-pair file.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
@@ -553,7 +554,7 @@ impl Benchmark {
 /// The layouts of [`Layout`]; gensim's `KeyedVectors.evaluate_word_pairs`
 /// (tab-separated, `#` comments).
 pub fn read_pairs<R: BufRead>(
-    mut reader: R,
+    reader: R,
     format: &PairFormat,
 ) -> Result<Vec<WordPair>, WordsimError> {
     format.check()?;
@@ -562,23 +563,12 @@ pub fn read_pairs<R: BufRead>(
     // The columns, fixed at the first line that is not blank or a comment.
     let mut columns: Option<([usize; 2], usize)> = None;
     let mut out = Vec::new();
-    let mut buf = Vec::new();
-    let mut line = 0usize;
-    loop {
-        buf.clear();
-        line += 1;
-        let n = reader
-            .read_until(b'\n', &mut buf)
-            .map_err(|e| WordsimError::io(line, &e))?;
-        if n == 0 {
-            return Ok(out);
-        }
+    let mut lines = NumberedLines::new(reader);
+    while let Some((line, bytes)) = lines
+        .next_line()
+        .map_err(|f| WordsimError::io(f.line, &f.error))?
+    {
         let err = |problem| WordsimError::Line { line, problem };
-        let bytes = if line == 1 {
-            buf.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&buf)
-        } else {
-            &buf
-        };
         let text = core::str::from_utf8(bytes).map_err(|_| err(PairProblem::InvalidUtf8))?;
         let text = text.trim_end_matches(['\n', '\r']);
         if text.trim().is_empty() || (format.comments && text.starts_with('#')) {
@@ -640,6 +630,7 @@ pub fn read_pairs<R: BufRead>(
             line,
         });
     }
+    Ok(out)
 }
 
 /// The fields of a line split at `separator` (as [`Separator`] says: tab,

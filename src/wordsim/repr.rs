@@ -269,29 +269,40 @@ impl TryFrom<ReportRepr> for Report {
             }
             (Some(_), None) => false,
         };
-        if !same_raw(
-            rho_w_standardised
-                .as_ref()
-                .ok()
-                .map(|s| (s.rho.rho, s.rho.n, s.ties)),
-            rho_w.as_ref().ok().map(|w| (w.rho, w.n)),
-        ) {
-            return Err(invalid(
+        // (value, n, effective n) of ρ_w and τ_w, and (value, n, ties) of
+        // their standardised values.
+        let raw = [
+            (
+                "rho_w",
+                rho_w.as_ref().ok().map(|w| (w.rho, w.n, w.effective_n)),
+            ),
+            (
+                "tau_w",
+                tau_w.as_ref().ok().map(|w| (w.tau, w.n, w.effective_n)),
+            ),
+        ];
+        let standardised = [
+            (
                 "rho_w_standardised",
                 "the report's ρ_w on the standardised scale, with the ties of the scored pairs",
-            ));
-        }
-        if !same_raw(
-            tau_w_standardised
-                .as_ref()
-                .ok()
-                .map(|s| (s.tau.tau, s.tau.n, s.ties)),
-            tau_w.as_ref().ok().map(|w| (w.tau, w.n)),
-        ) {
-            return Err(invalid(
+                rho_w_standardised
+                    .as_ref()
+                    .ok()
+                    .map(|s| (s.rho.rho, s.rho.n, s.ties)),
+            ),
+            (
                 "tau_w_standardised",
                 "the report's τ_w on the standardised scale, with the ties of the scored pairs",
-            ));
+                tau_w_standardised
+                    .as_ref()
+                    .ok()
+                    .map(|s| (s.tau.tau, s.tau.n, s.ties)),
+            ),
+        ];
+        for ((name, expected, s), (_, w)) in standardised.into_iter().zip(raw) {
+            if !same_raw(s, w.map(|(v, n, _)| (v, n))) {
+                return Err(invalid(name, expected));
+            }
         }
         let in_range = |v: f64, n: usize, effective: f64| {
             // Kish's effective n lies in [1, n]; 1/Σw² may round a little above n.
@@ -300,23 +311,13 @@ impl TryFrom<ReportRepr> for Report {
                 && effective > 0.0
                 && effective <= n as f64 * (1.0 + 1e-9)
         };
-        if rho_w
-            .as_ref()
-            .is_ok_and(|w| !in_range(w.rho, w.n, w.effective_n))
-        {
-            return Err(invalid(
-                "rho_w",
-                "a coefficient in [-1, 1] over the scored pairs",
-            ));
-        }
-        if tau_w
-            .as_ref()
-            .is_ok_and(|w| !in_range(w.tau, w.n, w.effective_n))
-        {
-            return Err(invalid(
-                "tau_w",
-                "a coefficient in [-1, 1] over the scored pairs",
-            ));
+        for (name, w) in raw {
+            if w.is_some_and(|(v, n, effective)| !in_range(v, n, effective)) {
+                return Err(invalid(
+                    name,
+                    "a coefficient in [-1, 1] over the scored pairs",
+                ));
+            }
         }
         #[cfg(feature = "uncertainty")]
         let intervals = match r.intervals {

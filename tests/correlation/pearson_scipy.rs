@@ -7,19 +7,13 @@
 //! mpmath 1.4.1), which writes `tests/data/pearson/scipy_pearsonr.json`
 //! with the inputs and values.
 
-use adaptive_comp_metrics::{Alternative, pearson};
+use adaptive_comp_metrics::pearson;
 use serde_json::Value;
 
-const ALTS: [(&str, Alternative); 3] = [
-    ("two-sided", Alternative::TwoSided),
-    ("greater", Alternative::Greater),
-    ("less", Alternative::Less),
-];
+use crate::{ALTERNATIVES as ALTS, assert_cases_cover, fitted, golden_cases};
 
 fn cases() -> Vec<Value> {
-    let text = include_str!("../data/pearson/scipy_pearsonr.json");
-    let doc: Value = serde_json::from_str(text).expect("valid JSON");
-    doc["cases"].as_array().expect("cases").clone()
+    golden_cases(include_str!("../data/pearson/scipy_pearsonr.json"))
 }
 
 /// A double stored as its shortest decimal repr (a string: parsed exactly).
@@ -38,26 +32,23 @@ fn ulps(a: f64, b: f64) -> f64 {
 
 #[test]
 fn goldens_cover_sizes_scales_and_ties() {
-    let cases = cases();
-    assert_eq!(cases.len(), 40);
-    let names: Vec<&str> = cases.iter().filter_map(|c| c["name"].as_str()).collect();
-    for needed in [
-        "scipy_doc",
-        "scale_1e300_1e-300",
-        "likert_n60",
-        "normal_n1000_r-0.65",
-    ] {
-        assert!(names.contains(&needed), "{needed}");
-    }
+    assert_cases_cover(
+        &cases(),
+        40,
+        &[
+            "scipy_doc",
+            "scale_1e300_1e-300",
+            "likert_n60",
+            "normal_n1000_r-0.65",
+        ],
+    );
 }
 
 #[test]
 fn r_is_the_exactly_rounded_value_and_matches_scipy() {
     let mut exact = 0;
-    for case in cases() {
-        let name = case["name"].as_str().unwrap_or("?");
-        let (x, y) = (floats(&case["x"]), floats(&case["y"]));
-        let r = pearson(&x, &y).expect("valid case").r;
+    for (name, case, r) in fitted(cases(), floats, pearson) {
+        let r = r.r;
         let r_exact = float(&case["r_exact"]);
         let r_scipy = float(&case["r"]);
         // mpmath's 60-digit value rounded once: ours is the same double (its
@@ -77,10 +68,7 @@ fn r_is_the_exactly_rounded_value_and_matches_scipy() {
 /// stored under `key`, within `tolerance` relative; returns the worst.
 fn check_p_values(key: &str, tolerance: f64) -> f64 {
     let mut worst = 0.0_f64;
-    for case in cases() {
-        let name = case["name"].as_str().unwrap_or("?");
-        let (x, y) = (floats(&case["x"]), floats(&case["y"]));
-        let r = pearson(&x, &y).expect("valid case");
+    for (name, case, r) in fitted(cases(), floats, pearson) {
         for (alt_key, alt) in ALTS {
             let p = float(&case[key][alt_key]);
             let got = r.p_value(alt);
@@ -115,10 +103,7 @@ fn p_values_are_exact_to_1e13() {
 #[test]
 fn confidence_intervals_match_scipy() {
     let mut worst = 0.0_f64;
-    for case in cases() {
-        let name = case["name"].as_str().unwrap_or("?");
-        let (x, y) = (floats(&case["x"]), floats(&case["y"]));
-        let r = pearson(&x, &y).expect("valid case");
+    for (name, case, r) in fitted(cases(), floats, pearson) {
         for (key, alt) in ALTS {
             for level in [0.9, 0.95, 0.99] {
                 let want = floats(&case["ci"][key][level.to_string().as_str()]);

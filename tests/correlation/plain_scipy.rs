@@ -8,16 +8,10 @@
 use adaptive_comp_metrics::{Alternative, kendall_tau_b, spearman};
 use serde_json::Value;
 
-const ALTS: [(&str, Alternative); 3] = [
-    ("two-sided", Alternative::TwoSided),
-    ("greater", Alternative::Greater),
-    ("less", Alternative::Less),
-];
+use crate::{ALTERNATIVES as ALTS, assert_cases_cover, fitted, golden_cases};
 
 fn cases() -> Vec<Value> {
-    let text = include_str!("../data/plain/scipy_goldens.json");
-    let doc: Value = serde_json::from_str(text).expect("valid JSON");
-    doc["cases"].as_array().expect("cases").clone()
+    golden_cases(include_str!("../data/plain/scipy_goldens.json"))
 }
 
 fn floats(v: &Value) -> Vec<f64> {
@@ -61,41 +55,53 @@ fn rel(a: f64, b: f64) -> f64 {
     }
 }
 
+/// Asserts that a coefficient is within 1e-12 of SciPy's; returns the
+/// distance.
+fn coefficient_error(name: &str, what: &str, got: f64, want: &Value) -> f64 {
+    let want = want.as_f64().expect(what);
+    assert!(
+        (got - want).abs() <= 1e-12,
+        "{name}: {what} {got} vs {want}"
+    );
+    (got - want).abs()
+}
+
+/// Asserts that the p-value `got` of case `name` (alternative `key`) is
+/// `close` to SciPy's `want` at `condition`; returns the relative error.
+fn p_error(name: &str, key: &str, got: f64, want: &Value, condition: f64) -> f64 {
+    let p = want.as_f64().expect("p");
+    assert!(close(got, p, condition), "{name} {key}: p {got:e} vs {p:e}");
+    rel(got, p)
+}
+
 #[test]
 fn goldens_cover_ties_sizes_and_exact_cases() {
-    let cases = cases();
-    assert_eq!(cases.len(), 72);
-    let names: Vec<&str> = cases.iter().filter_map(|c| c["name"].as_str()).collect();
-    for needed in [
-        "scipy_doc_spearman",
-        "scipy_doc_kendall",
-        "one_swap_n60",
-        "ties_n1000_r0.5",
-    ] {
-        assert!(names.contains(&needed), "{needed}");
-    }
+    assert_cases_cover(
+        &cases(),
+        72,
+        &[
+            "scipy_doc_spearman",
+            "scipy_doc_kendall",
+            "one_swap_n60",
+            "ties_n1000_r0.5",
+        ],
+    );
 }
 
 #[test]
 fn spearman_matches_scipy_spearmanr() {
     let mut worst = (0.0_f64, 0.0_f64);
-    for case in cases() {
-        let name = case["name"].as_str().unwrap_or("?");
-        let (x, y) = (floats(&case["x"]), floats(&case["y"]));
-        let r = spearman(&x, &y).expect("valid case");
-        let rho = case["spearman_rho"].as_f64().expect("rho");
-        assert!(
-            (r.rho - rho).abs() <= 1e-12,
-            "{name}: rho {} vs {rho}",
-            r.rho
-        );
-        worst.0 = worst.0.max((r.rho - rho).abs());
+    for (name, case, r) in fitted(cases(), floats, spearman) {
+        worst.0 = worst.0.max(coefficient_error(
+            &name,
+            "rho",
+            r.rho,
+            &case["spearman_rho"],
+        ));
+        let cond = spearman_condition(r.rho, r.statistic, r.n);
         for (key, alt) in ALTS {
-            let p = case["spearman_p"][key].as_f64().expect("p");
-            let got = r.p_value(alt);
-            let cond = spearman_condition(r.rho, r.statistic, r.n);
-            assert!(close(got, p, cond), "{name} {key}: p {got:e} vs {p:e}");
-            worst.1 = worst.1.max(rel(got, p));
+            let want = &case["spearman_p"][key];
+            worst.1 = worst.1.max(p_error(&name, key, r.p_value(alt), want, cond));
         }
     }
     eprintln!(
@@ -107,31 +113,20 @@ fn spearman_matches_scipy_spearmanr() {
 #[test]
 fn kendall_matches_scipy_kendalltau() {
     let mut worst = (0.0_f64, 0.0_f64);
-    for case in cases() {
-        let name = case["name"].as_str().unwrap_or("?");
-        let (x, y) = (floats(&case["x"]), floats(&case["y"]));
-        let k = kendall_tau_b(&x, &y).expect("valid case");
-        let tau = case["kendall_tau"].as_f64().expect("tau");
-        assert!(
-            (k.tau - tau).abs() <= 1e-12,
-            "{name}: tau {} vs {tau}",
-            k.tau
-        );
-        worst.0 = worst.0.max((k.tau - tau).abs());
+    for (name, case, k) in fitted(cases(), floats, kendall_tau_b) {
+        worst.0 = worst
+            .0
+            .max(coefficient_error(&name, "tau", k.tau, &case["kendall_tau"]));
         for (key, alt) in ALTS {
-            let p = case["kendall_p"][key].as_f64().expect("p");
-            let got = k.p_value(alt);
+            let (got, asymptotic) = (k.p_value(alt), k.p_value_asymptotic(alt));
             // The exact p-value has no statistic to round.
-            let exact = got != k.p_value_asymptotic(alt);
+            let exact = got != asymptotic;
             let cond = if exact { 0.0 } else { normal_condition(k.z) };
-            assert!(close(got, p, cond), "{name} {key}: p {got:e} vs {p:e}");
-            let pa = case["kendall_p_asymptotic"][key].as_f64().expect("p");
-            let got_a = k.p_value_asymptotic(alt);
-            assert!(
-                close(got_a, pa, normal_condition(k.z)),
-                "{name} {key} asymptotic: p {got_a:e} vs {pa:e}"
-            );
-            worst.1 = worst.1.max(rel(got, p)).max(rel(got_a, pa));
+            let e = p_error(&name, key, got, &case["kendall_p"][key], cond);
+            let want = &case["kendall_p_asymptotic"][key];
+            let key = format!("{key} asymptotic");
+            let ea = p_error(&name, &key, asymptotic, want, normal_condition(k.z));
+            worst.1 = worst.1.max(e).max(ea);
         }
     }
     eprintln!(

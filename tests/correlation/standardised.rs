@@ -108,10 +108,8 @@ fn exact_moments_match_a_brute_force_over_the_gamma_oracles() {
 #[test]
 fn exact_moments_match_40_digit_mpmath_values() {
     // tests/data/standardised/exact_mp.py: every permutation in mpmath at 50 digits.
-    let reference = include_str!("../data/standardised/exact_mp.txt");
     let mut checked = 0;
-    for line in reference.lines() {
-        let f: Vec<&str> = line.split_whitespace().collect();
+    for (line, f) in crate::golden_rows(include_str!("../data/standardised/exact_mp.txt")) {
         let scheme = match f[1] {
             "additive" => Scheme::Additive,
             "multiplicative" => Scheme::Multiplicative,
@@ -453,32 +451,17 @@ fn standardised_coefficients_of_data() {
 #[test]
 fn errors_are_typed() {
     let paper = TopWeighted::new();
+    let few = |got| Some(StandardisedError::TooFewItems { needed: 3, got });
+    let many = |max, got| Some(StandardisedError::TooManyForExact { max, got });
     for c in COEFFICIENTS {
-        assert_eq!(
-            paper.null_exact(c, 2),
-            Err(StandardisedError::TooFewItems { needed: 3, got: 2 })
-        );
-        assert_eq!(
-            paper.null_table(c, 0),
-            Err(StandardisedError::TooFewItems { needed: 3, got: 0 })
-        );
-        assert_eq!(
-            paper.standardiser(c, 2).unwrap_err(),
-            StandardisedError::TooFewItems { needed: 3, got: 2 }
-        );
-        assert_eq!(
-            paper.null_exact(c, 12),
-            Err(StandardisedError::TooManyForExact { max: 11, got: 12 })
-        );
-        assert_eq!(
-            paper.null_distribution_exact(c, 11),
-            Err(StandardisedError::TooManyForExact { max: 10, got: 11 })
-        );
+        assert_eq!(paper.null_exact(c, 2).err(), few(2));
+        assert_eq!(paper.null_table(c, 0).err(), few(0));
+        assert_eq!(paper.standardiser(c, 2).err(), few(2));
+        assert_eq!(paper.null_exact(c, 12).err(), many(11, 12));
+        assert_eq!(paper.null_distribution_exact(c, 11).err(), many(10, 11));
     }
-    assert_eq!(
-        paper.rho_standardised(&[1.0, 2.0], &[2.0, 1.0]),
-        Err(StandardisedError::TooFewItems { needed: 3, got: 2 })
-    );
+    let two = paper.rho_standardised(&[1.0, 2.0], &[2.0, 1.0]);
+    assert_eq!(two.err(), few(2));
     assert_eq!(
         paper.rho_standardised(&[1.0, f64::NAN, 3.0], &[1.0, 2.0, 3.0]),
         Err(StandardisedError::Correlation(CorrelationError::NaN {

@@ -44,10 +44,8 @@ fn golden_inputs(name: &str) -> (Vec<f64>, Vec<f64>) {
 #[test]
 fn matches_an_independent_numpy_implementation() {
     // Values from tests/data/weighted/gen_weighted.py (NumPy + scipy.stats.rankdata).
-    let golden = include_str!("../data/weighted/golden.txt");
     let mut checked = 0;
-    for line in golden.lines() {
-        let f: Vec<&str> = line.split_whitespace().collect();
+    for (line, f) in crate::golden_rows(include_str!("../data/weighted/golden.txt")) {
         let (x, y) = golden_inputs(f[0]);
         let n0: f64 = f[1].parse().unwrap();
         let want_rho: f64 = f[2].parse().unwrap();

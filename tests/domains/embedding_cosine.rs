@@ -10,8 +10,10 @@
 use std::cmp::Ordering;
 
 use adaptive_comp_metrics::embedding::{Similarity, Vectors};
-use adaptive_comp_metrics::wordsim::{Benchmark, Evaluator, WordPair};
+use adaptive_comp_metrics::wordsim::Evaluator;
 use proptest::prelude::*;
+
+use crate::benchmark;
 
 /// A signed integer of any size: sign and little-endian 64-bit limbs of the
 /// magnitude (no leading zero limb; zero is `neg = false`, no limbs).
@@ -555,17 +557,16 @@ fn the_issues_minimal_case_has_rho_sqrt_0_8() {
         ],
     )
     .unwrap();
-    let b = Benchmark::new(
+    let b = benchmark(
         "minimal",
-        vec![
-            WordPair::new("a", "a", 10.0),
-            WordPair::new("b", "b", 9.0),
-            WordPair::new("c", "c", 8.0),
-            WordPair::new("a", "b", 3.0),
-            WordPair::new("b", "c", 2.0),
+        &[
+            ("a", "a", 10.0),
+            ("b", "b", 9.0),
+            ("c", "c", 8.0),
+            ("a", "b", 3.0),
+            ("b", "c", 2.0),
         ],
-    )
-    .unwrap();
+    );
     let r = Evaluator::new().evaluate(&v, &b).unwrap();
     assert_eq!(&r.model[..3], &[1.0, 1.0, 1.0]);
     let rho = r.spearman.as_ref().unwrap().rho;

@@ -132,19 +132,14 @@ fn oracle(m: Measure, g: &GoldItem, a: &[String]) -> Option<f64> {
             let den: f64 = (0..y.len()).map(|i| avg(&y, i)).sum();
             num / den
         }
-        Measure::PrecisionAt(k) => {
-            set.iter()
-                .take(k.get())
-                .filter(|t| f.contains_key(*t))
-                .count() as f64
-                / k.get() as f64
-        }
-        Measure::RecallAt(k) => {
-            set.iter()
-                .take(k.get())
-                .filter(|t| f.contains_key(*t))
-                .count() as f64
-                / f.len() as f64
+        Measure::PrecisionAt(k) | Measure::RecallAt(k) => {
+            let hits = set.iter().take(k.get()).filter(|t| f.contains_key(*t));
+            let of = if matches!(m, Measure::PrecisionAt(_)) {
+                k.get()
+            } else {
+                f.len()
+            };
+            hits.count() as f64 / of as f64
         }
         _ => unreachable!("a new measure needs an oracle"),
     })

@@ -7,6 +7,8 @@ use adaptive_comp_metrics::lexsub::{
     Format, GoldItem, GoldLines, LexsubError, Mode, SystemLines, read_gold, read_system,
 };
 
+use crate::system_answers;
+
 fn syntax(line: usize, expected: &'static str) -> LexsubError {
     LexsubError::Syntax { line, expected }
 }
@@ -41,16 +43,12 @@ fn gold_accepts_crlf_bom_blank_lines_trailing_semicolon_multiword() {
 #[test]
 fn system_accepts_crlf_and_empty_answers() {
     let best = "bright.a 1 :: clever;intelligent;\r\nbright.a 2 ::\r\nbright.a 3 :: ; ;\n";
-    let s = read_system(best.as_bytes(), Format::Best, Mode::Strict)
-        .unwrap()
-        .items;
+    let s = system_answers(best, Format::Best);
     assert_eq!(s[0].answers, ["clever", "intelligent"]); // CRLF does not stick to the last answer
     assert!(s[1].answers.is_empty());
     assert!(s[2].answers.is_empty());
     let oot = "bright.a 1 ::: clever; well being ;smart\r\n";
-    let s = read_system(oot.as_bytes(), Format::Oot, Mode::Strict)
-        .unwrap()
-        .items;
+    let s = system_answers(oot, Format::Oot);
     assert_eq!(s[0].answers, ["clever", "well being", "smart"]);
     assert_eq!((s[0].id.as_str(), s[0].target.as_str()), ("1", "bright.a"));
 }

@@ -26,6 +26,8 @@ use adaptive_comp_metrics::lexsub::{
     SystemAnswer, Totals, gap, read_gold, read_system, revised, semeval,
 };
 
+use crate::system_answers;
+
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/lexsub/");
 
 fn gold() -> Vec<GoldItem> {
@@ -36,6 +38,11 @@ fn gold() -> Vec<GoldItem> {
 fn system(name: &str, format: Format) -> Vec<SystemAnswer> {
     let f = BufReader::new(File::open(format!("{DIR}{name}")).unwrap());
     read_system(f, format, Mode::Strict).unwrap().items
+}
+
+/// The bundled gold file paired with the bundled system file `name`.
+fn bundled(name: &str, format: Format, profile: Profile) -> Corpus {
+    Corpus::new(&gold(), &system(name, format), profile).unwrap()
 }
 
 fn close(a: Option<f64>, b: f64) -> bool {
@@ -52,12 +59,7 @@ fn answer(id: &str, target: &str, answers: &[&str]) -> SystemAnswer {
 
 #[test]
 fn best_file_semeval_profile() {
-    let c = Corpus::new(
-        &gold(),
-        &system("system.best", Format::Best),
-        Profile::Semeval2007,
-    )
-    .unwrap();
+    let c = bundled("system.best", Format::Best, Profile::Semeval2007);
     assert_eq!(c.dropped(), ["3"]);
     assert!(c.unmatched().is_empty());
     let s = semeval::best_scores(&c);
@@ -82,12 +84,7 @@ fn best_file_semeval_profile() {
 
 #[test]
 fn best_file_strict_profile_keeps_the_lone_item() {
-    let c = Corpus::new(
-        &gold(),
-        &system("system.best", Format::Best),
-        Profile::Strict,
-    )
-    .unwrap();
+    let c = bundled("system.best", Format::Best, Profile::Strict);
     assert!(c.dropped().is_empty());
     let s = semeval::best_scores(&c);
     // item 3 now counts: {cheerful}: 1/(1·1) = 1. Σ = 83/60 + 1 = 143/60.
@@ -101,12 +98,7 @@ fn best_file_strict_profile_keeps_the_lone_item() {
 
 #[test]
 fn best_file_revised_measures() {
-    let c = Corpus::new(
-        &gold(),
-        &system("system.best", Format::Best),
-        Profile::Semeval2007,
-    )
-    .unwrap();
+    let c = bundled("system.best", Format::Best, Profile::Semeval2007);
     let r = revised::revised_scores(&c, Penalty::ONE);
     // attempted: 1, 4, 6 (item 2's line is empty); items 5
     // new best: 1: 5/(3·2) = 5/6; 4: 4/(4·1) = 1; 6: 3/(3·1) = 1 → Σ 17/6
@@ -123,12 +115,7 @@ fn best_file_revised_measures() {
 
 #[test]
 fn oot_file_semeval_profile() {
-    let c = Corpus::new(
-        &gold(),
-        &system("system.oot", Format::Oot),
-        Profile::Semeval2007,
-    )
-    .unwrap();
+    let c = bundled("system.oot", Format::Oot, Profile::Semeval2007);
     assert_eq!(c.unmatched(), ["99"]);
     let s = semeval::oot_scores(&c);
     // 1: clever 2 + intelligent 3 + smart 1 = 6/6 = 1
@@ -165,12 +152,7 @@ fn oot_file_strict_profile_keeps_hyphens() {
 
 #[test]
 fn gap_on_the_oot_file() {
-    let c = Corpus::new(
-        &gold(),
-        &system("system.oot", Format::Oot),
-        Profile::Semeval2007,
-    )
-    .unwrap();
+    let c = bundled("system.oot", Format::Oot, Profile::Semeval2007);
     let scores = c.item_scores(Measure::Gap);
     // item 1: x = (2, 3, 1, 0, 0): p̄ = 2, 5/2, 2 → 6.5; y = (3, 2, 1): ȳ = 3, 5/2, 2 → 7.5
     assert_eq!(scores[0].id, "1");
@@ -225,14 +207,14 @@ fn bright() -> GoldItem {
     .unwrap()
 }
 
+/// The corpus of item 1 of `bright()` answered with `answers`.
+fn bright_answered(answers: &[&str], profile: Profile) -> Corpus {
+    Corpus::new(&[bright()], &[answer("1", "bright.a", answers)], profile).unwrap()
+}
+
 #[test]
 fn policy_empty_answer_list_scores_zero_and_is_not_attempted() {
-    let c = Corpus::new(
-        &[bright()],
-        &[answer("1", "bright.a", &[])],
-        Profile::Semeval2007,
-    )
-    .unwrap();
+    let c = bright_answered(&[], Profile::Semeval2007);
     for m in [
         Measure::Best,
         Measure::Oot,
@@ -275,21 +257,14 @@ fn policy_empty_answer_list_scores_zero_and_is_not_attempted() {
     }
     assert_eq!(semeval::mode_best(&bright(), &none), Some(0.0));
     // answers that normalise to nothing are an empty answer too
-    let c = Corpus::new(
-        &[bright()],
-        &[answer("1", "bright.a", &["  ", "\t"])],
-        Profile::Strict,
-    )
-    .unwrap();
+    let c = bright_answered(&["  ", "\t"], Profile::Strict);
     assert_eq!(c.items()[0].answers(), None);
 }
 
 #[test]
 fn policy_empty_line_never_borrows_the_previous_answers() {
     let text = "bright.a 1 :: intelligent\nbright.a 2 ::\n";
-    let sys = read_system(text.as_bytes(), Format::Best, Mode::Strict)
-        .unwrap()
-        .items;
+    let sys = system_answers(text, Format::Best);
     let g2 = GoldItem::new("2", "bright.a", [("intelligent", 2), ("vivid", 1)]).unwrap();
     let c = Corpus::new(&[bright(), g2], &sys, Profile::Semeval2007).unwrap();
     let s = c.item_scores(Measure::Best);
@@ -310,12 +285,7 @@ fn policy_duplicates_removed_before_scoring() {
         semeval::best(&g, &["intelligent"])
     );
     // duplicates created by normalisation (hyphen, whitespace) count once as well
-    let c = Corpus::new(
-        &[bright()],
-        &[answer("1", "bright.a", &["clever", " clever ", "smart"])],
-        Profile::Strict,
-    )
-    .unwrap();
+    let c = bright_answered(&["clever", " clever ", "smart"], Profile::Strict);
     assert_eq!(
         c.items()[0].answers(),
         Some(&["clever".to_string(), "smart".to_string()][..])
@@ -408,12 +378,7 @@ fn policy_fewer_than_ten_gold_substitutes() {
 
 #[test]
 fn policy_case_is_kept_whitespace_is_collapsed() {
-    let c = Corpus::new(
-        &[bright()],
-        &[answer("1", "bright.a", &["Intelligent", "  smart  "])],
-        Profile::Semeval2007,
-    )
-    .unwrap();
+    let c = bright_answered(&["Intelligent", "  smart  "], Profile::Semeval2007);
     // "Intelligent" ≠ "intelligent"; "  smart  " = "smart": best = 1/(6·2)
     assert!(close(c.totals(Measure::Best).precision(), 1.0 / 12.0));
     let multi = GoldItem::new("3", "cheer.v", [("cheer up", 2), ("gladden", 1)]).unwrap();
@@ -549,12 +514,7 @@ fn defect_fixed_hyphenated_mode_can_match() {
 fn defect_fixed_crlf_does_not_hide_the_last_answer() {
     // system.oot has CRLF endings; item 5's last answer "peer" still earns
     // its credit (1/5), which score.pl would miss ("peer\r").
-    let c = Corpus::new(
-        &gold(),
-        &system("system.oot", Format::Oot),
-        Profile::Semeval2007,
-    )
-    .unwrap();
+    let c = bundled("system.oot", Format::Oot, Profile::Semeval2007);
     let five = c.items().iter().find(|p| p.gold().id() == "5").unwrap();
     assert_eq!(
         five.answers().unwrap().last().map(String::as_str),

@@ -30,3 +30,38 @@ mod wordsim_eval;
 mod wordsim_gensim;
 mod wordsim_pairs;
 mod wordsim_uncertainty;
+
+/// The default relevance options with the cutoff rank `k`.
+pub fn top_k(k: usize) -> adaptive_comp_metrics::relevance::Options {
+    adaptive_comp_metrics::relevance::Options {
+        k,
+        ..Default::default()
+    }
+}
+
+/// A word-pair benchmark `name` of the rows (word 1, word 2, human score).
+pub fn benchmark<S: AsRef<str>>(
+    name: &str,
+    rows: &[(S, S, f64)],
+) -> adaptive_comp_metrics::wordsim::Benchmark {
+    adaptive_comp_metrics::wordsim::Benchmark::new(
+        name,
+        rows.iter()
+            .map(|(a, b, s)| {
+                adaptive_comp_metrics::wordsim::WordPair::new(a.as_ref(), b.as_ref(), *s)
+            })
+            .collect(),
+    )
+    .unwrap()
+}
+
+/// The answers of a lexical-substitution system file `text` read strictly.
+pub fn system_answers(
+    text: &str,
+    format: adaptive_comp_metrics::lexsub::Format,
+) -> Vec<adaptive_comp_metrics::lexsub::SystemAnswer> {
+    let mode = adaptive_comp_metrics::lexsub::Mode::Strict;
+    adaptive_comp_metrics::lexsub::read_system(text.as_bytes(), format, mode)
+        .unwrap()
+        .items
+}

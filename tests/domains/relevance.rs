@@ -12,6 +12,8 @@ use adaptive_comp_metrics::relevance::{
 use approx::assert_abs_diff_eq;
 use proptest::prelude::*;
 
+use crate::top_k;
+
 type R = Result<(), RelevanceError>;
 
 fn lbl(relevant: bool, grade: f64) -> Label {
@@ -174,14 +176,7 @@ fn untied_metrics_by_hand() -> R {
         lbl(false, -1.0),
         lbl(false, 2.0),
     ];
-    let m = evaluate_query(
-        &scores,
-        &labels,
-        &Options {
-            k: 3,
-            ..Options::default()
-        },
-    )?;
+    let m = evaluate_query(&scores, &labels, &top_k(3))?;
     // AP = (1/1 + 2/3) / 2 = 5/6.
     assert_abs_diff_eq!(
         m.average_precision.unwrap_or(f64::NAN),
@@ -197,26 +192,14 @@ fn untied_metrics_by_hand() -> R {
     let idcg = 3.0 + 2.0 / 3.0_f64.log2() + 0.5;
     assert_abs_diff_eq!(m.ndcg_at_k.unwrap_or(f64::NAN), 3.5 / idcg, epsilon = 1e-15);
     // Exponential gains 7, 0, 1, 0, 3: DCG@3 = 7 + 1/2, IDCG@3 = 7 + 3/log2(3) + 1/2.
-    let e = evaluate_query(
-        &scores,
-        &labels,
-        &Options {
-            k: 3,
-            ..Options::default()
-        }
-        .with_gain(Exponential),
-    )?;
+    let e = evaluate_query(&scores, &labels, &top_k(3).with_gain(Exponential))?;
     let idcg = 7.0 + 3.0 / 3.0_f64.log2() + 0.5;
     assert_abs_diff_eq!(e.ndcg_at_k.unwrap_or(f64::NAN), 7.5 / idcg, epsilon = 1e-15);
     // A closure gain: 1 for any positive mean grade (binary nDCG).
     let b = evaluate_query(
         &scores,
         &labels,
-        &Options {
-            k: 3,
-            ..Options::default()
-        }
-        .with_gain(|g: f64| if g > 0.0 { 1.0 } else { 0.0 }),
+        &top_k(3).with_gain(|g: f64| if g > 0.0 { 1.0 } else { 0.0 }),
     )?;
     // Gains 1,0,1,0,1: DCG@3 = 1 + 1/2, IDCG@3 = 1 + 1/log2(3) + 1/2.
     let idcg = 1.5 + 1.0 / 3.0_f64.log2();
@@ -266,14 +249,7 @@ fn tied_metrics_by_hand() -> R {
     //   N R R: AP = (1/2 + 2/3)/2 = 7/12, RR = 1/2, P@1 = 0, P@2 = 1/2
     // Expectations: AP = 17/24, RR = 3/4, P@1 = 1/2, R-precision = P@2 = 1/2.
     let labels = [lbl(true, 3.0), lbl(false, -1.0), lbl(true, 1.0)];
-    let m = evaluate_query(
-        &[0.9, 0.9, 0.1],
-        &labels,
-        &Options {
-            k: 1,
-            ..Options::default()
-        },
-    )?;
+    let m = evaluate_query(&[0.9, 0.9, 0.1], &labels, &top_k(1))?;
     assert_abs_diff_eq!(
         m.average_precision.unwrap_or(f64::NAN),
         17.0 / 24.0,
@@ -284,14 +260,7 @@ fn tied_metrics_by_hand() -> R {
     assert_abs_diff_eq!(m.r_precision.unwrap_or(f64::NAN), 0.5, epsilon = 1e-15);
     // nDCG@2, linear gains 3, 0, 1. Orders: DCG@2 = 3 or 0 + 3/log2 3; mean
     // (3 + 3/log2 3)/2. Ideal: 3 + 1/log2 3.
-    let m = evaluate_query(
-        &[0.9, 0.9, 0.1],
-        &labels,
-        &Options {
-            k: 2,
-            ..Options::default()
-        },
-    )?;
+    let m = evaluate_query(&[0.9, 0.9, 0.1], &labels, &top_k(2))?;
     let expected = (3.0 + 3.0 / 3.0_f64.log2()) / 2.0 / (3.0 + 1.0 / 3.0_f64.log2());
     assert_abs_diff_eq!(m.ndcg_at_k.unwrap_or(f64::NAN), expected, epsilon = 1e-15);
     // All tied, 1 relevant of 4: RR = (1 + 1/2 + 1/3 + 1/4)/4 = 25/48; AP the same.
@@ -659,7 +628,7 @@ proptest! {
         let missing: Vec<Label> = extra.iter().map(|&(r, g)| Label::new(r, f64::from(g))).collect();
         let extra_rel = extra.iter().filter(|x| x.0).count();
         let extra_gains: Vec<f64> = extra.iter().map(|x| f64::from(x.1)).collect();
-        let got = evaluate_query_with_missing(&fs, &to_labels(&labels), &missing, &Options { k, ..Options::default() }).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let got = evaluate_query_with_missing(&fs, &to_labels(&labels), &missing, &top_k(k)).map_err(|e| TestCaseError::fail(e.to_string()))?;
         let want = brute_force(&scores, &labels, extra_rel, &extra_gains, k);
         prop_assert_eq!(got.relevant, want.relevant);
         prop_assert!(close(got.average_precision, want.average_precision), "AP {:?} vs {:?}", got, want);
@@ -673,7 +642,7 @@ proptest! {
     #[test]
     fn metrics_in_unit_interval_and_order_free((scores, labels) in query_strategy(40), k in 1..50_usize, rot in 0..40_usize) {
         let fs: Vec<f64> = scores.iter().map(|&s| f64::from(s) * 0.1).collect();
-        let o = Options { k, ..Options::default() }.with_gain(Exponential);
+        let o = top_k(k).with_gain(Exponential);
         let m = evaluate_query(&fs, &to_labels(&labels), &o).map_err(|e| TestCaseError::fail(e.to_string()))?;
         for v in [m.average_precision, Some(m.precision_at_k), m.r_precision, m.reciprocal_rank, m.ndcg_at_k].into_iter().flatten() {
             prop_assert!((0.0..=1.0).contains(&v), "{:?}", m);

@@ -3,7 +3,7 @@
 //! Python oracle), and line-numbered errors for malformed input.
 
 use adaptive_comp_metrics::relevance::{
-    Class, JudgementColumns, Location, Options, RelevanceError, Scale, ScoreColumns, Thresholds,
+    Class, JudgementColumns, Location, RelevanceError, Scale, ScoreColumns, Thresholds,
     evaluate_run, judgement_records, read_judgements, read_run,
 };
 use approx::assert_abs_diff_eq;
@@ -11,6 +11,8 @@ use std::fs::File;
 use std::io::BufReader;
 
 use crate::relevance_trec::data_path;
+
+use crate::top_k;
 
 fn data(name: &str) -> Result<BufReader<File>, Box<dyn std::error::Error>> {
     Ok(BufReader::new(File::open(data_path(name))?))
@@ -62,14 +64,7 @@ fn sample_files_match_the_python_oracle() -> TestResult {
 
     let run = read_run(data("model.csv")?, &ScoreColumns::default())?;
     assert_eq!(run.len(), 14);
-    let report = evaluate_run(
-        &a,
-        &run,
-        &Options {
-            k: 3,
-            ..Options::default()
-        },
-    )?;
+    let report = evaluate_run(&a, &run, &top_k(3))?;
     // expected.py, per query: ap, P@3, R-precision, RR, nDCG@3.
     let want = [
         (

@@ -16,6 +16,8 @@ use proptest::prelude::*;
 use std::collections::HashMap;
 use std::path::PathBuf;
 
+use crate::top_k;
+
 type TestResult = Result<(), Box<dyn std::error::Error>>;
 
 /// The file `name` of the relevance test data (`tests/data/relevance/`).
@@ -190,10 +192,7 @@ fn tie_aware_mode_matches_the_slice_api() -> TestResult {
                 Measure::Ndcg => usize::MAX,
                 other => other.cutoff().unwrap_or(10),
             };
-            let o = Options {
-                k,
-                ..Options::default()
-            };
+            let o = top_k(k);
             let want = evaluate_query_with_missing(scores, &labels, &missing, &o)?;
             let w = match m {
                 Measure::AveragePrecision => want.average_precision,
@@ -216,6 +215,23 @@ fn tie_aware_mode_matches_the_slice_api() -> TestResult {
 
 /// Reads qrels and a run from text into fresh ids and evaluates them (shared
 /// with `relevance_trec_official`).
+/// The first row's values, undefined as NaN.
+pub(crate) fn first_row(r: &TrecReport) -> Vec<f64> {
+    r.row(0)
+        .unwrap_or(&[])
+        .iter()
+        .map(|v| v.unwrap_or(f64::NAN))
+        .collect()
+}
+
+/// The default options at the relevance level `level`.
+pub(crate) fn at_level(level: i32) -> TrecOptions {
+    TrecOptions {
+        relevance_level: level,
+        ..TrecOptions::default()
+    }
+}
+
 pub(crate) fn eval(
     qrels: &str,
     run: &str,
@@ -280,12 +296,7 @@ fn trec_eval_conventions_by_hand() -> TestResult {
     let run =
         "q Q0 d10 1 0.5 r\nq Q0 dx 2 0.5 r\nq Q0 d9 3 0.5 r\nq Q0 d5 4 0.9 r\nq Q0 d1 5 0.1 r\n";
     let r = eval(qrels, run, &ALL, &TrecOptions::default())?;
-    let v: Vec<f64> = r
-        .row(0)
-        .ok_or("row")?
-        .iter()
-        .map(|x| x.unwrap_or(f64::NAN))
-        .collect();
+    let v = first_row(&r);
     // AP = (1/3 + 2/4)/2; P@5 = 2/5; P@10 = 2/10; R = 2: R-prec = 0/2; RR = 1/3.
     assert_eq!(v[0], (1.0 / 3.0 + 2.0 / 4.0) / 2.0);
     assert_eq!((v[1], v[2], v[3], v[4]), (0.4, 0.2, 0.0, 1.0 / 3.0));
@@ -296,11 +307,7 @@ fn trec_eval_conventions_by_hand() -> TestResult {
     );
     assert_eq!((v[8], v[9], v[10]), (5.0, 2.0, 2.0));
     // Relevance level 2: only d10 relevant, at rank 4.
-    let l2 = TrecOptions {
-        relevance_level: 2,
-        ..TrecOptions::default()
-    };
-    let r = eval(qrels, run, &[Measure::AveragePrecision], &l2)?;
+    let r = eval(qrels, run, &[Measure::AveragePrecision], &at_level(2))?;
     assert_eq!(r.summary[0].value, Some(0.25));
     // Tie-aware: d10, d9, dx tied at ranks 2–4 with two relevant of three.
     // E[AP] = (1/R)(r/n) Σ_{t=1..3} (1 + (t−1)/2)/(1 + t), R = r = 2, n = 3:

@@ -10,25 +10,15 @@
 #![allow(clippy::float_cmp)]
 
 use adaptive_comp_metrics::relevance::{
-    Ids, Measure, NoRelevant, Qrels, RelevanceError, Ties, TrecEvalVersion, TrecOptions,
-    TrecReport, TrecRun, TrecSyntax, evaluate_trec, read_trec_qrels_with, read_trec_run,
-    read_trec_run_with,
+    Ids, Measure, NoRelevant, Qrels, RelevanceError, Ties, TrecEvalVersion, TrecOptions, TrecRun,
+    TrecSyntax, evaluate_trec, read_trec_qrels_with, read_trec_run, read_trec_run_with,
 };
 use proptest::prelude::*;
 use std::collections::HashMap;
 
-use super::relevance_trec::eval;
+use super::relevance_trec::{at_level, eval, first_row};
 
 type TestResult = Result<(), Box<dyn std::error::Error>>;
-
-/// The first row's values, undefined as NaN.
-fn first_row(r: &TrecReport) -> Vec<f64> {
-    r.row(0)
-        .unwrap_or(&[])
-        .iter()
-        .map(|v| v.unwrap_or(f64::NAN))
-        .collect()
-}
 
 const V9: TrecOptions = TrecOptions {
     relevance_level: 1,
@@ -183,18 +173,10 @@ fn bpref_counts_only_judged_documents() -> TestResult {
         [0.0]
     );
     // Level 2: nothing relevant: undefined (trec_eval prints 0).
-    let l2 = TrecOptions {
-        relevance_level: 2,
-        ..TrecOptions::default()
-    };
-    assert!(first_row(&eval(qrels, run, &b, &l2)?)[0].is_nan());
+    assert!(first_row(&eval(qrels, run, &b, &at_level(2))?)[0].is_nan());
     // Level 0: every judged document is relevant, none non-relevant (N = 0):
     // bpref = relevant retrieved / R = 5/5.
-    let l0 = TrecOptions {
-        relevance_level: 0,
-        ..TrecOptions::default()
-    };
-    assert_eq!(first_row(&eval(qrels, run, &b, &l0)?), [1.0]);
+    assert_eq!(first_row(&eval(qrels, run, &b, &at_level(0))?), [1.0]);
     // No judged non-relevant document at level 1: every relevant one
     // retrieved scores 1; r2 not retrieved: 1/2.
     let r = eval(

@@ -5,8 +5,8 @@
 
 use adaptive_comp_metrics::triplet::{
     Comparison, ComparisonKind, ComparisonKind::*, Decimals, FormatProblem, FormatWarning,
-    ReadMode, TiePolicy, TripletError, WordProblem, read_dataset, read_dataset_with, read_word2vec,
-    score, write_dataset,
+    ReadMode, TiePolicy, TripletError, TripletScore, WordProblem, read_dataset, read_dataset_with,
+    read_word2vec, score, write_dataset,
 };
 use proptest::prelude::*;
 
@@ -15,7 +15,12 @@ fn read(text: &str) -> Result<Vec<Comparison>, TripletError> {
 }
 
 fn format_err(text: &str) -> (usize, FormatProblem) {
-    match read(text) {
+    format_error(read(text))
+}
+
+/// The line and problem of a format error `r`.
+fn format_error<T: std::fmt::Debug>(r: Result<T, TripletError>) -> (usize, FormatProblem) {
+    match r {
         Err(TripletError::Format { line, problem }) => (line, problem),
         other => panic!("expected a format error, got {other:?}"),
     }
@@ -307,6 +312,22 @@ fn reference(key: &str) -> f64 {
     line[key.len() + 1..].parse().unwrap()
 }
 
+/// Asserts that the overall score of a reading of `missing_blank.txt` is
+/// `overall`, and that it and the distractor and random sections' scores
+/// are the published evaluator's values for that reading (within 1e-12).
+fn assert_reading(s: &TripletScore, reading: &str, overall: f64) {
+    let close = |a: Option<f64>, b: f64| (a.unwrap() - b).abs() < 1e-12;
+    assert!(close(
+        s.overall.score(),
+        reference(&format!("{reading} all"))
+    ));
+    assert!(close(s.overall.score(), overall), "{reading}");
+    for (section, got) in [("distractors", &s.distractor), ("randoms", &s.random)] {
+        let want = reference(&format!("{reading} {section}"));
+        assert!(close(got.score(), want), "{reading} {section}");
+    }
+}
+
 #[test]
 fn missing_blank_line_scores_lenient_and_as_the_published_evaluator() {
     // Expected values: gen_missing_blank_scores.py, which runs the published
@@ -321,15 +342,9 @@ fn missing_blank_line_scores_lenient_and_as_the_published_evaluator() {
     let (c, _) = lenient(&text).unwrap();
     // The evaluator counts a tie as choosing w2 (ChooseSecond); no tie here.
     let s = score(&c, &v, TiePolicy::ChooseSecond).unwrap();
-    let close = |a: Option<f64>, b: f64| (a.unwrap() - b).abs() < 1e-12;
-    assert!(close(s.overall.score(), reference("lenient all")));
-    assert!(close(s.overall.score(), 10.2 / 12.2));
-    assert!(close(
-        s.distractor.score(),
-        reference("lenient distractors")
-    ));
-    assert!(close(s.random.score(), reference("lenient randoms")));
-    assert!(close(s.positive.score(), reference("lenient positives")));
+    assert_reading(&s, "lenient", 10.2 / 12.2);
+    let positives = s.positive.score().unwrap();
+    assert!((positives - reference("lenient positives")).abs() < 1e-12);
     // The evaluator's reading: block 2 under the previous target.
     let as_evaluator: Vec<Comparison> = c
         .iter()
@@ -342,13 +357,7 @@ fn missing_blank_line_scores_lenient_and_as_the_published_evaluator() {
         })
         .collect();
     let s = score(&as_evaluator, &v, TiePolicy::ChooseSecond).unwrap();
-    assert!(close(s.overall.score(), reference("evaluator all")));
-    assert!(close(s.overall.score(), 6.2 / 12.2));
-    assert!(close(
-        s.distractor.score(),
-        reference("evaluator distractors")
-    ));
-    assert!(close(s.random.score(), reference("evaluator randoms")));
+    assert_reading(&s, "evaluator", 6.2 / 12.2);
 }
 
 #[test]
@@ -371,13 +380,7 @@ fn lenient_mode_changes_nothing_else() {
         }
     );
     assert_eq!(e.0[1], Comparison::new("u", "x", "y", 1.0, Positive));
-    assert!(matches!(
-        lenient("t\nu\nx,1,y,0\n"),
-        Err(TripletError::Format {
-            line: 1,
-            problem: P::EmptyGroup
-        })
-    ));
+    assert_eq!(format_error(lenient("t\nu\nx,1,y,0\n")), (1, P::EmptyGroup));
     // A misspelt header becomes a target (named by the warning), and the
     // file is read accordingly.
     let (c, w) = lenient("t\na,1,b,0\ndistractor\nc,1,d,0\n").unwrap();
@@ -390,20 +393,11 @@ fn lenient_mode_changes_nothing_else() {
     );
     assert_eq!(c[1].target, "distractor");
     // Other malformations stay errors with their line.
-    assert!(matches!(
-        lenient("t\na,1,b\n"),
-        Err(TripletError::Format {
-            line: 2,
-            problem: P::FieldCount { found: 3 }
-        })
-    ));
-    assert!(matches!(
-        lenient("a,1,b,0\n"),
-        Err(TripletError::Format {
-            line: 1,
-            problem: P::MissingTarget
-        })
-    ));
+    assert_eq!(
+        format_error(lenient("t\na,1,b\n")),
+        (2, P::FieldCount { found: 3 })
+    );
+    assert_eq!(format_error(lenient("a,1,b,0\n")), (1, P::MissingTarget));
     // Two missing blank lines: two warnings, in file order.
     let (_, w) = lenient("t\na,1,b,0\nu\nc,1,d,0\nv\ne,1,f,0\n").unwrap();
     assert_eq!(
@@ -426,13 +420,10 @@ fn published_vb_inf() {
     // it under Python 2.7).
     let path = std::env::var("AG_VB_INF").expect("AG_VB_INF");
     let bytes = std::fs::read(path).unwrap();
-    assert!(matches!(
-        read_dataset(&bytes[..]),
-        Err(TripletError::Format {
-            line: 10,
-            problem: FormatProblem::UnknownSection
-        })
-    ));
+    assert_eq!(
+        format_error(read_dataset(&bytes[..])),
+        (10, FormatProblem::UnknownSection)
+    );
     let d = read_dataset_with(&bytes[..], ReadMode::Lenient).unwrap();
     assert_eq!(d.warnings.len(), 1);
     assert!(matches!(

@@ -13,6 +13,8 @@ use adaptive_comp_metrics::{
 };
 use proptest::prelude::*;
 
+use crate::benchmark;
+
 /// A model given by a table of similarities (symmetric); `None` = unknown.
 struct Table(HashMap<(String, String), f64>);
 
@@ -35,13 +37,7 @@ fn table(rows: &[(&str, &str, f64)]) -> Table {
 }
 
 fn bench(rows: &[(&str, &str, f64)]) -> Benchmark {
-    Benchmark::new(
-        "b",
-        rows.iter()
-            .map(|(a, b, s)| WordPair::new(*a, *b, *s))
-            .collect(),
-    )
-    .unwrap()
+    benchmark("b", rows)
 }
 
 /// Pearson's r by the textbook formula.
@@ -133,13 +129,7 @@ fn standardised_coefficients_sit_beside_the_raw_ones() {
     let rows: Vec<(String, String, f64)> = (0..12)
         .map(|i| (format!("w{i}"), format!("v{i}"), f64::from(12 - i)))
         .collect();
-    let b = Benchmark::new(
-        "b",
-        rows.iter()
-            .map(|(a, c, s)| WordPair::new(a.as_str(), c.as_str(), *s))
-            .collect(),
-    )
-    .unwrap();
+    let b = benchmark("b", &rows);
     let sims: Vec<(&str, &str, f64)> = rows
         .iter()
         .enumerate()
@@ -268,15 +258,10 @@ fn case_folding_lowercases_where_gensim_uppercases() {
 #[test]
 fn comparison_table_in_model_then_benchmark_order() {
     let b1 = bench(&[("a", "b", 3.0), ("a", "c", 2.0), ("b", "c", 1.0)]);
-    let b2 = Benchmark::new(
+    let b2 = benchmark(
         "second",
-        vec![
-            WordPair::new("a", "b", 1.0),
-            WordPair::new("a", "c", 2.0),
-            WordPair::new("b", "c", 3.0),
-        ],
-    )
-    .unwrap();
+        &[("a", "b", 1.0), ("a", "c", 2.0), ("b", "c", 3.0)],
+    );
     let m1 = table(&[("a", "b", 0.9), ("a", "c", 0.5), ("b", "c", 0.1)]);
     let m2 = table(&[("a", "b", 0.1), ("a", "c", 0.5)]);
     let models: [(&str, &(dyn Similarity + Sync)); 2] = [("m1", &m1), ("m2", &m2)];

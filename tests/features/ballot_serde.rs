@@ -196,18 +196,11 @@ fn tampered_states_are_refused() {
     refused(
         &|v| {
             // Swap the two halves' roles: make ballot 2 hold the worst items.
-            let prev: Vec<u64> = v["ballots"][0]["items"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|x| x.as_u64().unwrap())
-                .collect();
-            let kept: Vec<u64> = v["ballots"][1]["items"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|x| x.as_u64().unwrap())
-                .collect();
+            let items = |ballot: usize| -> Vec<u64> {
+                let items = v["ballots"][ballot]["items"].as_array().unwrap();
+                items.iter().map(|x| x.as_u64().unwrap()).collect()
+            };
+            let (prev, kept) = (items(0), items(1));
             let dropped: Vec<u64> = prev.into_iter().filter(|i| !kept.contains(i)).collect();
             v["ballots"][1]["items"] = dropped.into();
         },

@@ -29,21 +29,13 @@ fn nums(v: &Value) -> Vec<f64> {
 
 /// The comparisons of one reference set.
 fn comparisons(set: &Value) -> Comparisons {
-    let items: Vec<&str> = set["items"]
-        .as_array()
+    let strs = |key: &str| -> Vec<&str> {
+        let values = set[key].as_array().unwrap();
+        values.iter().map(|v| v.as_str().unwrap()).collect()
+    };
+    let mut c = Comparisons::with_items(strs("items"))
         .unwrap()
-        .iter()
-        .map(|v| v.as_str().unwrap())
-        .collect();
-    let workers: Vec<&str> = set["workers"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_str().unwrap())
-        .collect();
-    let mut c = Comparisons::with_items(items)
-        .unwrap()
-        .fix_workers(workers)
+        .fix_workers(strs("workers"))
         .unwrap()
         .shown_in_order(set["shown_in_order"].as_bool().unwrap());
     for r in set["records"].as_array().unwrap() {
@@ -61,6 +53,11 @@ fn comparisons(set: &Value) -> Comparisons {
 
 fn sets() -> Vec<Value> {
     expected()["sets"].as_array().unwrap().clone()
+}
+
+/// The reference set called `name`.
+fn set_named(name: &str) -> Value {
+    sets().into_iter().find(|s| s["name"] == name).unwrap()
 }
 
 fn close(got: &[f64], want: &[f64], tol: f64, what: &str) {
@@ -148,15 +145,12 @@ fn standard_errors_equal_the_inverse_of_the_finite_difference_hessian() {
                 continue;
             };
             let fit = model.fit(&data).unwrap();
-            let u = fit
-                .uncertainty(&data, &Inference::new().draws(200).unwrap())
-                .unwrap();
-            assert_eq!(u.method, Method::Exact);
-            close(
-                &u.standard_errors,
-                &nums(&reference["se"]),
-                1e-6,
-                &format!("{name} {key} se"),
+            exact_se(
+                &format!("{name} {key}"),
+                &data,
+                &fit,
+                reference,
+                (200, 1e-6),
             );
             seen += 1;
         }
@@ -187,11 +181,7 @@ fn crowdkit_bradley_terry_never_has_a_higher_likelihood() {
 
 #[test]
 fn crowdkit_fixture_abc_has_no_finite_maximum_without_a_prior() {
-    let set = sets()
-        .into_iter()
-        .find(|s| s["name"] == "crowdkit_abc")
-        .unwrap();
-    let data = comparisons(&set);
+    let data = comparisons(&set_named("crowdkit_abc"));
     assert_eq!(
         BradleyTerry::new().fit(&data).unwrap_err(),
         PairwiseError::NoFiniteMaximum {
@@ -232,22 +222,24 @@ fn noisy_close(name: &str, fit: &adaptive_comp_metrics::pairwise::Fit, reference
     close(&b, &nums(&reference["bias"]), 1e-5, &format!("{name} bias"));
 }
 
-/// The standard errors of a noisy fit against the reference's.
-fn noisy_se(
-    name: &str,
+/// The standard errors of a fit (exact, asked for with `draws`) against
+/// the reference's, within `tolerance`.
+fn exact_se(
+    what: &str,
     data: &Comparisons,
     fit: &adaptive_comp_metrics::pairwise::Fit,
     reference: &Value,
+    (draws, tolerance): (usize, f64),
 ) {
     let u = fit
-        .uncertainty(data, &Inference::new().draws(100).unwrap())
+        .uncertainty(data, &Inference::new().draws(draws).unwrap())
         .unwrap();
     assert_eq!(u.method, Method::Exact);
     close(
         &u.standard_errors,
         &nums(&reference["se"]),
-        1e-5,
-        &format!("{name} se"),
+        tolerance,
+        &format!("{what} se"),
     );
 }
 
@@ -266,7 +258,7 @@ fn the_noisy_model_reaches_the_independent_optimum_and_beats_crowdkit() {
             Ok(fit) => {
                 assert!(interior, "{name}: the reference's maximum is at infinity");
                 noisy_close(name, &fit, ml);
-                noisy_se(name, &data, &fit, ml);
+                exact_se(name, &data, &fit, ml, (100, 1e-5));
                 // Crowd-Kit stops short: its likelihood is far below.
                 let ck = &set["crowdkit_noisy"];
                 assert!(fit.log_likelihood > num(&ck["loglik"]) + 1.0, "{name}");
@@ -283,7 +275,7 @@ fn the_noisy_model_reaches_the_independent_optimum_and_beats_crowdkit() {
         let sd = num(&set["prior_sd"]);
         let fit = model.prior_sd(sd).unwrap().fit(&data).unwrap();
         noisy_close(&format!("{name} (prior)"), &fit, map);
-        noisy_se(&format!("{name} (prior)"), &data, &fit, map);
+        exact_se(&format!("{name} (prior)"), &data, &fit, map, (100, 1e-5));
         seen += 1;
     }
     assert_eq!(seen, 2);
@@ -296,10 +288,7 @@ fn the_noisy_model_reaches_the_independent_optimum_and_beats_crowdkit() {
 /// the plain model.
 #[test]
 fn the_noisy_model_on_crowdkits_fixtures() {
-    let set = sets()
-        .into_iter()
-        .find(|s| s["name"] == "crowdkit_equal")
-        .unwrap();
+    let set = set_named("crowdkit_equal");
     let data = comparisons(&set);
     assert!(matches!(
         NoisyBradleyTerry::new().fit(&data),
@@ -318,11 +307,7 @@ fn the_noisy_model_on_crowdkits_fixtures() {
     );
     // Every answer is the first item: the careless leaning explains them all.
     assert!(fit.log_likelihood > -1e-6, "{}", fit.log_likelihood);
-    let set = sets()
-        .into_iter()
-        .find(|s| s["name"] == "crowdkit_abc")
-        .unwrap();
-    let data = comparisons(&set);
+    let data = comparisons(&set_named("crowdkit_abc"));
     assert!(matches!(
         NoisyBradleyTerry::new().fit(&data),
         Err(PairwiseError::NoFiniteMaximum { .. })

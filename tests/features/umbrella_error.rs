@@ -22,6 +22,18 @@ where
     Ok(r?)
 }
 
+/// The core error below a module error `e` once wrapped, if any.
+#[cfg(any(feature = "uncertainty", feature = "simulator"))]
+fn correlation_source<E>(e: E) -> Option<CorrelationError>
+where
+    Error: From<E>,
+{
+    let any = Error::from(e);
+    any.source()
+        .and_then(|s| s.downcast_ref::<CorrelationError>())
+        .cloned()
+}
+
 /// Everything the wrapper promises about a module error `module` that a
 /// real call returned: `?` converts it into the variant `variant` selects,
 /// which holds it unchanged; `Display` is the module error's message,
@@ -482,12 +494,7 @@ mod uncertainty {
             "permutation 17: x is constant: the coefficient is undefined",
             variant,
         );
-        let any = Error::from(e);
-        assert_eq!(
-            any.source()
-                .and_then(|s| s.downcast_ref::<CorrelationError>()),
-            Some(&inner)
-        );
+        assert_eq!(correlation_source(e), Some(inner));
         // A transparent module variant forwards too: no source below the
         // core error.
         let any = Error::from(UncertaintyError::from(inner));
@@ -542,11 +549,9 @@ mod simulator {
             "metric picky in simulation 0: the coefficient is undefined: always",
             variant,
         );
-        let any = Error::from(e);
         assert_eq!(
-            any.source()
-                .and_then(|s| s.downcast_ref::<CorrelationError>()),
-            Some(&CorrelationError::Undefined { reason: "always" })
+            correlation_source(e),
+            Some(CorrelationError::Undefined { reason: "always" })
         );
     }
 

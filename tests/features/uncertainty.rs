@@ -198,39 +198,29 @@ fn results_do_not_depend_on_the_thread_count() {
     let x: Vec<f64> = (0..40).map(|_| data.random()).collect();
     let y: Vec<f64> = x.iter().map(|v| v + data.random::<f64>()).collect();
     let z: Vec<f64> = x.iter().map(|v| v + 2.0 * data.random::<f64>()).collect();
-    let perm = |t| {
-        Permutations::new(301)
-            .threads(threads(t))
-            .test(&TopWeightedTau::new(), &x, &y, &mut rng(8))
-            .unwrap()
-    };
+    // Each run with `count` replicates on `t` threads.
+    let perms = |count, t| Permutations::new(count).threads(threads(t));
+    let boots = |count, t| Bootstrap::new(count).threads(threads(t));
+    let (rho_w, tau_w) = (TopWeightedRho::new(), TopWeightedTau::new());
+    let perm = |t| perms(301, t).test(&tau_w, &x, &y, &mut rng(8)).unwrap();
     let moments = |t| {
-        Permutations::new(301)
-            .threads(threads(t))
-            .null_moments(&TopWeightedRho::new(), &x, &y, &mut rng(8))
+        perms(301, t)
+            .null_moments(&rho_w, &x, &y, &mut rng(8))
             .unwrap()
     };
-    let boot = |t| {
-        Bootstrap::new(257)
-            .threads(threads(t))
-            .run(&TopWeightedRho::new(), &x, &y, &mut rng(9))
-            .unwrap()
-    };
+    let boot = |t| boots(257, t).run(&rho_w, &x, &y, &mut rng(9)).unwrap();
     let vigna = |t| {
-        Permutations::new(201)
-            .threads(threads(t))
+        perms(201, t)
             .test(&VignaTau::default(), &x, &y, &mut rng(8))
             .unwrap()
     };
     let paired_test = |t| {
-        Permutations::new(203)
-            .threads(threads(t))
+        perms(203, t)
             .paired(&Spearman, &x, &y, &z, &mut rng(10))
             .unwrap()
     };
     let paired_ci = |t| {
-        Bootstrap::new(203)
-            .threads(threads(t))
+        boots(203, t)
             .paired(&KendallTauB, &x, &y, &z, &mut rng(10))
             .unwrap()
     };

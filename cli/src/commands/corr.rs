@@ -5,9 +5,10 @@ use std::path::{Path, PathBuf};
 
 use adaptive_comp_metrics::uncertainty::{
     Bootstrap, ConfidenceInterval, Histogram, Permutations, TopWeightedRho, TopWeightedTau,
+    UncertaintyError,
 };
 use adaptive_comp_metrics::{
-    Alternative, CorrelationError, Hyperbolic, OffsetQuadratic, Scheme, TopWeighted,
+    Alternative, CorrelationError, Hyperbolic, OffsetQuadratic, Scheme, TopWeighted, Weigher,
     first_rank_fraction, kendall_tau_b, pearson, spearman, weighted_tau,
 };
 use rand::SeedableRng;
@@ -16,6 +17,7 @@ use serde_json::json;
 use crate::error::{Failure, Outcome};
 use crate::input::{self, Columns};
 use crate::output::{Ctx, Format, FormatArg, Out, Table};
+use crate::plot::BINS;
 use crate::progress::Progress;
 
 const AFTER: &str = "\
@@ -175,21 +177,13 @@ fn resample(a: &Args, ctx: &Ctx, human: &[f64], model: &[f64]) -> Outcome<Resamp
     if let Some(n) = a.permutations {
         let p = Permutations::new(n as usize).alternative(Alternative::Greater);
         bar.message(format!("{n} permutations of ρ_w"));
-        // With --plot the same run also bins its permuted values (the test
-        // is bit for bit the plain one).
-        let t = if a.plot.is_some() {
-            let (t, h) = p.test_with_histogram(
-                &TopWeightedRho::new(),
-                human,
-                model,
-                crate::plot::BINS,
-                &mut rng,
-            )?;
-            r.null_rho = Some(h);
-            t
-        } else {
-            p.test(&TopWeightedRho::new(), human, model, &mut rng)?
-        };
+        let t = binned_if(
+            a.plot.is_some(),
+            &mut r.null_rho,
+            &mut rng,
+            |rng| p.test(&TopWeightedRho::new(), human, model, rng),
+            |rng| p.test_with_histogram(&TopWeightedRho::new(), human, model, BINS, rng),
+        )?;
         r.p_rho = Some((t.p_value, t.standard_error));
         bar.inc(1);
         bar.message(format!("{n} permutations of τ_w"));
@@ -200,25 +194,42 @@ fn resample(a: &Args, ctx: &Ctx, human: &[f64], model: &[f64]) -> Outcome<Resamp
     if let Some(n) = a.bootstrap {
         let b = Bootstrap::new(n as usize);
         bar.message(format!("{n} bootstrap resamples of ρ_w"));
-        r.ci_rho = Some(if a.plot.is_some() {
-            let (ci, h) = b.run_with_histogram(
-                &TopWeightedRho::new(),
-                human,
-                model,
-                crate::plot::BINS,
-                &mut rng,
-            )?;
-            r.boot_rho = Some(h);
-            ci
-        } else {
-            b.run(&TopWeightedRho::new(), human, model, &mut rng)?
-        });
+        r.ci_rho = Some(binned_if(
+            a.plot.is_some(),
+            &mut r.boot_rho,
+            &mut rng,
+            |rng| b.run(&TopWeightedRho::new(), human, model, rng),
+            |rng| b.run_with_histogram(&TopWeightedRho::new(), human, model, BINS, rng),
+        )?);
         bar.inc(1);
         bar.message(format!("{n} bootstrap resamples of τ_w"));
         r.ci_tau = Some(b.run(&TopWeightedTau::new(), human, model, &mut rng)?);
         bar.inc(1);
     }
     Ok(r)
+}
+
+/// ρ_w and τ_w of `human` and `model` with the weights of `w`.
+fn both<W: Weigher>(w: &TopWeighted<W>, human: &[f64], model: &[f64]) -> Outcome<(f64, f64)> {
+    Ok((w.rho(human, model)?.rho, w.tau(human, model)?.tau))
+}
+
+/// A resampling run: with `--plot` (`binned`) the variant that also bins
+/// the resampled values into `histogram` (the result is bit for bit the
+/// plain run's), else `plain`.
+fn binned_if<T, R>(
+    binned: bool,
+    histogram: &mut Option<Histogram>,
+    rng: &mut R,
+    plain: impl FnOnce(&mut R) -> Result<T, UncertaintyError>,
+    with_histogram: impl FnOnce(&mut R) -> Result<(T, Histogram), UncertaintyError>,
+) -> Result<T, UncertaintyError> {
+    if !binned {
+        return plain(rng);
+    }
+    let (t, h) = with_histogram(rng)?;
+    *histogram = Some(h);
+    Ok(t)
 }
 
 /// `--plot`: ρ_w's permutation null (or, without permutations, its
@@ -337,30 +348,22 @@ fn report(a: &Args, ctx: &Ctx, human: &[f64], model: &[f64], out: &mut Out) -> O
                 ],
                 1,
             );
-            let num = |v: Option<f64>| v.map_or_else(String::new, |v| v.to_string());
-            let ci =
-                |c: &Option<ConfidenceInterval>| (num(c.map(|c| c.lower)), num(c.map(|c| c.upper)));
-            let (lo, hi) = ci(&extra.ci_rho);
-            t.row(vec![
-                "rho_w".into(),
-                num(Some(rho_w.rho)),
-                num(rho_s.as_ref().ok().map(|s| s.value)),
-                String::new(),
-                num(extra.p_rho.map(|p| p.0)),
-                lo,
-                hi,
-            ]);
-            let (lo, hi) = ci(&extra.ci_tau);
-            t.row(vec![
-                "tau_w".into(),
-                num(Some(tau_w.tau)),
-                num(tau_s.as_ref().ok().map(|s| s.value)),
-                String::new(),
-                num(extra.p_tau.map(|p| p.0)),
-                lo,
-                hi,
-            ]);
-            for (name, v, p2, pg) in [
+            // A row: value, standardised, p two-sided and greater, interval.
+            let mut row = |name: &str, cells: [Option<f64>; 6]| {
+                let mut rec = vec![name.to_owned()];
+                rec.extend(cells.map(|v| v.map_or_else(String::new, |v| v.to_string())));
+                t.row(rec);
+            };
+            let rho_std = rho_s.as_ref().ok().map(|s| s.value);
+            let tau_std = tau_s.as_ref().ok().map(|s| s.value);
+            for (name, value, standardised, p, ci) in [
+                ("rho_w", rho_w.rho, rho_std, extra.p_rho, extra.ci_rho),
+                ("tau_w", tau_w.tau, tau_std, extra.p_tau, extra.ci_tau),
+            ] {
+                let (p, lower, upper) = (p.map(|p| p.0), ci.map(|c| c.lower), ci.map(|c| c.upper));
+                row(name, [Some(value), standardised, None, p, lower, upper]);
+            }
+            for (name, value, p_two, p_greater) in [
                 ("spearman", rho.rho, rho.p_value(two), rho.p_value(greater)),
                 (
                     "kendall_tau_b",
@@ -370,25 +373,10 @@ fn report(a: &Args, ctx: &Ctx, human: &[f64], model: &[f64], out: &mut Out) -> O
                 ),
                 ("pearson", r.r, r.p_value(two), r.p_value(greater)),
             ] {
-                t.row(vec![
-                    name.into(),
-                    num(Some(v)),
-                    String::new(),
-                    num(Some(p2)),
-                    num(Some(pg)),
-                    String::new(),
-                    String::new(),
-                ]);
+                let (p_two, p_greater) = (Some(p_two), Some(p_greater));
+                row(name, [Some(value), None, p_two, p_greater, None, None]);
             }
-            t.row(vec![
-                "weighted_tau".into(),
-                num(Some(vigna)),
-                String::new(),
-                String::new(),
-                String::new(),
-                String::new(),
-                String::new(),
-            ]);
+            row("weighted_tau", [Some(vigna), None, None, None, None, None]);
             t.write(Format::Csv, out)
         }
         Format::Table => {
@@ -450,26 +438,19 @@ fn report(a: &Args, ctx: &Ctx, human: &[f64], model: &[f64], out: &mut Out) -> O
                 "  effective number of items 1/Σw² = {:.1}",
                 rho_w.effective_n
             )?;
-            if let (Some(pr), Some(pt)) = (extra.p_rho, extra.p_tau) {
+            if let (Some((p_rho, se_rho)), Some((p_tau, se_tau))) = (extra.p_rho, extra.p_tau) {
+                let n = a.permutations.unwrap_or(0);
                 writeln!(
                     out,
-                    "  permutation test, {} permutations (H1: positive association): p(ρ_w) = {:.4} ± {:.4}, p(τ_w) = {:.4} ± {:.4}",
-                    a.permutations.unwrap_or(0),
-                    pr.0,
-                    pr.1,
-                    pt.0,
-                    pt.1
+                    "  permutation test, {n} permutations (H1: positive association): p(ρ_w) = {p_rho:.4} ± {se_rho:.4}, p(τ_w) = {p_tau:.4} ± {se_tau:.4}"
                 )?;
             }
-            if let (Some(cr), Some(ct)) = (extra.ci_rho, extra.ci_tau) {
+            if let (Some(r), Some(t)) = (extra.ci_rho, extra.ci_tau) {
+                let n = a.bootstrap.unwrap_or(0);
+                let ([r_lo, r_hi], [t_lo, t_hi]) = ([r.lower, r.upper], [t.lower, t.upper]);
                 writeln!(
                     out,
-                    "  95 % BCa bootstrap intervals, {} resamples: ρ_w [{:+.4}, {:+.4}], τ_w [{:+.4}, {:+.4}]",
-                    a.bootstrap.unwrap_or(0),
-                    cr.lower,
-                    cr.upper,
-                    ct.lower,
-                    ct.upper
+                    "  95 % BCa bootstrap intervals, {n} resamples: ρ_w [{r_lo:+.4}, {r_hi:+.4}], τ_w [{t_lo:+.4}, {t_hi:+.4}]"
                 )?;
             }
             writeln!(out)?;
@@ -504,28 +485,23 @@ fn report(a: &Args, ctx: &Ctx, human: &[f64], model: &[f64], out: &mut Out) -> O
                 tau.concordant, tau.discordant, tau.ties_x, tau.ties_y, tau.ties_xy
             )?;
             writeln!(out, "other weightings of the same data")?;
-            let n0_0 = paper.weigher(OffsetQuadratic::new(0.0)?);
-            writeln!(
-                out,
-                "  n0 = 0 (R(0) = {:.2}):      ρ_w = {:+.4}  τ_w = {:+.4}",
-                first_rank_fraction(0.0)?,
-                n0_0.rho(human, model)?.rho,
-                n0_0.tau(human, model)?.tau
-            )?;
-            let gold_only = paper.scheme(Scheme::First);
-            writeln!(
-                out,
-                "  weights from human ranks:  ρ_w = {:+.4}  τ_w = {:+.4}",
-                gold_only.rho(human, model)?.rho,
-                gold_only.tau(human, model)?.tau
-            )?;
-            let hyper = paper.weigher(Hyperbolic);
-            writeln!(
-                out,
-                "  hyperbolic 1/n:            ρ_w = {:+.4}  τ_w = {:+.4}",
-                hyper.rho(human, model)?.rho,
-                hyper.tau(human, model)?.tau
-            )?;
+            let r0 = first_rank_fraction(0.0)?;
+            for (label, (rho, tau)) in [
+                (
+                    format!("n0 = 0 (R(0) = {r0:.2}):"),
+                    both(&paper.weigher(OffsetQuadratic::new(0.0)?), human, model)?,
+                ),
+                (
+                    "weights from human ranks:".to_owned(),
+                    both(&paper.scheme(Scheme::First), human, model)?,
+                ),
+                (
+                    "hyperbolic 1/n:".to_owned(),
+                    both(&paper.weigher(Hyperbolic), human, model)?,
+                ),
+            ] {
+                writeln!(out, "  {label:<27}ρ_w = {rho:+.4}  τ_w = {tau:+.4}")?;
+            }
             writeln!(
                 out,
                 "  Vigna's weighted τ (scipy.stats.weightedtau's default: hyperbolic, additive) = {vigna:+.4}"

@@ -335,11 +335,16 @@ pub fn settled_line(u: &Uncertainty) -> String {
     }
 }
 
+/// The names of the items `indices` of `fit`, in that order.
+pub fn item_names<'a>(fit: &'a Fit, indices: &[usize]) -> Vec<&'a str> {
+    indices.iter().map(|&i| fit.items[i].as_str()).collect()
+}
+
 /// The settled top k as JSON, items by name: `k`, `top` (best first),
 /// `probability`, `target`, `settled`, `largest_settled`,
 /// `probability_by_k`, `contested`, `further_comparisons`.
 pub fn settled_json(fit: &Fit, u: &Uncertainty) -> serde_json::Value {
-    let names = |v: &[usize]| v.iter().map(|&i| fit.items[i].as_str()).collect::<Vec<_>>();
+    let names = |v: &[usize]| item_names(fit, v);
     serde_json::json!({
         "k": u.settled.k,
         "top": names(&u.settled.top),

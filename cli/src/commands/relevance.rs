@@ -11,7 +11,7 @@ use adaptive_comp_metrics::relevance::{
 
 use crate::error::{Failure, Outcome};
 use crate::input;
-use crate::output::{Ctx, Format, Out, Table};
+use crate::output::{Ctx, Format, MeasureReport, Out};
 
 const AFTER: &str = "\
 JUDGEMENTS has the columns query,document,annotator,grade (PhraseRel scale −3…3; a pair is relevant
@@ -253,6 +253,27 @@ fn shown(v: Option<f64>, policy: NoRelevant) -> Option<f64> {
     }
 }
 
+/// The values as trec_eval's JSON and CSV show them.
+fn measure_report<'a>(s: &'a Scored, a: &Args) -> MeasureReport<'a> {
+    MeasureReport {
+        run: &s.run,
+        measures: &s.measures,
+        num_q: s.rows.len(),
+        queries: a.per_query.then(|| {
+            s.rows
+                .iter()
+                .map(|(q, v)| {
+                    (
+                        q.as_str(),
+                        v.iter().map(|x| shown(*x, s.no_relevant)).collect(),
+                    )
+                })
+                .collect()
+        }),
+        all: Some(s.summary.clone()),
+    }
+}
+
 fn write(s: &Scored, a: &Args, out: &mut Out) -> Outcome {
     match a.format {
         Format::Table => {
@@ -282,50 +303,7 @@ fn write(s: &Scored, a: &Args, out: &mut Out) -> Outcome {
             }
             Ok(())
         }
-        Format::Json => {
-            let values = |vals: &[Option<f64>]| -> serde_json::Value {
-                s.measures
-                    .iter()
-                    .zip(vals)
-                    .map(|(m, v)| (m.to_string(), serde_json::json!(v)))
-                    .collect::<serde_json::Map<_, _>>()
-                    .into()
-            };
-            let mut doc = serde_json::Map::new();
-            doc.insert("runid".into(), s.run.clone().into());
-            doc.insert("num_q".into(), s.rows.len().into());
-            if a.per_query {
-                let queries: serde_json::Map<_, _> = s
-                    .rows
-                    .iter()
-                    .map(|(q, v)| {
-                        let v: Vec<Option<f64>> =
-                            v.iter().map(|x| shown(*x, s.no_relevant)).collect();
-                        (q.clone(), values(&v))
-                    })
-                    .collect();
-                doc.insert("queries".into(), queries.into());
-            }
-            doc.insert("all".into(), values(&s.summary));
-            out.json(&serde_json::Value::Object(doc))
-        }
-        Format::Csv => {
-            let names: Vec<String> = s.measures.iter().map(ToString::to_string).collect();
-            let mut header = vec!["query"];
-            header.extend(names.iter().map(String::as_str));
-            let mut t = Table::new(&header, 1);
-            let fmt = |v: Option<f64>| v.map(|x| x.to_string()).unwrap_or_default();
-            if a.per_query {
-                for (q, values) in &s.rows {
-                    let mut rec = vec![q.clone()];
-                    rec.extend(values.iter().map(|v| fmt(shown(*v, s.no_relevant))));
-                    t.row(rec);
-                }
-            }
-            let mut rec = vec!["all".to_owned()];
-            rec.extend(s.summary.iter().map(|v| fmt(*v)));
-            t.row(rec);
-            t.write(Format::Csv, out)
-        }
+        Format::Json => measure_report(s, a).json(out),
+        Format::Csv => measure_report(s, a).csv(out),
     }
 }

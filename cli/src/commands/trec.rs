@@ -29,7 +29,7 @@ use adaptive_comp_metrics::relevance::{
 
 use crate::error::{Failure, Outcome, echo};
 use crate::input;
-use crate::output::{Ctx, Format, Out};
+use crate::output::{Ctx, Format, MeasureReport, Out};
 
 const AFTER: &str = "\
 QRELS is a TREC qrels file (`qid iter docno rel`), RUN a TREC run (`qid Q0 docno rank score tag`),
@@ -284,14 +284,7 @@ pub fn run(a: &Args, ctx: &Ctx, out: &mut Out) -> Outcome {
         SyntaxArg::Lenient => TrecSyntax::Lenient,
     };
     let selection = select(&a.measures, ties)?;
-    let mut measures: Vec<Measure> = selection
-        .items
-        .iter()
-        .filter_map(|i| match i {
-            Item::Measure(m) => Some(*m),
-            Item::Runid => None,
-        })
-        .collect();
+    let mut measures = measures_of(&selection.items);
     if measures.is_empty() {
         // Only runid: the queries are those a measure would score.
         measures.push(Measure::Queries);
@@ -403,8 +396,8 @@ pub fn run(a: &Args, ctx: &Ctx, out: &mut Out) -> Outcome {
     };
     match a.format {
         Format::Table => write_text(&scored, a, out),
-        Format::Json => write_json(&scored, a, out),
-        Format::Csv => write_csv(&scored, a, out),
+        Format::Json => measure_report(&scored, a, &measures_of(&scored.items)).json(out),
+        Format::Csv => measure_report(&scored, a, &measures_of(&scored.items)).csv(out),
     }
 }
 
@@ -469,8 +462,9 @@ fn write_text(s: &Scored, a: &Args, out: &mut Out) -> Outcome {
     Ok(())
 }
 
-fn measures_of(s: &Scored) -> Vec<Measure> {
-    s.items
+/// The measures among the items, in order.
+fn measures_of(items: &[Item]) -> Vec<Measure> {
+    items
         .iter()
         .filter_map(|i| match i {
             Item::Measure(m) => Some(*m),
@@ -479,53 +473,20 @@ fn measures_of(s: &Scored) -> Vec<Measure> {
         .collect()
 }
 
-fn write_json(s: &Scored, a: &Args, out: &mut Out) -> Outcome {
-    let measures = measures_of(s);
-    let values = |vals: &[Option<f64>]| -> serde_json::Value {
-        measures
-            .iter()
-            .zip(vals)
-            .map(|(m, v)| (m.to_string(), serde_json::json!(v.unwrap_or(0.0))))
-            .collect::<serde_json::Map<_, _>>()
-            .into()
-    };
-    let mut doc = serde_json::Map::new();
-    doc.insert("runid".into(), s.run_id.clone().into());
-    doc.insert("num_q".into(), s.rows.len().into());
-    if a.per_query {
-        let queries: serde_json::Map<_, _> = printed_rows(s)
-            .map(|(q, v, _)| (q.clone(), values(v)))
-            .collect();
-        doc.insert("queries".into(), queries.into());
+/// The values as trec_eval's JSON and CSV show them: undefined is 0.
+fn measure_report<'a>(s: &'a Scored, a: &Args, measures: &'a [Measure]) -> MeasureReport<'a> {
+    let zero = |v: &[Option<f64>]| v.iter().map(|x| Some(x.unwrap_or(0.0))).collect();
+    MeasureReport {
+        run: &s.run_id,
+        measures,
+        num_q: s.rows.len(),
+        queries: a.per_query.then(|| {
+            printed_rows(s)
+                .map(|(q, v, _)| (q.as_str(), zero(v)))
+                .collect()
+        }),
+        all: (!a.no_summary).then(|| zero(&s.summary)),
     }
-    if !a.no_summary {
-        doc.insert("all".into(), values(&s.summary));
-    }
-    out.json(&serde_json::Value::Object(doc))
-}
-
-fn write_csv(s: &Scored, a: &Args, out: &mut Out) -> Outcome {
-    let measures = measures_of(s);
-    let mut header = vec!["query"];
-    let names: Vec<String> = measures.iter().map(ToString::to_string).collect();
-    header.extend(names.iter().map(String::as_str));
-    let mut t = crate::output::Table::new(&header, 1);
-    let fmt = |v: &[Option<f64>]| -> Vec<String> {
-        v.iter().map(|x| x.unwrap_or(0.0).to_string()).collect()
-    };
-    if a.per_query {
-        for (q, v, _) in printed_rows(s) {
-            let mut r = vec![q.clone()];
-            r.extend(fmt(v));
-            t.row(r);
-        }
-    }
-    if !a.no_summary {
-        let mut r = vec!["all".to_owned()];
-        r.extend(fmt(&s.summary));
-        t.row(r);
-    }
-    t.write(Format::Csv, out)
 }
 
 #[cfg(test)]

@@ -504,33 +504,25 @@ type Drawn = (
     fn(&Intervals) -> Option<(f64, f64)>,
 );
 
+/// A [`Drawn`] coefficient: its name, its field in [`Report`] and
+/// [`Intervals`], and the value's field in the report's result.
+macro_rules! drawn {
+    ($name:literal, $field:ident . $value:ident) => {
+        (
+            $name,
+            |r| r.$field.as_ref().ok().map(|t| t.$value),
+            |i| i.$field.as_ref().ok().map(|c| (c.lower, c.upper)),
+        )
+    };
+}
+
 /// The coefficients of `--plot`, in the table's order.
 const DRAWN: [Drawn; 5] = [
-    (
-        "Pearson's r",
-        |r| r.pearson.as_ref().ok().map(|t| t.r),
-        |i| i.pearson.as_ref().ok().map(|c| (c.lower, c.upper)),
-    ),
-    (
-        "Spearman's ρ",
-        |r| r.spearman.as_ref().ok().map(|t| t.rho),
-        |i| i.spearman.as_ref().ok().map(|c| (c.lower, c.upper)),
-    ),
-    (
-        "Kendall's τ-b",
-        |r| r.kendall.as_ref().ok().map(|t| t.tau),
-        |i| i.kendall.as_ref().ok().map(|c| (c.lower, c.upper)),
-    ),
-    (
-        "ρ_w",
-        |r| r.rho_w.as_ref().ok().map(|t| t.rho),
-        |i| i.rho_w.as_ref().ok().map(|c| (c.lower, c.upper)),
-    ),
-    (
-        "τ_w",
-        |r| r.tau_w.as_ref().ok().map(|t| t.tau),
-        |i| i.tau_w.as_ref().ok().map(|c| (c.lower, c.upper)),
-    ),
+    drawn!("Pearson's r", pearson.r),
+    drawn!("Spearman's ρ", spearman.rho),
+    drawn!("Kendall's τ-b", kendall.tau),
+    drawn!("ρ_w", rho_w.rho),
+    drawn!("τ_w", tau_w.tau),
 ];
 
 /// `--plot`: a dot-and-whisker panel per coefficient, benchmarks as rows,

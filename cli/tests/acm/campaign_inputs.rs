@@ -10,7 +10,7 @@ use acm_cli::commands::campaign::state::{State, StateFile as _};
 use acm_cli::commands::campaign::{Env, Failure, Kind, run_step};
 use acm_cli::{Ctx, Out};
 
-use crate::common::campaign_init;
+use crate::common::{campaign_init, says};
 
 /// A scratch directory, emptied first.
 fn scratch(name: &str) -> PathBuf {
@@ -362,9 +362,9 @@ fn init_is_idempotent_and_dry_run_writes_nothing() {
     ]);
     // N = 10, α = 0.5, n_b = 2: sizes 10, 5; the largest M with 5M + ⌈5M/2⌉ ≤ 100 is M = 13
     // (65 + 33 = 98; M = 14 gives 70 + 35 = 105).
-    assert!(out.contains("M = 13"), "{out}");
-    assert!(out.contains("total: 98 comparisons"), "{out}");
-    assert!(out.contains("cost at 0.5 per task: 49.00"), "{out}");
+    says(&out, "M = 13");
+    says(&out, "total: 98 comparisons");
+    says(&out, "cost at 0.5 per task: 49.00");
     assert!(!f.dir.join("dry.json").exists());
 }
 
@@ -450,10 +450,7 @@ fn bad_answers_are_reported_with_their_line_and_change_nothing() {
     // Re-importing is harmless and does not even rewrite the state.
     let before = f.state();
     let out = f.import(&format!("task_id,worker_id,choice\n{t0},alice,first\n"));
-    assert!(
-        out.contains("0 answer(s) recorded, 1 already recorded"),
-        "{out}"
-    );
+    says(&out, "0 answer(s) recorded, 1 already recorded");
     assert_eq!(f.state(), before);
     // --skip-refused records the good rows and warns about the others.
     f.write(
@@ -470,7 +467,7 @@ fn bad_answers_are_reported_with_their_line_and_change_nothing() {
         "--skip-refused",
     ]);
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains("1 answer(s) recorded"), "{out}");
+    says(&out, "1 answer(s) recorded");
     assert!(
         err.contains("warning:") && err.contains("a.csv:3:"),
         "{err}"
@@ -524,7 +521,7 @@ fn answers_to_a_closed_ballot_and_closing_rules() {
     ok(&["close", "--state", &state, "--ballot", "1"]);
     // Ballot 1's answers again: harmless; a changed one: refused as closed.
     let out = f.import(&answers);
-    assert!(out.contains("0 answer(s) recorded"), "{out}");
+    says(&out, "0 answer(s) recorded");
     let changed = answers.replacen(",first\n", ",second\n", 1);
     contains(&f.import_fails(&changed), "which is closed");
     // Closing ballot 1 again does nothing.
@@ -580,7 +577,7 @@ fn bad_model_files() {
     f.write("m.csv", &good);
     let out = ok(&args);
     assert!(out.contains("rho_w") && out.contains("tau_b"), "{out}");
-    assert!(out.contains("note: ballot 2 is still open"), "{out}");
+    says(&out, "note: ballot 2 is still open");
 }
 
 #[test]
@@ -686,7 +683,10 @@ fn status_reports_workers_and_exclusions() {
         "--min-controls",
         "1",
     ]);
-    assert!(out.contains("excluded worker spam: accuracy 0.000 on 3 control answer(s), 3 answer(s) of ballot 1 discarded"), "{out}");
+    says(
+        &out,
+        "excluded worker spam: accuracy 0.000 on 3 control answer(s), 3 answer(s) of ballot 1 discarded",
+    );
     let s = f.loaded();
     assert_eq!(s.campaign.exclusions().len(), 1);
     assert_eq!(s.campaign.discarded(1).count(), 3);
@@ -699,9 +699,9 @@ fn status_reports_workers_and_exclusions() {
     );
     // spam's answers to the next ballot are ignored.
     let out = f.import(&answers_by(&s, |k, _| (k < 3).then_some("spam")));
-    assert!(
-        out.contains("0 answer(s) recorded, 0 already recorded, 3 from excluded workers ignored"),
-        "{out}"
+    says(
+        &out,
+        "0 answer(s) recorded, 0 already recorded, 3 from excluded workers ignored",
     );
 }
 
@@ -722,7 +722,7 @@ fn exclude_then_export_the_missing_tasks() {
         "no worker \"nobody\" has answered",
     );
     let out = ok(&["exclude", "--state", &state, "--worker", "spam"]);
-    assert!(out.contains("excluded worker spam"), "{out}");
+    says(&out, "excluded worker spam");
     assert!(ok(&["exclude", "--state", &state, "--worker", "spam"]).contains("nobody to exclude"));
     let out = ok(&[
         "export",
@@ -806,14 +806,11 @@ fn a_huge_header_is_not_echoed_whole() {
     let lines = fails(&init.iter().map(String::as_str).collect::<Vec<_>>());
     let text = lines.join("\n");
     assert!(text.len() < 1000, "{} bytes: {}", text.len(), &text[..200]);
-    assert!(
-        text.contains("huge.csv:1: no column \"id\" in the header"),
-        "{text}"
-    );
+    says(&text, "huge.csv:1: no column \"id\" in the header");
     let state = f.p("s.json");
     let answers = f.p("huge.csv");
     let lines = fails(&["import", "--state", &state, "--answers", &answers]);
     let text = lines.join("\n");
     assert!(text.len() < 1000, "{} bytes: {}", text.len(), &text[..200]);
-    assert!(text.contains("huge.csv:1: no column"), "{text}");
+    says(&text, "huge.csv:1: no column");
 }

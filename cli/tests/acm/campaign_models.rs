@@ -9,7 +9,7 @@ use adaptive_comp_metrics::pairwise::{
 };
 
 use crate::campaign_inputs::{Fixture, answers_by, contains, fails, ok};
-use crate::common::ranking_header;
+use crate::common::{ranking_header, same_ranking, says};
 
 /// Tasks answered in turn by alice, bob and spam (who answers wrongly).
 fn who(k: usize, _control: bool) -> Option<&'static str> {
@@ -35,25 +35,13 @@ fn same_rows(path: &str, fit: &Fit, u: &Uncertainty, texts: &[String]) {
         r.headers().unwrap().iter().collect::<Vec<_>>(),
         ranking_header(&["id", "text"])
     );
-    let rows: Vec<csv::StringRecord> = r.records().map(Result::unwrap).collect();
-    assert_eq!(rows.len(), fit.scores.len());
-    for (k, i) in fit.order().into_iter().enumerate() {
-        let [lo, hi] = u.intervals[i];
-        let [rlo, rhi] = u.rank_intervals[i];
-        let want = [
-            (k + 1).to_string(),
-            fit.items[i].clone(),
-            texts[i].clone(),
-            fit.scores[i].to_string(),
-            u.standard_errors[i].to_string(),
-            lo.to_string(),
-            hi.to_string(),
-            rlo.to_string(),
-            rhi.to_string(),
-            u.top_k_probability[i].to_string(),
-        ];
-        assert_eq!(rows[k].iter().collect::<Vec<_>>(), want, "rank {}", k + 1);
-    }
+    let rows: Vec<Vec<String>> = r
+        .records()
+        .map(|rec| rec.unwrap().iter().map(str::to_owned).collect())
+        .collect();
+    same_ranking(&rows, fit, u, |i| {
+        vec![fit.items[i].clone(), texts[i].clone()]
+    });
 }
 
 #[test]
@@ -87,30 +75,22 @@ fn rank_with_a_model_is_the_librarys_fit_of_the_campaigns_votes() {
             out.as_str(),
         ]
     };
-    let said = ok(&args("bt"));
-    assert!(
-        said.contains("note: ballot 2 is still open: the fit includes its votes so far"),
-        "{said}"
+    // Each estimator's ranking file is the library's fit of the votes.
+    let ranked = |estimator, fit: Fit| {
+        let said = ok(&args(estimator));
+        let u = fit.uncertainty(&data, &opts).unwrap();
+        same_rows(&out, &fit, &u, &texts);
+        (said, fit)
+    };
+    let bt = BradleyTerry::new().prior_sd(2.0).unwrap();
+    let (said, _) = ranked("bt", bt.fit(&data).unwrap());
+    says(
+        &said,
+        "note: ballot 2 is still open: the fit includes its votes so far",
     );
-    let fit = BradleyTerry::new()
-        .prior_sd(2.0)
-        .unwrap()
-        .fit(&data)
-        .unwrap();
-    let u = fit.uncertainty(&data, &opts).unwrap();
-    same_rows(&out, &fit, &u, &texts);
-    assert!(
-        said.contains(&format!("bt: 10 items, {} comparisons", data.len())),
-        "{said}"
-    );
-    ok(&args("noisy-bt"));
-    let fit = NoisyBradleyTerry::new()
-        .prior_sd(2.0)
-        .unwrap()
-        .fit(&data)
-        .unwrap();
-    let u = fit.uncertainty(&data, &opts).unwrap();
-    same_rows(&out, &fit, &u, &texts);
+    says(&said, &format!("bt: 10 items, {} comparisons", data.len()));
+    let noisy = NoisyBradleyTerry::new().prior_sd(2.0).unwrap();
+    let (_, fit) = ranked("noisy-bt", noisy.fit(&data).unwrap());
     assert_eq!(fit.workers.len(), 3);
     fs::remove_file(&out).unwrap();
 }
@@ -159,9 +139,9 @@ fn status_says_how_settled_the_top_is() {
     let f = Fixture::new("status-settled");
     let state = f.p("s.json");
     let out = ok(&["status", "--state", &state]);
-    assert!(
-        out.contains("bt: the top is not assessed yet: no vote has been recorded yet"),
-        "{out}"
+    says(
+        &out,
+        "bt: the top is not assessed yet: no vote has been recorded yet",
     );
     f.import(&answers_by(&f.loaded(), who));
     ok(&["close", "--state", &state]);
@@ -192,19 +172,13 @@ fn status_says_how_settled_the_top_is() {
         .lines()
         .find(|l| l.starts_with("bt: top 2 "))
         .unwrap_or_else(|| panic!("{out}"));
-    assert!(
-        line.contains(&format!("P(the same 2 items) = {:.3}", s.probability)),
-        "{line}"
-    );
+    says(line, &format!("P(the same 2 items) = {:.3}", s.probability));
     assert!(
         line.ends_with(&format!("(top 2: {})", top.join(", "))),
         "{line}"
     );
     if let Some(m) = s.further_comparisons.filter(|_| !s.settled) {
-        assert!(
-            line.contains(&format!("about {m} further comparisons")),
-            "{line}"
-        );
+        says(line, &format!("about {m} further comparisons"));
     }
     let json = ok(&[&args[..], &["--format", "json"]].concat());
     let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
@@ -236,8 +210,8 @@ fn status_says_how_settled_the_top_is() {
     let g = Fixture::new("status-infinite");
     g.import(&answers_by(&g.loaded(), |_, _| Some("alice")));
     let out = ok(&["status", "--state", &g.p("s.json")]);
-    assert!(
-        out.contains("bt: the top is not assessed yet: no finite maximum likelihood"),
-        "{out}"
+    says(
+        &out,
+        "bt: the top is not assessed yet: no finite maximum likelihood",
     );
 }

@@ -36,6 +36,21 @@ impl Scratch {
         Self(dir)
     }
 
+    /// A fresh, empty directory named after the running test (the test
+    /// harness names each test's thread after it).
+    pub fn here() -> Self {
+        let test = std::thread::current().name().map(|n| n.replace("::", "-"));
+        Self::new(test.as_deref().unwrap_or("main"))
+    }
+
+    /// A directory named after the running test holding `files` (name,
+    /// contents); returns it and the files' paths, in order.
+    pub fn with<const N: usize>(files: [(&str, &str); N]) -> (Self, [String; N]) {
+        let dir = Self::here();
+        let paths = files.map(|(name, text)| dir.file(name, text));
+        (dir, paths)
+    }
+
     /// Writes `bytes` to the file `name` and returns its path as a string.
     pub fn file(&self, name: &str, bytes: impl AsRef<[u8]>) -> String {
         let path = self.0.join(name);
@@ -73,11 +88,36 @@ pub fn fails(args: &[&str], status: i32) -> String {
     err.trim_end().to_owned()
 }
 
+/// Stands for the file under test in the arguments of [`refuses`].
+pub const FILE: &str = "{file}";
+
+/// Writes each bad file of `cases` (its name, its bytes and what the error
+/// says after its path) to `dir` and runs `acm args…`, the file's path in
+/// place of [`FILE`]: exit status 1 and exactly `error: PATH…`.
+#[track_caller]
+pub fn refuses(dir: &Scratch, args: &[&str], cases: &[(&str, &[u8], &str)]) {
+    for &(name, bytes, what) in cases {
+        let path = dir.file(name, bytes);
+        let args: Vec<&str> = args
+            .iter()
+            .map(|&a| if a == FILE { path.as_str() } else { a })
+            .collect();
+        assert_eq!(fails(&args, 1), format!("error: {path}{what}"), "{name}");
+    }
+}
+
 /// Runs `acm args…` expecting success; returns stdout.
 pub fn ok(args: &[&str]) -> String {
     let (code, out, err) = run(args);
     assert_eq!(code, 0, "{args:?}\nstdout: {out}\nstderr: {err}");
     out
+}
+
+/// Asserts that `text` (a command's output or error) contains `needle`,
+/// showing the whole text when it does not.
+#[track_caller]
+pub fn says(text: &str, needle: &str) {
+    assert!(text.contains(needle), "{needle:?} not in:\n{text}");
 }
 
 /// The columns of a ranking's CSV (`acm pairwise fit`, `acm campaign
@@ -96,6 +136,30 @@ pub const RANKING_COLUMNS: [&str; 7] = [
 /// or `id`, `text`).
 pub fn ranking_header<'a>(item: &[&'a str]) -> Vec<&'a str> {
     [&["rank"][..], item, &RANKING_COLUMNS].concat()
+}
+
+/// Asserts that the rows of a ranking's CSV (header dropped) are the
+/// library's `fit` and `u`, every column bit for bit (both print an `f64`
+/// in full): the rank, the item's columns (`item(i)`), then
+/// [`RANKING_COLUMNS`].
+#[track_caller]
+pub fn same_ranking(
+    rows: &[Vec<String>],
+    fit: &adaptive_comp_metrics::pairwise::Fit,
+    u: &adaptive_comp_metrics::pairwise::Uncertainty,
+    item: impl Fn(usize) -> Vec<String>,
+) {
+    assert_eq!(rows.len(), fit.scores.len());
+    for (k, i) in fit.order().into_iter().enumerate() {
+        let [lo, hi] = u.intervals[i];
+        let [rlo, rhi] = u.rank_intervals[i];
+        let mut want = vec![(k + 1).to_string()];
+        want.extend(item(i));
+        want.extend([fit.scores[i], u.standard_errors[i], lo, hi].map(|x| x.to_string()));
+        want.extend([rlo, rhi].map(|r| r.to_string()));
+        want.push(u.top_k_probability[i].to_string());
+        assert_eq!(rows[k], want, "rank {}", k + 1);
+    }
 }
 
 /// The arguments of `acm campaign init` (after `campaign`) for the items

@@ -10,7 +10,7 @@ use adaptive_comp_metrics::uncertainty::compare::{
 };
 use serde_json::Value;
 
-use crate::common::{Scratch, data, fails, ok, run};
+use crate::common::{Scratch, data, fails, ok, run, says};
 
 /// The ir_measures names of the reference file (its `IR_NAMES`).
 const IR_NAMES: [&str; 7] = [
@@ -303,8 +303,8 @@ fn the_table_marks_significant_differences_in_every_format() {
     ]);
     let row = out.lines().find(|l| l.starts_with("b  cmp_b.run")).unwrap();
     assert!(row.contains("0.2059ᵃ"), "{out}");
-    assert!(out.contains("letters mark the systems"), "{out}");
-    assert!(out.contains("R@5: pairs"), "{out}");
+    says(&out, "letters mark the systems");
+    says(&out, "R@5: pairs");
     let holm = ["--test", "t", "-m", "R@5", "-m", "AP"];
     let out = trec_out(&holm);
     assert!(!out.contains('ᵃ'), "{out}");
@@ -360,10 +360,7 @@ fn a_baseline_compares_every_other_run_with_it() {
         ],
         2,
     );
-    assert!(
-        err.contains("--baseline \"nope.run\": no such system"),
-        "{err}"
-    );
+    says(&err, "--baseline \"nope.run\": no such system");
 }
 
 #[test]
@@ -385,7 +382,7 @@ fn a_query_missing_from_a_run_is_an_error_unless_c() {
         )),
         "{err}"
     );
-    assert!(err.contains("-c scores missing queries"), "{err}");
+    says(&err, "-c scores missing queries");
     // -c: every judged query, a missing one scored as an empty ranking
     // (trec_eval -c): the 38 judged queries, trec.run's AP summed over its 34.
     let doc: Value = serde_json::from_str(&ok(&[
@@ -407,16 +404,15 @@ fn bad_measures_files_and_command_lines() {
     let q = qrels();
     let [a, b, _] = runs();
     let err = fails(&["compare", "trec", &q, &a, &b, "-m", "nDGC@10"], 2);
-    assert!(
-        err.contains("-m \"nDGC@10\": unknown measure; nearest known: nDCG@10"),
-        "{err}"
+    says(
+        &err,
+        "-m \"nDGC@10\": unknown measure; nearest known: nDCG@10",
     );
     for bad in ["P@0", "nDCG(rel=2)@10", "AP(gains=2)", "Rprec@5", "P"] {
         let err = fails(&["compare", "trec", &q, &a, &b, "-m", bad], 2);
         assert!(err.contains(bad), "{bad}: {err}");
     }
-    let s = Scratch::new("compare-bad");
-    let bad = s.file("bad.run", "q1 Q0 d1 1 0.5 x\nq1 Q0 d2 2 high x\n");
+    let (_s, [bad]) = Scratch::with([("bad.run", "q1 Q0 d1 1 0.5 x\nq1 Q0 d2 2 high x\n")]);
     let err = fails(&["compare", "trec", &q, &a, &bad], 1);
     assert!(err.starts_with(&format!("error: {bad}:2:")), "{err}");
     // One run only, a wrong test or correction, alpha outside (0, 1),
@@ -440,7 +436,7 @@ fn bad_measures_files_and_command_lines() {
     }
     let (code, _, err) = run(&["compare", "trec", &q, &a, "missing.run"]);
     assert_eq!(code, 1, "{err}");
-    assert!(err.contains("missing.run"), "{err}");
+    says(&err, "missing.run");
 }
 
 #[test]
@@ -595,15 +591,12 @@ fn wordsim_models_differ_by_their_coefficients_corrected_jointly_with_friedman()
     text.extend(["--replicates", "200"].map(String::from));
     let argv: Vec<&str> = text.iter().map(String::as_str).collect();
     let out = ok(&argv);
-    assert!(
-        out.contains("Friedman's test and the critical difference"),
-        "{out}"
-    );
+    says(&out, "Friedman's test and the critical difference");
     let mut one = wordsim_args(&s);
     one.drain(4..6);
     let argv: Vec<&str> = one.iter().map(String::as_str).collect();
     let err = fails(&argv, 2);
-    assert!(err.contains("two or more --vectors"), "{err}");
+    says(&err, "two or more --vectors");
 }
 
 #[test]
@@ -638,11 +631,10 @@ fn lexsub_systems_are_compared_item_by_item_with_their_recall_as_mean() {
 
 #[test]
 fn a_table_of_scores_gets_friedman_and_every_pair() {
-    let s = Scratch::new("compare-table");
-    let csv = s.file(
+    let (s, [csv]) = Scratch::with([(
         "board.csv",
         "task,m1,m2,m3\nt1,0.9,0.8,0.7\nt2,0.85,0.8,0.6\nt3,0.7,0.75,0.5\nt4,0.95,0.9,0.8\nt5,0.6,0.5,0.4\n",
-    );
+    )]);
     let doc: Value = serde_json::from_str(&ok(&[
         "compare", "table", &csv, "--unit", "task", "--test", "t", "--format", "json",
     ]))
@@ -667,7 +659,7 @@ fn a_table_of_scores_gets_friedman_and_every_pair() {
         assert_eq!(f(&g["p_value"]), w.p_value);
     }
     let err = fails(&["compare", "table", &csv, "--unit", "name"], 2);
-    assert!(err.contains("--unit \"name\": no such column"), "{err}");
+    says(&err, "--unit \"name\": no such column");
     let bad = s.file("bad.csv", "task,m1,m2\nt1,0.9,x\n");
     let err = fails(&["compare", "table", &bad, "--unit", "task"], 1);
     assert!(err.starts_with(&format!("error: {bad}:2:")), "{err}");

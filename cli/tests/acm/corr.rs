@@ -3,7 +3,7 @@
 
 use acm_cli::input::parse_columns;
 
-use crate::common::{Scratch, data, fails, ok};
+use crate::common::{FILE, Scratch, data, fails, ok, refuses, says};
 
 fn columns(text: &[u8]) -> Result<acm_cli::input::Columns, acm_cli::Failure> {
     parse_columns(text, &["human", "model"], b',')
@@ -90,14 +90,11 @@ fn names_the_line_and_column_of_a_bad_cell() {
     // A quote left open at the end of the file: the line and column where it opens.
     let (line, column, message) = at(b"human,model\n1,2\n\"3,4\n5,6\n");
     assert_eq!((line, column), (Some(3), Some(1)));
-    assert!(
-        message.contains("not closed by the end of the file"),
-        "{message}"
-    );
+    says(&message, "not closed by the end of the file");
     assert!(columns(b"human,model\n\"1\",\"2\"\"\"\n").is_err());
     // A quote inside an unquoted field is kept as it is (then not a number).
     let (_, _, message) = at(b"human,model\n1,2\"\n");
-    assert!(message.contains("is not a number"), "{message}");
+    says(&message, "is not a number");
 }
 
 #[test]
@@ -129,16 +126,22 @@ fn refuses_an_empty_file_or_one_without_rows() {
 #[test]
 fn runs_end_to_end_with_file_names_in_errors() {
     let dir = Scratch::new("corr_run");
-    let nan = dir.file("nan.csv", b"\xEF\xBB\xBFhuman,model\n1,2\n2,NaN\n");
-    assert_eq!(
-        fails(&["corr", &nan], 1),
-        format!("error: {nan}:3:3: column \"model\": \"NaN\" is not a finite number")
-    );
-    // A constant column: the library's `x` becomes the column's name.
-    let constant = dir.file("constant.csv", b"human,model\n1,2\n1,3\n1,4\n");
-    assert_eq!(
-        fails(&["corr", &constant], 1),
-        format!("error: {constant}: column \"human\" is constant: the coefficient is undefined")
+    refuses(
+        &dir,
+        &["corr", FILE],
+        &[
+            (
+                "nan.csv",
+                b"\xEF\xBB\xBFhuman,model\n1,2\n2,NaN\n",
+                ":3:3: column \"model\": \"NaN\" is not a finite number",
+            ),
+            // A constant column: the library's `x` becomes the column's name.
+            (
+                "constant.csv",
+                b"human,model\n1,2\n1,3\n1,4\n",
+                ": column \"human\" is constant: the coefficient is undefined",
+            ),
+        ],
     );
     let missing = dir.p("missing.csv");
     assert!(fails(&["corr", &missing], 1).starts_with(&format!("error: {missing}: cannot read")));
@@ -148,27 +151,21 @@ fn runs_end_to_end_with_file_names_in_errors() {
         b"pair,gold,sys\n\"a,b\",1,1\n\"c,d\",2,3\n\"e,f\",3,2\n",
     );
     let out = ok(&["corr", &named, "gold", "sys"]);
-    assert!(
-        out.contains(": 3 items, human = `gold`, model = `sys`"),
-        "{out}"
-    );
+    says(&out, ": 3 items, human = `gold`, model = `sys`");
     let err = fails(&["corr", "f.csv", "h", "m", "x"], 2);
-    assert!(err.contains("unexpected argument 'x'"), "{err}");
+    says(&err, "unexpected argument 'x'");
 }
 
 #[test]
 fn explains_its_output_on_the_bundled_sample() {
     let out = ok(&["corr", &data("examples/data/word-pairs.csv")]);
-    assert!(out.contains("990 items"), "{out}");
+    says(&out, "990 items");
     // R(2) = 1/(9 ψ⁽¹⁾(3)) = 0.2813 (first_rank_fraction's doctest).
-    assert!(
-        out.contains("R(2) = 0.281: the share of all the weight that rank 1 alone carries"),
-        "{out}"
+    says(
+        &out,
+        "R(2) = 0.281: the share of all the weight that rank 1 alone carries",
     );
-    assert!(
-        out.contains("disagreements near the top count most"),
-        "{out}"
-    );
+    says(&out, "disagreements near the top count most");
 }
 
 #[test]
@@ -199,12 +196,9 @@ fn the_three_formats_give_the_same_numbers_as_the_library() {
         csv.starts_with("coefficient,value,standardised,p_two_sided,p_greater"),
         "{csv}"
     );
-    assert!(csv.contains(&format!("kendall_tau_b,{tau_b},")), "{csv}");
+    says(&csv, &format!("kendall_tau_b,{tau_b},"));
     let table = ok(&["corr", &path]);
-    assert!(
-        table.contains(&format!("ρ_w = {:+.4}", rho_w(h, m).unwrap().rho)),
-        "{table}"
-    );
+    says(&table, &format!("ρ_w = {:+.4}", rho_w(h, m).unwrap().rho));
 }
 
 /// The resampling runs' options: permutations, bootstrap, seed.
@@ -226,11 +220,8 @@ fn permutations_and_bootstrap_on_request() {
     let path = thirty_rows(&dir);
     let args = [&["corr", &path][..], &RESAMPLING].concat();
     let out = ok(&args);
-    assert!(out.contains("permutation test, 999 permutations"), "{out}");
-    assert!(
-        out.contains("95 % BCa bootstrap intervals, 200 resamples"),
-        "{out}"
-    );
+    says(&out, "permutation test, 999 permutations");
+    says(&out, "95 % BCa bootstrap intervals, 200 resamples");
     // Seeded: the same numbers twice.
     assert_eq!(ok(&args), out);
 }
@@ -270,9 +261,9 @@ fn plot_draws_the_null_with_the_runs_own_numbers() {
     let band: Vec<f64> = attrs(&svg, "data-upper");
     assert!(band.contains(&ci[1].as_f64().unwrap()), "{band:?}");
     let p = doc["permutation_p_greater"]["rho_w"][0].as_f64().unwrap();
-    assert!(
-        svg.contains(&format!("(p = {})", adaptive_comp_metrics_plot::number(p))),
-        "{svg}"
+    says(
+        &svg,
+        &format!("(p = {})", adaptive_comp_metrics_plot::number(p)),
     );
 
     // Only a bootstrap: its distribution is drawn.
@@ -285,12 +276,11 @@ fn plot_draws_the_null_with_the_runs_own_numbers() {
 
 #[test]
 fn plot_errors_write_nothing() {
-    let dir = Scratch::new("corr_plot_errors");
-    let path = dir.file("d.csv", "human,model\n1,2\n2,1\n3,3\n4,5\n");
+    let (dir, [path]) = Scratch::with([("d.csv", "human,model\n1,2\n2,1\n3,3\n4,5\n")]);
     let err = fails(&["corr", &path, "--plot", &dir.p("x.svg")], 2);
-    assert!(
-        err.contains("nothing to draw without --permutations or --bootstrap"),
-        "{err}"
+    says(
+        &err,
+        "nothing to draw without --permutations or --bootstrap",
     );
     for (file, status, message) in [
         ("x.png", 2, "PNG is not offered"),

@@ -1,18 +1,17 @@
 //! `acm pairwise fit`: values worked out by hand, the three formats, and
 //! bad input with FILE:LINE:COLUMN.
 
-use crate::common::{Scratch, fails, ok, ranking_header};
+use crate::common::{Scratch, fails, ok, ranking_header, same_ranking, says};
 
 /// a beat b three times, b beat a once: θ_a − θ_b = ln 3, centred ±ln 3 / 2;
 /// the information on the difference is n·p·(1 − p) = 4·¾·¼ = ¾, so each
 /// centred score has variance (1/¾)/4 = 1/3.
 #[test]
 fn two_items_by_hand_in_every_format() {
-    let d = Scratch::new("pairwise-hand");
-    let v = d.file(
+    let (_d, [v]) = Scratch::with([(
         "v.csv",
         "winner,loser,worker\na,b,w1\na,b,w2\nb,a,w3\na,b,w4\n",
-    );
+    )]);
     let csv = ok(&[
         "pairwise", "fit", &v, "--format", "csv", "--top-k", "1", "--quiet",
     ]);
@@ -34,17 +33,13 @@ fn two_items_by_hand_in_every_format() {
     assert_eq!(doc["settled"]["k"], 1);
     assert_eq!(doc["ranking"][0]["item"], "a");
     let table = ok(&["pairwise", "fit", &v, "--top-k", "1"]);
-    assert!(
-        table.contains("bt: 2 items, 4 comparisons (0 ties), 4 workers"),
-        "{table}"
-    );
-    assert!(table.contains("0.5493"), "{table}");
+    says(&table, "bt: 2 items, 4 comparisons (0 ties), 4 workers");
+    says(&table, "0.5493");
 }
 
 #[test]
 fn bad_votes_name_the_file_line_and_column() {
-    let d = Scratch::new("pairwise-bad");
-    let f = d.file("self.csv", "winner,loser\na,b\na,a\n");
+    let (d, [f]) = Scratch::with([("self.csv", "winner,loser\na,b\na,a\n")]);
     assert!(
         fails(&["pairwise", "fit", &f], 1)
             .contains("self.csv:3:3: item \"a\" is compared with itself")
@@ -56,11 +51,11 @@ fn bad_votes_name_the_file_line_and_column() {
     );
     let f = d.file("chain.csv", "winner,loser\na,b\nb,c\n");
     let e = fails(&["pairwise", "fit", &f], 1);
-    assert!(
-        e.contains("chain.csv: no finite maximum likelihood: item \"a\" never lost"),
-        "{e}"
+    says(
+        &e,
+        "chain.csv: no finite maximum likelihood: item \"a\" never lost",
     );
-    assert!(e.contains("--prior-sd"), "{e}");
+    says(&e, "--prior-sd");
     // With a prior the chain has a finite fit.
     ok(&["pairwise", "fit", &f, "--prior-sd", "2"]);
     let f = d.file("col.csv", "won,lost\na,b\n");
@@ -112,35 +107,18 @@ fn generated_votes() -> (String, adaptive_comp_metrics::pairwise::Comparisons) {
 }
 
 /// The CSV rows of `acm pairwise fit` (header dropped) against the
-/// library's fit of the same votes with the same options: every column
-/// bit for bit (both print an `f64` in full).
+/// library's fit of the same votes with the same options.
 fn same_as_library(
     csv: &str,
     fit: &adaptive_comp_metrics::pairwise::Fit,
     u: &adaptive_comp_metrics::pairwise::Uncertainty,
 ) {
-    let rows: Vec<Vec<&str>> = csv
+    let rows: Vec<Vec<String>> = csv
         .lines()
         .skip(1)
-        .map(|l| l.split(',').collect())
+        .map(|l| l.split(',').map(str::to_owned).collect())
         .collect();
-    assert_eq!(rows.len(), fit.scores.len());
-    for (r, i) in fit.order().into_iter().enumerate() {
-        let [lo, hi] = u.intervals[i];
-        let [rlo, rhi] = u.rank_intervals[i];
-        let want = [
-            (r + 1).to_string(),
-            fit.items[i].clone(),
-            fit.scores[i].to_string(),
-            u.standard_errors[i].to_string(),
-            lo.to_string(),
-            hi.to_string(),
-            rlo.to_string(),
-            rhi.to_string(),
-            u.top_k_probability[i].to_string(),
-        ];
-        assert_eq!(rows[r], want, "rank {}", r + 1);
-    }
+    same_ranking(&rows, fit, u, |i| vec![fit.items[i].clone()]);
 }
 
 /// Both models, the observed information and the worker bootstrap: the
@@ -236,12 +214,9 @@ fn every_format_carries_the_librarys_fit() {
         .lines()
         .find(|l| l.starts_with("1 ") || l.starts_with("1\t"))
         .unwrap_or_else(|| panic!("{table}"));
-    assert!(line.contains(&bt.items[best]), "{line}");
-    assert!(line.contains(&format!("{:.4}", bt.scores[best])), "{line}");
-    assert!(
-        line.contains(&format!("{:.4}", bt_u.top_k_probability[best])),
-        "{line}"
-    );
+    says(line, &bt.items[best]);
+    says(line, &format!("{:.4}", bt.scores[best]));
+    says(line, &format!("{:.4}", bt_u.top_k_probability[best]));
 }
 
 /// Catalogues: an unknown item or worker is located in the votes file; an
@@ -249,17 +224,18 @@ fn every_format_carries_the_librarys_fit() {
 /// prior and is ranked with one.
 #[test]
 fn catalogues_locate_unknown_items_and_workers() {
-    let d = Scratch::new("pairwise-catalogue");
-    let items = d.file("items.csv", "item\na\nb\nc\n");
-    let workers = d.file("workers.csv", "worker\nw1\nw2\n");
-    let v = d.file("v.csv", "winner,loser,worker\na,b,w1\nb,a,w2\na,b,w1\n");
+    let (d, [items, workers, v]) = Scratch::with([
+        ("items.csv", "item\na\nb\nc\n"),
+        ("workers.csv", "worker\nw1\nw2\n"),
+        ("v.csv", "winner,loser,worker\na,b,w1\nb,a,w2\na,b,w1\n"),
+    ]);
     let e = fails(&["pairwise", "fit", &v, "--items", &items], 1);
     assert!(
         e.contains("the comparison graph is disconnected (2 components): item \"c\" shares")
             || e.contains("item \"c\""),
         "{e}"
     );
-    assert!(e.contains("v.csv"), "{e}");
+    says(&e, "v.csv");
     let csv = ok(&[
         "pairwise",
         "fit",
@@ -281,29 +257,20 @@ fn catalogues_locate_unknown_items_and_workers() {
     );
     let bad = d.file("bad.csv", "winner,loser,worker\na,b,w1\nb,d,w2\n");
     let e = fails(&["pairwise", "fit", &bad, "--items", &items], 1);
-    assert!(
-        e.contains("bad.csv:3:3: item \"d\" is not in the items file"),
-        "{e}"
-    );
+    says(&e, "bad.csv:3:3: item \"d\" is not in the items file");
     let bad = d.file("badw.csv", "winner,loser,worker\na,b,w1\nb,a,w3\n");
     let e = fails(&["pairwise", "fit", &bad, "--workers", &workers], 1);
-    assert!(
-        e.contains("badw.csv:3:5: worker \"w3\" is not in the workers file"),
-        "{e}"
-    );
+    says(&e, "badw.csv:3:5: worker \"w3\" is not in the workers file");
     let twice = d.file("twice.csv", "item\na\nb\na\n");
     let e = fails(&["pairwise", "fit", &v, "--items", &twice], 1);
-    assert!(
-        e.contains("twice.csv:4:1: item \"a\" already listed on line 2"),
-        "{e}"
-    );
+    says(&e, "twice.csv:4:1: item \"a\" already listed on line 2");
     let e = fails(
         &[
             "pairwise", "fit", &v, "--model", "noisy-bt", "--items", &items,
         ],
         1,
     );
-    assert!(e.contains("item \"c\""), "{e}");
+    says(&e, "item \"c\"");
 }
 
 /// `--no-draws`: the first six columns of the default output, the same
@@ -311,11 +278,10 @@ fn catalogues_locate_unknown_items_and_workers() {
 /// `--bootstrap` (whose replicates are the draws).
 #[test]
 fn no_draws_keeps_the_scores_and_standard_errors() {
-    let d = Scratch::new("pairwise-no-draws");
-    let v = d.file(
+    let (_d, [v]) = Scratch::with([(
         "v.csv",
         "winner,loser,worker\na,b,w1\na,b,w2\nb,a,w3\na,b,w4\nb,c,w1\nc,b,w2\nb,c,w3\nc,a,w4\na,c,w1\n",
-    );
+    )]);
     let full = ok(&["pairwise", "fit", &v, "--format", "csv", "--quiet"]);
     let short = ok(&[
         "pairwise",
@@ -339,14 +305,14 @@ fn no_draws_keeps_the_scores_and_standard_errors() {
     assert_eq!(doc["ranking"][0]["item"], "a");
     assert!(doc.get("settled").is_none());
     let table = ok(&["pairwise", "fit", &v, "--no-draws"]);
-    assert!(
-        table.contains("95% intervals from the observed information (no draws)"),
-        "{table}"
+    says(
+        &table,
+        "95% intervals from the observed information (no draws)",
     );
     assert!(!table.contains("settled"), "{table}");
     let e = fails(
         &["pairwise", "fit", &v, "--no-draws", "--bootstrap", "10"],
         2,
     );
-    assert!(e.contains("--bootstrap"), "{e}");
+    says(&e, "--bootstrap");
 }

@@ -8,14 +8,22 @@
 use roxmltree::{Document, Node};
 use serde_json::Value;
 
-use crate::common::{Scratch, data, fails, ok};
+use crate::common::{Scratch, data, fails, ok, says};
 
-/// The SVG at `path`, parsed: a well-formed document whose root is `<svg>`.
-fn read_svg(path: &str) -> String {
-    let svg = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let doc = Document::parse(&svg).unwrap_or_else(|e| panic!("{path}: not well-formed: {e}"));
+/// The SVG at `path`, its text and its document: well-formed, its root
+/// `<svg>` (the text is kept for the rest of the test run).
+fn read_svg(path: &str) -> (&'static str, Document<'static>) {
+    let svg = String::leak(std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}")));
+    let doc = Document::parse(svg).unwrap_or_else(|e| panic!("{path}: not well-formed: {e}"));
     assert_eq!(doc.root_element().tag_name().name(), "svg");
-    svg
+    (svg, doc)
+}
+
+/// The nodes under `node` that carry the attribute `attr`.
+fn marked<'a>(node: Node<'a, 'a>, attr: &str) -> Vec<Node<'a, 'a>> {
+    node.descendants()
+        .filter(|n| n.has_attribute(attr))
+        .collect()
 }
 
 fn num(n: &Node, attr: &str) -> f64 {
@@ -27,8 +35,8 @@ fn num(n: &Node, attr: &str) -> f64 {
 
 /// Every labelled mark under `node`: its `data-label` and `data-value`.
 fn labelled_values(node: Node) -> Vec<(String, f64)> {
-    node.descendants()
-        .filter(|n| n.has_attribute("data-label"))
+    marked(node, "data-label")
+        .into_iter()
         .map(|n| {
             (
                 n.attribute("data-label").unwrap().to_owned(),
@@ -72,10 +80,7 @@ fn same_report(args: &[&str], plot_args: &[&str]) -> Value {
 /// The forest plot of `comparison` (JSON) in `panel`: one row per pair,
 /// its difference, interval and rejection.
 fn forest_matches(panel: Node, comparison: &Value) {
-    let rows: Vec<Node> = panel
-        .descendants()
-        .filter(|n| n.has_attribute("data-label"))
-        .collect();
+    let rows = marked(panel, "data-label");
     let pairs = comparison["pairs"].as_array().unwrap();
     assert_eq!(rows.len(), pairs.len());
     let systems = comparison["systems"].as_array().unwrap();
@@ -100,10 +105,7 @@ fn forest_matches(panel: Node, comparison: &Value) {
 
 /// The critical-difference diagram of `test` (JSON) in `panel`.
 fn cd_matches(panel: Node, test: &Value) {
-    let systems: Vec<Node> = panel
-        .descendants()
-        .filter(|n| n.has_attribute("data-rank"))
-        .collect();
+    let systems = marked(panel, "data-rank");
     let names = test["systems"].as_array().unwrap();
     let ranks = test["average_ranks"].as_array().unwrap();
     assert_eq!(systems.len(), names.len());
@@ -114,10 +116,7 @@ fn cd_matches(panel: Node, test: &Value) {
             .unwrap();
         assert_eq!(num(s, "data-rank"), f(&ranks[i]));
     }
-    let cd: Vec<Node> = panel
-        .descendants()
-        .filter(|n| n.has_attribute("data-cd"))
-        .collect();
+    let cd = marked(panel, "data-cd");
     assert_eq!(cd.len(), 1);
     assert_eq!(num(&cd[0], "data-cd"), f(&test["critical_difference"]));
 }
@@ -133,8 +132,7 @@ fn compare_table_draws_the_forest_and_the_critical_difference_diagram() {
     let (forest, cd) = (s.p("forest.svg"), s.p("cd.svg"));
     let args = ["compare", "table", &csv, "--unit", "task", "--test", "t"];
     let doc = same_report(&args, &["--plot", &forest, "--plot-cd", &cd]);
-    let svg = read_svg(&forest);
-    let parsed = Document::parse(&svg).unwrap();
+    let (svg, parsed) = read_svg(&forest);
     // One comparison: one chart, no panels.
     assert!(panels(&parsed).is_empty());
     assert_eq!(
@@ -151,15 +149,11 @@ fn compare_table_draws_the_forest_and_the_critical_difference_diagram() {
         .map(|p| p["reject"].as_bool().unwrap())
         .collect();
     assert!(rejects.contains(&true), "{rejects:?}");
-    assert!(
-        svg.contains("board.csv: differences between systems"),
-        "{svg}"
-    );
+    says(svg, "board.csv: differences between systems");
     assert!(svg.contains("difference in board.csv (a − b), 95% interval"));
-    let svg = read_svg(&cd);
-    let parsed = Document::parse(&svg).unwrap();
+    let (svg, parsed) = read_svg(&cd);
     cd_matches(parsed.root_element(), &doc["friedman"][0]["test"]);
-    assert!(svg.contains("3 systems ranked on 6 benchmarks"), "{svg}");
+    says(svg, "3 systems ranked on 6 benchmarks");
     assert_eq!(left(&s), ["board.csv", "cd.svg", "forest.svg"]);
 }
 
@@ -178,8 +172,7 @@ fn compare_trec_stacks_one_forest_per_measure() {
         "t",
     ];
     let doc = same_report(&args, &["--plot", &out]);
-    let svg = read_svg(&out);
-    let parsed = Document::parse(&svg).unwrap();
+    let (svg, parsed) = read_svg(&out);
     let p = panels(&parsed);
     assert_eq!(p.len(), 2);
     for (panel, c) in p.iter().zip(doc["comparisons"].as_array().unwrap()) {
@@ -199,9 +192,9 @@ fn compare_trec_stacks_one_forest_per_measure() {
     // No Friedman test over queries: a critical-difference diagram has
     // nothing to draw, said before any work, nothing written.
     let err = fails(&[&args[..], &["--plot-cd", &s.p("cd.svg")]].concat(), 2);
-    assert!(
-        err.contains("acm compare --plot: nothing to draw without Friedman's test"),
-        "{err}"
+    says(
+        &err,
+        "acm compare --plot: nothing to draw without Friedman's test",
     );
     assert_eq!(left(&s), ["trec.svg"]);
 }
@@ -214,15 +207,13 @@ fn compare_wordsim_draws_a_cd_diagram_per_coefficient() {
     let argv: Vec<&str> = args.iter().map(String::as_str).collect();
     let (forest, cd) = (s.p("forest.svg"), s.p("cd.svg"));
     let doc = same_report(&argv, &["--plot", &forest, "--plot-cd", &cd]);
-    let svg = read_svg(&cd);
-    let parsed = Document::parse(&svg).unwrap();
+    let (_, parsed) = read_svg(&cd);
     let p = panels(&parsed);
     assert_eq!(p.len(), 2);
     for (panel, fr) in p.iter().zip(doc["friedman"].as_array().unwrap()) {
         cd_matches(*panel, &fr["test"]);
     }
-    let svg = read_svg(&forest);
-    let parsed = Document::parse(&svg).unwrap();
+    let (_, parsed) = read_svg(&forest);
     let p = panels(&parsed);
     assert_eq!(p.len(), 6);
     for (panel, c) in p.iter().zip(doc["comparisons"].as_array().unwrap()) {
@@ -235,30 +226,26 @@ fn compare_wordsim_draws_a_cd_diagram_per_coefficient() {
         .filter(|a| !a.ends_with("bench1.tsv") && !a.ends_with("bench2.tsv"))
         .collect();
     let err = fails(&[&one[..], &["--plot-cd", &s.p("x.svg")]].concat(), 2);
-    assert!(
-        err.contains("nothing to draw without Friedman's test"),
-        "{err}"
-    );
+    says(&err, "nothing to draw without Friedman's test");
     assert!(!left(&s).contains(&"x.svg".to_owned()));
 }
 
 #[test]
 fn compare_plot_paths_are_checked_before_any_work() {
-    let s = Scratch::new("plot-compare-errors");
-    let csv = s.file("board.csv", "m1,m2\n0.9,0.8\n0.85,0.8\n0.7,0.75\n");
+    let (s, [csv]) = Scratch::with([("board.csv", "m1,m2\n0.9,0.8\n0.85,0.8\n0.7,0.75\n")]);
     let base = ["compare", "table", &csv];
     let err = fails(&[&base[..], &["--plot", &s.p("x.png")]].concat(), 2);
-    assert!(err.contains("PNG is not offered"), "{err}");
+    says(&err, "PNG is not offered");
     let err = fails(&[&base[..], &["--plot-cd", &s.p("x.pdf")]].concat(), 2);
-    assert!(err.contains("unknown extension"), "{err}");
+    says(&err, "unknown extension");
     let err = fails(&[&base[..], &["--plot", &s.p("no/dir/x.svg")]].concat(), 1);
-    assert!(err.contains("its directory does not exist"), "{err}");
+    says(&err, "its directory does not exist");
     // A dir where the file should be.
     let err = fails(
         &[&base[..], &["--plot", &s.0.to_string_lossy()]].concat(),
         2,
     );
-    assert!(err.contains("unknown extension"), "{err}");
+    says(&err, "unknown extension");
     assert_eq!(left(&s), ["board.csv"]);
     // A bad table is reported as before, and no plot is written.
     let bad = s.file("bad.csv", "m1,m2\n0.9,x\n");
@@ -289,8 +276,7 @@ fn wordsim_draws_each_coefficient_with_its_interval_and_the_scatter() {
         .collect();
     assert_eq!(reports.len(), 4);
     assert_eq!(intervals.len(), 4);
-    let svg = read_svg(&est);
-    let parsed = Document::parse(&svg).unwrap();
+    let (_, parsed) = read_svg(&est);
     let p = panels(&parsed);
     assert_eq!(p.len(), 5);
     // Panel by panel (r, ρ, τ-b, ρ_w, τ_w), each model's dot on each
@@ -303,10 +289,7 @@ fn wordsim_draws_each_coefficient_with_its_interval_and_the_scatter() {
         ("tau_w", "tau_w"),
     ];
     for (panel, (key, field)) in p.iter().zip(keys) {
-        let dots: Vec<Node> = panel
-            .descendants()
-            .filter(|n| n.has_attribute("data-series"))
-            .collect();
+        let dots = marked(*panel, "data-series");
         assert_eq!(dots.len(), 4, "{key}");
         for dot in dots {
             let (model, bench) = (
@@ -329,15 +312,11 @@ fn wordsim_draws_each_coefficient_with_its_interval_and_the_scatter() {
     }
     // The scatter: a panel per model and benchmark, every scored pair a
     // point, the 10 with the highest human scores emphasised.
-    let svg = read_svg(&sc);
-    let parsed = Document::parse(&svg).unwrap();
+    let (_, parsed) = read_svg(&sc);
     let p = panels(&parsed);
     assert_eq!(p.len(), 4);
     for (panel, r) in p.iter().zip(reports) {
-        let points: Vec<Node> = panel
-            .descendants()
-            .filter(|n| n.has_attribute("data-x"))
-            .collect();
+        let points = marked(*panel, "data-x");
         assert_eq!(points.len() as u64, r["scored"].as_u64().unwrap());
         let top: Vec<f64> = panel
             .descendants()
@@ -364,7 +343,7 @@ fn wordsim_draws_each_coefficient_with_its_interval_and_the_scatter() {
     let plain = s.p("plain.svg");
     let args = wordsim(&["--plot", &plain]);
     ok(&args.iter().map(String::as_str).collect::<Vec<_>>());
-    let svg = read_svg(&plain);
+    let (svg, _) = read_svg(&plain);
     assert!(!svg.contains("data-lower"));
     assert!(svg.contains("no intervals (ask for them with --bootstrap N)"));
     // Bad paths: nothing read, nothing written.
@@ -375,7 +354,7 @@ fn wordsim_draws_each_coefficient_with_its_interval_and_the_scatter() {
     ] {
         let args = wordsim(&[flag, &s.p(file)]);
         let err = fails(&args.iter().map(String::as_str).collect::<Vec<_>>(), code);
-        assert!(err.contains(needle), "{err}");
+        says(&err, needle);
     }
     assert_eq!(left(&s), ["models.svg", "pairs.svg", "plain.svg"]);
 }
@@ -400,12 +379,8 @@ fn standardise_draws_the_map_of_its_moments() {
         f(&m["left_variance"]["value"]),
     )
     .unwrap();
-    let svg = read_svg(&map);
-    let parsed = Document::parse(&svg).unwrap();
-    let lines: Vec<Node> = parsed
-        .descendants()
-        .filter(|n| n.has_attribute("data-points"))
-        .collect();
+    let (svg, parsed) = read_svg(&map);
+    let lines = marked(parsed.root(), "data-points");
     assert_eq!(lines.len(), 1);
     let points: Vec<(f64, f64)> = lines[0]
         .attribute("data-points")
@@ -432,7 +407,7 @@ fn standardise_draws_the_map_of_its_moments() {
     assert!(svg.contains("τ_w: raw against standardised values for n = 50"));
     assert!(svg.contains(r#"class="identity""#));
     let err = fails(&[&args[..], &["--plot", &s.p("map.jpg")]].concat(), 2);
-    assert!(err.contains("unknown extension"), "{err}");
+    says(&err, "unknown extension");
     assert_eq!(left(&s), ["map.svg"]);
 }
 
@@ -449,19 +424,14 @@ fn simulate_table2_draws_block_a_against_the_paper() {
         .filter(|c| c["block"] == "as_published")
         .collect();
     assert_eq!(cells.len(), 24);
-    let svg = read_svg(&out);
-    let parsed = Document::parse(&svg).unwrap();
+    let (svg, parsed) = read_svg(&out);
     let p = panels(&parsed);
     assert_eq!(p.len(), 4);
     for (panel, metric) in p.iter().zip(["rho_w", "tau_w", "rho", "tau"]) {
-        let rows: Vec<Node> = panel
-            .descendants()
-            .filter(|n| n.has_attribute("data-label"))
-            .collect();
-        let refs: Vec<f64> = panel
-            .descendants()
-            .filter(|n| n.has_attribute("data-reference"))
-            .map(|n| num(&n, "data-reference"))
+        let rows = marked(*panel, "data-label");
+        let refs: Vec<f64> = marked(*panel, "data-reference")
+            .iter()
+            .map(|n| num(n, "data-reference"))
             .collect();
         let want: Vec<&&Value> = cells.iter().filter(|c| c["metric"] == metric).collect();
         assert_eq!(rows.len(), 6, "{metric}");
@@ -484,7 +454,7 @@ fn simulate_table2_draws_block_a_against_the_paper() {
         }
     }
     assert!(svg.contains("Table 2 of Lombardo et al. (2020) reproduced"));
-    assert!(svg.contains(">the paper&apos;s mean<"), "{svg}");
+    says(svg, ">the paper&apos;s mean<");
 }
 
 #[test]
@@ -506,12 +476,8 @@ fn simulate_sweep_draws_a_heat_map_with_skipped_points_empty() {
         "2",
     ];
     let doc = same_report(&args, &["--plot", &out]);
-    let svg = read_svg(&out);
-    let parsed = Document::parse(&svg).unwrap();
-    let cells: Vec<Node> = parsed
-        .descendants()
-        .filter(|n| n.has_attribute("data-column"))
-        .collect();
+    let (svg, parsed) = read_svg(&out);
+    let cells = marked(parsed.root(), "data-column");
     assert_eq!(cells.len(), 4);
     let points = doc["points"].as_array().unwrap();
     let skipped = doc["skipped"].as_array().unwrap();
@@ -533,12 +499,9 @@ fn simulate_sweep_draws_a_heat_map_with_skipped_points_empty() {
             }
         }
     }
-    assert!(
-        svg.contains("ρ_w of the adaptive collection over α × n_b"),
-        "{svg}"
-    );
+    says(svg, "ρ_w of the adaptive collection over α × n_b");
     let err = fails(&[&args[..], &["--plot", &s.p("a/b.svg")]].concat(), 1);
-    assert!(err.contains("its directory does not exist"), "{err}");
+    says(&err, "its directory does not exist");
     assert_eq!(left(&s), ["sweep.svg"]);
 }
 
@@ -573,8 +536,7 @@ fn campaign_status_and_rank_draw_votes_accuracy_and_the_fitted_ranking() {
         "json",
     ]))
     .unwrap();
-    let svg = read_svg(&status_svg);
-    let parsed = Document::parse(&svg).unwrap();
+    let (_, parsed) = read_svg(&status_svg);
     let p = panels(&parsed);
     assert_eq!(p.len(), 3);
     // Votes per ballot: the status's counts.
@@ -609,10 +571,7 @@ fn campaign_status_and_rank_draw_votes_accuracy_and_the_fitted_ranking() {
         .fit(&data)
         .unwrap();
     let u = fit.uncertainty(&data, &Inference::new()).unwrap();
-    let rows: Vec<Node> = p[2]
-        .descendants()
-        .filter(|n| n.has_attribute("data-label"))
-        .collect();
+    let rows = marked(p[2], "data-label");
     assert_eq!(rows.len(), 10);
     for ((row, i), r) in rows.iter().zip(fit.order()).zip(1..) {
         assert_eq!(
@@ -641,12 +600,9 @@ fn campaign_status_and_rank_draw_votes_accuracy_and_the_fitted_ranking() {
         "--plot",
         &rank_svg,
     ]);
-    let alone = read_svg(&rank_svg);
+    let (alone, doc) = read_svg(&rank_svg);
     assert_eq!(
-        Document::parse(&alone)
-            .unwrap()
-            .root_element()
-            .attribute("data-chart"),
+        doc.root_element().attribute("data-chart"),
         Some("intervals")
     );
     assert!(alone.contains("bt: the collected ranking with its intervals"));

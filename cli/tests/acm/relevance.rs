@@ -1,16 +1,16 @@
 //! `acm relevance` (was the `relevance` example's CSV mode): graded
 //! judgements by several annotators against a model's scores.
 
-use crate::common::{Scratch, data, fails, ok};
+use crate::common::{FILE, Scratch, data, fails, ok, refuses, says};
 
 #[test]
 fn scores_the_sample_with_classes_and_overlaps() {
     let j = data("tests/data/relevance/judgements.csv");
     let m = data("tests/data/relevance/model.csv");
     let out = ok(&["relevance", &j, &m, "3"]);
-    assert!(out.contains("rank-biased overlap (p = 0.9)"), "{out}");
-    assert!(out.contains("\nmap                   \tall\t"), "{out}");
-    assert!(out.contains("\nP_3                   \tall\t"), "{out}");
+    says(&out, "rank-biased overlap (p = 0.9)");
+    says(&out, "\nmap                   \tall\t");
+    says(&out, "\nP_3                   \tall\t");
     let csv = ok(&["relevance", &j, &m, "-q", "-m", "map", "--format", "csv"]);
     assert!(csv.starts_with("query,map\n"), "{csv}");
     let json: serde_json::Value =
@@ -22,32 +22,33 @@ fn scores_the_sample_with_classes_and_overlaps() {
 fn refuses_empty_judgements_and_bad_grades() {
     let dir = Scratch::new("relevance");
     let model = data("tests/data/relevance/model.csv");
-    let header = dir.file(
-        "judgements.csv",
-        b"\xEF\xBB\xBFquery,document,annotator,grade\n",
+    refuses(
+        &dir,
+        &["relevance", FILE, &model],
+        &[
+            (
+                "judgements.csv",
+                b"\xEF\xBB\xBFquery,document,annotator,grade\n",
+                ": no judgements: the file has no record",
+            ),
+            (
+                "bad.csv",
+                b"query,document,annotator,grade\nq,d,a,x\n",
+                ":2: field \"grade\" is not an integer grade: \"x\"",
+            ),
+            // The library's CSV reader: a quote left open at the end of the file.
+            (
+                "open.csv",
+                b"query,document,annotator,grade\nq,d,a,1\nq,e,\"AWORK,1\n",
+                ":3: malformed quoted field in column 3",
+            ),
+        ],
     );
-    assert_eq!(
-        fails(&["relevance", &header, &model], 1),
-        format!("error: {header}: no judgements: the file has no record")
-    );
-    let bad = dir.file("bad.csv", b"query,document,annotator,grade\nq,d,a,x\n");
-    assert_eq!(
-        fails(&["relevance", &bad, &model], 1),
-        format!("error: {bad}:2: field \"grade\" is not an integer grade: \"x\"")
-    );
-    // The library's CSV reader: a quote left open at the end of the file.
-    let open = dir.file(
-        "open.csv",
-        b"query,document,annotator,grade\nq,d,a,1\nq,e,\"AWORK,1\n",
-    );
-    assert_eq!(
-        fails(&["relevance", &open, &model], 1),
-        format!("error: {open}:3: malformed quoted field in column 3")
-    );
+    let bad = dir.p("bad.csv");
     fails(&["relevance", &bad, &model, "--bogus"], 2);
     fails(&["relevance", &bad, &model, "0"], 2);
     let err = fails(&["relevance", &bad, &model, "-m", "bpref"], 2);
-    assert!(err.contains("unknown measure \"bpref\""), "{err}");
+    says(&err, "unknown measure \"bpref\"");
 }
 
 #[test]

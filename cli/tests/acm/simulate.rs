@@ -1,16 +1,16 @@
 //! `acm simulate` (was the `reproduce_table2` example): Table 2 and sweeps.
 
-use crate::common::{fails, ok};
+use crate::common::{fails, ok, says};
 
 #[test]
 fn table2_prints_both_blocks_with_the_papers_values() {
     let out = ok(&["simulate", "table2", "--simulations", "2", "--seed", "5"]);
     assert!(out.starts_with("Table 2 of Lombardo et al. (2020): 2 simulations per row (seed 5)"));
-    assert!(out.contains("(a) as published"), "{out}");
-    assert!(out.contains("(b) corrected"), "{out}");
-    assert!(out.contains("cells within 3σ of the paper"), "{out}");
+    says(&out, "(a) as published");
+    says(&out, "(b) corrected");
+    says(&out, "cells within 3σ of the paper");
     // The paper's first cell, exponential uniform ρ_w.
-    assert!(out.contains("0.7780 ± 0.0580"), "{out}");
+    says(&out, "0.7780 ± 0.0580");
     let json: serde_json::Value = serde_json::from_str(&ok(&[
         "simulate", "table2", "-s", "2", "--seed", "5", "--format", "json",
     ]))
@@ -22,9 +22,9 @@ fn table2_prints_both_blocks_with_the_papers_values() {
 #[test]
 fn table2_refuses_bad_arguments() {
     let err = fails(&["simulate", "table2", "--simulations", "1"], 2);
-    assert!(err.contains("1 is not in 2..=1000000"), "{err}");
+    says(&err, "1 is not in 2..=1000000");
     let err = fails(&["simulate", "table2", "--seed", "-1"], 2);
-    assert!(err.contains("'-1'"), "{err}");
+    says(&err, "'-1'");
     fails(&["simulate", "table2", "x"], 2);
     fails(&["simulate"], 2);
 }
@@ -69,7 +69,7 @@ fn a_sweep_gives_the_library_sweeps_values() {
         assert_eq!(p["M"].as_u64().unwrap(), q.m as u64);
     }
     let table = ok(&args[..args.len() - 2]);
-    assert!(table.contains("best"), "{table}");
+    says(&table, "best");
     fails(
         &[
             "simulate",

@@ -3,7 +3,7 @@
 
 use adaptive_comp_metrics::{Coefficient, Hyperbolic, Scheme, TopWeighted};
 
-use crate::common::{Scratch, fails, ok, run};
+use crate::common::{Scratch, fails, ok, run, says};
 
 #[test]
 fn moments_equal_the_librarys() {
@@ -41,9 +41,9 @@ fn moments_equal_the_librarys() {
         .scheme(Scheme::Multiplicative)
         .null_table(Coefficient::Tau, 200)
         .unwrap();
-    assert!(csv.contains(&format!("mean,{},", t.mean.value)), "{csv}");
+    says(&csv, &format!("mean,{},", t.mean.value));
     let text = ok(&["standardise", "moments", "--n", "50"]);
-    assert!(text.contains("null mean"), "{text}");
+    says(&text, "null mean");
     let err = fails(
         &["standardise", "moments", "--n", "50", "--source", "exact"],
         1,

@@ -3,7 +3,7 @@
 //! `tests/data/relevance/trec_eval_golden.py`) and against the values
 //! pytrec_eval (trec_eval's C code) gave on the committed files.
 
-use crate::common::{Scratch, acm, data, fails, ok};
+use crate::common::{Scratch, acm, data, fails, ok, says};
 
 /// (level, measure, qid) → value, from `tests/data/relevance/trec_expected.tsv`.
 fn expected() -> Vec<(i32, String, String, f64)> {
@@ -122,20 +122,17 @@ fn output_follows_trec_evals_order_and_format() {
         out.starts_with("runid                 \tall\tgen\n"),
         "{out}"
     );
-    assert!(out.contains("P_1000                \tall\t"), "{out}");
-    assert!(out.contains("iprec_at_recall_0.50  \tall\t"), "{out}");
+    says(&out, "P_1000                \tall\t");
+    says(&out, "iprec_at_recall_0.50  \tall\t");
     assert_eq!(out.lines().count(), 30, "{out}");
-    assert!(
-        err.contains("note: 3 queries of the run are not judged"),
-        "{err}"
-    );
+    says(&err, "note: 3 queries of the run are not judged");
     // all_trec: the part computed here, with a note naming the rest.
     let (_, _, err) = crate::common::run(&["trec", "-m", "all_trec", &qrels, &run]);
-    assert!(
-        err.contains("all_trec set also has unj, rbp, rbp_resid: not computed here"),
-        "{err}"
+    says(
+        &err,
+        "all_trec set also has unj, rbp, rbp_resid: not computed here",
     );
-    assert!(err.contains("relstring"), "{err}");
+    says(&err, "relstring");
     // -n: no summary; with -q only the queries.
     let out = ok(&["trec", "-q", "-n", "-m", "map", &qrels, &run]);
     assert!(out.lines().all(|l| !l.contains("\tall\t")), "{out}");
@@ -152,14 +149,14 @@ fn output_follows_trec_evals_order_and_format() {
 #[test]
 fn unknown_measures_and_bad_options_are_command_line_errors() {
     let err = fails(&["trec", "-m", "rbp", "q", "r"], 2);
-    assert!(err.contains("unknown measure \"rbp\""), "{err}");
-    assert!(err.contains("map, gm_map, Rprec, bpref"), "{err}");
+    says(&err, "unknown measure \"rbp\"");
+    says(&err, "map, gm_map, Rprec, bpref");
     let err = fails(&["trec", "-m", "P.5,5", "q", "r"], 2);
-    assert!(err.contains("repeat one"), "{err}");
+    says(&err, "repeat one");
     let err = fails(&["trec", "-m", "iprec_at_recall.0.125", "q", "r"], 2);
-    assert!(err.contains("at most two decimals"), "{err}");
+    says(&err, "at most two decimals");
     let err = fails(&["trec", "--ties", "expected", "-m", "gm_map", "q", "r"], 2);
-    assert!(err.contains("gm_map has no tie-aware expectation"), "{err}");
+    says(&err, "gm_map has no tie-aware expectation");
     fails(&["trec", "--trec-eval-version", "8", "q", "r"], 2);
     fails(&["trec", "-l", "x", "q", "r"], 2);
     fails(&["trec", "-M", "0", "q", "r"], 2);
@@ -168,9 +165,8 @@ fn unknown_measures_and_bad_options_are_command_line_errors() {
 
 #[test]
 fn bad_files_name_their_line() {
-    let dir = Scratch::new("trec_bad");
-    let qrels = dir.file("q", "q1 0 d1 1\nq1 0 d2\n");
-    let run = dir.file("r", "q1 Q0 d1 1 0.5 x\n");
+    let (dir, [qrels, run]) =
+        Scratch::with([("q", "q1 0 d1 1\nq1 0 d2\n"), ("r", "q1 Q0 d1 1 0.5 x\n")]);
     let err = fails(&["trec", &qrels, &run], 1);
     assert!(err.starts_with(&format!("error: {qrels}:2: ")), "{err}");
     let empty = dir.file("e", "");
@@ -181,20 +177,18 @@ fn bad_files_name_their_line() {
     let good = dir.file("g", "q1 0 d1 1\n");
     let other = dir.file("o", "q9 Q0 d1 1 0.5 x\n");
     let err = fails(&["trec", &good, &other], 1);
-    assert!(
-        err.contains("no queries with both results and relevance"),
-        "{err}"
-    );
+    says(&err, "no queries with both results and relevance");
 }
 
 #[test]
 fn max_docs_keeps_the_top_of_each_ranking() {
-    let dir = Scratch::new("trec_m");
-    let qrels = dir.file("q", "q1 0 d1 1\nq1 0 d2 1\n");
-    let run = dir.file(
-        "r",
-        "q1 Q0 d1 1 0.1 x\nq1 Q0 d3 2 0.9 x\nq1 Q0 d2 3 0.5 x\n",
-    );
+    let (_dir, [qrels, run]) = Scratch::with([
+        ("q", "q1 0 d1 1\nq1 0 d2 1\n"),
+        (
+            "r",
+            "q1 Q0 d1 1 0.1 x\nq1 Q0 d3 2 0.9 x\nq1 Q0 d2 3 0.5 x\n",
+        ),
+    ]);
     let out = ok(&[
         "trec",
         "-M",
@@ -277,9 +271,10 @@ fn output_equals_trec_evals_byte_for_byte() {
 #[test]
 fn scores_compare_as_doubles_or_as_c_floats() {
     // Issue 24 item 4: x scores 0.30000000000000004, y (relevant) 0.3.
-    let dir = Scratch::new("trec_floats");
-    let qrels = dir.file("q", "a 0 x 0\na 0 y 1\n");
-    let run = dir.file("r", "a Q0 x 1 0.30000000000000004 r\na Q0 y 2 0.3 r\n");
+    let (_dir, [qrels, run]) = Scratch::with([
+        ("q", "a 0 x 0\na 0 y 1\n"),
+        ("r", "a Q0 x 1 0.30000000000000004 r\na Q0 y 2 0.3 r\n"),
+    ]);
     let map = |extra: &[&str]| {
         let mut argv = vec!["trec", "-m", "map"];
         argv.extend(extra);
@@ -299,11 +294,10 @@ fn scores_compare_as_doubles_or_as_c_floats() {
 
 #[test]
 fn files_are_read_as_trec_eval_reads_them() {
-    let dir = Scratch::new("trec_syntax");
-    let run = dir.file(
+    let (dir, [run]) = Scratch::with([(
         "r",
         "q1 Q0 d1 1 0.5 x\n\nq1 Q0 d2 2 0.4 x extra\n  # note\n",
-    );
+    )]);
     // A blank line in qrels: trec_eval says "Malformed line"; so does acm
     // trec, with its line and column. --syntax lenient skips it.
     let qrels = dir.file("q", "q1 0 d1 1\n\nq1 0 d2 0\n");

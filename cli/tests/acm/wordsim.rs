@@ -2,7 +2,7 @@
 //! table, its numbers against the library's, and the command-line defects
 //! of the example (issue 22: `--help` was an error, `--bootstrap 0` exited 0).
 
-use crate::common::{Scratch, data, fails, ok};
+use crate::common::{Scratch, data, fails, ok, says};
 
 /// `acm wordsim` on the two sample models and the first `benchmarks` of
 /// the four sample benchmarks.
@@ -42,7 +42,7 @@ fn the_table_has_every_model_and_benchmark_with_the_librarys_numbers() {
         8,
         "{out}"
     );
-    assert!(out.contains("unknown pairs: dropped"), "{out}");
+    says(&out, "unknown pairs: dropped");
     let mut j = sample();
     j.extend(["--format".into(), "json".into()]);
     let json: serde_json::Value = serde_json::from_str(&ok(&args(&j))).unwrap();
@@ -96,14 +96,8 @@ fn bootstrap_intervals_and_paired_tests() {
         "3".into(),
     ]);
     let out = ok(&args(&a));
-    assert!(
-        out.contains("95 % BCa bootstrap intervals (50 resamples, seed 3)"),
-        "{out}"
-    );
-    assert!(
-        out.contains("paired tests of Spearman ρ against sample-a.vec"),
-        "{out}"
-    );
+    says(&out, "95 % BCa bootstrap intervals (50 resamples, seed 3)");
+    says(&out, "paired tests of Spearman ρ against sample-a.vec");
     assert_eq!(ok(&args(&a)), out);
 }
 
@@ -127,9 +121,10 @@ fn the_examples_command_line_defects_are_gone() {
 
 #[test]
 fn bad_files_name_their_line() {
-    let dir = Scratch::new("wordsim");
-    let vec = dir.file("bad.vec", "2 2\na 1 2\nb 1 zz\n");
-    let pairs = dir.file("p.tsv", "a\tb\t1\nb\ta\t2\na\ta\t3\n");
+    let (dir, [vec, pairs]) = Scratch::with([
+        ("bad.vec", "2 2\na 1 2\nb 1 zz\n"),
+        ("p.tsv", "a\tb\t1\nb\ta\t2\na\ta\t3\n"),
+    ]);
     let err = fails(&["wordsim", "--vectors", &vec, &pairs], 1);
     assert!(err.starts_with(&format!("error: {vec}:3")), "{err}");
     let bad = dir.file("bad.tsv", "a\tb\t1\nb\ta\t2\na\ta\tx\n");
@@ -142,12 +137,13 @@ fn bad_files_name_their_line() {
 fn self_pairs_tie_at_cosine_one() {
     // The issue's minimal case: exact ρ = √0.8 = 0.8944 (was 0.8208, some
     // f32 self-cosines coming out 0.99999997).
-    let dir = Scratch::new("wordsim-self");
-    let vec = dir.file(
-        "mini.vec",
-        "3 8\na .1 .2 .3 .4 .5 .6 .7 .8\nb .3 .1 .4 .1 .5 .9 .2 .6\nc .7 .1 .8 .2 .8 .1 .8 .3\n",
-    );
-    let pairs = dir.file("mini.tsv", "a\ta\t10\nb\tb\t9\nc\tc\t8\na\tb\t3\nb\tc\t2\n");
+    let (_dir, [vec, pairs]) = Scratch::with([
+        (
+            "mini.vec",
+            "3 8\na .1 .2 .3 .4 .5 .6 .7 .8\nb .3 .1 .4 .1 .5 .9 .2 .6\nc .7 .1 .8 .2 .8 .1 .8 .3\n",
+        ),
+        ("mini.tsv", "a\ta\t10\nb\tb\t9\nc\tc\t8\na\tb\t3\nb\tc\t2\n"),
+    ]);
     let json: serde_json::Value = serde_json::from_str(&ok(&[
         "wordsim",
         "--vectors",
@@ -165,11 +161,10 @@ fn self_pairs_tie_at_cosine_one() {
 
 #[test]
 fn layouts_are_detected_from_the_content() {
-    let dir = Scratch::new("wordsim-layouts");
-    let vec = dir.file(
+    let (dir, [vec]) = Scratch::with([(
         "v.vec",
         "4 2\nkettle 1 0.1\nteapot 0.9 0.3\nlantern 0.1 1\ntorch 0.3 0.8\n",
-    );
+    )]);
     // gensim's simlex999.txt layout: '#' lines and three columns (the CLI
     // took the SimLex-999 layout from the name: "expected at least 4 fields").
     let gensim = dir.file(

@@ -172,10 +172,7 @@ pub fn histogram(
 /// ```
 pub fn bars(bars: &[(String, f64)], labels: &Labels) -> Result<String, PlotError> {
     const CHART: &str = "bars";
-    if bars.is_empty() {
-        return Err(PlotError::Empty { chart: CHART });
-    }
-    too_many(CHART, "bars", bars.len(), MAX_ROWS)?;
+    count_within(CHART, "bars", bars.len(), MAX_ROWS)?;
     let values: Vec<f64> = bars.iter().map(|b| b.1).collect();
     finite(CHART, "values", &values)?;
     let (lo, hi) = values

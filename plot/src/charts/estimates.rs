@@ -187,10 +187,7 @@ pub fn scatter(
     labels: &Labels,
 ) -> Result<String, PlotError> {
     const CHART: &str = "scatter";
-    if points.is_empty() {
-        return Err(PlotError::Empty { chart: CHART });
-    }
-    too_many(CHART, "points", points.len(), MAX_POINTS)?;
+    count_within(CHART, "points", points.len(), MAX_POINTS)?;
     let xv: Vec<f64> = points.iter().map(|p| p.x).collect();
     let yv: Vec<f64> = points.iter().map(|p| p.y).collect();
     finite(CHART, "x values", &xv)?;
@@ -291,10 +288,7 @@ pub fn intervals(
     labels: &Labels,
 ) -> Result<String, PlotError> {
     const CHART: &str = "intervals";
-    if rows.is_empty() {
-        return Err(PlotError::Empty { chart: CHART });
-    }
-    too_many(CHART, "rows", rows.len(), MAX_ROWS)?;
+    count_within(CHART, "rows", rows.len(), MAX_ROWS)?;
     let values: Vec<f64> = rows.iter().map(|r| r.value).collect();
     finite(CHART, "estimates", &values)?;
     let refs: Vec<f64> = rows.iter().filter_map(|r| r.reference).collect();

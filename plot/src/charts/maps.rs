@@ -33,10 +33,7 @@ pub struct Series {
 pub fn lines(series: &[Series], identity: bool, labels: &Labels) -> Result<String, PlotError> {
     const CHART: &str = "lines";
     let total: usize = series.iter().map(|s| s.points.len()).sum();
-    if total == 0 {
-        return Err(PlotError::Empty { chart: CHART });
-    }
-    too_many(CHART, "points", total, MAX_POINTS)?;
+    count_within(CHART, "points", total, MAX_POINTS)?;
     too_many(CHART, "series", series.len(), PALETTE.len())?;
     let (mut x0, mut x1, mut y0, mut y1) = (
         f64::INFINITY,

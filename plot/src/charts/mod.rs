@@ -38,6 +38,15 @@ impl Labels {
         }
     }
 
+    /// The labels of an [`intervals`](crate::intervals) chart: its horizontal axis is
+    /// `quantity` with intervals at `level` (`"{quantity}, 95% interval"`),
+    /// its vertical axis the rows' names, unlabelled.
+    #[must_use]
+    pub fn intervals(title: impl Into<String>, quantity: &str, level: f64) -> Self {
+        let x = format!("{quantity}, {}% interval", number(100.0 * level));
+        Self::new(title, x, "")
+    }
+
     /// The same labels with a subtitle.
     #[must_use]
     pub fn subtitle(mut self, s: impl Into<String>) -> Self {
@@ -83,6 +92,20 @@ pub(crate) fn check_interval(
         return Err(PlotError::BadInterval { chart, index: i });
     }
     Ok(())
+}
+
+/// [`PlotError::Empty`] for no `what` (`got` = 0), [`PlotError::TooLarge`]
+/// for more than `limit`.
+pub(crate) fn count_within(
+    chart: &'static str,
+    what: &'static str,
+    got: usize,
+    limit: usize,
+) -> Result<(), PlotError> {
+    if got == 0 {
+        return Err(PlotError::Empty { chart });
+    }
+    too_many(chart, what, got, limit)
 }
 
 pub(crate) fn too_many(

@@ -31,36 +31,33 @@ pub(crate) fn load(conn: &mut Connection, path: &Path) -> Result<Loaded, ServeEr
             "the snapshot belongs to another campaign",
         ));
     }
-    let mut workers = Vec::new();
-    let mut activity = Vec::new();
-    {
-        let mut stmt = tx
-            .prepare("SELECT id, name, source, params, first_ms FROM workers ORDER BY id")
-            .map_err(e)?;
-        let rows = stmt
-            .query_map([], |r| {
-                Ok((
-                    WorkerRow {
-                        id: r.get(0)?,
-                        name: r.get(1)?,
-                        source: r.get(2)?,
-                        params: r.get(3)?,
-                    },
-                    r.get::<_, i64>(4)?,
-                ))
-            })
-            .map_err(e)?;
-        for (i, w) in rows.enumerate() {
-            let (w, first_ms) = w.map_err(e)?;
-            if w.id as usize != i {
-                return Err(ServeError::corrupt("worker ids are not dense"));
-            }
-            workers.push(w);
-            activity.push(Activity {
-                arrived_ms: first_ms.max(0) as u64,
-                ..Activity::default()
-            });
+    let read = rows(
+        &tx,
+        "SELECT id, name, source, params, first_ms FROM workers ORDER BY id",
+        |r| {
+            Ok((
+                WorkerRow {
+                    id: r.get(0)?,
+                    name: r.get(1)?,
+                    source: r.get(2)?,
+                    params: r.get(3)?,
+                },
+                r.get::<_, i64>(4)?,
+            ))
+        },
+    )
+    .map_err(e)?;
+    let mut workers = Vec::with_capacity(read.len());
+    let mut activity = Vec::with_capacity(read.len());
+    for (i, (w, first_ms)) in read.into_iter().enumerate() {
+        if w.id as usize != i {
+            return Err(ServeError::corrupt("worker ids are not dense"));
         }
+        workers.push(w);
+        activity.push(Activity {
+            arrived_ms: first_ms.max(0) as u64,
+            ..Activity::default()
+        });
     }
     {
         let mut stmt = tx
@@ -123,52 +120,31 @@ pub(crate) fn load(conn: &mut Connection, path: &Path) -> Result<Loaded, ServeEr
         .query_row("SELECT COALESCE(MAX(seq), 0) FROM events", [], |r| r.get(0))
         .map_err(e)?;
     last_seq = last_seq.max(max_seq);
-    let mut leases = Vec::new();
-    {
-        let mut stmt = tx
-            .prepare("SELECT ballot, position, worker, expires_ms FROM leases")
-            .map_err(e)?;
-        let rows = stmt
-            .query_map([], |r| {
-                Ok((
-                    r.get::<_, i64>(0)? as usize,
-                    r.get::<_, i64>(1)? as usize,
-                    r.get::<_, u32>(2)?,
-                    r.get::<_, i64>(3)? as u64,
-                ))
-            })
-            .map_err(e)?;
-        for l in rows {
-            leases.push(l.map_err(e)?);
-        }
-    }
-    let mut sessions = Vec::new();
-    {
-        let mut stmt = tx
-            .prepare("SELECT token, worker, csrf, started FROM sessions ORDER BY created_ms, token")
-            .map_err(e)?;
-        let rows = stmt
-            .query_map([], |r| {
-                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get::<_, i64>(3)? != 0))
-            })
-            .map_err(e)?;
-        for s in rows {
-            sessions.push(s.map_err(e)?);
-        }
-    }
-    let mut invitations = Vec::new();
-    {
-        let mut stmt = tx
-            .prepare("SELECT token, worker FROM invitations ORDER BY created_ms, worker")
-            .map_err(e)?;
-        let rows = stmt
-            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
-            .map_err(e)?;
-        for s in rows {
-            invitations.push(s.map_err(e)?);
-        }
-    }
-    let mut finishes = Vec::new();
+    let leases = rows(
+        &tx,
+        "SELECT ballot, position, worker, expires_ms FROM leases",
+        |r| {
+            Ok((
+                r.get::<_, i64>(0)? as usize,
+                r.get::<_, i64>(1)? as usize,
+                r.get::<_, u32>(2)?,
+                r.get::<_, i64>(3)? as u64,
+            ))
+        },
+    )
+    .map_err(e)?;
+    let sessions = rows(
+        &tx,
+        "SELECT token, worker, csrf, started FROM sessions ORDER BY created_ms, token",
+        |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get::<_, i64>(3)? != 0)),
+    )
+    .map_err(e)?;
+    let invitations = rows(
+        &tx,
+        "SELECT token, worker FROM invitations ORDER BY created_ms, worker",
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )
+    .map_err(e)?;
     let has_finishes: bool = tx
         .query_row(
             "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'finishes'",
@@ -177,23 +153,22 @@ pub(crate) fn load(conn: &mut Connection, path: &Path) -> Result<Loaded, ServeEr
         )
         .map_err(e)?
         > 0;
-    if has_finishes {
-        let mut stmt = tx
-            .prepare("SELECT worker, at_ms, partial FROM finishes ORDER BY worker")
-            .map_err(e)?;
-        let rows = stmt
-            .query_map([], |r| {
+    let finishes = if has_finishes {
+        rows(
+            &tx,
+            "SELECT worker, at_ms, partial FROM finishes ORDER BY worker",
+            |r| {
                 Ok((
                     r.get::<_, u32>(0)?,
                     r.get::<_, i64>(1)?.max(0) as u64,
                     r.get::<_, i64>(2)? != 0,
                 ))
-            })
-            .map_err(e)?;
-        for f in rows {
-            finishes.push(f.map_err(e)?);
-        }
-    }
+            },
+        )
+        .map_err(e)?
+    } else {
+        Vec::new()
+    };
     let admin_token = meta.get("admin_token").cloned().unwrap_or_default();
     Ok(Loaded {
         file,
@@ -208,6 +183,15 @@ pub(crate) fn load(conn: &mut Connection, path: &Path) -> Result<Loaded, ServeEr
         admin_token,
         events: count,
     })
+}
+
+/// Every row `sql` selects, each read by `row`, in the order SQLite gives.
+fn rows<T>(
+    conn: &Connection,
+    sql: &str,
+    row: impl FnMut(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
+) -> rusqlite::Result<Vec<T>> {
+    conn.prepare(sql)?.query_map([], row)?.collect()
 }
 
 fn read_event(r: &rusqlite::Row<'_>) -> rusqlite::Result<Option<Event>> {

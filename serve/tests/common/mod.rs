@@ -169,6 +169,18 @@ pub trait Http {
         let body = format!("csrf={csrf}&task={}&choice={choice}", enc(task));
         self.post_json("/answer", &body)
     }
+
+    /// Takes the next task and answers it with `choice` through the page's
+    /// form, acknowledged by a redirect (303); returns the task.
+    fn answer_next(&mut self, csrf: &str, choice: &str) -> String {
+        let task = self.get("/task").hidden("task").unwrap();
+        let r = self.post(
+            "/answer",
+            &format!("csrf={csrf}&task={task}&choice={choice}"),
+        );
+        assert_eq!(r.status, 303, "{}", r.body);
+        task
+    }
 }
 
 /// A server's routes on a store, driven without a socket: each request goes

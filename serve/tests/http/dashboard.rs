@@ -143,9 +143,7 @@ fn the_dashboard_says_what_each_participant_earned() {
     let mut a = Client::new(addr);
     let csrf = enter(&mut a, "ann");
     for _ in 0..3 {
-        let t = a.get("/task").hidden("task").unwrap();
-        let r = a.post("/answer", &format!("csrf={csrf}&task={t}&choice=first"));
-        assert_eq!(r.status, 303, "{}", r.body);
+        a.answer_next(&csrf, "first");
     }
     let mut idle = Client::new(addr);
     enter(&mut idle, "idle");
@@ -156,15 +154,7 @@ fn the_dashboard_says_what_each_participant_earned() {
     assert_eq!(c["tasks_budget"], 24);
     assert_eq!(c["cost_budget"], 6.0);
     assert_eq!(c["spent"], 0.75);
-    let earned = |name: &str| {
-        j["workers"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|w| w["worker"] == name)
-            .map(|w| w["earned"].clone())
-            .unwrap()
-    };
+    let earned = |name: &str| worker_row(&j, name)["earned"].clone();
     assert_eq!(earned("ann"), 0.75);
     assert_eq!(earned("idle"), 0.0);
     let b = admin.get("/admin").body;
@@ -252,12 +242,7 @@ fn the_agreement_says_over_how_many_votes() {
     assert!(b.contains("agreement (votes counted)"));
     for w in &stats {
         let counted = w.agreement_votes;
-        let row = j["workers"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|r| r["worker"] == w.worker.as_str())
-            .unwrap();
+        let row = worker_row(&j, &w.worker);
         assert_eq!(row["agreement_votes"], counted, "{}", w.worker);
         let cell = match w.agreement() {
             Some(a) => format!("<td class=\"num\">{a:.3} ({counted})</td>"),

@@ -66,12 +66,7 @@ fn answered_tasks_are_not_live_leases_after_a_restart() {
     let mut c = Client::new(server.local_addr());
     let csrf = enter(&mut c, "dora");
     for _ in 0..3 {
-        let t = c.get("/task").hidden("task").unwrap();
-        assert_eq!(
-            c.post("/answer", &format!("csrf={csrf}&task={t}&choice=first"))
-                .status,
-            303
-        );
+        c.answer_next(&csrf, "first");
     }
     assert_eq!(status(server.local_addr())["live_leases"], 0);
     let open = c.get("/task").hidden("task").unwrap();
@@ -124,21 +119,12 @@ fn stopping_early_does_not_give_the_full_completion_code() {
     let mut alice = Client::new(addr);
     let acsrf = enter(&mut alice, "alice");
     for _ in 0..3 {
-        let t = alice.get("/task").hidden("task").unwrap();
-        alice.post("/answer", &format!("csrf={acsrf}&task={t}&choice=second"));
+        alice.answer_next(&acsrf, "second");
     }
     assert!(alice.get("/done").body.contains("C0MPL3TE"));
     // The dashboard says what each did, for payment.
     let st = status(addr);
-    let row = |name: &str| {
-        st["workers"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|w| w["worker"] == name)
-            .cloned()
-            .unwrap_or_else(|| panic!("no row for {name}: {st}"))
-    };
+    let row = |name: &str| worker_row(&st, name);
     assert_eq!(
         (
             row("bob")["answers"].as_u64(),

@@ -113,6 +113,16 @@ fn status(addr: &Handle) -> serde_json::Value {
     r.json()
 }
 
+/// The row of worker `name` in a status document.
+fn worker_row<'a>(status: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
+    status["workers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|w| w["worker"] == name)
+        .unwrap_or_else(|| panic!("no row for {name}: {status}"))
+}
+
 /// Rows of a store's table matching a condition, read while or after it
 /// is served.
 fn count(store: &std::path::Path, sql: &str) -> i64 {

@@ -80,34 +80,19 @@ fn entry_identity_and_session() {
     assert_eq!(stranger.post("/start", &format!("csrf={csrf}")).status, 401);
     assert_eq!(c.post("/start", "").status, 403);
     assert_eq!(c.post("/start", "csrf=0000").status, 403);
-    let r = c
-        .request(
-            "POST",
-            "/start",
-            Some(&format!("csrf={csrf}")),
-            &[("Origin", "http://evil.example")],
-        )
-        .unwrap();
-    assert_eq!(r.status, 403);
-    let r = c
-        .request(
-            "POST",
-            "/start",
-            Some(&format!("csrf={csrf}")),
-            &[("Sec-Fetch-Site", "cross-site")],
-        )
-        .unwrap();
-    assert_eq!(r.status, 403);
+    let start_with = |c: &mut Client, header: (&str, &str)| {
+        c.request("POST", "/start", Some(&format!("csrf={csrf}")), &[header])
+            .unwrap()
+    };
+    for header in [
+        ("Origin", "http://evil.example"),
+        ("Sec-Fetch-Site", "cross-site"),
+    ] {
+        assert_eq!(start_with(&mut c, header).status, 403, "{header:?}");
+    }
     // A same-origin post goes through.
     let origin = format!("http://{addr}");
-    let r = c
-        .request(
-            "POST",
-            "/start",
-            Some(&format!("csrf={csrf}")),
-            &[("Origin", &origin)],
-        )
-        .unwrap();
+    let r = start_with(&mut c, ("Origin", &origin));
     assert_eq!(r.status, 303);
     assert_eq!(r.header("location"), Some("/task"));
     // Coming back with the same link resumes: straight to the task.
@@ -167,47 +152,18 @@ fn tasks_answers_and_refusals() {
     assert_eq!(j["quota"], 3);
     // Bad answers.
     let post = |c: &mut Client, body: String| c.post("/answer", &body);
-    assert_eq!(
-        post(&mut alice, format!("csrf={csrf}&task={task}")).status,
-        400
-    );
-    assert_eq!(
-        post(&mut alice, format!("csrf={csrf}&task={task}&choice=left")).status,
-        400
-    );
-    assert_eq!(
-        post(&mut alice, format!("csrf={csrf}&choice=first")).status,
-        400
-    );
-    assert_eq!(
-        post(
-            &mut alice,
-            format!("csrf={csrf}&task=zzzz-b1-0&choice=first")
-        )
-        .status,
-        400
-    );
-    assert_eq!(
-        post(&mut alice, format!("csrf={csrf}&task=garbage&choice=first")).status,
-        400
-    );
     let tag = task.split('-').next().unwrap().to_owned();
-    assert_eq!(
-        post(
-            &mut alice,
-            format!("csrf={csrf}&task={tag}-b1-999&choice=first")
-        )
-        .status,
-        404
-    );
-    assert_eq!(
-        post(
-            &mut alice,
-            format!("csrf={csrf}&task={tag}-b9-0&choice=first")
-        )
-        .status,
-        404
-    );
+    for (body, status) in [
+        (format!("csrf={csrf}&task={task}"), 400),
+        (format!("csrf={csrf}&task={task}&choice=left"), 400),
+        (format!("csrf={csrf}&choice=first"), 400),
+        (format!("csrf={csrf}&task=zzzz-b1-0&choice=first"), 400),
+        (format!("csrf={csrf}&task=garbage&choice=first"), 400),
+        (format!("csrf={csrf}&task={tag}-b1-999&choice=first"), 404),
+        (format!("csrf={csrf}&task={tag}-b9-0&choice=first"), 404),
+    ] {
+        assert_eq!(post(&mut alice, body.clone()).status, status, "{body}");
+    }
     // Bob takes the next task; alice may not answer it, nor bob hers.
     let mut bob = Client::new(addr);
     let bcsrf = enter(&mut bob, "bob");
@@ -242,11 +198,7 @@ fn tasks_answers_and_refusals() {
     );
     // Two more answers reach the quota: the end screen with the code.
     for _ in 0..2 {
-        let t = alice.get("/task").hidden("task").unwrap();
-        assert_eq!(
-            post(&mut alice, format!("csrf={csrf}&task={t}&choice=tie")).status,
-            303
-        );
+        alice.answer_next(&csrf, "tie");
     }
     let r = alice.get("/task");
     assert!(r.body.contains("id=\"done\""), "{}", r.body);
@@ -518,13 +470,7 @@ fn dashboard_and_admin_actions() {
     );
     let gcsrf = r.hidden("csrf").unwrap();
     guest.post("/start", &format!("csrf={gcsrf}"));
-    let t = guest.get("/task").hidden("task").unwrap();
-    assert_eq!(
-        guest
-            .post("/answer", &format!("csrf={gcsrf}&task={t}&choice=first"))
-            .status,
-        303
-    );
+    guest.answer_next(&gcsrf, "first");
     // The JSON status, with a bearer token.
     let mut api = Client::new(addr);
     api.extra
@@ -559,12 +505,7 @@ fn restart_keeps_answers_sessions_and_leases() {
     let addr = server.local_addr();
     let mut c = Client::new(addr);
     let csrf = enter(&mut c, "dora");
-    let t1 = c.get("/task").hidden("task").unwrap();
-    assert_eq!(
-        c.post("/answer", &format!("csrf={csrf}&task={t1}&choice=first"))
-            .status,
-        303
-    );
+    let t1 = c.answer_next(&csrf, "first");
     let t2 = c.get("/task").hidden("task").unwrap();
     server.shutdown().unwrap();
     // A second server on the same store while the first runs is refused.

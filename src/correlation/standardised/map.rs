@@ -208,10 +208,7 @@ impl Standardiser {
     /// # Ok::<(), adaptive_comp_metrics::StandardisedError>(())
     /// ```
     pub fn standardised(&self, gamma: f64) -> Result<f64, StandardisedError> {
-        if !(-1.0..=1.0).contains(&gamma) {
-            return Err(StandardisedError::CoefficientOutOfRange { value: gamma });
-        }
-        if gamma == 1.0 || gamma == -1.0 {
+        if at_end(gamma)? {
             return Ok(gamma);
         }
         let m = &self.map;
@@ -244,10 +241,7 @@ impl Standardiser {
     /// ```
     pub fn inverse(&self, standardised: f64) -> Result<f64, StandardisedError> {
         let s = standardised;
-        if !(-1.0..=1.0).contains(&s) {
-            return Err(StandardisedError::CoefficientOutOfRange { value: s });
-        }
-        if s == 1.0 || s == -1.0 {
+        if at_end(s)? {
             return Ok(s);
         }
         let m = &self.map;
@@ -275,6 +269,19 @@ impl Standardiser {
     pub fn moments(&self) -> &GammaMoments {
         &self.moments
     }
+}
+
+/// Whether a coefficient is an end of [−1, 1], which the map and its inverse
+/// both leave in place.
+///
+/// # Errors
+/// [`StandardisedError::CoefficientOutOfRange`] for NaN or a value outside
+/// [−1, 1].
+fn at_end(value: f64) -> Result<bool, StandardisedError> {
+    if !(-1.0..=1.0).contains(&value) {
+        return Err(StandardisedError::CoefficientOutOfRange { value });
+    }
+    Ok(value == 1.0 || value == -1.0)
 }
 
 /// An interval of admissible values, narrowed by constraints `p·t ≤ q`.

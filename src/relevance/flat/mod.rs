@@ -404,10 +404,12 @@ type Row<'a, V> = (usize, &'a mut [u32], &'a mut [V]);
 /// Sorts the rows of `g` (each by `sort`, which may record things for its
 /// row) on up to the crate's number of threads, in pieces of whole rows
 /// whose boundaries depend on the sizes only; returns what `sort` recorded,
-/// row by row in order.
-fn sort_rows<V: Copy + Send, P: Send>(
+/// row by row in order. `sort` is given a scratch buffer, one a piece, that
+/// it may keep between the rows of the piece (one allocation a piece, not
+/// one a row).
+fn sort_rows<V: Copy + Send, P: Send, S>(
     g: &mut Grouped<V>,
-    sort: impl Fn(usize, &mut [u32], &mut [V], &mut Vec<P>) + Sync,
+    sort: impl Fn(usize, &mut [u32], &mut [V], &mut Vec<P>, &mut Vec<S>) + Sync,
 ) -> Vec<P> {
     const PIECE: usize = 1 << 15;
     let workers = crate::threads::workers_for(g.doc.len());
@@ -434,9 +436,9 @@ fn sort_rows<V: Copy + Send, P: Send>(
         }
     }
     let parts = crate::threads::map(pieces, workers, |rows| {
-        let mut out = Vec::new();
+        let (mut out, mut scratch) = (Vec::new(), Vec::new());
         for (lo, d, v) in rows {
-            sort(lo, d, v, &mut out);
+            sort(lo, d, v, &mut out, &mut scratch);
         }
         out
     });

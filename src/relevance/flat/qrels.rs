@@ -222,16 +222,18 @@ impl QrelsBuilder<'_> {
             });
         }
         let mut g = self.staged.group(qn)?;
-        sort_rows(&mut g, |_, docs, grades, _: &mut Vec<()>| {
+        sort_rows(&mut g, |_, docs, grades, _: &mut Vec<()>, keys| {
             // One integer a judgement, whose increasing order is decreasing
             // grade, then increasing document id.
-            let mut keys: Vec<u64> = grades
-                .iter()
-                .zip(docs.iter())
-                .map(|(&gr, &d)| judgement_key(gr, d))
-                .collect();
+            keys.clear();
+            keys.extend(
+                grades
+                    .iter()
+                    .zip(docs.iter())
+                    .map(|(&gr, &d)| judgement_key(gr, d)),
+            );
             keys.sort_unstable();
-            for ((gr, d), &key) in grades.iter_mut().zip(docs.iter_mut()).zip(&keys) {
+            for ((gr, d), &key) in grades.iter_mut().zip(docs.iter_mut()).zip(keys.iter()) {
                 (*gr, *d) = from_judgement_key(key);
             }
         });

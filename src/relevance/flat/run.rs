@@ -316,12 +316,14 @@ impl RunBuilder<'_> {
             });
         }
         let mut g = self.staged.group(qn)?;
-        let float_patches = sort_rows(&mut g, |lo, docs, scores, patches| {
-            let mut pairs: Vec<(u64, u32)> = scores
-                .iter()
-                .zip(docs.iter())
-                .map(|(&s, &d)| (descending_key(s), d))
-                .collect();
+        let float_patches = sort_rows(&mut g, |lo, docs, scores, patches, pairs| {
+            pairs.clear();
+            pairs.extend(
+                scores
+                    .iter()
+                    .zip(docs.iter())
+                    .map(|(&s, &d)| (descending_key(s), d)),
+            );
             pairs.sort_unstable_by_key(|p| p.0);
             // Equal scores (rare): decreasing document id as text. The
             // documents of a query are distinct, so this order is total and
@@ -338,7 +340,7 @@ impl RunBuilder<'_> {
                 }
                 i += tie + 1;
             }
-            for ((s, d), &(key, pd)) in scores.iter_mut().zip(docs.iter_mut()).zip(&pairs) {
+            for ((s, d), &(key, pd)) in scores.iter_mut().zip(docs.iter_mut()).zip(pairs.iter()) {
                 *s = from_descending_key(key);
                 *d = pd;
             }

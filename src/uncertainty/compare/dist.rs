@@ -326,10 +326,7 @@ pub(crate) fn range_isf(alpha: f64, k: usize) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn rel(a: f64, b: f64) -> f64 {
-        ((a - b) / b).abs()
-    }
+    use crate::special::rel;
 
     #[test]
     fn t_quantiles_invert_the_tail() {

@@ -427,12 +427,7 @@ pub fn status(args: &StatusArgs, env: &mut Env<'_>) -> Outcome {
     match &settled {
         None => {}
         Some((m, Ok((_, fit, u)))) => {
-            let top: Vec<&str> = u
-                .settled
-                .top
-                .iter()
-                .map(|&i| fit.items[i].as_str())
-                .collect();
+            let top = pairwise::item_names(fit, &u.settled.top);
             env.say(format_args!(
                 "{}: {} (top {}: {})",
                 m.name(),
@@ -441,12 +436,7 @@ pub fn status(args: &StatusArgs, env: &mut Env<'_>) -> Outcome {
                 top.join(", ")
             ))?;
             if !u.settled.settled && !u.settled.contested.is_empty() {
-                let contested: Vec<&str> = u
-                    .settled
-                    .contested
-                    .iter()
-                    .map(|&i| fit.items[i].as_str())
-                    .collect();
+                let contested = pairwise::item_names(fit, &u.settled.contested);
                 env.say(format_args!("contested: {}", contested.join(", ")))?;
             }
         }

@@ -45,13 +45,10 @@ pub fn ranking(model: &str, fit: &Fit, u: &Uncertainty) -> Result<String, PlotEr
     } else {
         format!("{} items", order.len())
     };
-    let labels = Labels::new(
+    let labels = Labels::intervals(
         format!("{model}: the collected ranking with its intervals"),
-        format!(
-            "{model} score θ (log-odds scale), {}% interval",
-            number(100.0 * u.level)
-        ),
-        "",
+        &format!("{model} score θ (log-odds scale)"),
+        u.level,
     )
     .subtitle(format!(
         "{shown}, {} comparisons; P(the same top {}) = {}",
