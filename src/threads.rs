@@ -13,6 +13,8 @@
 //!   so small inputs pay nothing);
 //! * the replicates of the `uncertainty` module (permutations, resamples,
 //!   Monte Carlo draws), whose count is their option `threads(…)`;
+//! * the Hessian-vector products of one Bradley–Terry fit without ties
+//!   (`pairwise`), item by item, from [`PARALLEL_FROM`] pairs on;
 //! * the simulations of `simulate` (`Simulation::run`, sweeps), the
 //!   (model, benchmark) pairs of [`wordsim::Evaluator::compare`](crate::wordsim::Evaluator::compare),
 //!   the branches of the exact standardisation, and the queries of

@@ -18,6 +18,7 @@
 //! F(θ, λ) = −Σ ℓ + Σ θ²/(2σ²) (no prior term when σ = ∞).
 
 use super::graph::{Counts, PairIndex};
+use crate::threads;
 
 /// The numbers of one evaluation at (θ, λ): per-pair curvature of the
 /// θ-block (c_p, the weight of (e_a − e_b)(e_a − e_b)ᵀ), coupling with λ
@@ -98,7 +99,7 @@ impl Problem<'_> {
     }
 
     /// F at `x` (returned), its gradient into `g` and the curvature for
-    /// [`hess_vec`](Self::hess_vec) into `curv` (when given), in one pass.
+    /// [`hess_vec_on`](Self::hess_vec_on) into `curv` (when given), in one pass.
     pub(crate) fn evaluate(
         &self,
         x: &[f64],
@@ -226,12 +227,61 @@ impl Problem<'_> {
         }
     }
 
+    /// [`hess_vec_on`](Self::hess_vec_on) on the caller's thread.
+    #[cfg(test)]
+    fn hess_vec(&self, curv: &Curvature, shift: f64, v: &[f64], out: &mut [f64]) {
+        self.hess_vec_on(curv, shift, v, out, None);
+    }
+
     /// out = (H + shift·eeᵀ)·v, with H the Hessian of F whose curvature is
     /// `curv` and e = (1, …, 1, 0)/√n (the direction F is flat in without a
-    /// prior).
-    pub(crate) fn hess_vec(&self, curv: &Curvature, shift: f64, v: &[f64], out: &mut [f64]) {
+    /// prior). Without ties, with `threads` = (t > 1, the pairs by item), on
+    /// up to t threads: each item's entry is summed on one thread, its terms
+    /// in the order of the one-thread loop (the pairs (·, i) by index, then
+    /// (i, ·) by index; pairs have a < b), so the same bits.
+    fn hess_vec_on(
+        &self,
+        curv: &Curvature,
+        shift: f64,
+        v: &[f64],
+        out: &mut [f64],
+        threads: Option<(usize, &ByItem)>,
+    ) {
         let n = self.n();
         let p = self.pairs;
+        if let Some((workers, by)) = threads.filter(|&(w, _)| w > 1 && !self.ties) {
+            let mean = if shift > 0.0 {
+                shift * v[..n].iter().sum::<f64>() / n as f64
+            } else {
+                0.0
+            };
+            let c = &curv.c;
+            let entry = |i: usize| {
+                let vi = v[i];
+                let mut acc = 0.0;
+                let on_b = by.b_start[i] as usize..by.b_start[i + 1] as usize;
+                for (&a, &cj) in by.b_a[on_b.clone()].iter().zip(&by.b_c[on_b]) {
+                    acc -= cj * (v[a as usize] - vi);
+                }
+                for j in by.a_start[i] as usize..by.a_start[i + 1] as usize {
+                    acc += c[j] * (vi - v[p.b[j] as usize]);
+                }
+                acc + (self.precision * vi + mean)
+            };
+            let mut pieces = Vec::with_capacity(by.bounds.len());
+            let mut rest = &mut out[..n];
+            for w in by.bounds.windows(2) {
+                let (piece, tail) = rest.split_at_mut(w[1] - w[0]);
+                pieces.push((w[0], piece));
+                rest = tail;
+            }
+            threads::map(pieces, workers, |(i0, piece)| {
+                for (o, i) in piece.iter_mut().zip(i0..) {
+                    *o = entry(i);
+                }
+            });
+            return;
+        }
         out.iter_mut().for_each(|o| *o = 0.0);
         let v_lambda = if self.ties { v[n] } else { 0.0 };
         let mut o_lambda = 0.0;
@@ -344,6 +394,94 @@ pub(crate) struct Work {
     diag: Vec<f64>,
     curv: Curvature,
     curv_trial: Curvature,
+    /// Threads for the Hessian-vector products (0 or 1: the caller's
+    /// thread alone).
+    threads: usize,
+    by_item: ByItem,
+}
+
+impl Work {
+    /// Scratch whose Hessian-vector products (without ties) run on up to
+    /// `threads` threads, with the same bits as on one: for a problem fitted
+    /// once, not for fits that already run on the threads (replicates).
+    pub(crate) fn with_threads(threads: usize) -> Self {
+        Self {
+            threads,
+            ..Self::default()
+        }
+    }
+}
+
+/// The pairs of each item, for sums item by item: pairs (i, ·) are
+/// `a_start[i]..a_start[i + 1]` (pairs come sorted by a), and the pairs
+/// (·, i) are `b_pairs[b_start[i]..b_start[i + 1]]`, by increasing index,
+/// with their first items `b_a` and curvatures `b_c` in the same order (read
+/// in sequence, as the one-thread loop reads the pairs).
+#[derive(Debug, Clone, Default)]
+struct ByItem {
+    a_start: Vec<u32>,
+    b_start: Vec<u32>,
+    b_pairs: Vec<u32>,
+    b_a: Vec<u32>,
+    b_c: Vec<f64>,
+    /// Parts of the items with about equal numbers of terms (a pair counts
+    /// for both its items), taken by the threads as they are free: part k
+    /// is `bounds[k]..bounds[k + 1]`.
+    bounds: Vec<usize>,
+}
+
+impl ByItem {
+    /// The index of `p` (a counting sort of the pairs by b, stable), in
+    /// `parts` parts.
+    fn build(&mut self, p: &PairIndex, parts: usize) {
+        let n = p.n_items;
+        for (start, items) in [(&mut self.a_start, &p.a), (&mut self.b_start, &p.b)] {
+            start.clear();
+            start.resize(n + 1, 0);
+            for &i in items {
+                start[i as usize + 1] += 1;
+            }
+            for i in 0..n {
+                start[i + 1] += start[i];
+            }
+        }
+        let mut fill = self.b_start.clone();
+        self.b_pairs.clear();
+        self.b_pairs.resize(p.len(), 0);
+        for (j, &b) in p.b.iter().enumerate() {
+            let at = &mut fill[b as usize];
+            self.b_pairs[*at as usize] = j as u32;
+            *at += 1;
+        }
+        self.b_a.clear();
+        self.b_a
+            .extend(self.b_pairs.iter().map(|&j| p.a[j as usize]));
+        // The terms before item i: nondecreasing in i.
+        let terms = |i: usize| self.a_start[i] as usize + self.b_start[i] as usize;
+        self.bounds.clear();
+        self.bounds.push(0);
+        for k in 1..parts {
+            let target = k * 2 * p.len() / parts;
+            let (mut lo, mut hi) = (*self.bounds.last().unwrap_or(&0), n);
+            while lo < hi {
+                let mid = lo + (hi - lo) / 2;
+                if terms(mid) < target {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            self.bounds.push(lo);
+        }
+        self.bounds.push(n);
+    }
+
+    /// The curvatures `c` of the pairs in the order of `b_pairs` (once per
+    /// Newton step: the products of its conjugate gradients read them).
+    fn set_curvature(&mut self, c: &[f64]) {
+        self.b_c.clear();
+        self.b_c.extend(self.b_pairs.iter().map(|&j| c[j as usize]));
+    }
 }
 
 /// Minimises F from `x` (changed in place) by Newton's method: each step
@@ -372,6 +510,12 @@ pub(crate) fn newton(problem: &Problem<'_>, x: &mut [f64], s: Settings, w: &mut 
         v.clear();
         v.resize(dim, 0.0);
     }
+    let threads = if w.threads > 1 && !problem.ties {
+        w.by_item.build(problem.pairs, 4 * w.threads);
+        Some(w.threads)
+    } else {
+        None
+    };
     centre(&mut x[..n]);
     problem.derivatives(x, &mut w.g, &mut w.curv);
     // F at x, computed only when a line search needs it.
@@ -396,7 +540,7 @@ pub(crate) fn newton(problem: &Problem<'_>, x: &mut [f64], s: Settings, w: &mut 
         };
         let l2 = w.g.iter().map(|v| v * v).sum::<f64>().sqrt();
         let eta = 1e-3f64.min(l2);
-        conjugate_gradient(problem, shift, eta, w);
+        conjugate_gradient(problem, shift, eta, threads, w);
         // Backtracking line search on F; the trial's gradient and
         // curvature are kept for the next step.
         let slope: f64 = w.g.iter().zip(&w.step).map(|(g, s)| g * s).sum();
@@ -465,9 +609,18 @@ fn mean_curvature(c: &Curvature, n: usize) -> f64 {
 
 /// Solves (H + shift·eeᵀ)·step = −g approximately (relative residual
 /// `eta`), preconditioned by the diagonal.
-fn conjugate_gradient(problem: &Problem<'_>, shift: f64, eta: f64, w: &mut Work) {
+fn conjugate_gradient(
+    problem: &Problem<'_>,
+    shift: f64,
+    eta: f64,
+    threads: Option<usize>,
+    w: &mut Work,
+) {
     let dim = problem.dim();
     problem.hess_diag(&w.curv, shift, &mut w.diag);
+    if threads.is_some() {
+        w.by_item.set_curvature(&w.curv.c);
+    }
     for d in &mut w.diag {
         if *d <= 0.0 || !d.is_finite() {
             *d = 1.0;
@@ -482,7 +635,8 @@ fn conjugate_gradient(problem: &Problem<'_>, shift: f64, eta: f64, w: &mut Work)
     let r0 = w.r.iter().map(|v| v * v).sum::<f64>().sqrt();
     let mut rz: f64 = w.r.iter().zip(&w.z).map(|(a, b)| a * b).sum();
     for _ in 0..(2 * dim).max(50) {
-        problem.hess_vec(&w.curv, shift, &w.d, &mut w.hd);
+        let on = threads.map(|t| (t, &w.by_item));
+        problem.hess_vec_on(&w.curv, shift, &w.d, &mut w.hd, on);
         let dhd: f64 = w.d.iter().zip(&w.hd).map(|(a, b)| a * b).sum();
         if dhd <= 0.0 || !dhd.is_finite() {
             break;
@@ -551,4 +705,104 @@ pub(crate) fn start(problem: &Problem<'_>) -> Vec<f64> {
         x.push((2.0 * share / (1.0 - share)).ln());
     }
     x
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ballot::Vote;
+    use crate::pairwise::Comparisons;
+
+    /// Votes among `n` items from a fixed linear congruential sequence:
+    /// items of every degree, some pairs many times.
+    fn votes(n: usize, m: usize, seed: u64) -> Comparisons {
+        let mut c = Comparisons::with_item_count(n).unwrap();
+        let mut s = seed;
+        let mut next = || {
+            s = s
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (s >> 33) as usize
+        };
+        while c.len() < m {
+            let (a, b) = (next() % n, next() % (n / 3 + 1));
+            if a != b {
+                let vote = if next() % 3 == 0 {
+                    Vote::Second
+                } else {
+                    Vote::First
+                };
+                c.add(a, b, vote, None).unwrap();
+            }
+        }
+        c
+    }
+
+    #[test]
+    fn hessian_products_on_threads_have_the_same_bits() {
+        for (n, m, seed) in [(2, 5, 1), (7, 40, 2), (300, 5000, 3), (1000, 3000, 4)] {
+            let data = votes(n, m, seed);
+            let pairs = PairIndex::new(&data);
+            let counts = pairs.counts(data.records());
+            for precision in [0.0, 0.25] {
+                let problem = Problem {
+                    pairs: &pairs,
+                    counts: &counts,
+                    precision,
+                    ties: false,
+                };
+                let x: Vec<f64> = (0..n).map(|i| ((i * 37) % 11) as f64 / 7.0 - 0.7).collect();
+                let v: Vec<f64> = (0..n).map(|i| ((i * 13) % 17) as f64 / 5.0 - 1.6).collect();
+                let mut g = vec![0.0; n];
+                let mut curv = Curvature::default();
+                problem.derivatives(&x, &mut g, &mut curv);
+                for shift in [0.0, 0.3] {
+                    let mut one = vec![0.0; n];
+                    problem.hess_vec(&curv, shift, &v, &mut one);
+                    for threads in [2, 3, 8] {
+                        let mut by = ByItem::default();
+                        by.build(&pairs, 4 * threads);
+                        by.set_curvature(&curv.c);
+                        let mut many = vec![f64::NAN; n];
+                        problem.hess_vec_on(&curv, shift, &v, &mut many, Some((threads, &by)));
+                        assert!(
+                            one.iter()
+                                .zip(&many)
+                                .all(|(a, b)| a.to_bits() == b.to_bits()),
+                            "n {n}, {threads} threads, shift {shift}, precision {precision}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_fit_on_threads_has_the_same_bits() {
+        let data = votes(400, 6000, 5);
+        let pairs = PairIndex::new(&data);
+        let counts = pairs.counts(data.records());
+        let problem = Problem {
+            pairs: &pairs,
+            counts: &counts,
+            precision: 1.0 / 9.0,
+            ties: false,
+        };
+        let settings = Settings {
+            tolerance: 1e-10,
+            max_iterations: 100,
+            gradient_merit: true,
+        };
+        let mut one = start(&problem);
+        let a = newton(&problem, &mut one, settings, &mut Work::default());
+        let mut two = start(&problem);
+        let b = newton(&problem, &mut two, settings, &mut Work::with_threads(2));
+        assert!(a.converged && b.converged);
+        assert_eq!(a.iterations, b.iterations);
+        assert!(
+            one.iter()
+                .zip(&two)
+                .all(|(x, y)| x.to_bits() == y.to_bits())
+        );
+    }
 }

@@ -396,7 +396,8 @@ impl BradleyTerry {
         }
         let pairs = data.pair_index();
         let counts = pairs.counts(data.records());
-        self.fit_counts(data, pairs, &counts, None, &mut Work::default())
+        let threads = crate::threads::workers_for(pairs.len());
+        self.fit_counts(data, pairs, &counts, None, &mut Work::with_threads(threads))
     }
 
     /// The fit of `counts` (weights per pair) from `start` (or the default

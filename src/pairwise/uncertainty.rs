@@ -14,8 +14,13 @@ use super::fit::Fit;
 use super::information::{Covariance, Information};
 use crate::threads::{self, Threads};
 
-/// Draws per block (one generator stream each): the unit of parallel work.
+/// Draws per block (one generator stream each): the unit of parallel work
+/// of correlated draws and of replicates.
 pub(crate) const DRAW_BLOCK: usize = 32;
+
+/// Independent normal draws made and ranked per task (a few: the threads
+/// share them evenly; not one: each task keeps per-item counts).
+const DRAW_TASK: usize = 5;
 
 /// How the uncertainty is computed and summarised.
 ///
@@ -281,16 +286,41 @@ pub struct Uncertainty {
 pub(crate) fn normals(rng: &mut ChaCha8Rng, out: &mut [f64]) {
     let mut k = 0;
     while k < out.len() {
-        // u₁ in (0, 1]: ln u₁ is finite.
-        let u1 = 1.0 - rng.random::<f64>();
-        let u2 = rng.random::<f64>();
-        let r = (-2.0 * u1.ln()).sqrt();
-        let (s, c) = (core::f64::consts::TAU * u2).sin_cos();
-        out[k] = r * c;
+        let (a, b) = normal_pair(rng);
+        out[k] = a;
         if k + 1 < out.len() {
-            out[k + 1] = r * s;
+            out[k + 1] = b;
         }
         k += 2;
+    }
+}
+
+/// One Box–Muller pair: two uniform f64, one 64-bit word each (four
+/// 32-bit words of the ChaCha stream).
+#[inline]
+fn normal_pair(rng: &mut ChaCha8Rng) -> (f64, f64) {
+    // u₁ in (0, 1]: ln u₁ is finite.
+    let u1 = 1.0 - rng.random::<f64>();
+    let u2 = rng.random::<f64>();
+    let r = (-2.0 * u1.ln()).sqrt();
+    let (s, c) = (core::f64::consts::TAU * u2).sin_cos();
+    (r * c, r * s)
+}
+
+/// The values [`normals`] writes at `first..first + out.len()` of a longer
+/// buffer from the generator as it is now, without the values before
+/// them: the stream is advanced to the pair holding value `first` (each
+/// pair takes four 32-bit words), so any part of a block's draws can be
+/// made on its own, with the same bits.
+pub(crate) fn normals_at(rng: &mut ChaCha8Rng, first: usize, out: &mut [f64]) {
+    let pair = (first / 2) as u128;
+    rng.set_word_pos(rng.get_word_pos() + 4 * pair);
+    match out.split_first_mut() {
+        Some((head, rest)) if first % 2 == 1 => {
+            *head = normal_pair(rng).1;
+            normals(rng, rest);
+        }
+        _ => normals(rng, out),
     }
 }
 
@@ -354,40 +384,50 @@ pub(crate) fn from_information(
     let intervals = wald(&fit.scores, &se, opts.level);
     let draws = opts.draws_for(n);
     check_cells(draws, n)?;
-    let blocks: Vec<usize> = (0..draws.div_ceil(DRAW_BLOCK)).collect();
     let dim = info.n + info.extra;
     let theta = &fit.scores;
-    let make = |b: usize| -> Vec<f64> {
-        let rows = DRAW_BLOCK.min(draws - b * DRAW_BLOCK);
-        let mut rng = block_rng(opts.seed, b);
-        match &cov.factor {
-            Some(factor) => {
+    let order = order_of(theta);
+    let k = opts.top_k.min(n.saturating_sub(1)).max(1);
+    let stats = match &cov.factor {
+        // Correlated draws (few items): a block of draws is one product
+        // with the factor, so one task makes and ranks a block.
+        Some(factor) => {
+            let blocks: Vec<usize> = (0..draws.div_ceil(DRAW_BLOCK)).collect();
+            threads::map(blocks, workers, |b| {
+                let rows = DRAW_BLOCK.min(draws - b * DRAW_BLOCK);
                 let mut zs = vec![0.0; rows * dim];
-                normals(&mut rng, &mut zs);
+                normals(&mut block_rng(opts.seed, b), &mut zs);
                 let y = factor.times(&zs, rows, 1);
-                let mut out = Vec::with_capacity(rows * n);
+                let mut values = Vec::with_capacity(rows * n);
                 for row in y.chunks(dim) {
                     let dev = &row[..n];
                     let mean = dev.iter().sum::<f64>() / n as f64;
-                    out.extend(theta.iter().zip(dev).map(|(t, d)| t + (d - mean)));
+                    values.extend(theta.iter().zip(dev).map(|(t, d)| t + (d - mean)));
                 }
-                out
-            }
-            None => {
-                let mut zs = vec![0.0; rows * n];
-                normals(&mut rng, &mut zs);
-                zs.chunks(n)
-                    .flat_map(|row| theta.iter().zip(&se).zip(row).map(|((t, s), z)| t + s * z))
-                    .collect()
-            }
+                BlockStats::of(&values, theta, &order, k)
+            })
+        }
+        // Independent draws θᵢ + SEᵢ·z: tasks of DRAW_TASK draws, each
+        // draw's normals read at its place in its block's stream, so the
+        // threads share the draws evenly (a block per task left one thread
+        // 64 of 100); a thread keeps its buffers.
+        None => {
+            let tasks: Vec<usize> = (0..draws.div_ceil(DRAW_TASK)).collect();
+            let init = || (Vec::new(), Ranker::default());
+            threads::map_init(tasks, workers, init, |(values, ranker), t| {
+                let (d0, d1) = (t * DRAW_TASK, ((t + 1) * DRAW_TASK).min(draws));
+                values.resize((d1 - d0) * n, 0.0);
+                for (row, d) in values.chunks_mut(n).zip(d0..d1) {
+                    let mut rng = block_rng(opts.seed, d / DRAW_BLOCK);
+                    normals_at(&mut rng, (d % DRAW_BLOCK) * n, row);
+                    for ((z, t), s) in row.iter_mut().zip(theta).zip(&se) {
+                        *z = t + s * *z;
+                    }
+                }
+                BlockStats::with_ranker(values, theta, &order, k, ranker)
+            })
         }
     };
-    let order = order_of(theta);
-    let k = opts.top_k.min(n.saturating_sub(1)).max(1);
-    let stats = threads::map(blocks, workers, |b| {
-        let values = make(b);
-        BlockStats::of(&values, theta, &order, k)
-    });
     let method = if exact {
         Method::Exact
     } else {
@@ -426,6 +466,17 @@ impl BlockStats {
     /// the estimate `theta` and its [`order_of`] `order` (computed once by
     /// the caller for all blocks), for the top k.
     pub(crate) fn of(values: &[f64], theta: &[f64], order: &[usize], k: usize) -> Self {
+        Self::with_ranker(values, theta, order, k, &mut Ranker::default())
+    }
+
+    /// [`BlockStats::of`] with the ranker's buffers kept by the caller.
+    fn with_ranker(
+        values: &[f64],
+        theta: &[f64],
+        order: &[usize],
+        k: usize,
+        ranker: &mut Ranker,
+    ) -> Self {
         let n = theta.len();
         debug_assert_eq!(order.len(), n, "the order of theta");
         let mut in_top = vec![false; n];
@@ -436,7 +487,6 @@ impl BlockStats {
         let mut ranks = vec![0u32; rows * n];
         let mut factors = Vec::with_capacity(rows);
         let mut agree = vec![0u32; n.saturating_sub(1)];
-        let mut ranker = Ranker::default();
         for (d, row) in values.chunks(n).enumerate() {
             let r = &mut ranks[d * n..(d + 1) * n];
             ranker.ranks(row, r);
@@ -906,5 +956,26 @@ mod tests {
             mean.abs() < 0.01 && (var - 1.0).abs() < 0.01,
             "{mean} {var}"
         );
+    }
+
+    #[test]
+    fn normals_at_any_place_equal_the_whole_buffer() {
+        // 301 values: an odd length, past several 64-word ChaCha buffers.
+        let mut whole = vec![0.0; 301];
+        normals(&mut block_rng(7, 3), &mut whole);
+        for first in 0..whole.len() {
+            for len in [0, 1, 2, 3, 17, 64, 301 - first] {
+                let len = len.min(whole.len() - first);
+                let mut part = vec![f64::NAN; len];
+                normals_at(&mut block_rng(7, 3), first, &mut part);
+                let want = &whole[first..first + len];
+                assert!(
+                    part.iter()
+                        .zip(want)
+                        .all(|(a, b)| a.to_bits() == b.to_bits()),
+                    "from {first}, {len} values"
+                );
+            }
+        }
     }
 }

@@ -174,6 +174,19 @@ fn tampered_states_are_refused() {
         },
         "a comparison pairs an item with itself",
     );
+    // An item of the campaign outside the ballot, and one past the items.
+    refused(
+        &|v| {
+            let kept = v["ballots"][1]["items"].as_array().unwrap().clone();
+            let out = (0..8u64).find(|&i| !kept.contains(&i.into())).unwrap();
+            v["ballots"][1]["comparisons"][0]["first"] = out.into();
+        },
+        "a comparison names an item outside the ballot",
+    );
+    refused(
+        &|v| v["ballots"][0]["comparisons"][0]["first"] = 99.into(),
+        "a comparison names an item outside the ballot",
+    );
     refused(
         &|v| {
             v["ballots"][0]["votes"].as_array_mut().unwrap().pop();
