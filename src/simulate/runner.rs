@@ -855,26 +855,35 @@ const MAX_THREADS: usize = 256;
 /// error by index wins. A simulation that panics (only a user closure can:
 /// a custom metric or amplitude function) is
 /// [`SimulateError::ThreadPanicked`] at its index, on any number of threads.
+///
+/// On more than one thread (never more than `n`) each simulation runs under
+/// [`with_threads`](crate::with_threads)`(Threads::ONE)`, as the
+/// `uncertainty` module's replicates do: the simulations already use every
+/// thread, so what they compute inside (a model's fit, a coefficient) does
+/// not start threads of its own. Results do not depend on it.
 pub(crate) fn par_map<T, F>(n: usize, threads: usize, f: F) -> Result<Vec<T>>
 where
     T: Send,
     F: Fn(usize, &mut Scratch) -> Result<T> + Sync,
 {
     let indices: Vec<usize> = (0..n).collect();
-    crate::threads::map_init(
-        indices,
-        threads.clamp(1, MAX_THREADS),
-        Scratch::new,
-        |s, i| {
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| f(i, s))).unwrap_or_else(
-                |_| {
-                    // The buffers may be half written: start afresh.
-                    *s = Scratch::new();
-                    Err(SimulateError::ThreadPanicked)
-                },
-            )
-        },
-    )
+    // No more threads than simulations: a lone simulation keeps the
+    // caller's threads for what it computes inside.
+    let threads = threads.clamp(1, MAX_THREADS).min(n.max(1));
+    let one = |i: usize, s: &mut Scratch| {
+        if threads > 1 {
+            crate::with_threads(crate::Threads::ONE, || f(i, s))
+        } else {
+            f(i, s)
+        }
+    };
+    crate::threads::map_init(indices, threads, Scratch::new, |s, i| {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| one(i, s))).unwrap_or_else(|_| {
+            // The buffers may be half written: start afresh.
+            *s = Scratch::new();
+            Err(SimulateError::ThreadPanicked)
+        })
+    })
     .into_iter()
     .collect()
 }
@@ -937,4 +946,21 @@ fn drive(
         last_ballot,
         comparisons: scheduler.total_votes(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::par_map;
+    use crate::{Threads, current_threads};
+
+    /// On several threads a simulation computes on its own thread (no
+    /// nested threads); on one, the caller's choice stands.
+    #[test]
+    fn simulations_on_threads_compute_on_one_thread_each() {
+        let inside = |threads| par_map(6, threads, |_, _| Ok(current_threads())).unwrap();
+        assert_eq!(inside(2), vec![Threads::ONE; 6]);
+        assert_eq!(inside(1), vec![current_threads(); 6]);
+        let lone = par_map(1, 2, |_, _| Ok(current_threads())).unwrap();
+        assert_eq!(lone, vec![current_threads()]);
+    }
 }
