@@ -32,7 +32,7 @@ mod tests;
 use super::error::RelevanceError;
 use super::error::Result;
 use super::evaluate::TrecEvalVersion;
-use super::flat::{Qrels, QrelsBuilder, RunBuilder, TrecRun};
+use super::flat::{Qrels, TrecRun};
 use super::intern::Ids;
 use parse::{not_utf8, parse_qrels, parse_run};
 use pipeline::{Sizes, read_blocks};
@@ -132,7 +132,7 @@ pub enum TrecSyntax {
 /// # Ok::<(), RelevanceError>(())
 /// ```
 pub fn read_trec_qrels<R: BufRead>(reader: R, ids: &mut Ids) -> Result<Qrels> {
-    read_trec_qrels_with(reader, ids, TrecSyntax::Lenient)
+    read_qrels(reader, ids, TrecSyntax::Lenient, Sizes::DEFAULT)
 }
 
 /// [`read_trec_qrels`] with a choice of [`TrecSyntax`]: under
@@ -162,17 +162,18 @@ pub fn read_trec_qrels_with<R: BufRead>(
     ids: &mut Ids,
     syntax: TrecSyntax,
 ) -> Result<Qrels> {
-    read_qrels(reader, Qrels::line_builder(ids), syntax, Sizes::DEFAULT)
+    read_qrels(reader, ids, syntax, Sizes::DEFAULT)
 }
 
-/// Reads a qrels file's lines into `builder` (the body of the qrels
-/// readers).
+/// Reads a qrels file's lines into a new [`Qrels`] over `ids` (the body of
+/// the qrels readers).
 fn read_qrels<R: BufRead>(
     reader: R,
-    mut builder: QrelsBuilder<'_>,
+    ids: &mut Ids,
     syntax: TrecSyntax,
     sizes: Sizes,
 ) -> Result<Qrels> {
+    let mut builder = Qrels::line_builder(ids);
     let mut cursor = Cursor::new();
     read_blocks(
         reader,
@@ -224,7 +225,7 @@ fn read_qrels<R: BufRead>(
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn read_trec_run<R: BufRead>(reader: R, ids: &mut Ids) -> Result<TrecRun> {
-    read_trec_run_with(reader, ids, TrecSyntax::Lenient)
+    read_run(reader, ids, TrecSyntax::Lenient, None, Sizes::DEFAULT)
 }
 
 /// [`read_trec_run`] with a choice of [`TrecSyntax`]: under
@@ -251,7 +252,7 @@ pub fn read_trec_run_with<R: BufRead>(
     ids: &mut Ids,
     syntax: TrecSyntax,
 ) -> Result<TrecRun> {
-    read_run(reader, TrecRun::line_builder(ids), syntax, Sizes::DEFAULT)
+    read_run(reader, ids, syntax, None, Sizes::DEFAULT)
 }
 
 /// [`read_trec_run_with`] keeping only the first `max_documents` documents
@@ -290,18 +291,24 @@ pub fn read_trec_run_top<R: BufRead>(
     max_documents: usize,
     version: TrecEvalVersion,
 ) -> Result<TrecRun> {
-    let mut builder = TrecRun::line_builder(ids);
-    builder.keep_top(max_documents, version);
-    read_run(reader, builder, syntax, Sizes::DEFAULT)
+    let top = Some((max_documents, version));
+    read_run(reader, ids, syntax, top, Sizes::DEFAULT)
 }
 
-/// Reads a run's lines into `builder` (the body of the run readers).
+/// Reads a run's lines into a new [`TrecRun`] over `ids`, keeping the `top`
+/// documents of each query in a release's order if given (the body of the
+/// run readers).
 fn read_run<R: BufRead>(
     reader: R,
-    mut builder: RunBuilder<'_>,
+    ids: &mut Ids,
     syntax: TrecSyntax,
+    top: Option<(usize, TrecEvalVersion)>,
     sizes: Sizes,
 ) -> Result<TrecRun> {
+    let mut builder = TrecRun::line_builder(ids);
+    if let Some((max_documents, version)) = top {
+        builder.keep_top(max_documents, version);
+    }
     let mut cursor = Cursor::new();
     // The tag of the last line (trec_eval's runid) and the first line of
     // the last stretch of lines with that tag.
@@ -347,16 +354,11 @@ pub mod fuzzing {
         reader: R,
         ids: &mut Ids,
         syntax: TrecSyntax,
-        (chunk, block, parallel_from): (usize, usize, usize),
+        sizes: (usize, usize, usize),
         threads: usize,
     ) -> Result<Qrels> {
-        let sizes = Sizes {
-            chunk,
-            block,
-            parallel_from,
-        };
-        on_threads(threads, || {
-            read_qrels(reader, Qrels::line_builder(ids), syntax, sizes)
+        sized(sizes, threads, |sizes| {
+            read_qrels(reader, ids, syntax, sizes)
         })
     }
 
@@ -368,23 +370,27 @@ pub mod fuzzing {
         ids: &mut Ids,
         syntax: TrecSyntax,
         top: Option<(usize, TrecEvalVersion)>,
-        (chunk, block, parallel_from): (usize, usize, usize),
+        sizes: (usize, usize, usize),
         threads: usize,
     ) -> Result<TrecRun> {
+        sized(sizes, threads, |sizes| {
+            read_run(reader, ids, syntax, top, sizes)
+        })
+    }
+
+    /// Runs `read` with the (chunk, block, parallel from) sizes on
+    /// `threads` threads (at least 1).
+    fn sized<T>(
+        (chunk, block, parallel_from): (usize, usize, usize),
+        threads: usize,
+        read: impl FnOnce(Sizes) -> T,
+    ) -> T {
         let sizes = Sizes {
             chunk,
             block,
             parallel_from,
         };
-        let mut builder = TrecRun::line_builder(ids);
-        if let Some((max, version)) = top {
-            builder.keep_top(max, version);
-        }
-        on_threads(threads, || read_run(reader, builder, syntax, sizes))
-    }
-
-    fn on_threads<T>(threads: usize, f: impl FnOnce() -> T) -> T {
         let n = core::num::NonZeroUsize::new(threads).unwrap_or(core::num::NonZeroUsize::MIN);
-        crate::with_threads(crate::Threads::Fixed(n), f)
+        crate::with_threads(crate::Threads::Fixed(n), || read(sizes))
     }
 }

@@ -44,27 +44,24 @@ pub(super) trait Sink<V> {
     fn push(&mut self, q: u32, d: u32, value: V, line: usize) -> Result<()>;
 }
 
-impl Sink<i32> for QrelsBuilder<'_> {
-    #[inline]
-    fn tables(&mut self) -> (&mut StringTable, &mut Documents) {
-        QrelsBuilder::tables(self)
-    }
-    #[inline]
-    fn push(&mut self, q: u32, d: u32, value: i32, line: usize) -> Result<()> {
-        self.push_ids(q, d, value, line)
-    }
+/// A builder's own `tables` and `push_ids` as its [`Sink`] of `value`s.
+macro_rules! sink {
+    ($builder:ident, $value:ty) => {
+        impl Sink<$value> for $builder<'_> {
+            #[inline]
+            fn tables(&mut self) -> (&mut StringTable, &mut Documents) {
+                $builder::tables(self)
+            }
+            #[inline]
+            fn push(&mut self, q: u32, d: u32, value: $value, line: usize) -> Result<()> {
+                self.push_ids(q, d, value, line)
+            }
+        }
+    };
 }
 
-impl Sink<f64> for RunBuilder<'_> {
-    #[inline]
-    fn tables(&mut self) -> (&mut StringTable, &mut Documents) {
-        RunBuilder::tables(self)
-    }
-    #[inline]
-    fn push(&mut self, q: u32, d: u32, value: f64, line: usize) -> Result<()> {
-        self.push_ids(q, d, value, line)
-    }
-}
+sink!(QrelsBuilder, i32);
+sink!(RunBuilder, f64);
 
 /// Where a reading stands: the lines of the chunks stored so far, and the
 /// query cache.
