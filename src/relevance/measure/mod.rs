@@ -759,46 +759,33 @@ mod tests {
 
     #[test]
     fn names_round_trip() -> Result<()> {
-        let all = [
-            Measure::AveragePrecision,
-            Measure::Precision(7),
-            Measure::RPrecision,
-            Measure::ReciprocalRank,
-            Measure::NdcgCut(3),
-            Measure::Ndcg,
-            Measure::Retrieved,
-            Measure::Relevant,
-            Measure::RelevantRetrieved,
-            Measure::GeometricMap,
-            Measure::Bpref,
-            Measure::InterpolatedPrecision(0),
-            Measure::InterpolatedPrecision(5),
-            Measure::InterpolatedPrecision(100),
-            Measure::Recall(4),
-            Measure::Success(1),
-            Measure::MapCut(30),
-            Measure::Queries,
-            Measure::JudgedNonrelevantRetrieved,
-            Measure::SetPrecision,
-            Measure::SetRecall,
-            Measure::SetRelativePrecision,
-            Measure::SetMap,
-            Measure::SetF,
-            Measure::Utility,
-            Measure::GeometricBpref,
-            Measure::RelativePrecision(7),
-            Measure::RPrecisionMultiple(20),
-            Measure::RPrecisionMultiple(250),
-            Measure::ElevenPointAverage,
-            Measure::InferredAp,
-            Measure::BinaryG,
-            Measure::G,
-            Measure::NdcgRel,
-            Measure::Rndcg,
-        ];
-        for m in all {
-            assert_eq!(m.to_string().parse::<Measure>()?, m);
+        // Every measure of the table, at its family's default cut-offs and
+        // at others: printed as the table names it, and read back.
+        let mut checked = 0;
+        for &(name, e) in &TABLE {
+            let named: Vec<(Measure, String)> = match e {
+                Entry::One(m) => vec![(m, name.to_owned())],
+                Entry::Cut(make, cuts) => cuts
+                    .iter()
+                    .chain(&[1, 3, 7])
+                    .map(|&k| (make(k), format!("{name}_{k}")))
+                    .collect(),
+                Entry::Levels(make, levels, max) => levels
+                    .iter()
+                    .chain(&[5, 7, max])
+                    .map(|&p| (make(p), format!("{name}_{}.{:02}", p / 100, p % 100)))
+                    .collect(),
+                Entry::Runid | Entry::Relstring | Entry::Absent => Vec::new(),
+            };
+            for (m, text) in named {
+                assert_eq!(m.to_string(), text);
+                assert_eq!(text.parse::<Measure>()?, m);
+                checked += 1;
+            }
         }
+        // 24 measures alone, 6 families of 9 or 3 default cut-offs and
+        // 2 of 11 or 10 default levels, each with 3 more.
+        assert_eq!(checked, 24 + (5 * 9 + 3 + 6 * 3) + (11 + 10 + 2 * 3));
         for bad in [
             "P_0",
             "P_",
