@@ -6,27 +6,10 @@ use adaptive_comp_metrics::relevance::{
     Ids, Measure, NoRelevant, Qrels, Ties, TrecEvalVersion, TrecOptions, TrecRun, evaluate_trec,
 };
 
-const MEASURES: [Measure; 19] = [
-    Measure::AveragePrecision,
-    Measure::Precision(1),
-    Measure::Precision(5),
-    Measure::RPrecision,
-    Measure::ReciprocalRank,
-    Measure::NdcgCut(3),
-    Measure::NdcgCut(10),
-    Measure::Ndcg,
-    Measure::Retrieved,
-    Measure::Relevant,
-    Measure::RelevantRetrieved,
-    Measure::Bpref,
-    Measure::Recall(3),
-    Measure::Success(2),
-    Measure::MapCut(4),
-    Measure::Queries,
-    Measure::GeometricMap,
-    Measure::InterpolatedPrecision(0),
-    Measure::InterpolatedPrecision(50),
-];
+/// The measures scored, as `trec_eval -m` arguments (`num_ret`, `num_rel`
+/// and `num_rel_ret` 9th to 11th).
+const MEASURES: &str = "map P.1,5 Rprec recip_rank ndcg_cut.3,10 ndcg num_ret num_rel num_rel_ret \
+    bpref recall.3 success.2 map_cut.4 num_q gm_map iprec_at_recall.0,0.5";
 
 /// A small qrels or run over queries q0..q3 and documents d0..d9 (the names
 /// the seed corpus uses), so fuzzed files meet judged and ranked documents.
@@ -78,8 +61,8 @@ pub fn check(ids: &Ids, qrels: &Qrels, run: &TrecRun) {
                         ..TrecOptions::default()
                     };
                     let measures: Vec<Measure> = MEASURES
-                        .iter()
-                        .copied()
+                        .split_whitespace()
+                        .flat_map(|m| Measure::parse_list(m).expect("a measure"))
                         .filter(|m| ties == Ties::TrecEval || m.has_expectation())
                         .collect();
                     let r = evaluate_trec(qrels, run, &measures, &o).expect("valid inputs score");

@@ -17,6 +17,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 
 use crate::top_k;
+use crate::xorshift::xorshift64;
 
 type TestResult = Result<(), Box<dyn std::error::Error>>;
 
@@ -45,19 +46,17 @@ fn read_data(ids: &mut Ids) -> Result<(Qrels, TrecRun), Box<dyn std::error::Erro
     Ok((qrels, run))
 }
 
-const ALL: [Measure; 11] = [
-    Measure::AveragePrecision,
-    Measure::Precision(5),
-    Measure::Precision(10),
-    Measure::RPrecision,
-    Measure::ReciprocalRank,
-    Measure::NdcgCut(5),
-    Measure::NdcgCut(10),
-    Measure::Ndcg,
-    Measure::Retrieved,
-    Measure::Relevant,
-    Measure::RelevantRetrieved,
-];
+/// The measures the slice API computes too (`trec_eval -m` names).
+const ALL: &str = "map P.5,10 Rprec recip_rank ndcg_cut.5,10 ndcg num_ret num_rel num_rel_ret";
+
+/// The measures of white-space-separated `trec_eval -m` arguments (`map
+/// P.5,10 ndcg_cut.10`), in their order (shared with
+/// `relevance_trec_official`).
+pub(crate) fn measures(spec: &str) -> Vec<Measure> {
+    spec.split_whitespace()
+        .flat_map(|m| Measure::parse_list(m).unwrap_or_else(|e| panic!("{m}: {e}")))
+        .collect()
+}
 
 /// Every per-query value and every summary of `report` as (measure, qid).
 fn by_name(report: &TrecReport, ids: &Ids) -> HashMap<(String, String), f64> {
@@ -91,36 +90,11 @@ fn generated_files_match_pytrec_eval() -> TestResult {
             version: adaptive_comp_metrics::relevance::TrecEvalVersion::V9,
             ..TrecOptions::default()
         };
-        let mut measures = ALL.to_vec();
-        measures.extend([
-            Measure::GeometricMap,
-            Measure::Bpref,
-            Measure::Queries,
-            Measure::InterpolatedPrecision(0),
-            Measure::InterpolatedPrecision(10),
-            Measure::InterpolatedPrecision(30),
-            Measure::InterpolatedPrecision(70),
-            Measure::InterpolatedPrecision(100),
-            Measure::Recall(5),
-            Measure::Recall(30),
-            Measure::Success(1),
-            Measure::Success(10),
-            Measure::MapCut(5),
-            Measure::MapCut(100),
-            Measure::Precision(1000),
-            Measure::GeometricBpref,
-            Measure::RelativePrecision(5),
-            Measure::RelativePrecision(20),
-            Measure::RPrecisionMultiple(20),
-            Measure::RPrecisionMultiple(100),
-            Measure::RPrecisionMultiple(200),
-            Measure::ElevenPointAverage,
-            Measure::InferredAp,
-            Measure::BinaryG,
-            Measure::G,
-            Measure::NdcgRel,
-            Measure::Rndcg,
-        ]);
+        let measures = measures(&format!(
+            "{ALL} gm_map bpref num_q iprec_at_recall.0,0.1,0.3,0.7,1 recall.5,30 success.1,10 \
+             map_cut.5,100 P.1000 gm_bpref relative_P.5,20 Rprec_mult.0.2,1,2 11pt_avg infAP \
+             binG G ndcg_rel Rndcg"
+        ));
         let report = evaluate_trec(&qrels, &run, &measures, &options)?;
         // pytrec_eval scores the 34 queries both judged and ranked.
         assert_eq!(report.queries.len(), 34);
@@ -170,7 +144,7 @@ fn tie_aware_mode_matches_the_slice_api() -> TestResult {
         complete: true,
         ..TrecOptions::default()
     };
-    let report = evaluate_trec(&qrels, &run, &ALL, &options)?;
+    let report = evaluate_trec(&qrels, &run, &measures(ALL), &options)?;
     assert_eq!(report.queries.len(), 38);
     for (q, row) in report.rows() {
         let (jd, jg) = qrels.judgements(q).ok_or("judged")?;
@@ -213,8 +187,6 @@ fn tie_aware_mode_matches_the_slice_api() -> TestResult {
     Ok(())
 }
 
-/// Reads qrels and a run from text into fresh ids and evaluates them (shared
-/// with `relevance_trec_official`).
 /// The first row's values, undefined as NaN.
 pub(crate) fn first_row(r: &TrecReport) -> Vec<f64> {
     r.row(0)
@@ -232,6 +204,8 @@ pub(crate) fn at_level(level: i32) -> TrecOptions {
     }
 }
 
+/// Reads qrels and a run from text into fresh ids and evaluates them (shared
+/// with `relevance_trec_official`).
 pub(crate) fn eval(
     qrels: &str,
     run: &str,
@@ -295,7 +269,7 @@ fn trec_eval_conventions_by_hand() -> TestResult {
     let qrels = "q 0 d10 2\nq 0 d9 1\nq 0 d1 0\nq 0 d5 -1\n";
     let run =
         "q Q0 d10 1 0.5 r\nq Q0 dx 2 0.5 r\nq Q0 d9 3 0.5 r\nq Q0 d5 4 0.9 r\nq Q0 d1 5 0.1 r\n";
-    let r = eval(qrels, run, &ALL, &TrecOptions::default())?;
+    let r = eval(qrels, run, &measures(ALL), &TrecOptions::default())?;
     let v = first_row(&r);
     // AP = (1/3 + 2/4)/2; P@5 = 2/5; P@10 = 2/10; R = 2: R-prec = 0/2; RR = 1/3.
     assert_eq!(v[0], (1.0 / 3.0 + 2.0 / 4.0) / 2.0);
@@ -417,7 +391,7 @@ fn parameters_are_checked() -> TestResult {
     let qrels = read_trec_qrels("q 0 d 1\n".as_bytes(), &mut a)?;
     let run = read_trec_run("q Q0 d 1 1 t\n".as_bytes(), &mut b)?;
     assert!(matches!(
-        evaluate_trec(&qrels, &run, &ALL, &TrecOptions::default()),
+        evaluate_trec(&qrels, &run, &measures(ALL), &TrecOptions::default()),
         Err(RelevanceError::InvalidParameter { name: "ids", .. })
     ));
     let run = read_trec_run("q Q0 d 1 1 t\n".as_bytes(), &mut a)?;
@@ -426,7 +400,7 @@ fn parameters_are_checked() -> TestResult {
         ..TrecOptions::default()
     };
     assert!(matches!(
-        evaluate_trec(&qrels, &run, &ALL, &bad),
+        evaluate_trec(&qrels, &run, &measures(ALL), &bad),
         Err(RelevanceError::InvalidParameter {
             name: "relevance_level",
             ..
@@ -443,14 +417,14 @@ fn parameters_are_checked() -> TestResult {
     ));
     let neg = TrecOptions::default().with_gain(|g: f64| g - 2.0);
     assert!(matches!(
-        evaluate_trec(&qrels, &run, &ALL, &neg),
+        evaluate_trec(&qrels, &run, &measures(ALL), &neg),
         Err(RelevanceError::InvalidGain { .. })
     ));
     // An empty qrels and run: no query, means undefined, sums 0.
     let mut c = Ids::new();
     let q0 = read_trec_qrels("".as_bytes(), &mut c)?;
     let r0 = read_trec_run("".as_bytes(), &mut c)?;
-    let rep = evaluate_trec(&q0, &r0, &ALL, &TrecOptions::default())?;
+    let rep = evaluate_trec(&q0, &r0, &measures(ALL), &TrecOptions::default())?;
     assert_eq!(
         (rep.summary[0].value, rep.summary[8].value),
         (None, Some(0.0))
@@ -513,6 +487,27 @@ fn oracle(judged: &[(String, i32)], ranked: &[(String, f64)], level: i32) -> Vec
     ]
 }
 
+/// The qrels and the run of one query `q`: its `judged` documents (name,
+/// grade) and its `ranked` ones (name, score); shared with
+/// `relevance_trec_official`.
+pub(crate) fn build(
+    judged: &[(String, i32)],
+    ranked: &[(String, f64)],
+) -> Result<(Qrels, TrecRun), TestCaseError> {
+    let fail = |e: RelevanceError| TestCaseError::fail(e.to_string());
+    let mut ids = Ids::new();
+    let mut qb = Qrels::builder(&mut ids);
+    for (d, g) in judged {
+        qb.add("q", d, *g).map_err(fail)?;
+    }
+    let qrels = qb.finish().map_err(fail)?;
+    let mut rb = TrecRun::builder(&mut ids);
+    for (d, s) in ranked {
+        rb.add("q", d, *s).map_err(fail)?;
+    }
+    Ok((qrels, rb.finish().map_err(fail)?))
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
 
@@ -527,22 +522,12 @@ proptest! {
     ) {
         let judged: Vec<(String, i32)> = judged.into_iter().map(|(d, g)| (format!("d{d}"), g)).collect();
         let ranked: Vec<(String, f64)> = ranked.into_iter().map(|(d, s)| (format!("d{d}"), f64::from(s) / 2.0)).collect();
-        let mut ids = Ids::new();
-        let mut qb = Qrels::builder(&mut ids);
-        for (d, g) in &judged {
-            qb.add("q", d, *g).map_err(|e| TestCaseError::fail(e.to_string()))?;
-        }
-        let qrels = qb.finish().map_err(|e| TestCaseError::fail(e.to_string()))?;
-        let mut rb = TrecRun::builder(&mut ids);
-        for (d, s) in &ranked {
-            rb.add("q", d, *s).map_err(|e| TestCaseError::fail(e.to_string()))?;
-        }
-        let run = rb.finish().map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let (qrels, run) = build(&judged, &ranked)?;
         let o = TrecOptions { relevance_level: level, complete: true, ..TrecOptions::default() };
-        let rep = evaluate_trec(&qrels, &run, &ALL, &o).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let rep = evaluate_trec(&qrels, &run, &measures(ALL), &o).map_err(|e| TestCaseError::fail(e.to_string()))?;
         let want = oracle(&judged, &ranked, level);
         let got = rep.row(0).ok_or_else(|| TestCaseError::fail("no row"))?;
-        for ((m, g), w) in ALL.iter().zip(got).zip(&want) {
+        for ((m, g), w) in measures(ALL).iter().zip(got).zip(&want) {
             let g = g.unwrap_or(0.0);
             prop_assert!((g - w).abs() < 1e-12, "{} {} vs {}", m, g, w);
         }
@@ -650,13 +635,7 @@ fn values_match_trec_evals_output() -> TestResult {
 /// in chunks): a pseudo-random qrels and run, ids of varying length, blank
 /// lines, comments, CRLF, tabs, ties and scores of many digits.
 fn large_files() -> (String, String) {
-    let mut state = 0x9e37_79b9_7f4a_7c15_u64;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
+    let mut next = xorshift64(0x9e37_79b9_7f4a_7c15);
     let (mut qrels, mut run) = (String::new(), String::new());
     for q in 0..600 {
         let qid = format!("Q{q:04}{}", "x".repeat(q % 3));
@@ -704,7 +683,7 @@ fn large_files_read_the_same_on_one_and_two_threads() -> TestResult {
             let mut ids = Ids::new();
             let qrels = read_trec_qrels(qrels_text.as_bytes(), &mut ids)?;
             let run = read_trec_run(run_text.as_bytes(), &mut ids)?;
-            let report = evaluate_trec(&qrels, &run, &ALL, &TrecOptions::default())?;
+            let report = evaluate_trec(&qrels, &run, &measures(ALL), &TrecOptions::default())?;
             Ok((ids, qrels, run, report))
         })
     };

@@ -10,13 +10,13 @@
 #![allow(clippy::float_cmp)]
 
 use adaptive_comp_metrics::relevance::{
-    Ids, Measure, NoRelevant, Qrels, RelevanceError, Ties, TrecEvalVersion, TrecOptions, TrecRun,
-    TrecSyntax, evaluate_trec, read_trec_qrels_with, read_trec_run, read_trec_run_with,
+    Ids, Measure, NoRelevant, RelevanceError, Ties, TrecEvalVersion, TrecOptions, TrecSyntax,
+    evaluate_trec, read_trec_qrels_with, read_trec_run, read_trec_run_with,
 };
 use proptest::prelude::*;
 use std::collections::HashMap;
 
-use super::relevance_trec::{at_level, eval, first_row};
+use super::relevance_trec::{at_level, build, eval, first_row, measures};
 
 type TestResult = Result<(), Box<dyn std::error::Error>>;
 
@@ -80,24 +80,10 @@ fn new_measures_by_hand() -> TestResult {
     let qrels = "q 0 r1 2\nq 0 r2 1\nq 0 r3 1\nq 0 n1 0\nq 0 n2 0\nq 0 u1 -1\n";
     let run =
         "q Q0 n1 1 6 t\nq Q0 r1 2 5 t\nq Q0 x 3 4 t\nq Q0 u1 4 3 t\nq Q0 n2 5 2 t\nq Q0 r2 6 1 t\n";
-    let m = [
-        Measure::Bpref,
-        Measure::GeometricMap,
-        Measure::Recall(2),
-        Measure::Recall(6),
-        Measure::Success(1),
-        Measure::Success(2),
-        Measure::MapCut(2),
-        Measure::MapCut(10),
-        Measure::Queries,
-        Measure::InterpolatedPrecision(0),
-        Measure::InterpolatedPrecision(30),
-        Measure::InterpolatedPrecision(40),
-        Measure::InterpolatedPrecision(50),
-        Measure::InterpolatedPrecision(60),
-        Measure::InterpolatedPrecision(70),
-        Measure::InterpolatedPrecision(100),
-    ];
+    let m = measures(
+        "bpref gm_map recall.2,6 success.1,2 map_cut.2,10 num_q \
+         iprec_at_recall.0,0.3,0.4,0.5,0.6,0.7,1",
+    );
     let v = first_row(&eval(qrels, run, &m, &TrecOptions::default())?);
     // R = 3, N = 2 judged non-relevant, min(N, R) = 2. r1 has n1 above it:
     // 1 − 1/2; r2 has n1 and n2 (u1 and x are skipped): 1 − 2/2.
@@ -195,14 +181,7 @@ fn tie_aware_values_by_hand() -> TestResult {
     // judged. R = 2, N = 1.
     let qrels = "q 0 r1 1\nq 0 r2 1\nq 0 n1 0\n";
     let run = "q Q0 r1 1 1 t\nq Q0 r2 2 1 t\nq Q0 n1 3 1 t\nq Q0 x 4 1 t\n";
-    let m = [
-        Measure::Bpref,
-        Measure::Success(1),
-        Measure::Success(2),
-        Measure::Recall(1),
-        Measure::MapCut(1),
-        Measure::MapCut(4),
-    ];
+    let m = measures("bpref success.1,2 recall.1 map_cut.1,4");
     let o = TrecOptions {
         ties: Ties::Expected,
         ..TrecOptions::default()
@@ -308,34 +287,9 @@ fn trec_eval_syntax_of_the_readers() -> TestResult {
 
 // ------------------------------------------------------------ oracles
 
-/// The measures the oracles know.
-const MEASURES: [Measure; 25] = [
-    Measure::Queries,
-    Measure::Retrieved,
-    Measure::Relevant,
-    Measure::RelevantRetrieved,
-    Measure::AveragePrecision,
-    Measure::GeometricMap,
-    Measure::RPrecision,
-    Measure::Bpref,
-    Measure::ReciprocalRank,
-    Measure::InterpolatedPrecision(0),
-    Measure::InterpolatedPrecision(10),
-    Measure::InterpolatedPrecision(30),
-    Measure::InterpolatedPrecision(50),
-    Measure::InterpolatedPrecision(70),
-    Measure::InterpolatedPrecision(100),
-    Measure::Precision(1),
-    Measure::Precision(3),
-    Measure::Recall(2),
-    Measure::Recall(5),
-    Measure::Success(1),
-    Measure::Success(3),
-    Measure::MapCut(2),
-    Measure::MapCut(4),
-    Measure::NdcgCut(3),
-    Measure::Ndcg,
-];
+/// The measures the oracles know (`trec_eval -m` names).
+const MEASURES: &str = "num_q num_ret num_rel num_rel_ret map gm_map Rprec bpref recip_rank \
+    iprec_at_recall.0,0.1,0.3,0.5,0.7,1 P.1,3 recall.2,5 success.1,3 map_cut.2,4 ndcg_cut.3 ndcg";
 
 /// One query by the book: `grades` of the ranked documents in rank order
 /// (`None`: not judged), every judged grade, the level and the release.
@@ -532,21 +486,6 @@ struct Case {
     ranked: Vec<(String, f64)>,
 }
 
-fn build(case: &Case) -> Result<(Qrels, TrecRun), TestCaseError> {
-    let fail = |e: RelevanceError| TestCaseError::fail(e.to_string());
-    let mut ids = Ids::new();
-    let mut qb = Qrels::builder(&mut ids);
-    for (d, g) in &case.judged {
-        qb.add("q", d, *g).map_err(fail)?;
-    }
-    let qrels = qb.finish().map_err(fail)?;
-    let mut rb = TrecRun::builder(&mut ids);
-    for (d, s) in &case.ranked {
-        rb.add("q", d, *s).map_err(fail)?;
-    }
-    Ok((qrels, rb.finish().map_err(fail)?))
-}
-
 fn grades_in(case: &Case, order: &[usize]) -> Vec<Option<i32>> {
     let grade: HashMap<&str, i32> = case.judged.iter().map(|(d, g)| (d.as_str(), *g)).collect();
     order
@@ -595,13 +534,14 @@ proptest! {
     #[test]
     fn trec_eval_order_equals_the_oracle(c in case(), level in 0..3_i32, nine in any::<bool>()) {
         let version = if nine { TrecEvalVersion::V9 } else { TrecEvalVersion::V10 };
-        let (qrels, run) = build(&c)?;
+        let (qrels, run) = build(&c.judged, &c.ranked)?;
         let o = TrecOptions { relevance_level: level, complete: true, version, ..TrecOptions::default() };
-        let rep = evaluate_trec(&qrels, &run, &MEASURES, &o).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let all = measures(MEASURES);
+        let rep = evaluate_trec(&qrels, &run, &all, &o).map_err(|e| TestCaseError::fail(e.to_string()))?;
         let ranked = grades_in(&c, &trec_order(&c.ranked, version));
         let judged: Vec<i32> = c.judged.iter().map(|(_, g)| *g).collect();
         let row = rep.row(0).ok_or_else(|| TestCaseError::fail("no row"))?;
-        for (&m, got) in MEASURES.iter().zip(row) {
+        for (&m, got) in all.iter().zip(row) {
             let want = by_the_book(&ranked, &judged, level, version, m);
             let got = got.unwrap_or(if m == Measure::GeometricMap { 1e-5_f64.ln() } else { 0.0 });
             prop_assert!((got - want).abs() <= 1e-12, "{} {:?}: {} vs {}", m, version, got, want);
@@ -613,8 +553,8 @@ proptest! {
     #[test]
     fn tie_aware_values_equal_the_brute_force(c in case(), level in 0..3_i32, nine in any::<bool>()) {
         let version = if nine { TrecEvalVersion::V9 } else { TrecEvalVersion::V10 };
-        let measures: Vec<Measure> = MEASURES.iter().copied().filter(|m| m.has_expectation()).collect();
-        let (qrels, run) = build(&c)?;
+        let measures: Vec<Measure> = measures(MEASURES).into_iter().filter(|m| m.has_expectation()).collect();
+        let (qrels, run) = build(&c.judged, &c.ranked)?;
         let o = TrecOptions { relevance_level: level, complete: true, ties: Ties::Expected, version, ..TrecOptions::default() };
         let rep = evaluate_trec(&qrels, &run, &measures, &o).map_err(|e| TestCaseError::fail(e.to_string()))?;
         let judged: Vec<i32> = c.judged.iter().map(|(_, g)| *g).collect();
