@@ -15,6 +15,7 @@ use std::num::NonZeroUsize;
 use adaptive_comp_metrics::lexsub::{
     Corpus, Format, Measure, Mode, Profile, read_gold, read_system,
 };
+use adaptive_comp_metrics_benches::xorshift::xorshift64;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 const N: usize = 100_000;
@@ -40,13 +41,7 @@ const WORDS: [&str; 16] = [
 /// A gold file and an oot system file of `n` items, deterministic.
 fn files(n: usize) -> (String, String) {
     let (mut gold, mut oot) = (String::new(), String::new());
-    let mut state = 0x2545_f491_4f6c_dd1d_u64;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
+    let mut next = xorshift64(0x2545_f491_4f6c_dd1d);
     for id in 0..n {
         let eol = if id % 2 == 0 { "\n" } else { "\r\n" };
         let subs = 1 + (next() % 7) as usize;

@@ -30,6 +30,8 @@ mod wordsim_eval;
 mod wordsim_gensim;
 mod wordsim_pairs;
 mod wordsim_uncertainty;
+#[path = "../common/xorshift.rs"]
+mod xorshift;
 
 /// The default relevance options with the cutoff rank `k`.
 pub fn top_k(k: usize) -> adaptive_comp_metrics::relevance::Options {
