@@ -39,20 +39,14 @@ impl Big {
     /// self += v·2^shift.
     fn add_shifted(&mut self, v: u128, shift: usize) {
         let (limb, off) = (shift / 64, shift % 64);
-        // v·2^off spans three limbs.
-        let parts = [
-            (v << off) as u64,
-            if off == 0 {
-                (v >> 64) as u64
-            } else {
-                (v >> (64 - off)) as u64
-            },
-            if off == 0 {
-                0
-            } else {
-                (v >> (128 - off)) as u64
-            },
-        ];
+        // v·2^off spans three limbs: v's two, shifted left one bit at a
+        // time (slow, and unlike the library's word shifts).
+        let mut parts = [v as u64, (v >> 64) as u64, 0];
+        for _ in 0..off {
+            parts[2] = (parts[2] << 1) | (parts[1] >> 63);
+            parts[1] = (parts[1] << 1) | (parts[0] >> 63);
+            parts[0] <<= 1;
+        }
         if self.0.len() < limb + 3 {
             self.0.resize(limb + 3, 0);
         }
