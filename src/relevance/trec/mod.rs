@@ -347,9 +347,10 @@ pub mod fuzzing {
         read_run,
     };
 
-    /// [`read_trec_qrels_with`](super::read_trec_qrels_with) with chunks of
-    /// `chunk` bytes, blocks of at most `block`, helper threads from
-    /// `parallel_from` bytes on, on `threads` threads.
+    /// [`read_trec_qrels_with`](super::read_trec_qrels_with) with `sizes`
+    /// = (`chunk`, `block`, `parallel_from`): chunks of `chunk` bytes,
+    /// blocks of at most `block`, helper threads from `parallel_from` bytes
+    /// on; on `threads` threads.
     pub fn read_qrels_sized<R: BufRead>(
         reader: R,
         ids: &mut Ids,
