@@ -55,6 +55,18 @@ fn sets() -> Vec<Value> {
     expected()["sets"].as_array().unwrap().clone()
 }
 
+/// Each reference set that has a `key` section: its name, the set and the
+/// section.
+fn sets_with(key: &str) -> Vec<(String, Value, Value)> {
+    sets()
+        .into_iter()
+        .filter_map(|set| {
+            let section = set.get(key)?.clone();
+            Some((set["name"].as_str().unwrap().to_owned(), set, section))
+        })
+        .collect()
+}
+
 /// The reference set called `name`.
 fn set_named(name: &str) -> Value {
     sets().into_iter().find(|s| s["name"] == name).unwrap()
@@ -73,14 +85,12 @@ fn close(got: &[f64], want: &[f64], tol: f64, what: &str) {
 #[test]
 fn maximum_likelihood_equals_choix_and_the_independent_optimiser() {
     let mut seen = 0;
-    for set in sets() {
-        let name = set["name"].as_str().unwrap();
-        let Some(ml) = set.get("ml") else { continue };
+    for (name, set, ml) in sets_with("ml") {
         let data = comparisons(&set);
         let fit = BradleyTerry::new()
             .fit(&data)
             .unwrap_or_else(|e| panic!("{name}: {e}"));
-        close(&fit.scores, &nums(&ml["scores"]), 1e-7, name);
+        close(&fit.scores, &nums(&ml["scores"]), 1e-7, &name);
         assert!(
             (fit.log_likelihood - num(&ml["loglik"])).abs() < 1e-8,
             "{name}: loglik"
@@ -104,9 +114,7 @@ fn maximum_likelihood_equals_choix_and_the_independent_optimiser() {
 #[test]
 fn a_gaussian_prior_equals_choix_opt_pairwise() {
     let mut seen = 0;
-    for set in sets() {
-        let name = set["name"].as_str().unwrap();
-        let Some(map) = set.get("map") else { continue };
+    for (name, set, map) in sets_with("map") {
         let sd = num(&set["prior_sd"]);
         let data = comparisons(&set);
         let fit = BradleyTerry::new()
@@ -114,7 +122,7 @@ fn a_gaussian_prior_equals_choix_opt_pairwise() {
             .unwrap()
             .fit(&data)
             .unwrap();
-        close(&fit.scores, &nums(&map["scores"]), 1e-7, name);
+        close(&fit.scores, &nums(&map["scores"]), 1e-7, &name);
         if let Some(v) = set.get("choix_opt") {
             close(&fit.scores, &nums(v), 1e-6, &format!("{name} choix_opt"));
             seen += 1;
