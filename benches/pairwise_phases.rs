@@ -20,9 +20,8 @@ fn main() {
         .unwrap_or(1000);
     let only = std::env::args().nth(2);
     let run = |phase: &str| only.as_deref().is_none_or(|o| o == phase);
-    let t = Instant::now();
-    let data = pairwise_data::comparisons(1000, 100_000, 200, 7);
-    println!("data              {:8.3} s", t.elapsed().as_secs_f64());
+    let (data, s) = timed(|| pairwise_data::comparisons(1000, 100_000, 200, 7));
+    println!("data              {s:8.3} s");
     let opts = Inference::new().seed(1);
     if run("bt") {
         bt(&data, &opts);
@@ -31,50 +30,47 @@ fn main() {
         noisy(&data, &opts);
     }
     if run("bootstrap") {
-        let t = Instant::now();
-        let (_, b) = BradleyTerry::new()
-            .bootstrap(&data, replicates, &opts)
-            .unwrap();
+        let ((_, b), s) = timed(|| {
+            BradleyTerry::new()
+                .bootstrap(&data, replicates, &opts)
+                .unwrap()
+        });
         println!(
-            "bt bootstrap {replicates:5} {:8.3} s (se[0] {:?}, Σse {:?})",
-            t.elapsed().as_secs_f64(),
+            "bt bootstrap {replicates:5} {s:8.3} s (se[0] {:?}, Σse {:?})",
             b.standard_errors[0],
             b.standard_errors.iter().sum::<f64>()
         );
     }
 }
 
+/// `f`'s value and its wall time in seconds.
+fn timed<T>(f: impl FnOnce() -> T) -> (T, f64) {
+    let t = Instant::now();
+    let value = f();
+    (value, t.elapsed().as_secs_f64())
+}
+
 fn bt(data: &Comparisons, opts: &Inference) {
-    let t = Instant::now();
-    let fit = BradleyTerry::new().fit(data).unwrap();
+    let (fit, s) = timed(|| BradleyTerry::new().fit(data).unwrap());
     println!(
-        "bt fit            {:8.3} s ({} Newton steps, θ[0] {:?})",
-        t.elapsed().as_secs_f64(),
-        fit.iterations,
-        fit.scores[0]
+        "bt fit            {s:8.3} s ({} Newton steps, θ[0] {:?})",
+        fit.iterations, fit.scores[0]
     );
-    let t = Instant::now();
-    let u = fit.uncertainty(data, &opts.draws(2).unwrap()).unwrap();
-    println!("bt SEs (2 draws)  {:8.3} s", t.elapsed().as_secs_f64());
-    let t = Instant::now();
-    let u2 = fit.uncertainty(data, opts).unwrap();
-    println!(
-        "bt SEs + {} draws {:8.3} s",
-        u2.draws,
-        t.elapsed().as_secs_f64()
-    );
+    let (u, s) = timed(|| fit.uncertainty(data, &opts.draws(2).unwrap()).unwrap());
+    println!("bt SEs (2 draws)  {s:8.3} s");
+    let (u2, s) = timed(|| fit.uncertainty(data, opts).unwrap());
+    println!("bt SEs + {} draws {s:8.3} s", u2.draws);
     assert_eq!(u.standard_errors, u2.standard_errors);
 }
 
 fn noisy(data: &Comparisons, opts: &Inference) {
-    let t = Instant::now();
-    let noisy = NoisyBradleyTerry::new().fit(data).unwrap();
+    let (noisy, s) = timed(|| NoisyBradleyTerry::new().fit(data).unwrap());
     println!(
-        "noisy fit         {:8.3} s ({} EM steps)",
-        t.elapsed().as_secs_f64(),
+        "noisy fit         {s:8.3} s ({} EM steps)",
         noisy.iterations
     );
-    let t = Instant::now();
-    noisy.uncertainty(data, opts).unwrap();
-    println!("noisy SEs + draws {:8.3} s", t.elapsed().as_secs_f64());
+    let ((), s) = timed(|| {
+        noisy.uncertainty(data, opts).unwrap();
+    });
+    println!("noisy SEs + draws {s:8.3} s");
 }
