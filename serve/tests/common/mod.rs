@@ -148,11 +148,9 @@ pub trait Http {
     /// Sends a request and keeps the cookies of its response.
     fn exchange(&mut self, r: Outgoing<'_>) -> std::io::Result<Response>;
 
-    /// The cookie jar sent with every request.
-    fn cookies(&self) -> &HashMap<String, String>;
-
-    /// Headers sent with every request, after those a request names.
-    fn extra(&self) -> &[(String, String)];
+    /// The cookie jar sent with every request, and the headers sent with
+    /// every request after those it names.
+    fn jar(&self) -> (&HashMap<String, String>, &[(String, String)]);
 
     /// Sends a request; `body` is form-encoded unless a content type is
     /// given. Its headers, in order: the jar's `Cookie`, `headers`, the
@@ -165,19 +163,16 @@ pub trait Http {
         body: Option<&str>,
         headers: &[(&str, &str)],
     ) -> std::io::Result<Response> {
+        let (cookies, extra) = self.jar();
         let mut all: Vec<(String, String)> = Vec::new();
-        if !self.cookies().is_empty() {
-            let c: Vec<String> = self
-                .cookies()
-                .iter()
-                .map(|(k, v)| format!("{k}={v}"))
-                .collect();
+        if !cookies.is_empty() {
+            let c: Vec<String> = cookies.iter().map(|(k, v)| format!("{k}={v}")).collect();
             all.push(("Cookie".to_owned(), c.join("; ")));
         }
         for (k, v) in headers
             .iter()
             .copied()
-            .chain(self.extra().iter().map(|(k, v)| (k.as_str(), v.as_str())))
+            .chain(extra.iter().map(|(k, v)| (k.as_str(), v.as_str())))
         {
             all.push((k.to_owned(), v.to_owned()));
         }
@@ -314,12 +309,8 @@ impl Client {
 }
 
 impl Http for Client {
-    fn cookies(&self) -> &HashMap<String, String> {
-        &self.cookies
-    }
-
-    fn extra(&self) -> &[(String, String)] {
-        &self.extra
+    fn jar(&self) -> (&HashMap<String, String>, &[(String, String)]) {
+        (&self.cookies, &self.extra)
     }
 
     fn exchange(&mut self, r: Outgoing<'_>) -> std::io::Result<Response> {

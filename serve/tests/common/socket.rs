@@ -41,12 +41,8 @@ impl Client {
 }
 
 impl Http for Client {
-    fn cookies(&self) -> &HashMap<String, String> {
-        &self.cookies
-    }
-
-    fn extra(&self) -> &[(String, String)] {
-        &self.extra
+    fn jar(&self) -> (&HashMap<String, String>, &[(String, String)]) {
+        (&self.cookies, &self.extra)
     }
 
     fn exchange(&mut self, r: Outgoing<'_>) -> std::io::Result<Response> {
