@@ -14,9 +14,7 @@ use std::sync::Arc;
 use adaptive_comp_metrics::ballot::{
     BallotConfig, Campaign, ControlPair, LayoutOptions, Scheduler, Vote,
 };
-use adaptive_comp_metrics::rand::SeedableRng;
-use adaptive_comp_metrics::rand_chacha::ChaCha8Rng;
-use adaptive_comp_metrics_serve::state::{CampaignFile, RngState, Table};
+use adaptive_comp_metrics_serve::state::{CampaignFile, Table};
 use adaptive_comp_metrics_serve::{Options, PageSettings, Routes, ServeError, Store};
 
 /// A fresh directory under the target directory.
@@ -59,31 +57,17 @@ pub fn state(
         Vec::new()
     };
     let layout = LayoutOptions::new(control_rate, None).unwrap();
-    let mut campaign = Campaign::new(Scheduler::new(config), controls, layout).unwrap();
-    let mut b = ChaCha8Rng::seed_from_u64(seed);
-    b.set_stream(0);
-    let mut l = ChaCha8Rng::seed_from_u64(seed);
-    l.set_stream(1);
-    campaign.open_ballot(&mut b, &mut l).unwrap();
+    let campaign = Campaign::new(Scheduler::new(config), controls, layout).unwrap();
+    let tag = format!("{:08x}", seed.wrapping_mul(0x9e37_79b9) as u32);
+    let items = Table {
+        extra_columns: vec![],
+        ids: (0..n).map(|i| format!("p{i}")).collect(),
+        texts: (0..n).map(item_text).collect(),
+        extra: vec![vec![]; n],
+    };
     CampaignFile {
-        format: "adaptive-comp-metrics campaign".into(),
-        version: 1,
-        tag: format!("{:08x}", seed.wrapping_mul(0x9e37_79b9) as u32),
-        seed,
-        ballot_rng: RngState::of(&b),
-        layout_rng: RngState::of(&l),
-        price: None,
-        id_column: "id".into(),
-        text_column: "text".into(),
-        items: Table {
-            extra_columns: vec![],
-            ids: (0..n).map(|i| format!("p{i}")).collect(),
-            texts: (0..n).map(item_text).collect(),
-            extra: vec![vec![]; n],
-        },
-        control_items: Table::default(),
-        campaign,
         page: page.map(Into::into),
+        ..CampaignFile::open(tag, seed, items, Table::default(), campaign).unwrap()
     }
 }
 
