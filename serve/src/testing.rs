@@ -1,5 +1,5 @@
-//! A small campaign for the engine's tests and the fuzz targets: `n` items,
-//! M, α, ballots, control pairs (item j beats item n − 1 − j) at a rate, ballot
+//! A small campaign for the engine's tests and the fuzz targets: a
+//! [`BallotConfig`] (`n` items, M, α, ballots), control pairs (item j beats item n − 1 − j) at a rate, ballot
 //! 1 open, as `acm campaign init` would make it.
 
 use adaptive_comp_metrics::ballot::{
@@ -14,16 +14,9 @@ use crate::store::{Loaded, Op};
 
 use crate::state::{CampaignFile, Table};
 
-/// The campaign; `None` for parameters the library refuses.
-pub(crate) fn campaign(
-    n: usize,
-    m: usize,
-    alpha: f64,
-    ballots: usize,
-    control_rate: f64,
-    seed: u64,
-) -> Option<CampaignFile> {
-    let config = BallotConfig::new(n, m, alpha, ballots).ok()?;
+/// The campaign of `config`; `None` for a control rate the library refuses.
+pub(crate) fn campaign(config: BallotConfig, control_rate: f64, seed: u64) -> Option<CampaignFile> {
+    let n = config.n_items();
     let controls: Vec<ControlPair> = if control_rate > 0.0 && n >= 2 {
         (0..3.min(n / 2))
             .filter_map(|j| ControlPair::new(j, n - 1 - j, Vote::First).ok())

@@ -46,7 +46,7 @@ use crate::store::{self, Activity, Event, EventKind, Loaded, Op, WorkerRow};
 /// `format!` takes it.
 macro_rules! log_event {
     ($engine:expr, $event:literal, {$($key:literal: $value:expr),* $(,)?}, $($message:tt)+) => {
-        $engine.logs.push(LogLine {
+        $engine.logs.push($crate::engine::LogLine {
             event: $event,
             fields: vec![$(($key, serde_json::json!($value))),*],
             message: format!($($message)+),

@@ -6,7 +6,7 @@ use std::collections::HashSet;
 use adaptive_comp_metrics::ballot::{Phase, TaskId};
 use serde_json::Value;
 
-use super::{Done, Engine, Finish, LogLine, NONE, SESSIONS_PER_WORKER, Session};
+use super::{Done, Engine, Finish, NONE, SESSIONS_PER_WORKER, Session};
 use crate::secret::{ct_eq, random_token};
 use crate::store::{Activity, Op, WorkerRow};
 
