@@ -37,60 +37,12 @@ def gamma_null_moments(
     kind: str, n: int, config: Any, source: str, se: float, seed: int
 ) -> _Moments: ...
 def standardise_with(mean: float, variance: float, left_variance: float, gamma: float) -> float: ...
-def permutation_test(
-    x: _Scores,
-    y: _Scores,
-    statistic: Any,
-    count: int,
-    alternative_name: str,
-    seed: int,
-    threads: int | None = None,
-) -> _Test: ...
-def permutation_replicates(
-    x: _Scores,
-    y: _Scores,
-    statistic: Any,
-    count: int,
-    seed: int,
-    start: int,
-    stop: int,
-    threads: int | None = None,
-) -> npt.NDArray[np.float64]: ...
-def permutation_from_replicates(
-    x: _Scores, y: _Scores, statistic: Any, count: int, alternative_name: str, values: _Scores
-) -> _Test: ...
-def bootstrap_ci(
-    x: _Scores,
-    y: _Scores,
-    statistic: Any,
-    count: int,
-    level: float,
-    method: str,
-    seed: int,
-    threads: int | None = None,
-) -> _Interval: ...
-def bootstrap_replicates(
-    x: _Scores,
-    y: _Scores,
-    statistic: Any,
-    count: int,
-    level: float,
-    method: str,
-    seed: int,
-    start: int,
-    stop: int,
-    threads: int | None = None,
-) -> npt.NDArray[np.float64]: ...
-def bootstrap_from_replicates(
-    x: _Scores,
-    y: _Scores,
-    statistic: Any,
-    count: int,
-    level: float,
-    method: str,
-    seed: int,
-    values: _Scores,
-) -> _Interval: ...
+
+# A plan (`PermutationTest`, `Bootstrap`): the whole run, a share of its
+# replicates, the result from every replicate's value.
+def plan_run(plan: Any) -> _Test | _Interval: ...
+def plan_replicates(plan: Any, start: int, stop: int) -> npt.NDArray[np.float64]: ...
+def plan_finish(plan: Any, values: _Scores) -> _Test | _Interval: ...
 def paired_comparison(
     human: _Scores,
     model_a: _Scores,
