@@ -96,8 +96,7 @@ def evaluate_file(
     format: str,
     restrict_vocab: int | None,
     case_insensitive: bool,
-    dummy4unknown: bool,
-    policy: str | None,
+    policy: str,
     config: Any,
 ) -> dict[str, Any]: ...
 def evaluate_vectors(
@@ -105,8 +104,7 @@ def evaluate_vectors(
     words: list[str],
     matrix: Any,
     case_insensitive: bool,
-    dummy4unknown: bool,
-    policy: str | None,
+    policy: str,
     config: Any,
 ) -> dict[str, Any]: ...
 def lexsub_score(
