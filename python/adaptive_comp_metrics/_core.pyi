@@ -148,23 +148,17 @@ def compare_matrices(
     names: list[str],
     unit_names: list[str] | None,
     options: Any,
-    seed: int,
-    joint: bool,
 ) -> CompareCore: ...
 def compare_keyed(
     measures: list[tuple[str, list[tuple[str, list[tuple[str, float]]]]]],
     common: bool,
     options: Any,
-    seed: int,
-    joint: bool,
 ) -> CompareCore: ...
 def compare_coefficients(
     benchmarks: list[tuple[str, list[float], list[list[float]]]],
     names: list[str],
     statistics: list[tuple[str, Any]],
     options: Any,
-    seed: int,
-    joint: bool,
 ) -> CompareCore: ...
 def friedman(
     matrix: Any, names: list[str], alpha: float, larger_is_better: bool
