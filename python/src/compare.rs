@@ -389,49 +389,51 @@ pub fn friedman<'py>(
     })
 }
 
-/// A p-value method's name and details.
+/// A p-value method as a dict: its name, then its details.
 fn method_dict<'py>(py: Python<'py>, m: &PValueMethod) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    match m {
-        PValueMethod::StudentT { df } => {
-            d.set_item("name", "t")?;
-            d.set_item("df", df)?;
-        }
+    use pyo3::IntoPyObjectExt;
+    let (name, details) = match m {
+        PValueMethod::StudentT { df } => ("t", vec![("df", df.into_bound_py_any(py)?)]),
         PValueMethod::Wilcoxon {
             method,
             r_plus,
             r_minus,
             z,
         } => {
-            d.set_item("name", "wilcoxon")?;
-            d.set_item(
-                "method",
-                match method {
-                    WilcoxonMethod::Exact => "exact",
-                    WilcoxonMethod::Asymptotic => "asymptotic",
-                    WilcoxonMethod::Permutation => "permutation",
-                    _ => "auto",
-                },
-            )?;
-            d.set_item("r_plus", r_plus)?;
-            d.set_item("r_minus", r_minus)?;
-            d.set_item("z", z)?;
+            let method = match method {
+                WilcoxonMethod::Exact => "exact",
+                WilcoxonMethod::Asymptotic => "asymptotic",
+                WilcoxonMethod::Permutation => "permutation",
+                _ => "auto",
+            };
+            let details = vec![
+                ("method", method.into_bound_py_any(py)?),
+                ("r_plus", r_plus.into_bound_py_any(py)?),
+                ("r_minus", r_minus.into_bound_py_any(py)?),
+                ("z", z.into_bound_py_any(py)?),
+            ];
+            ("wilcoxon", details)
         }
         PValueMethod::Exact { assignments } => {
-            d.set_item("name", "exact")?;
-            d.set_item("assignments", assignments)?;
+            let details = vec![("assignments", assignments.into_bound_py_any(py)?)];
+            ("exact", details)
         }
         PValueMethod::MonteCarlo {
             replicates,
             standard_error,
         } => {
-            d.set_item("name", "monte-carlo")?;
-            d.set_item("replicates", replicates)?;
-            d.set_item("standard_error", standard_error)?;
+            let details = vec![
+                ("replicates", replicates.into_bound_py_any(py)?),
+                ("standard_error", standard_error.into_bound_py_any(py)?),
+            ];
+            ("monte-carlo", details)
         }
-        _ => {
-            d.set_item("name", "other")?;
-        }
+        _ => ("other", Vec::new()),
+    };
+    let d = PyDict::new(py);
+    d.set_item("name", name)?;
+    for (key, value) in details {
+        d.set_item(key, value)?;
     }
     Ok(d)
 }
