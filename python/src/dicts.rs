@@ -254,8 +254,7 @@ pub fn read<'py, V: Copy + Send>(
                 chunk.push(d, v);
                 if chunk.is_full() {
                     let next = recycled.try_recv().unwrap_or_else(|_| Chunk::new());
-                    if send.send(std::mem::replace(&mut chunk, next)).is_err()
-                    {
+                    if send.send(std::mem::replace(&mut chunk, next)).is_err() {
                         return false;
                     }
                     chunk.start_query(q);
