@@ -641,14 +641,14 @@ fn large_files() -> (String, String) {
         let qid = format!("Q{q:04}{}", "x".repeat(q % 3));
         for d in 0..60_u64 {
             let r = next();
-            let end = if r % 50 == 0 { "\r\n" } else { "\n" };
+            let end = if r.is_multiple_of(50) { "\r\n" } else { "\n" };
             qrels.push_str(&format!(
                 "{qid} 0 DOC{:06}{} {}{end}",
                 d * 7 + q as u64 % 5,
                 "y".repeat((r % 4) as usize),
                 r % 5
             ));
-            if r % 97 == 0 {
+            if r.is_multiple_of(97) {
                 qrels.push_str("\n# a comment line\n");
             }
         }
