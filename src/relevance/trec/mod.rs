@@ -262,7 +262,8 @@ pub fn read_trec_run_with<R: BufRead>(
 /// documents cut off are dropped before the run is checked for a document
 /// listed twice, as in `trec_eval`; every line is still read and checked
 /// for its syntax, and the run keeps the tag of the file's last line as
-/// its name (`trec_eval`'s `runid`). See [`RunBuilder::keep_top`].
+/// its name (`trec_eval`'s `runid`). See
+/// [`RunBuilder::keep_top`](super::RunBuilder::keep_top).
 ///
 /// # Errors
 /// As [`read_trec_run_with`], a document listed twice only when both are
