@@ -5,7 +5,7 @@
 use super::data::{Comparisons, NO_WORKER, Record};
 use super::davidson::{self, Problem, Settings, Work, max_abs, probabilities};
 use super::error::{PairwiseError, Result};
-use super::fit::{Fit, Model, WorkerFit, check_prior, check_tolerance, precision};
+use super::fit::{Fit, Model, WorkerFit, precision};
 use super::graph::{self, Counts, PairIndex};
 use crate::ballot::Vote;
 
@@ -122,6 +122,12 @@ const EDGE: f64 = 1e-10;
 /// count as on the bound (fixed) in the information.
 const BOUND: f64 = 1e-7;
 
+super::fit::fit_settings!(
+    NoisyBradleyTerry,
+    gradient: "component of the projected gradient",
+    steps: "EM iterations"
+);
+
 impl NoisyBradleyTerry {
     /// Maximum likelihood, tolerance 10⁻⁶ on the projected gradient, at
     /// most 100 000 EM iterations.
@@ -132,32 +138,6 @@ impl NoisyBradleyTerry {
             tolerance: 1e-6,
             max_iterations: 100_000,
         }
-    }
-
-    /// A Gaussian prior N(0, σ²) on every score (σ = ∞: none).
-    ///
-    /// # Errors
-    /// [`PairwiseError::InvalidParameter`] unless σ > 0.
-    pub fn prior_sd(mut self, sd: f64) -> Result<Self> {
-        self.prior_sd = check_prior(sd)?;
-        Ok(self)
-    }
-
-    /// The largest component of the projected gradient at which the fit
-    /// stops.
-    ///
-    /// # Errors
-    /// [`PairwiseError::InvalidParameter`] unless positive and finite.
-    pub fn tolerance(mut self, tolerance: f64) -> Result<Self> {
-        self.tolerance = check_tolerance(tolerance)?;
-        Ok(self)
-    }
-
-    /// The most EM iterations.
-    #[must_use]
-    pub fn max_iterations(mut self, n: usize) -> Self {
-        self.max_iterations = n;
-        self
     }
 
     /// Fits the model.
