@@ -521,17 +521,24 @@ impl State {
             x.push((0.1f64).ln());
         }
         x.truncate(layout.n + usize::from(layout.ties));
+        Self::with_workers(f, x, |r| r.clamp(0.01, 0.99), 0.1)
+    }
+
+    /// The scores `x` and the workers' parameters of `f`: each reliability
+    /// through `reliability`, the leaning 0.5 and the careless ties
+    /// `careless` where the fit has none.
+    fn with_workers(f: &Fit, x: Vec<f64>, reliability: impl Fn(f64) -> f64, careless: f64) -> Self {
         Self {
             x,
             r: f.workers
                 .iter()
-                .map(|w| w.reliability.clamp(0.01, 0.99))
+                .map(|w| reliability(w.reliability))
                 .collect(),
             beta: f.workers.iter().map(|w| w.bias.unwrap_or(0.5)).collect(),
             kappa: f
                 .workers
                 .iter()
-                .map(|w| w.careless_ties.unwrap_or(0.1))
+                .map(|w| w.careless_ties.unwrap_or(careless))
                 .collect(),
         }
     }
