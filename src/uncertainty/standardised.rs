@@ -1,7 +1,7 @@
 //! Monte-Carlo null moments (Γ̄, V, V_ℓ) of ρ_w and τ_w for the standardised
 //! scale, to a standard error the caller sets, with control variates.
 
-use super::{Threads, UncertaintyError, engine, seeded_rng};
+use super::{Threads, UncertaintyError, engine};
 use crate::correlation::error::CorrelationError;
 use crate::correlation::standardised::kernel::{CONTROLS, Item, NullKernel, Sample};
 use crate::correlation::standardised::{
@@ -172,17 +172,13 @@ impl GammaMonteCarlo {
     /// assert!(m.mean.value.abs() < 0.01); // one-sided weights: mean 0 by symmetry
     /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
     /// ```
-    pub fn moments<W, R>(
+    pub fn moments<W: Weigher + Sync, R: Rng + ?Sized>(
         &self,
         config: &TopWeighted<W>,
         coefficient: Coefficient,
         n: usize,
         rng: &mut R,
-    ) -> Result<GammaMoments, UncertaintyError>
-    where
-        W: Weigher + Sync,
-        R: Rng + ?Sized,
-    {
+    ) -> Result<GammaMoments, UncertaintyError> {
         self.check()?;
         if n < 3 {
             return Err(StandardisedError::TooFewItems { needed: 3, got: n }.into());
@@ -226,36 +222,27 @@ impl GammaMonteCarlo {
     /// assert!(m.mean.value < 0.0);
     /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
     /// ```
-    pub fn moments_of<W, F, R>(
+    pub fn moments_of<W: Weigher + Sync, F: Float, R: Rng + ?Sized>(
         &self,
         config: &TopWeighted<W>,
         coefficient: Coefficient,
         x: &[F],
         y: &[F],
         rng: &mut R,
-    ) -> Result<GammaMoments, UncertaintyError>
-    where
-        W: Weigher + Sync,
-        F: Float,
-        R: Rng + ?Sized,
-    {
+    ) -> Result<GammaMoments, UncertaintyError> {
         self.check()?;
         let (a, b, _) = config.ranks_and_weights(x, y)?;
         self.moments_of_ranks(config, coefficient, &a, &b, rng)
     }
 
-    fn moments_of_ranks<W, R>(
+    fn moments_of_ranks<W: Weigher + Sync, R: Rng + ?Sized>(
         &self,
         config: &TopWeighted<W>,
         coefficient: Coefficient,
         a: &[f64],
         b: &[f64],
         rng: &mut R,
-    ) -> Result<GammaMoments, UncertaintyError>
-    where
-        W: Weigher + Sync,
-        R: Rng + ?Sized,
-    {
+    ) -> Result<GammaMoments, UncertaintyError> {
         if a.len() < 3 {
             return Err(StandardisedError::TooFewItems {
                 needed: 3,
@@ -295,18 +282,13 @@ impl GammaMonteCarlo {
     /// assert!(s.ties && s.value > 0.0);
     /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
     /// ```
-    pub fn rho_standardised<W, F, R>(
+    pub fn rho_standardised<W: Weigher + Sync, F: Float, R: Rng + ?Sized>(
         &self,
         config: &TopWeighted<W>,
         x: &[F],
         y: &[F],
         rng: &mut R,
-    ) -> Result<StandardisedRho, UncertaintyError>
-    where
-        W: Weigher + Sync,
-        F: Float,
-        R: Rng + ?Sized,
-    {
+    ) -> Result<StandardisedRho, UncertaintyError> {
         let rho_w = crate::correlation::weighted::rho_w_normalised;
         let (rho, map, ties) = self.standardise(config, Coefficient::Rho, x, y, rng, rho_w)?;
         Ok(StandardisedRho::new(rho, &map, ties)?)
@@ -333,18 +315,13 @@ impl GammaMonteCarlo {
     /// assert_eq!(s.value, 1.0);
     /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
     /// ```
-    pub fn tau_standardised<W, F, R>(
+    pub fn tau_standardised<W: Weigher + Sync, F: Float, R: Rng + ?Sized>(
         &self,
         config: &TopWeighted<W>,
         x: &[F],
         y: &[F],
         rng: &mut R,
-    ) -> Result<StandardisedTau, UncertaintyError>
-    where
-        W: Weigher + Sync,
-        F: Float,
-        R: Rng + ?Sized,
-    {
+    ) -> Result<StandardisedTau, UncertaintyError> {
         let tau_w = crate::correlation::weighted::tau_w_normalised;
         let (tau, map, ties) = self.standardise(config, Coefficient::Tau, x, y, rng, tau_w)?;
         Ok(StandardisedTau::new(tau, &map, ties)?)
@@ -353,7 +330,7 @@ impl GammaMonteCarlo {
     /// What both standardised coefficients need: the raw coefficient
     /// (`raw` of the ranks and weights), the map of the data's permutation
     /// null and whether either ranking has ties.
-    fn standardise<W, F, R, T>(
+    fn standardise<W: Weigher + Sync, F: Float, T, R: Rng + ?Sized>(
         &self,
         config: &TopWeighted<W>,
         coefficient: Coefficient,
@@ -361,12 +338,7 @@ impl GammaMonteCarlo {
         y: &[F],
         rng: &mut R,
         raw: impl FnOnce(&[f64], &[f64], &[f64]) -> Result<T, CorrelationError>,
-    ) -> Result<(T, Standardiser, bool), UncertaintyError>
-    where
-        W: Weigher + Sync,
-        F: Float,
-        R: Rng + ?Sized,
-    {
+    ) -> Result<(T, Standardiser, bool), UncertaintyError> {
         self.check()?;
         let (a, b, w) = config.ranks_and_weights(x, y)?;
         let value = raw(&a, &b, &w)?;
@@ -376,139 +348,113 @@ impl GammaMonteCarlo {
         Ok((value, Standardiser::new(moments)?, ties))
     }
 
-    /// [`moments`](Self::moments) with a seed in place of the generator:
-    /// the permutations come from a ChaCha8 generator seeded by `seed`, the
-    /// same in every release and on any number of threads (see [Random
-    /// numbers and seeds](crate#random-numbers-and-seeds)).
-    ///
-    /// # Errors
-    /// As [`moments`](Self::moments).
-    ///
-    /// # Complexity
-    /// As [`moments`](Self::moments).
-    ///
-    /// # Examples
-    /// ```
-    /// use adaptive_comp_metrics::uncertainty::GammaMonteCarlo;
-    /// use adaptive_comp_metrics::{Coefficient, Scheme, TopWeighted};
-    /// let gold = TopWeighted::new().scheme(Scheme::First);
-    /// let m = GammaMonteCarlo::new().standard_error(2e-3).moments_seeded(&gold, Coefficient::Tau, 60, 1)?;
-    /// assert!(m.mean.value.abs() < 0.01); // one-sided weights: mean 0 by symmetry
-    /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
-    /// ```
-    pub fn moments_seeded<W>(
-        &self,
-        config: &TopWeighted<W>,
-        coefficient: Coefficient,
-        n: usize,
-        seed: u64,
-    ) -> Result<GammaMoments, UncertaintyError>
-    where
-        W: Weigher + Sync,
-    {
-        self.moments(config, coefficient, n, &mut seeded_rng(seed))
+    seeded! {
+        /// [`moments`](Self::moments) with a seed in place of the generator:
+        /// the permutations come from a ChaCha8 generator seeded by `seed`, the
+        /// same in every release and on any number of threads (see [Random
+        /// numbers and seeds](crate#random-numbers-and-seeds)).
+        ///
+        /// # Errors
+        /// As [`moments`](Self::moments).
+        ///
+        /// # Complexity
+        /// As [`moments`](Self::moments).
+        ///
+        /// # Examples
+        /// ```
+        /// use adaptive_comp_metrics::uncertainty::GammaMonteCarlo;
+        /// use adaptive_comp_metrics::{Coefficient, Scheme, TopWeighted};
+        /// let gold = TopWeighted::new().scheme(Scheme::First);
+        /// let m = GammaMonteCarlo::new().standard_error(2e-3).moments_seeded(&gold, Coefficient::Tau, 60, 1)?;
+        /// assert!(m.mean.value.abs() < 0.01); // one-sided weights: mean 0 by symmetry
+        /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
+        /// ```
+        pub fn moments_seeded<W>(&self, config: &TopWeighted<W>, coefficient: Coefficient, n: usize)
+            -> GammaMoments = Self::moments
+            where { W: Weigher + Sync }
     }
 
-    /// [`moments_of`](Self::moments_of) with a seed in place of the
-    /// generator, as [`moments_seeded`](Self::moments_seeded).
-    ///
-    /// # Errors
-    /// As [`moments_of`](Self::moments_of).
-    ///
-    /// # Complexity
-    /// As [`moments_of`](Self::moments_of).
-    ///
-    /// # Examples
-    /// ```
-    /// use adaptive_comp_metrics::uncertainty::GammaMonteCarlo;
-    /// use adaptive_comp_metrics::{Coefficient, TopWeighted};
-    /// let human = [5.0, 5.0, 4.0, 3.0, 3.0, 3.0, 2.0, 1.0, 1.0, 0.0];
-    /// let model = [0.9, 0.7, 0.8, 0.1, 0.4, 0.3, 0.5, 0.2, 0.0, 0.6];
-    /// let m = GammaMonteCarlo::new().standard_error(1e-3)
-    ///     .moments_of_seeded(&TopWeighted::new(), Coefficient::Rho, &human, &model, 2)?;
-    /// assert!(m.mean.value < 0.0);
-    /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
-    /// ```
-    pub fn moments_of_seeded<W, F>(
-        &self,
-        config: &TopWeighted<W>,
-        coefficient: Coefficient,
-        x: &[F],
-        y: &[F],
-        seed: u64,
-    ) -> Result<GammaMoments, UncertaintyError>
-    where
-        W: Weigher + Sync,
-        F: Float,
-    {
-        self.moments_of(config, coefficient, x, y, &mut seeded_rng(seed))
+    seeded! {
+        /// [`moments_of`](Self::moments_of) with a seed in place of the
+        /// generator, as [`moments_seeded`](Self::moments_seeded).
+        ///
+        /// # Errors
+        /// As [`moments_of`](Self::moments_of).
+        ///
+        /// # Complexity
+        /// As [`moments_of`](Self::moments_of).
+        ///
+        /// # Examples
+        /// ```
+        /// use adaptive_comp_metrics::uncertainty::GammaMonteCarlo;
+        /// use adaptive_comp_metrics::{Coefficient, TopWeighted};
+        /// let human = [5.0, 5.0, 4.0, 3.0, 3.0, 3.0, 2.0, 1.0, 1.0, 0.0];
+        /// let model = [0.9, 0.7, 0.8, 0.1, 0.4, 0.3, 0.5, 0.2, 0.0, 0.6];
+        /// let m = GammaMonteCarlo::new().standard_error(1e-3)
+        ///     .moments_of_seeded(&TopWeighted::new(), Coefficient::Rho, &human, &model, 2)?;
+        /// assert!(m.mean.value < 0.0);
+        /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
+        /// ```
+        pub fn moments_of_seeded<W, F>(
+            &self,
+            config: &TopWeighted<W>,
+            coefficient: Coefficient,
+            x: &[F],
+            y: &[F],
+        )
+            -> GammaMoments = Self::moments_of
+            where { W: Weigher + Sync, F: Float }
     }
 
-    /// [`rho_standardised`](Self::rho_standardised) with a seed in place of
-    /// the generator, as [`moments_seeded`](Self::moments_seeded).
-    ///
-    /// # Errors
-    /// As [`moments_of`](Self::moments_of).
-    ///
-    /// # Complexity
-    /// As [`moments_of`](Self::moments_of).
-    ///
-    /// # Examples
-    /// ```
-    /// use adaptive_comp_metrics::uncertainty::GammaMonteCarlo;
-    /// use adaptive_comp_metrics::TopWeighted;
-    /// let human = [5.0, 5.0, 4.0, 3.0, 3.0, 3.0, 2.0, 1.0, 1.0, 0.0];
-    /// let model = [0.9, 0.7, 0.8, 0.1, 0.4, 0.3, 0.5, 0.2, 0.0, 0.6];
-    /// let s = GammaMonteCarlo::new().standard_error(1e-3)
-    ///     .rho_standardised_seeded(&TopWeighted::new(), &human, &model, 2)?;
-    /// assert!(s.ties && s.value > 0.0);
-    /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
-    /// ```
-    pub fn rho_standardised_seeded<W, F>(
-        &self,
-        config: &TopWeighted<W>,
-        x: &[F],
-        y: &[F],
-        seed: u64,
-    ) -> Result<StandardisedRho, UncertaintyError>
-    where
-        W: Weigher + Sync,
-        F: Float,
-    {
-        self.rho_standardised(config, x, y, &mut seeded_rng(seed))
+    seeded! {
+        /// [`rho_standardised`](Self::rho_standardised) with a seed in place of
+        /// the generator, as [`moments_seeded`](Self::moments_seeded).
+        ///
+        /// # Errors
+        /// As [`moments_of`](Self::moments_of).
+        ///
+        /// # Complexity
+        /// As [`moments_of`](Self::moments_of).
+        ///
+        /// # Examples
+        /// ```
+        /// use adaptive_comp_metrics::uncertainty::GammaMonteCarlo;
+        /// use adaptive_comp_metrics::TopWeighted;
+        /// let human = [5.0, 5.0, 4.0, 3.0, 3.0, 3.0, 2.0, 1.0, 1.0, 0.0];
+        /// let model = [0.9, 0.7, 0.8, 0.1, 0.4, 0.3, 0.5, 0.2, 0.0, 0.6];
+        /// let s = GammaMonteCarlo::new().standard_error(1e-3)
+        ///     .rho_standardised_seeded(&TopWeighted::new(), &human, &model, 2)?;
+        /// assert!(s.ties && s.value > 0.0);
+        /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
+        /// ```
+        pub fn rho_standardised_seeded<W, F>(&self, config: &TopWeighted<W>, x: &[F], y: &[F])
+            -> StandardisedRho = Self::rho_standardised
+            where { W: Weigher + Sync, F: Float }
     }
 
-    /// [`tau_standardised`](Self::tau_standardised) with a seed in place of
-    /// the generator, as [`moments_seeded`](Self::moments_seeded).
-    ///
-    /// # Errors
-    /// As [`moments_of`](Self::moments_of).
-    ///
-    /// # Complexity
-    /// As [`moments_of`](Self::moments_of).
-    ///
-    /// # Examples
-    /// ```
-    /// use adaptive_comp_metrics::uncertainty::GammaMonteCarlo;
-    /// use adaptive_comp_metrics::TopWeighted;
-    /// let x: Vec<f64> = (0..40).map(f64::from).collect();
-    /// let s = GammaMonteCarlo::new().standard_error(1e-3)
-    ///     .tau_standardised_seeded(&TopWeighted::new(), &x, &x, 3)?;
-    /// assert_eq!(s.value, 1.0);
-    /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
-    /// ```
-    pub fn tau_standardised_seeded<W, F>(
-        &self,
-        config: &TopWeighted<W>,
-        x: &[F],
-        y: &[F],
-        seed: u64,
-    ) -> Result<StandardisedTau, UncertaintyError>
-    where
-        W: Weigher + Sync,
-        F: Float,
-    {
-        self.tau_standardised(config, x, y, &mut seeded_rng(seed))
+    seeded! {
+        /// [`tau_standardised`](Self::tau_standardised) with a seed in place of
+        /// the generator, as [`moments_seeded`](Self::moments_seeded).
+        ///
+        /// # Errors
+        /// As [`moments_of`](Self::moments_of).
+        ///
+        /// # Complexity
+        /// As [`moments_of`](Self::moments_of).
+        ///
+        /// # Examples
+        /// ```
+        /// use adaptive_comp_metrics::uncertainty::GammaMonteCarlo;
+        /// use adaptive_comp_metrics::TopWeighted;
+        /// let x: Vec<f64> = (0..40).map(f64::from).collect();
+        /// let s = GammaMonteCarlo::new().standard_error(1e-3)
+        ///     .tau_standardised_seeded(&TopWeighted::new(), &x, &x, 3)?;
+        /// assert_eq!(s.value, 1.0);
+        /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
+        /// ```
+        pub fn tau_standardised_seeded<W, F>(&self, config: &TopWeighted<W>, x: &[F], y: &[F])
+            -> StandardisedTau = Self::tau_standardised
+            where { W: Weigher + Sync, F: Float }
     }
 
     fn check(&self) -> Result<(), StandardisedError> {
@@ -831,13 +777,7 @@ impl Regression {
             r.scale.push(sk);
         }
         r.used = r.index.len();
-        let rhs: Vec<f64> = r
-            .index
-            .iter()
-            .zip(&r.scale)
-            .map(|(&k, s)| sxy[k] / s)
-            .collect();
-        let z = r.forward(&rhs);
+        let z = r.forward(&r.scaled(sxy));
         let b = r.backward(&z);
         for ((&k, s), bk) in r.index.iter().zip(&r.scale).zip(b) {
             r.beta[k] = bk / s;
@@ -864,14 +804,17 @@ impl Regression {
         b
     }
 
-    /// vᵀ S_xx⁻¹ v over the used controls.
-    fn quadratic_form(&self, v: &[f64; CONTROLS]) -> f64 {
-        let scaled: Vec<f64> = self
-            .index
+    /// The used controls' components of `v`, each over its scale √S_kk.
+    fn scaled(&self, v: &[f64; CONTROLS]) -> Vec<f64> {
+        self.index
             .iter()
             .zip(&self.scale)
             .map(|(&k, s)| v[k] / s)
-            .collect();
-        self.forward(&scaled).iter().map(|z| z * z).sum()
+            .collect()
+    }
+
+    /// vᵀ S_xx⁻¹ v over the used controls.
+    fn quadratic_form(&self, v: &[f64; CONTROLS]) -> f64 {
+        self.forward(&self.scaled(v)).iter().map(|z| z * z).sum()
     }
 }
