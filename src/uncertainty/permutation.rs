@@ -279,11 +279,24 @@ impl Permutations {
         y: &[F],
         rng: &mut R,
     ) -> Result<PermutationTest, UncertaintyError> {
+        self.test_with(statistic, x, y, rng, |_| ())
+    }
+
+    /// [`test`](Self::test), each permuted value also handed to `also`.
+    fn test_with<S: Statistic + ?Sized, F: Float, R: Rng + ?Sized>(
+        &self,
+        statistic: &S,
+        x: &[F],
+        y: &[F],
+        rng: &mut R,
+        mut also: impl FnMut(f64),
+    ) -> Result<PermutationTest, UncertaintyError> {
         let seed = self.start(1, rng)?;
         let (prepared, observed) = observe(statistic, x, y)?;
         let mut tally = Tally::new(observed);
         self.stream(0..self.permutations, statistic, &prepared, seed, |t| {
-            tally.push(t)
+            tally.push(t);
+            also(t);
         })?;
         Ok(tally.finish(self.alternative))
     }
@@ -326,20 +339,14 @@ impl Permutations {
         rng: &mut R,
     ) -> Result<(PermutationTest, Histogram), UncertaintyError> {
         check_bins(bins)?;
-        let seed = self.start(1, rng)?;
-        let (prepared, observed) = observe(statistic, x, y)?;
-        let mut tally = Tally::new(observed);
         let mut binner = Binner::new(bins);
-        self.stream(0..self.permutations, statistic, &prepared, seed, |t| {
-            tally.push(t);
-            binner.push(t);
-        })?;
+        let test = self.test_with(statistic, x, y, rng, |t| binner.push(t))?;
         let histogram = binner.finish().ok_or(UncertaintyError::TooFewReplicates {
             what: "permutations",
             needed: 1,
             got: 0,
         })?;
-        Ok((tally.finish(self.alternative), histogram))
+        Ok((test, histogram))
     }
 
     /// The permuted values `t_k` of the replicates `k` in `range` of the
