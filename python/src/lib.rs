@@ -13,6 +13,7 @@ mod compare;
 mod convert;
 mod correlation;
 mod dicts;
+mod named;
 mod pairwise;
 mod relevance;
 mod scoring;
@@ -84,8 +85,7 @@ mod _core {
     };
     #[pymodule_export]
     use crate::uncertainty::{
-        bootstrap_ci, bootstrap_from_replicates, bootstrap_replicates, paired_comparison,
-        permutation_from_replicates, permutation_replicates, permutation_test, standardise,
+        paired_comparison, plan_finish, plan_replicates, plan_run, standardise,
     };
     #[pymodule_export]
     use crate::wordsim::{PairsBenchmark, evaluate_file, evaluate_vectors};
