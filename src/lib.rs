@@ -520,6 +520,11 @@ macro_rules! module_error {
 /// crate's most common case (see `present`): `$d` is bound to the
 /// formatter's precision or the default 4 decimals for the format string and
 /// its arguments, and the doc comment before the type documents the impl.
+///
+/// The second form, `|self, d, f| "format", args; statements`, prints that
+/// line first and then runs the statements, which write the rest to the
+/// formatter `f` and end in a `fmt::Result` (a report's header line, then
+/// one line per item).
 macro_rules! display_line {
     ($(#[$doc:meta])* $ty:ty, |$this:ident, $d:ident| $($format:tt)+) => {
         $(#[$doc])*
@@ -527,6 +532,19 @@ macro_rules! display_line {
             fn fmt(&$this, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
                 let $d = $crate::present::precision(f);
                 write!(f, $($format)+)
+            }
+        }
+    };
+    (
+        $(#[$doc:meta])* $ty:ty,
+        |$this:ident, $d:ident, $f:ident| $format:literal $(, $arg:expr)* $(,)?; $($rest:tt)+
+    ) => {
+        $(#[$doc])*
+        impl core::fmt::Display for $ty {
+            fn fmt(&$this, $f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                let $d = $crate::present::precision($f);
+                write!($f, $format $(, $arg)*)?;
+                $($rest)+
             }
         }
     };
