@@ -217,6 +217,8 @@ class _Options:
     baseline: int | None
     exact_up_to: int
     threads: int | None
+    seed: int
+    joint: bool
 
 
 class ComparisonResult:
@@ -556,6 +558,8 @@ def compare(
         baseline=None,
         exact_up_to=int(exact_up_to),
         threads=None if threads is None else int(threads),
+        seed=seed,
+        joint=joint,
     )
     if resamples < 1:
         raise InputError(f"resamples must be at least 1, got {resamples}")
@@ -580,14 +584,14 @@ def compare(
             if v.ndim != 1:
                 raise InputError(f"the scores of {n!r} must be 1-D")
         benchmarks = [("", h.tolist(), [v.tolist() for v in vectors])]
-        return _coefficients(benchmarks, names, stats, opts, baseline, seed, joint, False)
+        return _coefficients(benchmarks, names, stats, opts, baseline, False)
 
     reports = _reports(data)
     if reports is not None:
         stats = _statistics(statistic)
         names, benchmarks = _word_benchmarks(reports, missing)
         run_friedman = len(benchmarks) > 1 if friedman is None else bool(friedman)
-        return _coefficients(benchmarks, names, stats, opts, baseline, seed, joint, run_friedman)
+        return _coefficients(benchmarks, names, stats, opts, baseline, run_friedman)
 
     if isinstance(data, Mapping) and data and all(_is_run_results(v) for v in data.values()):
         names = [str(k) for k in data]
@@ -607,15 +611,13 @@ def compare(
                 systems.append((name, scores))
             tables.append((str(m), systems))
         opts["baseline"] = _baseline(baseline, names)
-        core = _core.compare_keyed(tables, missing == "common", _Options(**opts), seed, joint)
+        core = _core.compare_keyed(tables, missing == "common", _Options(**opts))
         return ComparisonResult(core)
 
     matrix, names, unit_names = _matrix(data, names)
     opts["baseline"] = _baseline(baseline, names)
     measure = "score" if measures is None else str(next(iter(measures)))
-    core = _core.compare_matrices(
-        [(measure, matrix)], names, unit_names, _Options(**opts), seed, joint
-    )
+    core = _core.compare_matrices([(measure, matrix)], names, unit_names, _Options(**opts))
     f = None
     if friedman:
         f = FriedmanResult(**_core.friedman(matrix, names, float(alpha), True))
@@ -631,10 +633,10 @@ def _statistics(statistic) -> list[Statistic]:
     return stats
 
 
-def _coefficients(benchmarks, names, stats, opts, baseline, seed, joint, run_friedman):
+def _coefficients(benchmarks, names, stats, opts, baseline, run_friedman):
     opts = dict(opts, baseline=_baseline(baseline, names))
     labelled = [(s.kind, s) for s in stats]
-    core = _core.compare_coefficients(benchmarks, names, labelled, _Options(**opts), seed, joint)
+    core = _core.compare_coefficients(benchmarks, names, labelled, _Options(**opts))
     result = ComparisonResult(core)
     if run_friedman:
         per_stat = {

@@ -37,60 +37,12 @@ def gamma_null_moments(
     kind: str, n: int, config: Any, source: str, se: float, seed: int
 ) -> _Moments: ...
 def standardise_with(mean: float, variance: float, left_variance: float, gamma: float) -> float: ...
-def permutation_test(
-    x: _Scores,
-    y: _Scores,
-    statistic: Any,
-    count: int,
-    alternative_name: str,
-    seed: int,
-    threads: int | None = None,
-) -> _Test: ...
-def permutation_replicates(
-    x: _Scores,
-    y: _Scores,
-    statistic: Any,
-    count: int,
-    seed: int,
-    start: int,
-    stop: int,
-    threads: int | None = None,
-) -> npt.NDArray[np.float64]: ...
-def permutation_from_replicates(
-    x: _Scores, y: _Scores, statistic: Any, count: int, alternative_name: str, values: _Scores
-) -> _Test: ...
-def bootstrap_ci(
-    x: _Scores,
-    y: _Scores,
-    statistic: Any,
-    count: int,
-    level: float,
-    method: str,
-    seed: int,
-    threads: int | None = None,
-) -> _Interval: ...
-def bootstrap_replicates(
-    x: _Scores,
-    y: _Scores,
-    statistic: Any,
-    count: int,
-    level: float,
-    method: str,
-    seed: int,
-    start: int,
-    stop: int,
-    threads: int | None = None,
-) -> npt.NDArray[np.float64]: ...
-def bootstrap_from_replicates(
-    x: _Scores,
-    y: _Scores,
-    statistic: Any,
-    count: int,
-    level: float,
-    method: str,
-    seed: int,
-    values: _Scores,
-) -> _Interval: ...
+
+# A plan (`PermutationTest`, `Bootstrap`): the whole run, a share of its
+# replicates, the result from every replicate's value.
+def plan_run(plan: Any) -> _Test | _Interval: ...
+def plan_replicates(plan: Any, start: int, stop: int) -> npt.NDArray[np.float64]: ...
+def plan_finish(plan: Any, values: _Scores) -> _Test | _Interval: ...
 def paired_comparison(
     human: _Scores,
     model_a: _Scores,
@@ -144,8 +96,7 @@ def evaluate_file(
     format: str,
     restrict_vocab: int | None,
     case_insensitive: bool,
-    dummy4unknown: bool,
-    policy: str | None,
+    policy: str,
     config: Any,
 ) -> dict[str, Any]: ...
 def evaluate_vectors(
@@ -153,8 +104,7 @@ def evaluate_vectors(
     words: list[str],
     matrix: Any,
     case_insensitive: bool,
-    dummy4unknown: bool,
-    policy: str | None,
+    policy: str,
     config: Any,
 ) -> dict[str, Any]: ...
 def lexsub_score(
@@ -198,23 +148,17 @@ def compare_matrices(
     names: list[str],
     unit_names: list[str] | None,
     options: Any,
-    seed: int,
-    joint: bool,
 ) -> CompareCore: ...
 def compare_keyed(
     measures: list[tuple[str, list[tuple[str, list[tuple[str, float]]]]]],
     common: bool,
     options: Any,
-    seed: int,
-    joint: bool,
 ) -> CompareCore: ...
 def compare_coefficients(
     benchmarks: list[tuple[str, list[float], list[list[float]]]],
     names: list[str],
     statistics: list[tuple[str, Any]],
     options: Any,
-    seed: int,
-    joint: bool,
 ) -> CompareCore: ...
 def friedman(
     matrix: Any, names: list[str], alpha: float, larger_is_better: bool

@@ -125,15 +125,7 @@ class PermutationTest(_SeededPlan):
         if keep_distribution:
             values = self.replicates(0, int(self.permutations))
             return replace(self.finish(values), null_distribution=values)
-        t = _core.permutation_test(
-            self.x,
-            self.y,
-            self._stat,
-            int(self.permutations),
-            self.alternative,
-            self.seed,
-            self.threads,
-        )
+        t = _core.plan_run(self)
         return _test(t, self.alternative, self.seed)
 
     def shards(self, count: int) -> list[tuple[int, int]]:
@@ -142,22 +134,11 @@ class PermutationTest(_SeededPlan):
 
     def replicates(self, start: int, stop: int) -> np.ndarray:
         """The permuted values of permutations ``start..stop`` (float64)."""
-        return _core.permutation_replicates(
-            self.x,
-            self.y,
-            self._stat,
-            int(self.permutations),
-            self.seed,
-            int(start),
-            int(stop),
-            self.threads,
-        )
+        return _core.plan_replicates(self, int(start), int(stop))
 
     def finish(self, values) -> PermutationTestResult:
         """The test from every permutation's value, in index order."""
-        t = _core.permutation_from_replicates(
-            self.x, self.y, self._stat, int(self.permutations), self.alternative, values
-        )
+        t = _core.plan_finish(self, values)
         return _test(t, self.alternative, self.seed)
 
 
@@ -178,17 +159,6 @@ class Bootstrap(_SeededPlan):
     threads: int | None = None
     _stat: Statistic = field(init=False, repr=False, compare=False)
 
-    def _args(self):
-        return (
-            self.x,
-            self.y,
-            self._stat,
-            int(self.resamples),
-            float(self.confidence_level),
-            self.method,
-            self.seed,
-        )
-
     def run(self, keep_distribution: bool = False) -> BootstrapResult:
         """The whole bootstrap; with ``keep_distribution``, the result also
         holds the statistic on every resample (``bootstrap_distribution``,
@@ -196,7 +166,7 @@ class Bootstrap(_SeededPlan):
         if keep_distribution:
             values = self.replicates(0, int(self.resamples))
             return replace(self.finish(values), bootstrap_distribution=values)
-        c = _core.bootstrap_ci(*self._args(), self.threads)
+        c = _core.plan_run(self)
         return _interval(c, self.method, self.seed)
 
     def shards(self, count: int) -> list[tuple[int, int]]:
@@ -205,11 +175,11 @@ class Bootstrap(_SeededPlan):
 
     def replicates(self, start: int, stop: int) -> np.ndarray:
         """The statistic of resamples ``start..stop`` (NaN: undefined there)."""
-        return _core.bootstrap_replicates(*self._args(), int(start), int(stop), self.threads)
+        return _core.plan_replicates(self, int(start), int(stop))
 
     def finish(self, values) -> BootstrapResult:
         """The interval from every resample's value, in index order."""
-        c = _core.bootstrap_from_replicates(*self._args(), values)
+        c = _core.plan_finish(self, values)
         return _interval(c, self.method, self.seed)
 
 

@@ -236,6 +236,7 @@ def evaluate_word_pairs(
     )
     config = _config(weigher, n0, scheme, ties, "larger")
     limit = None if restrict_vocab is None else int(restrict_vocab)
+    policy = unknown if unknown is not None else "zero" if dummy4unknown else "drop"
     if isinstance(model, (str, os.PathLike)):
         d = _core.evaluate_file(
             benchmark,
@@ -243,8 +244,7 @@ def evaluate_word_pairs(
             format,
             limit,
             bool(case_insensitive),
-            bool(dummy4unknown),
-            unknown,
+            policy,
             config,
         )
     else:
@@ -254,8 +254,7 @@ def evaluate_word_pairs(
             words,
             matrix,
             bool(case_insensitive),
-            bool(dummy4unknown),
-            unknown,
+            policy,
             config,
         )
     report = _report(d)

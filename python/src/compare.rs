@@ -20,11 +20,34 @@ use pyo3::types::{PyDict, PyList};
 
 use crate::convert::{OrValueError, Scores, array, choice, guard, value_error};
 use crate::correlation::alternative;
+use crate::named::named;
 use crate::uncertainty::{StatSpec, threads};
 
 /// [`choice`], its error the package's `InputError` (a `ValueError`).
 fn option<T: Copy>(what: &str, given: &str, options: &[(&str, T)]) -> PyResult<T> {
     as_input(choice(what, given, options))
+}
+
+named! {
+    /// How the Wilcoxon test treats zero differences (SciPy's names).
+    fn zero_method("zero_method") -> ZeroMethod {
+        "wilcox" => ZeroMethod::Wilcox, "pratt" => ZeroMethod::Pratt, "zsplit" => ZeroMethod::Zsplit,
+    }
+
+    /// How the Wilcoxon test computes its p-value (`approx`: statsmodels'
+    /// name of `asymptotic`).
+    fn wilcoxon_method("wilcoxon_method") -> WilcoxonMethod {
+        "auto" => WilcoxonMethod::Auto, "exact" => WilcoxonMethod::Exact,
+        "asymptotic" => WilcoxonMethod::Asymptotic, "approx" => WilcoxonMethod::Asymptotic,
+        "permutation" => WilcoxonMethod::Permutation,
+    }
+
+    /// The intervals of the systems' estimates.
+    fn interval_method("interval") -> IntervalMethod {
+        "student" => IntervalMethod::Student,
+        "percentile" => IntervalMethod::Bootstrap(Interval::Percentile),
+        "bca" => IntervalMethod::Bootstrap(Interval::Bca),
+    }
 }
 
 /// `result`, its `ValueError` raised as the package's `InputError`.
@@ -107,31 +130,16 @@ pub struct Options {
     baseline: Option<usize>,
     exact_up_to: usize,
     threads: Option<usize>,
+    seed: u64,
+    /// Whether the p-values of every measure are adjusted together.
+    joint: bool,
 }
 
 impl Options {
     fn build(&self) -> PyResult<(Compare, Correction)> {
         let wilcoxon = Wilcoxon::new()
-            .zero_method(option(
-                "zero_method",
-                &self.zero_method,
-                &[
-                    ("wilcox", ZeroMethod::Wilcox),
-                    ("pratt", ZeroMethod::Pratt),
-                    ("zsplit", ZeroMethod::Zsplit),
-                ],
-            )?)
-            .method(option(
-                "wilcoxon_method",
-                &self.wilcoxon_method,
-                &[
-                    ("auto", WilcoxonMethod::Auto),
-                    ("exact", WilcoxonMethod::Exact),
-                    ("asymptotic", WilcoxonMethod::Asymptotic),
-                    ("approx", WilcoxonMethod::Asymptotic),
-                    ("permutation", WilcoxonMethod::Permutation),
-                ],
-            )?)
+            .zero_method(as_input(zero_method(&self.zero_method))?)
+            .method(as_input(wilcoxon_method(&self.wilcoxon_method))?)
             .correction(self.continuity);
         let test = option(
             "test",
@@ -158,18 +166,7 @@ impl Options {
             .exact_up_to(self.exact_up_to)
             .threads(threads(self.threads));
         if let Some(i) = &self.interval {
-            c = c.interval(option(
-                "interval",
-                i,
-                &[
-                    ("student", IntervalMethod::Student),
-                    (
-                        "percentile",
-                        IntervalMethod::Bootstrap(Interval::Percentile),
-                    ),
-                    ("bca", IntervalMethod::Bootstrap(Interval::Bca)),
-                ],
-            )?);
+            c = c.interval(as_input(interval_method(i))?);
         }
         if let Some(b) = self.baseline {
             c = c.pairs(Pairs::Baseline(b));
@@ -185,16 +182,15 @@ pub struct CompareCore {
     measures: Vec<(String, Comparison)>,
 }
 
-/// Adjusts every measure's pairs together when `joint`.
+/// Adjusts every measure's pairs together when the options say `joint`.
 fn finish(
     mut measures: Vec<(String, Comparison)>,
-    joint: bool,
+    options: &Options,
     corr: Correction,
-    alpha: f64,
 ) -> Result<CompareCore, CompareError> {
-    if joint && measures.len() > 1 {
+    if options.joint && measures.len() > 1 {
         let mut comparisons: Vec<Comparison> = measures.iter().map(|m| m.1.clone()).collect();
-        correct_jointly(&mut comparisons, corr, alpha)?;
+        correct_jointly(&mut comparisons, corr, options.alpha)?;
         for (m, c) in measures.iter_mut().zip(comparisons) {
             m.1 = c;
         }
@@ -221,15 +217,13 @@ fn table(matrix: &PyReadonlyArray2<'_, f64>, names: &[String]) -> Result<ScoreTa
 /// Compares the systems (columns) of each units × systems matrix, one per
 /// measure, with `names` the systems and `unit_names` (if any) the units.
 #[pyfunction]
-#[pyo3(signature = (measures, names, unit_names, options, seed, joint))]
+#[pyo3(signature = (measures, names, unit_names, options))]
 pub fn compare_matrices(
     py: Python<'_>,
     measures: Vec<(String, PyReadonlyArray2<'_, f64>)>,
     names: Vec<String>,
     unit_names: Option<Vec<String>>,
     options: Options,
-    seed: u64,
-    joint: bool,
 ) -> PyResult<CompareCore> {
     guard(|| {
         let (compare, corr) = options.build()?;
@@ -246,9 +240,9 @@ pub fn compare_matrices(
         let run = || -> Result<CompareCore, CompareError> {
             let mut out = Vec::with_capacity(tables.len());
             for (measure, t) in &tables {
-                out.push((measure.clone(), compare.units_seeded(t, seed)?));
+                out.push((measure.clone(), compare.units_seeded(t, options.seed)?));
             }
-            finish(out, joint, corr, options.alpha)
+            finish(out, &options, corr)
         };
         py.detach(run).map_err(value_error)
     })
@@ -261,14 +255,12 @@ type Keyed = Vec<(String, Vec<(String, f64)>)>;
 /// results), one table per measure; `common` keeps the units every
 /// system has (else a unit one system lacks is an error).
 #[pyfunction]
-#[pyo3(signature = (measures, common, options, seed, joint))]
+#[pyo3(signature = (measures, common, options))]
 pub fn compare_keyed(
     py: Python<'_>,
     measures: Vec<(String, Keyed)>,
     common: bool,
     options: Options,
-    seed: u64,
-    joint: bool,
 ) -> PyResult<CompareCore> {
     guard(|| {
         let (compare, corr) = options.build()?;
@@ -287,11 +279,11 @@ pub fn compare_keyed(
                 let t = ScoreTable::from_keyed(&refs, missing)
                     .map_err(|e| format!("{measure}: {e}"))?;
                 let c = compare
-                    .units_seeded(&t, seed)
+                    .units_seeded(&t, options.seed)
                     .map_err(|e| format!("{measure}: {e}"))?;
                 out.push((measure.clone(), c));
             }
-            finish(out, joint, corr, options.alpha).map_err(|e| e.to_string())
+            finish(out, &options, corr).map_err(|e| e.to_string())
         };
         py.detach(run).map_err(value_error)
     })
@@ -303,15 +295,13 @@ pub fn compare_keyed(
 /// statistic` when there are several statistics, the statistic's label
 /// for a benchmark without a name).
 #[pyfunction]
-#[pyo3(signature = (benchmarks, names, statistics, options, seed, joint))]
+#[pyo3(signature = (benchmarks, names, statistics, options))]
 pub fn compare_coefficients(
     py: Python<'_>,
     benchmarks: Vec<(String, Vec<f64>, Vec<Vec<f64>>)>,
     names: Vec<String>,
     statistics: Vec<(String, StatSpec<'_>)>,
     options: Options,
-    seed: u64,
-    joint: bool,
 ) -> PyResult<CompareCore> {
     guard(|| {
         let (compare, corr) = options.build()?;
@@ -349,7 +339,7 @@ pub fn compare_coefficients(
                         bench.clone()
                     };
                     let c = compare
-                        .coefficients_seeded(s.statistic(), human, t, seed)
+                        .coefficients_seeded(s.statistic(), human, t, options.seed)
                         .map_err(|e| format!("{measure}: {e}"))?;
                     out.push((measure, c));
                 }
@@ -358,7 +348,7 @@ pub fn compare_coefficients(
             let result = if s.python() { run() } else { py.detach(run) };
             out.extend(s.check(result.map_err(value_error))?);
         }
-        finish(out, joint, corr, options.alpha).map_err(value_error)
+        finish(out, &options, corr).map_err(value_error)
     })
 }
 
@@ -399,49 +389,51 @@ pub fn friedman<'py>(
     })
 }
 
-/// A p-value method's name and details.
+/// A p-value method as a dict: its name, then its details.
 fn method_dict<'py>(py: Python<'py>, m: &PValueMethod) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    match m {
-        PValueMethod::StudentT { df } => {
-            d.set_item("name", "t")?;
-            d.set_item("df", df)?;
-        }
+    use pyo3::IntoPyObjectExt;
+    let (name, details) = match m {
+        PValueMethod::StudentT { df } => ("t", vec![("df", df.into_bound_py_any(py)?)]),
         PValueMethod::Wilcoxon {
             method,
             r_plus,
             r_minus,
             z,
         } => {
-            d.set_item("name", "wilcoxon")?;
-            d.set_item(
-                "method",
-                match method {
-                    WilcoxonMethod::Exact => "exact",
-                    WilcoxonMethod::Asymptotic => "asymptotic",
-                    WilcoxonMethod::Permutation => "permutation",
-                    _ => "auto",
-                },
-            )?;
-            d.set_item("r_plus", r_plus)?;
-            d.set_item("r_minus", r_minus)?;
-            d.set_item("z", z)?;
+            let method = match method {
+                WilcoxonMethod::Exact => "exact",
+                WilcoxonMethod::Asymptotic => "asymptotic",
+                WilcoxonMethod::Permutation => "permutation",
+                _ => "auto",
+            };
+            let details = vec![
+                ("method", method.into_bound_py_any(py)?),
+                ("r_plus", r_plus.into_bound_py_any(py)?),
+                ("r_minus", r_minus.into_bound_py_any(py)?),
+                ("z", z.into_bound_py_any(py)?),
+            ];
+            ("wilcoxon", details)
         }
         PValueMethod::Exact { assignments } => {
-            d.set_item("name", "exact")?;
-            d.set_item("assignments", assignments)?;
+            let details = vec![("assignments", assignments.into_bound_py_any(py)?)];
+            ("exact", details)
         }
         PValueMethod::MonteCarlo {
             replicates,
             standard_error,
         } => {
-            d.set_item("name", "monte-carlo")?;
-            d.set_item("replicates", replicates)?;
-            d.set_item("standard_error", standard_error)?;
+            let details = vec![
+                ("replicates", replicates.into_bound_py_any(py)?),
+                ("standard_error", standard_error.into_bound_py_any(py)?),
+            ];
+            ("monte-carlo", details)
         }
-        _ => {
-            d.set_item("name", "other")?;
-        }
+        _ => ("other", Vec::new()),
+    };
+    let d = PyDict::new(py);
+    d.set_item("name", name)?;
+    for (key, value) in details {
+        d.set_item(key, value)?;
     }
     Ok(d)
 }

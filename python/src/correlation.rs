@@ -11,35 +11,36 @@ use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
 use crate::convert::{DETACH_AT, OrValueError, Scores, choice, guard, read_all};
+use crate::named::named;
 use crate::on_same;
 use crate::weigher::{AnyWeigher, Config};
 
-/// The alternative hypothesis by SciPy's name.
-pub fn alternative(name: &str) -> PyResult<Alternative> {
-    choice(
-        "alternative",
-        name,
-        &[
-            ("two-sided", Alternative::TwoSided),
-            ("greater", Alternative::Greater),
-            ("less", Alternative::Less),
-        ],
-    )
-}
+named! {
+    /// The alternative hypothesis by SciPy's name.
+    pub fn alternative("alternative") -> Alternative {
+        "two-sided" => Alternative::TwoSided, "greater" => Alternative::Greater,
+        "less" => Alternative::Less,
+    }
 
-/// The weighted τ's importance rank by name: `symmetric`, `xy`, `yx` or
-/// `index`.
-pub fn rank(name: &str) -> PyResult<Rank<'static>> {
-    choice(
-        "rank",
-        name,
-        &[
-            ("symmetric", Rank::Symmetric),
-            ("xy", Rank::ByXY),
-            ("yx", Rank::ByYX),
-            ("index", Rank::Index),
-        ],
-    )
+    /// The weighted τ's importance rank by name: `symmetric`, `xy`, `yx` or
+    /// `index`.
+    pub fn rank("rank") -> Rank<'static> {
+        "symmetric" => Rank::Symmetric, "xy" => Rank::ByXY, "yx" => Rank::ByYX,
+        "index" => Rank::Index,
+    }
+
+    /// `rho` or `tau`.
+    pub fn coefficient("coefficient") -> Coefficient {
+        "rho" => Coefficient::Rho, "tau" => Coefficient::Tau,
+    }
+
+    /// How `kendalltau` computes its p-value: 0 `auto`, 1 `asymptotic`, 2
+    /// `exact`.
+    fn kendall_method("method") -> u8 { "auto" => 0, "asymptotic" => 1, "exact" => 2 }
+
+    /// Where `gamma_null_moments` takes the moments from: 0 `exact`, 1
+    /// `table`, 2 `monte_carlo`.
+    fn moments_source("source") -> u8 { "exact" => 0, "table" => 1, "monte_carlo" => 2 }
 }
 
 /// Vigna's weighted τ (`scipy.stats.weightedtau`).
@@ -71,11 +72,7 @@ pub fn weightedtau(
             AnyWeigher::from_py(weigher, 0.0, 0.0)?
         };
         let opts = WeightedTauOptions::default()
-            .combine(if additive {
-                Combine::Additive
-            } else {
-                Combine::Multiplicative
-            })
+            .combine(combine(additive))
             .nan(if nan_smallest {
                 NanPolicy::Smallest
             } else {
@@ -92,6 +89,15 @@ pub fn weightedtau(
     })
 }
 
+/// The weighted τ's additive (`true`) or multiplicative pair weights.
+pub fn combine(additive: bool) -> Combine {
+    if additive {
+        Combine::Additive
+    } else {
+        Combine::Multiplicative
+    }
+}
+
 /// Kendall's τ-b and its p-value: `method` is `auto`, `asymptotic` or
 /// `exact` (the exact null distribution, for untied data of at most 33
 /// items or with at most one discordant or concordant pair).
@@ -105,11 +111,7 @@ pub fn kendalltau(
 ) -> PyResult<(f64, f64)> {
     guard(|| {
         let alt = alternative(alternative_name)?;
-        let method = choice(
-            "method",
-            method,
-            &[("auto", 0u8), ("asymptotic", 1), ("exact", 2)],
-        )?;
+        let method = kendall_method(method)?;
         let scores = read_all(&[x, y], &["x", "y"])?;
         let detach = scores[0].len() >= DETACH_AT;
         let k = on_same!(py, &scores, detach, |v| kendall_tau_b(v[0], v[1])).or_value_error()?;
@@ -278,15 +280,6 @@ pub fn top_weighted<'py>(
     })
 }
 
-/// `rho` or `tau`.
-pub fn coefficient(kind: &str) -> PyResult<Coefficient> {
-    choice(
-        "coefficient",
-        kind,
-        &[("rho", Coefficient::Rho), ("tau", Coefficient::Tau)],
-    )
-}
-
 fn source_name(s: MomentSource) -> String {
     s.to_string()
 }
@@ -426,11 +419,7 @@ pub fn gamma_null_moments(
     use adaptive_comp_metrics::uncertainty::{GammaMonteCarlo, Threads};
     guard(|| {
         let coefficient = coefficient(kind)?;
-        let source = choice(
-            "source",
-            source,
-            &[("exact", 0u8), ("table", 1), ("monte_carlo", 2)],
-        )?;
+        let source = moments_source(source)?;
         let tw = config.build()?;
         let python = tw.weighting_function().is_python();
         let mut mc = GammaMonteCarlo::new().standard_error(se);

@@ -14,7 +14,8 @@
 //! dict of at least [`PARALLEL_FROM`] entries, and two or more threads
 //! ([`current_threads`]: `ACM_THREADS`), the caller's thread walks the
 //! objects and copies the ids and values into chunks of [`CHUNK`] entries,
-//! which a second thread adds to the builder as they come: the builder sees
+//! which a second thread adds to the builder as they come and hands back
+//! emptied, to be filled again (a few chunks' memory a call): the builder sees
 //! the same calls in the same order as on one thread, so the result (ids,
 //! their order, every value) and the first error are the same. A thread
 //! that cannot be started leaves the chunks to the caller's thread.
@@ -33,6 +34,11 @@ pub const PARALLEL_FROM: usize = 1 << 15;
 
 /// Entries a chunk holds.
 const CHUNK: usize = 1 << 14;
+
+/// Bytes of text a chunk is first given room for, an entry (document ids
+/// are usually shorter; a chunk whose ids are longer grows once, and keeps
+/// its room when it is used again).
+const TEXT_PER_ENTRY: usize = 16;
 
 /// What a dict is read into: one of the library's builders.
 pub trait Builder<V>: Send {
@@ -67,11 +73,19 @@ struct Chunk<V> {
 impl<V: Copy> Chunk<V> {
     fn new() -> Self {
         Self {
-            text: String::new(),
+            text: String::with_capacity(CHUNK * TEXT_PER_ENTRY),
             queries: Vec::new(),
             ends: Vec::with_capacity(CHUNK),
             values: Vec::with_capacity(CHUNK),
         }
+    }
+
+    /// Empties the chunk, keeping its memory for the next entries.
+    fn clear(&mut self) {
+        self.text.clear();
+        self.queries.clear();
+        self.ends.clear();
+        self.values.clear();
     }
 
     fn is_full(&self) -> bool {
@@ -210,12 +224,18 @@ pub fn read<'py, V: Copy + Send>(
         return Ok(result);
     }
     let (send, receive) = mpsc::channel::<Chunk<V>>();
+    // Chunks added are sent back, emptied, to be filled again: a few
+    // chunks' memory a call rather than fresh memory for every chunk.
+    let (recycle, recycled) = mpsc::channel::<Chunk<V>>();
     // The helper takes the adding from the slot; if it could not start, or
     // has not started by the end of the walk, the caller takes it (the
     // channel keeps every chunk until then).
     let slot = Mutex::new(Some(move || -> Result<(), String> {
-        for chunk in receive {
+        for mut chunk in receive {
             chunk.add_to(to)?;
+            chunk.clear();
+            // The walk may be over (then the chunk is dropped).
+            let _ = recycle.send(chunk);
         }
         Ok(())
     }));
@@ -233,10 +253,8 @@ pub fn read<'py, V: Copy + Send>(
             Item::Entry(q, d, v) => {
                 chunk.push(d, v);
                 if chunk.is_full() {
-                    if send
-                        .send(std::mem::replace(&mut chunk, Chunk::new()))
-                        .is_err()
-                    {
+                    let next = recycled.try_recv().unwrap_or_else(|_| Chunk::new());
+                    if send.send(std::mem::replace(&mut chunk, next)).is_err() {
                         return false;
                     }
                     chunk.start_query(q);

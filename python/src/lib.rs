@@ -13,6 +13,7 @@ mod compare;
 mod convert;
 mod correlation;
 mod dicts;
+mod named;
 mod pairwise;
 mod relevance;
 mod scoring;
@@ -42,6 +43,19 @@ use pyo3::prelude::*;
 /// giving it back, so a call after a pause faults its scratch in again;
 /// keeping it for the life of the process (`MIMALLOC_PURGE_DELAY=-1`) would
 /// hold the peak of the largest call for good, so it is left to the user.
+///
+/// Built without transparent huge pages (the crate's `no_thp`: mimalloc
+/// does not `madvise(MADV_HUGEPAGE)` the memory it maps). Where THP is
+/// `madvise` (the kernel's setting on many distributions), a fault of that
+/// memory zeroes a whole 2 MiB page and can stall in the kernel's
+/// compaction: the TREC dict path at 10⁴ queries × 100 documents, timed
+/// between `pytrec_eval` calls (after mimalloc's purge), had rounds of 0.1
+/// to 0.4 s of system time on top of about 0.25 s of user time; with 4 KiB
+/// pages it faults 5 to 7× as often (about 15 000 faults a call) but its system
+/// time stays at 0.01 to 0.07 s. The correlations at n = 10⁶ after a pause
+/// fault 3 to 10× as often, at the same CPU time within the noise (±10 %);
+/// back to back and at n ≤ 10³ nothing changes. Where THP is `always` the
+/// kernel still uses huge pages.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
@@ -71,8 +85,7 @@ mod _core {
     };
     #[pymodule_export]
     use crate::uncertainty::{
-        bootstrap_ci, bootstrap_from_replicates, bootstrap_replicates, paired_comparison,
-        permutation_from_replicates, permutation_replicates, permutation_test, standardise,
+        paired_comparison, plan_finish, plan_replicates, plan_run, standardise,
     };
     #[pymodule_export]
     use crate::wordsim::{PairsBenchmark, evaluate_file, evaluate_vectors};

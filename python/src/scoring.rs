@@ -17,9 +17,8 @@ use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::convert::{
-    OrValueError, Place, choice, guard, input_error, library_error_in, value_error,
-};
+use crate::convert::{OrValueError, Place, guard, input_error, library_error_in, value_error};
+use crate::named::named;
 
 fn open(path: &Path) -> PyResult<BufReader<File>> {
     File::open(path)
@@ -39,13 +38,14 @@ fn totals(t: &Totals) -> TotalsTuple {
     (t.credit, t.attempted, t.items, t.precision(), t.recall())
 }
 
-/// A system file's format by its name: `best` or `oot`.
-fn lex_format(name: &str) -> PyResult<LexFormat> {
-    choice(
-        "format",
-        name,
-        &[("best", LexFormat::Best), ("oot", LexFormat::Oot)],
-    )
+named! {
+    /// A system file's format by its name: `best` or `oot`.
+    fn lex_format("format") -> LexFormat { "best" => LexFormat::Best, "oot" => LexFormat::Oot }
+
+    /// The scorer's profile: SemEval-2007's `score.pl` or the strict one.
+    fn profile("profile") -> Profile {
+        "semeval2007" => Profile::Semeval2007, "strict" => Profile::Strict,
+    }
 }
 
 /// The measures' names, in `Measure::all`'s order.
@@ -81,14 +81,7 @@ pub fn lexsub_score<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     guard(|| {
         let format = lex_format(format)?;
-        let profile = choice(
-            "profile",
-            profile,
-            &[
-                ("semeval2007", Profile::Semeval2007),
-                ("strict", Profile::Strict),
-            ],
-        )?;
+        let profile = self::profile(profile)?;
         let mode = if lenient { Mode::Lenient } else { Mode::Strict };
         let k = Penalty::new(penalty).or_value_error()?;
         let cutoff = NonZeroUsize::new(cutoff)
@@ -198,16 +191,12 @@ impl TripletDataset {
     }
 }
 
-fn ties(name: &str) -> PyResult<TiePolicy> {
-    choice(
-        "ties",
-        name,
-        &[
-            ("half_credit", TiePolicy::HalfCredit),
-            ("choose_second", TiePolicy::ChooseSecond),
-            ("skip", TiePolicy::Skip),
-        ],
-    )
+named! {
+    /// What a triplet whose two candidates are equally similar counts.
+    fn ties("ties") -> TiePolicy {
+        "half_credit" => TiePolicy::HalfCredit, "choose_second" => TiePolicy::ChooseSecond,
+        "skip" => TiePolicy::Skip,
+    }
 }
 
 type ScoreTuple = (TallyTuple, TallyTuple, TallyTuple, TallyTuple);

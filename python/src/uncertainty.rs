@@ -4,7 +4,7 @@
 
 use std::num::NonZeroUsize;
 
-use adaptive_comp_metrics::correlation::vigna::{Combine, WeightedTauOptions};
+use adaptive_comp_metrics::correlation::vigna::WeightedTauOptions;
 use adaptive_comp_metrics::pearson;
 use adaptive_comp_metrics::rand::SeedableRng;
 use adaptive_comp_metrics::rand_chacha::ChaCha8Rng;
@@ -15,34 +15,39 @@ use adaptive_comp_metrics::uncertainty::{
 };
 use numpy::PyArray1;
 use pyo3::prelude::*;
+use pyo3::types::{PyFloat, PyInt};
 
-use crate::convert::{OrValueError, Scores, array, choice, guard, read_all};
-use crate::correlation::{alternative, rank};
+use crate::convert::{OrValueError, Scores, array, guard, read_all};
+use crate::correlation::{alternative, combine, rank};
+use crate::named::named;
 use crate::on_same;
-use crate::weigher::{AnyWeigher, order, scheme, ties};
+use crate::weigher::{AnyWeigher, Config, order, scheme, ties};
 
 /// A statistic as the Python side describes it (`adaptive_comp_metrics.Statistic`).
-#[derive(FromPyObject)]
 pub struct StatSpec<'py> {
     /// `spearman`, `kendall`, `pearson`, `rho_w`, `tau_w`, `weightedtau`.
     pub kind: String,
-    /// The weigher of ρ_w, τ_w (name or callable of the 1-based rank) or of
-    /// the weighted τ (None, a name, or a callable of SciPy's 0-based rank).
-    pub weigher: Bound<'py, PyAny>,
-    /// The offset n0 of `offset_quadratic`.
-    pub n0: f64,
-    /// The scheme of ρ_w, τ_w.
-    pub scheme: String,
-    /// The tie method of ρ_w, τ_w.
-    pub ties: String,
-    /// The order of x.
-    pub order_x: String,
-    /// The order of y.
-    pub order_y: String,
+    /// The weigher and options of ρ_w, τ_w (the `Statistic`'s fields of
+    /// the same names); its weigher is also the weighted τ's (None, a
+    /// name, or a callable of SciPy's 0-based rank).
+    pub config: Config<'py>,
     /// The weighted τ's importance rank: `symmetric`, `xy`, `yx`, `index`.
     pub rank: String,
     /// The weighted τ's additive (or multiplicative) pair weights.
     pub additive: bool,
+}
+
+impl<'a, 'py> FromPyObject<'a, 'py> for StatSpec<'py> {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        Ok(Self {
+            kind: obj.getattr("kind")?.extract()?,
+            config: obj.extract()?,
+            rank: obj.getattr("rank")?.extract()?,
+            additive: obj.getattr("additive")?.extract()?,
+        })
+    }
 }
 
 /// A built statistic and whether it calls Python.
@@ -62,75 +67,59 @@ impl adaptive_comp_metrics::Weigher for Shared {
     }
 }
 
+/// The library's `$statistic` (`TopWeightedRho` or `TopWeightedTau`, which
+/// share their builder) with the weigher `$w` and the options of `$config`.
+macro_rules! top_weighted {
+    ($statistic:ident, $w:expr, $config:expr) => {
+        Box::new(
+            $statistic::new()
+                .weigher(Shared($w))
+                .scheme(scheme(&$config.scheme)?)
+                .ties(ties(&$config.ties)?)
+                .orders(order(&$config.order_x)?, order(&$config.order_y)?),
+        )
+    };
+}
+
 impl StatSpec<'_> {
     /// The library's statistic.
     pub fn build(&self) -> PyResult<Built> {
+        let weigher = &self.config.weigher;
         let weighted = |base: f64| -> PyResult<std::sync::Arc<AnyWeigher>> {
-            Ok(std::sync::Arc::new(if self.weigher.is_none() {
+            Ok(std::sync::Arc::new(if weigher.is_none() {
                 AnyWeigher::Hyperbolic
             } else {
-                AnyWeigher::from_py(&self.weigher, self.n0, base)?
+                AnyWeigher::from_py(weigher, self.config.n0, base)?
             }))
         };
-        Ok(match self.kind.as_str() {
-            "spearman" => Built {
-                statistic: Box::new(Spearman),
-                weigher: None,
-            },
-            "kendall" => Built {
-                statistic: Box::new(KendallTauB),
-                weigher: None,
-            },
-            "pearson" => Built {
-                statistic: Box::new(|x: &[f64], y: &[f64]| pearson(x, y).map(|r| r.r)),
-                weigher: None,
-            },
-            "rho_w" | "tau_w" => {
+        let (statistic, weigher): (Box<dyn Statistic>, _) = match self.kind.as_str() {
+            "spearman" => (Box::new(Spearman), None),
+            "kendall" => (Box::new(KendallTauB), None),
+            "pearson" => (
+                Box::new(|x: &[f64], y: &[f64]| pearson(x, y).map(|r| r.r)),
+                None,
+            ),
+            "rho_w" => {
                 let w = weighted(1.0)?;
-                let (s, t, ox, oy) = (
-                    scheme(&self.scheme)?,
-                    ties(&self.ties)?,
-                    order(&self.order_x)?,
-                    order(&self.order_y)?,
-                );
-                let statistic: Box<dyn Statistic> = if self.kind == "rho_w" {
-                    Box::new(
-                        TopWeightedRho::new()
-                            .weigher(Shared(w.clone()))
-                            .scheme(s)
-                            .ties(t)
-                            .orders(ox, oy),
-                    )
-                } else {
-                    Box::new(
-                        TopWeightedTau::new()
-                            .weigher(Shared(w.clone()))
-                            .scheme(s)
-                            .ties(t)
-                            .orders(ox, oy),
-                    )
-                };
-                Built {
-                    statistic,
-                    weigher: Some(w),
-                }
+                (
+                    top_weighted!(TopWeightedRho, w.clone(), self.config),
+                    Some(w),
+                )
+            }
+            "tau_w" => {
+                let w = weighted(1.0)?;
+                (
+                    top_weighted!(TopWeightedTau, w.clone(), self.config),
+                    Some(w),
+                )
             }
             "weightedtau" => {
                 let w = weighted(0.0)?;
-                let rank = rank(&self.rank)?;
-                let combine = if self.additive {
-                    Combine::Additive
-                } else {
-                    Combine::Multiplicative
-                };
                 let options = WeightedTauOptions::default()
-                    .rank(rank)
-                    .combine(combine)
+                    .rank(rank(&self.rank)?)
+                    .combine(combine(self.additive))
                     .weigher(Shared(w.clone()));
-                Built {
-                    statistic: Box::new(VignaTau::new(options)),
-                    weigher: Some(w),
-                }
+                (Box::new(VignaTau::new(options)), Some(w))
             }
             other => {
                 return Err(pyo3::exceptions::PyValueError::new_err(format!(
@@ -138,7 +127,8 @@ impl StatSpec<'_> {
                      'weightedtau', got '{other}'"
                 )));
             }
-        })
+        };
+        Ok(Built { statistic, weigher })
     }
 }
 
@@ -244,6 +234,14 @@ fn interval_tuple(c: &ConfidenceInterval) -> IntervalTuple {
     )
 }
 
+named! {
+    /// A bootstrap interval's method by name.
+    fn interval("method") -> Interval { "BCa" => Interval::Bca, "percentile" => Interval::Percentile }
+
+    /// What a paired permutation test swaps between the models.
+    fn exchange("exchange") -> Exchange { "ranks" => Exchange::Ranks, "scores" => Exchange::Scores }
+}
+
 fn permutations(count: usize, alt: &str, threads: Threads) -> PyResult<Permutations> {
     Ok(Permutations::new(count)
         .alternative(alternative(alt)?)
@@ -251,171 +249,170 @@ fn permutations(count: usize, alt: &str, threads: Threads) -> PyResult<Permutati
 }
 
 fn bootstrap(count: usize, level: f64, method: &str, threads: Threads) -> PyResult<Bootstrap> {
-    let interval = choice(
-        "method",
-        method,
-        &[("BCa", Interval::Bca), ("percentile", Interval::Percentile)],
-    )?;
     Ok(Bootstrap::new(count)
         .level(level)
-        .interval(interval)
+        .interval(interval(method)?)
         .threads(threads))
 }
 
-/// A permutation test of `statistic` on x and y.
-#[pyfunction]
-#[pyo3(signature = (x, y, statistic, count, alternative_name, seed, threads=None))]
-#[allow(clippy::too_many_arguments)]
-pub fn permutation_test(
-    py: Python<'_>,
-    x: &Bound<'_, PyAny>,
-    y: &Bound<'_, PyAny>,
-    statistic: StatSpec<'_>,
-    count: usize,
-    alternative_name: &str,
+/// A permutation test or a bootstrap, as its Python plan (`PermutationTest`,
+/// `Bootstrap`) describes it: the data, the statistic and the settings that
+/// the plan's three entries (the whole run, a share of replicates, the
+/// result from every replicate's value) share.
+struct Plan<'py> {
+    /// The plan, for the fields one entry alone reads.
+    object: Bound<'py, PyAny>,
+    x: Bound<'py, PyAny>,
+    y: Bound<'py, PyAny>,
+    s: Built,
     seed: u64,
-    threads: Option<usize>,
-) -> PyResult<TestTuple> {
-    guard(|| {
+    resampler: Resampler,
+}
+
+/// What a plan draws its replicates with.
+enum Resampler {
+    /// A `PermutationTest`'s permutations (two-sided until
+    /// [`Plan::alternative`] sets the plan's alternative).
+    Permutations(Permutations),
+    /// A `Bootstrap`'s resamples.
+    Bootstrap(Bootstrap),
+}
+
+impl<'py> Plan<'py> {
+    /// Reads a plan: a `PermutationTest` (`permutations`, `alternative`) or
+    /// a `Bootstrap` (`resamples`, `confidence_level`, `method`), the
+    /// numbers taken as Python's `int()` and `float()` take them.
+    fn read(object: &Bound<'py, PyAny>) -> PyResult<Self> {
+        let permutation = object.hasattr("permutations")?;
+        let statistic: StatSpec<'py> = object.getattr("_stat")?.extract()?;
+        let count_field = if permutation {
+            "permutations"
+        } else {
+            "resamples"
+        };
+        let count: usize = Self::convert::<PyInt>(object, count_field)?.extract()?;
+        let seed = object.getattr("seed")?.extract()?;
+        let threads: Option<usize> = object.getattr("threads")?.extract()?;
         let s = statistic.build()?;
-        let plan = permutations(count, alternative_name, s.threads(threads))?;
-        let t = on_xy!(py, x, y, s, |stat, a, b| plan.test_seeded(stat, a, b, seed))?;
-        Ok(test_tuple(&t))
+        let threads = s.threads(threads);
+        let resampler = if permutation {
+            Resampler::Permutations(Permutations::new(count).threads(threads))
+        } else {
+            let level = Self::convert::<PyFloat>(object, "confidence_level")?.extract()?;
+            let method: String = object.getattr("method")?.extract()?;
+            Resampler::Bootstrap(bootstrap(count, level, &method, threads)?)
+        };
+        Ok(Self {
+            object: object.clone(),
+            x: object.getattr("x")?,
+            y: object.getattr("y")?,
+            s,
+            seed,
+            resampler,
+        })
+    }
+
+    /// The plan's field `name` converted by the Python type `P` (as
+    /// `int(plan.name)`, `float(plan.name)`).
+    fn convert<P: pyo3::PyTypeInfo>(
+        object: &Bound<'py, PyAny>,
+        name: &str,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let value = object.getattr(name)?;
+        object.py().get_type::<P>().call1((value,))
+    }
+
+    /// The permutations under the plan's `alternative` (what the test and
+    /// its p-value need; the replicates are the same under any).
+    fn alternative(mut self) -> PyResult<Self> {
+        if let Resampler::Permutations(perm) = self.resampler {
+            let name: String = self.object.getattr("alternative")?.extract()?;
+            self.resampler = Resampler::Permutations(perm.alternative(alternative(&name)?));
+        }
+        Ok(self)
+    }
+}
+
+/// The whole run of a plan: a permutation test as a [`TestTuple`], a
+/// bootstrap interval as an [`IntervalTuple`].
+#[pyfunction]
+pub fn plan_run<'py>(py: Python<'py>, plan: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    guard(|| {
+        let p = Plan::read(plan)?.alternative()?;
+        let seed = p.seed;
+        match &p.resampler {
+            Resampler::Permutations(perm) => on_xy!(py, &p.x, &p.y, p.s, |stat, a, b| perm
+                .test_seeded(stat, a, b, seed))?
+            .into_tuple(py),
+            Resampler::Bootstrap(boot) => on_xy!(py, &p.x, &p.y, p.s, |stat, a, b| boot
+                .run_seeded(stat, a, b, seed))?
+            .into_tuple(py),
+        }
     })
 }
 
-/// The permuted values of the replicates `start..stop` of that test.
+/// The values of a plan's replicates `start..stop`: the permuted values of
+/// a test, the statistic of a bootstrap's resamples (NaN: undefined on that
+/// resample).
 #[pyfunction]
-#[pyo3(signature = (x, y, statistic, count, seed, start, stop, threads=None))]
-#[allow(clippy::too_many_arguments)]
-pub fn permutation_replicates<'py>(
+pub fn plan_replicates<'py>(
     py: Python<'py>,
-    x: &Bound<'py, PyAny>,
-    y: &Bound<'py, PyAny>,
-    statistic: StatSpec<'py>,
-    count: usize,
-    seed: u64,
+    plan: &Bound<'py, PyAny>,
     start: usize,
     stop: usize,
-    threads: Option<usize>,
 ) -> PyResult<Bound<'py, PyArray1<f64>>> {
     guard(|| {
-        let s = statistic.build()?;
-        let plan = permutations(count, "two-sided", s.threads(threads))?;
-        let v = on_xy!(py, x, y, s, |stat, a, b| plan.replicates(
-            stat,
-            a,
-            b,
-            start..stop,
-            &mut rng(seed)
-        ))?;
+        let p = Plan::read(plan)?;
+        let v = on_xy!(py, &p.x, &p.y, p.s, |stat, a, b| {
+            let (range, rng) = (start..stop, &mut rng(p.seed));
+            match &p.resampler {
+                Resampler::Permutations(perm) => perm.replicates(stat, a, b, range, rng),
+                Resampler::Bootstrap(boot) => boot.replicates(stat, a, b, range, rng),
+            }
+        })?;
         Ok(array(py, v))
     })
 }
 
-/// The permutation test from every permuted value, in index order.
+/// The result of a plan from every replicate's value, in index order (as
+/// [`plan_run`] gives it).
 #[pyfunction]
-pub fn permutation_from_replicates(
-    py: Python<'_>,
-    x: &Bound<'_, PyAny>,
-    y: &Bound<'_, PyAny>,
-    statistic: StatSpec<'_>,
-    count: usize,
-    alternative_name: &str,
-    values: &Bound<'_, PyAny>,
-) -> PyResult<TestTuple> {
-    guard(|| {
-        let s = statistic.build()?;
-        let plan = permutations(count, alternative_name, s.threads(None))?;
-        let values = Scores::extract(values, "values")?.to_f64_vec();
-        let t = on_xy!(py, x, y, s, |stat, a, b| plan
-            .test_from_replicates(stat, a, b, &values))?;
-        Ok(test_tuple(&t))
-    })
-}
-
-/// A bootstrap interval of `statistic` on x and y.
-#[pyfunction]
-#[pyo3(signature = (x, y, statistic, count, level, method, seed, threads=None))]
-#[allow(clippy::too_many_arguments)]
-pub fn bootstrap_ci(
-    py: Python<'_>,
-    x: &Bound<'_, PyAny>,
-    y: &Bound<'_, PyAny>,
-    statistic: StatSpec<'_>,
-    count: usize,
-    level: f64,
-    method: &str,
-    seed: u64,
-    threads: Option<usize>,
-) -> PyResult<IntervalTuple> {
-    guard(|| {
-        let s = statistic.build()?;
-        let plan = bootstrap(count, level, method, s.threads(threads))?;
-        let c = on_xy!(py, x, y, s, |stat, a, b| plan.run_seeded(stat, a, b, seed))?;
-        Ok(interval_tuple(&c))
-    })
-}
-
-/// The statistic of the resamples `start..stop` of that bootstrap (NaN:
-/// undefined on that resample).
-#[pyfunction]
-#[pyo3(signature = (x, y, statistic, count, level, method, seed, start, stop, threads=None))]
-#[allow(clippy::too_many_arguments)]
-pub fn bootstrap_replicates<'py>(
+pub fn plan_finish<'py>(
     py: Python<'py>,
-    x: &Bound<'py, PyAny>,
-    y: &Bound<'py, PyAny>,
-    statistic: StatSpec<'py>,
-    count: usize,
-    level: f64,
-    method: &str,
-    seed: u64,
-    start: usize,
-    stop: usize,
-    threads: Option<usize>,
-) -> PyResult<Bound<'py, PyArray1<f64>>> {
+    plan: &Bound<'py, PyAny>,
+    values: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
     guard(|| {
-        let s = statistic.build()?;
-        let plan = bootstrap(count, level, method, s.threads(threads))?;
-        let v = on_xy!(py, x, y, s, |stat, a, b| plan.replicates(
-            stat,
-            a,
-            b,
-            start..stop,
-            &mut rng(seed)
-        ))?;
-        Ok(array(py, v))
+        let p = Plan::read(plan)?.alternative()?;
+        let values = Scores::extract(values, "values")?.to_f64_vec();
+        let rng = &mut rng(p.seed);
+        match &p.resampler {
+            Resampler::Permutations(perm) => on_xy!(py, &p.x, &p.y, p.s, |stat, a, b| perm
+                .test_from_replicates(stat, a, b, &values))?
+            .into_tuple(py),
+            Resampler::Bootstrap(boot) => on_xy!(py, &p.x, &p.y, p.s, |stat, a, b| boot
+                .run_from_replicates(stat, a, b, &values, rng))?
+            .into_tuple(py),
+        }
     })
 }
 
-/// The bootstrap interval from every resample's value, in index order.
-#[pyfunction]
-#[allow(clippy::too_many_arguments)]
-pub fn bootstrap_from_replicates(
-    py: Python<'_>,
-    x: &Bound<'_, PyAny>,
-    y: &Bound<'_, PyAny>,
-    statistic: StatSpec<'_>,
-    count: usize,
-    level: f64,
-    method: &str,
-    seed: u64,
-    values: &Bound<'_, PyAny>,
-) -> PyResult<IntervalTuple> {
-    guard(|| {
-        let s = statistic.build()?;
-        let plan = bootstrap(count, level, method, s.threads(None))?;
-        let values = Scores::extract(values, "values")?.to_f64_vec();
-        let c = on_xy!(py, x, y, s, |stat, a, b| plan.run_from_replicates(
-            stat,
-            a,
-            b,
-            &values,
-            &mut rng(seed)
-        ))?;
-        Ok(interval_tuple(&c))
-    })
+/// A result as the tuple the Python side unpacks.
+trait IntoTuple {
+    /// The tuple as a Python object.
+    fn into_tuple(self, py: Python<'_>) -> PyResult<Bound<'_, PyAny>>;
+}
+
+impl IntoTuple for PermutationTest {
+    fn into_tuple(self, py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
+        Ok(test_tuple(&self).into_pyobject(py)?.into_any())
+    }
+}
+
+impl IntoTuple for ConfidenceInterval {
+    fn into_tuple(self, py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
+        Ok(interval_tuple(&self).into_pyobject(py)?.into_any())
+    }
 }
 
 /// Model A against model B on the same human scores: (value_a, value_b,
@@ -439,11 +436,7 @@ pub fn paired_comparison(
     guard(|| {
         let s = statistic.build()?;
         let threads = s.threads(threads);
-        let exchange = choice(
-            "exchange",
-            exchange,
-            &[("ranks", Exchange::Ranks), ("scores", Exchange::Scores)],
-        )?;
+        let exchange = self::exchange(exchange)?;
         let boot = bootstrap(count, level, "BCa", threads)?;
         let perm = permutations(count, alternative_name, threads)?.exchange(exchange);
         let scores = read_all(&[human, model_a, model_b], &["human", "model_a", "model_b"])?;

@@ -10,7 +10,8 @@ use adaptive_comp_metrics::{
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 
-use crate::convert::{OrValueError, choice};
+use crate::convert::OrValueError;
+use crate::named::named;
 
 /// A Python callable `f(rank) -> weight`, called with the GIL.
 ///
@@ -151,45 +152,23 @@ impl AnyWeigher {
     }
 }
 
-/// The weighting scheme by name.
-pub fn scheme(name: &str) -> PyResult<Scheme> {
-    choice(
-        "scheme",
-        name,
-        &[
-            ("additive", Scheme::Additive),
-            ("multiplicative", Scheme::Multiplicative),
-            ("first", Scheme::First),
-            ("second", Scheme::Second),
-        ],
-    )
-}
+named! {
+    /// The weighting scheme by name.
+    pub fn scheme("scheme") -> Scheme {
+        "additive" => Scheme::Additive, "multiplicative" => Scheme::Multiplicative,
+        "first" => Scheme::First, "second" => Scheme::Second,
+    }
 
-/// The tie method by name (`scipy.stats.rankdata`'s names).
-pub fn ties(name: &str) -> PyResult<Ties> {
-    choice(
-        "ties",
-        name,
-        &[
-            ("average", Ties::Average),
-            ("min", Ties::Min),
-            ("max", Ties::Max),
-            ("dense", Ties::Dense),
-            ("ordinal", Ties::Ordinal),
-        ],
-    )
-}
+    /// The tie method by name (`scipy.stats.rankdata`'s names).
+    pub fn ties("ties") -> Ties {
+        "average" => Ties::Average, "min" => Ties::Min, "max" => Ties::Max,
+        "dense" => Ties::Dense, "ordinal" => Ties::Ordinal,
+    }
 
-/// Which end of a score scale is the top.
-pub fn order(name: &str) -> PyResult<Order> {
-    choice(
-        "order",
-        name,
-        &[
-            ("larger", Order::LargerIsBetter),
-            ("smaller", Order::SmallerIsBetter),
-        ],
-    )
+    /// Which end of a score scale is the top.
+    pub fn order("order") -> Order {
+        "larger" => Order::LargerIsBetter, "smaller" => Order::SmallerIsBetter,
+    }
 }
 
 /// The configuration of ρ_w and τ_w, as the Python side passes it.

@@ -15,8 +15,9 @@ use pyo3::exceptions::{PyOSError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use crate::convert::{OrValueError, Place, choice, guard, input_error, value_error};
+use crate::convert::{OrValueError, Place, guard, input_error, value_error};
 use crate::correlation::{rho_tuple, std_rho, std_tau, tau_tuple};
+use crate::named::named;
 use crate::weigher::Config;
 
 /// The layout names `layout=` takes.
@@ -86,20 +87,7 @@ impl PairsBenchmark {
                 })?)),
                 None => None,
             };
-            let separator = delimiter
-                .map(|d| {
-                    choice(
-                        "delimiter",
-                        d,
-                        &[
-                            ("\t", Separator::Tab),
-                            (",", Separator::Comma),
-                            (";", Separator::Semicolon),
-                            (" ", Separator::Whitespace),
-                        ],
-                    )
-                })
-                .transpose()?;
+            let separator = delimiter.map(separator).transpose()?;
             let with_separator = |f: PairFormat| separator.map_or(f, |s| f.separator(s));
             let how = match (named, separator) {
                 (Some(l), _) => How::Given(Detection::explicit(
@@ -177,19 +165,22 @@ impl PairsBenchmark {
     }
 }
 
-fn unknown(dummy4unknown: bool, policy: Option<&str>) -> PyResult<Unknown> {
-    match policy {
-        Some(p) => choice(
-            "unknown",
-            p,
-            &[
-                ("drop", Unknown::Drop),
-                ("zero", Unknown::Zero),
-                ("mean", Unknown::Mean),
-            ],
-        ),
-        None if dummy4unknown => Ok(Unknown::Zero),
-        None => Ok(Unknown::Drop),
+named! {
+    /// A benchmark file's column separator.
+    fn separator("delimiter") -> Separator {
+        "\t" => Separator::Tab, "," => Separator::Comma, ";" => Separator::Semicolon,
+        " " => Separator::Whitespace,
+    }
+
+    /// What an unknown pair scores: `drop` (left out), `zero`, `mean`.
+    fn unknown("unknown") -> Unknown {
+        "drop" => Unknown::Drop, "zero" => Unknown::Zero, "mean" => Unknown::Mean,
+    }
+
+    /// A vectors file's format by name (`auto`: detected from its start).
+    fn vectors_format("format") -> Option<Format> {
+        "auto" => None, "word2vec" => Some(Format::Word2VecText),
+        "word2vec_binary" => Some(Format::Word2VecBinary), "glove" => Some(Format::Glove),
     }
 }
 
@@ -246,7 +237,7 @@ fn evaluator(
 /// (the first row of each folded word wins, as gensim) to Unicode lower
 /// case, where gensim upper-cases (they differ on ß, dotless ı, final ς).
 #[pyfunction]
-#[pyo3(signature = (benchmark, path, format, restrict_vocab, case_insensitive, dummy4unknown, policy, config))]
+#[pyo3(signature = (benchmark, path, format, restrict_vocab, case_insensitive, policy, config))]
 #[allow(clippy::too_many_arguments)]
 pub fn evaluate_file<'py>(
     py: Python<'py>,
@@ -255,22 +246,12 @@ pub fn evaluate_file<'py>(
     format: &str,
     restrict_vocab: Option<usize>,
     case_insensitive: bool,
-    dummy4unknown: bool,
-    policy: Option<&str>,
+    policy: &str,
     config: Config<'py>,
 ) -> PyResult<Bound<'py, PyDict>> {
     guard(|| {
-        let format = choice(
-            "format",
-            format,
-            &[
-                ("auto", None),
-                ("word2vec", Some(Format::Word2VecText)),
-                ("word2vec_binary", Some(Format::Word2VecBinary)),
-                ("glove", Some(Format::Glove)),
-            ],
-        )?;
-        let ev = evaluator(&config, unknown(dummy4unknown, policy)?)?;
+        let format = vectors_format(format)?;
+        let ev = evaluator(&config, unknown(policy)?)?;
         let b = &benchmark.benchmark;
         let mut options = ReadOptions::new()
             .fold_case(case_insensitive)
@@ -326,7 +307,7 @@ fn read_prefix(file: &mut File, buf: &mut [u8]) -> std::io::Result<usize> {
 /// Evaluates vectors given from Python (`words` and the rows of `matrix`,
 /// float32 or float64) on a benchmark.
 #[pyfunction]
-#[pyo3(signature = (benchmark, words, matrix, case_insensitive, dummy4unknown, policy, config))]
+#[pyo3(signature = (benchmark, words, matrix, case_insensitive, policy, config))]
 #[allow(clippy::too_many_arguments)]
 pub fn evaluate_vectors<'py>(
     py: Python<'py>,
@@ -334,12 +315,11 @@ pub fn evaluate_vectors<'py>(
     words: Vec<String>,
     matrix: &Bound<'py, PyAny>,
     case_insensitive: bool,
-    dummy4unknown: bool,
-    policy: Option<&str>,
+    policy: &str,
     config: Config<'py>,
 ) -> PyResult<Bound<'py, PyDict>> {
     guard(|| {
-        let ev = evaluator(&config, unknown(dummy4unknown, policy)?)?;
+        let ev = evaluator(&config, unknown(policy)?)?;
         let numpy = py.import("numpy")?;
         let matrix = numpy
             .call_method1("asarray", (matrix,))
