@@ -16,116 +16,158 @@ use crate::relevance::RelevanceError;
 use crate::triplet::TripletError;
 use crate::wordsim::WordsimError;
 
-/// An error of any module of this crate, for code that calls several
-/// modules and wants one error type with `?` (see [Errors](crate#errors)).
-///
-/// One variant per module error, named after its module, holding that error
-/// boxed. `From` converts every module error into it, so `?` works in a
-/// function returning `Result<T, Error>` (the crate's [`Result`] alias:
-/// `adaptive_comp_metrics::Result<T>`). The conversion keeps the
-/// module error as it was: a [`WordsimError`] that wraps a core
-/// [`CorrelationError`] becomes [`Error::Wordsim`], so the variant names the
-/// module whose call failed. Where a reader's error names a line and column
-/// of its input, [`line`](Self::line) and [`column`](Self::column) give them
-/// whatever the module.
-///
-/// The wrapper is transparent, as [`std::io::Error`] is for the error it
-/// wraps: `Display` prints the module error's message unchanged (lowercase,
-/// no trailing period) and [`source`](std::error::Error::source) is the
-/// module error's own `source()`. A report that walks the chain of sources
-/// therefore prints each message once. The module error itself is reached by
-/// matching on the variant (no downcast), or as a trait object with
-/// [`module_error`](Self::module_error).
-///
-/// Variants of modules behind a feature exist only with that feature:
-/// `Uncertainty` and `Compare` (`uncertainty`), `Ballot` and `Answer` (`scheduler`),
-/// `Simulate` (`simulator`). New variants may be added in minor releases,
-/// with new modules. `Error` is `Send + Sync + 'static`, `Clone` and
-/// `PartialEq` (not `Eq` or `Copy`: some module errors hold an `f64` or a
-/// `String`), two words in size whatever the module errors hold, and has no
-/// serialised form (the module errors have none either, except
-/// `ballot::AnswerError` as part of a `ballot::ImportReport`).
-///
-/// # Complexity
-/// A conversion allocates the box once (on the error path only); `Display`,
-/// `source` and [`module_error`](Self::module_error) are O(1) plus the
-/// module error's own formatting.
-///
-/// # References
-/// The Rust API Guidelines, C-GOOD-ERR (error types are `Send + Sync +
-/// 'static` and implement `std::error::Error`) and C-COMMON-TRAITS; the
-/// standard library's [`std::io::Error`], whose `Display` and `source()`
-/// forward to the error it wraps.
-///
-/// # Examples
-/// ```
-/// use adaptive_comp_metrics::lexsub::{read_gold, LexsubError, Mode};
-/// use adaptive_comp_metrics::{tau_w, CorrelationError, Error};
-///
-/// // Two modules, one error type, `?` on both: the number of gold items and
-/// // τ_w between human and model scores.
-/// fn run(gold: &str, human: &[f64], model: &[f64]) -> Result<(usize, f64), Error> {
-///     let gold = read_gold(gold.as_bytes(), Mode::Strict)?; // LexsubError
-///     let tau = tau_w(human, model)?; // the core's CorrelationError
-///     Ok((gold.items.len(), tau.tau))
-/// }
-///
-/// let gold = "bright.a 1 :: intelligent 3;clever 2;\n";
-/// let (human, model) = ([3.0, 2.0, 1.0], [0.9, 0.5, 0.1]);
-/// assert_eq!(run(gold, &human, &model)?, (1, 1.0));
-///
-/// let e = run("bright.a 1 intelligent 3\n", &human, &model).unwrap_err();
-/// assert!(matches!(&e, Error::Lexsub(l) if matches!(**l, LexsubError::Syntax { line: 1, .. })));
-///
-/// let e = run(gold, &[1.0, 1.0, 1.0], &model).unwrap_err();
-/// assert_eq!(e, Error::from(CorrelationError::Constant { input: "x" }));
-/// assert_eq!(e.to_string(), "x is constant: the coefficient is undefined");
-/// # Ok::<(), Error>(())
-/// ```
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub enum Error {
-    /// An error of the rank-correlation core ([`CorrelationError`]): ranks, weights,
-    /// ρ_w, τ_w, Pearson r, Spearman ρ, Kendall τ-b, Vigna's weighted τ,
-    /// Kendall's Γ.
-    Correlation(Box<CorrelationError>),
-    /// An error of the standardised scale ([`StandardisedError`]).
-    Standardised(Box<StandardisedError>),
-    /// An error of the `uncertainty` module
-    /// ([`UncertaintyError`](crate::uncertainty::UncertaintyError)).
-    #[cfg(feature = "uncertainty")]
-    #[cfg_attr(docsrs, doc(cfg(feature = "uncertainty")))]
-    Uncertainty(Box<crate::uncertainty::UncertaintyError>),
-    /// An error of a comparison of systems
-    /// ([`CompareError`](crate::uncertainty::compare::CompareError)).
-    #[cfg(feature = "uncertainty")]
-    #[cfg_attr(docsrs, doc(cfg(feature = "uncertainty")))]
-    Compare(Box<crate::uncertainty::compare::CompareError>),
-    /// An error of the lexical-substitution module ([`LexsubError`]).
-    Lexsub(Box<LexsubError>),
-    /// An error of the triplet module ([`TripletError`]).
-    Triplet(Box<TripletError>),
-    /// An error of the word-vector module ([`EmbeddingError`]).
-    Embedding(Box<EmbeddingError>),
-    /// An error of the word-similarity module ([`WordsimError`]).
-    Wordsim(Box<WordsimError>),
-    /// An error of the graded-relevance module ([`RelevanceError`]).
-    Relevance(Box<RelevanceError>),
-    /// An error of the ballot scheduler
-    /// ([`BallotError`](crate::ballot::BallotError)).
-    #[cfg(feature = "scheduler")]
-    #[cfg_attr(docsrs, doc(cfg(feature = "scheduler")))]
-    Ballot(Box<crate::ballot::BallotError>),
-    /// An answer refused by a crowd campaign
-    /// ([`AnswerError`](crate::ballot::AnswerError)).
-    #[cfg(feature = "scheduler")]
-    #[cfg_attr(docsrs, doc(cfg(feature = "scheduler")))]
-    Answer(Box<crate::ballot::AnswerError>),
-    /// An error of the voter simulator
-    /// ([`SimulateError`](crate::simulate::SimulateError)).
-    #[cfg(feature = "simulator")]
-    #[cfg_attr(docsrs, doc(cfg(feature = "simulator")))]
-    Simulate(Box<crate::simulate::SimulateError>),
+/// Declares the umbrella [`Error`] from one list of module errors: the
+/// enum, with each variant's module error boxed and a variant behind a
+/// feature marked for rustdoc; the module error as a trait object; and
+/// `From` for each module error.
+macro_rules! umbrella_error {
+    (
+        $(#[$meta:meta])*
+        pub enum Error {
+            $(
+                $(#[doc = $doc:literal])*
+                $(#[cfg($cfg:meta)])?
+                $variant:ident($ty:ty),
+            )*
+        }
+    ) => {
+        $(#[$meta])*
+        pub enum Error {
+            $(
+                $(#[doc = $doc])*
+                $(#[cfg($cfg)] #[cfg_attr(docsrs, doc(cfg($cfg)))])?
+                $variant(Box<$ty>),
+            )*
+        }
+
+        impl Error {
+            /// See [`module_error`](Self::module_error).
+            fn as_module_error(&self) -> &(dyn std::error::Error + Send + Sync + 'static) {
+                match self {
+                    $($(#[cfg($cfg)])? Self::$variant(e) => &**e,)*
+                }
+            }
+        }
+
+        $(
+            $(#[cfg($cfg)] #[cfg_attr(docsrs, doc(cfg($cfg)))])?
+            impl From<$ty> for Error {
+                #[doc = concat!("Wraps the error in [`Error::", stringify!($variant), "`].")]
+                fn from(e: $ty) -> Self {
+                    Self::$variant(Box::new(e))
+                }
+            }
+        )*
+    };
+}
+
+umbrella_error! {
+    /// An error of any module of this crate, for code that calls several
+    /// modules and wants one error type with `?` (see [Errors](crate#errors)).
+    ///
+    /// One variant per module error, named after its module, holding that error
+    /// boxed. `From` converts every module error into it, so `?` works in a
+    /// function returning `Result<T, Error>` (the crate's [`Result`] alias:
+    /// `adaptive_comp_metrics::Result<T>`). The conversion keeps the
+    /// module error as it was: a [`WordsimError`] that wraps a core
+    /// [`CorrelationError`] becomes [`Error::Wordsim`], so the variant names the
+    /// module whose call failed. Where a reader's error names a line and column
+    /// of its input, [`line`](Self::line) and [`column`](Self::column) give them
+    /// whatever the module.
+    ///
+    /// The wrapper is transparent, as [`std::io::Error`] is for the error it
+    /// wraps: `Display` prints the module error's message unchanged (lowercase,
+    /// no trailing period) and [`source`](std::error::Error::source) is the
+    /// module error's own `source()`. A report that walks the chain of sources
+    /// therefore prints each message once. The module error itself is reached by
+    /// matching on the variant (no downcast), or as a trait object with
+    /// [`module_error`](Self::module_error).
+    ///
+    /// Variants of modules behind a feature exist only with that feature:
+    /// `Uncertainty` and `Compare` (`uncertainty`), `Ballot` and `Answer` (`scheduler`),
+    /// `Simulate` (`simulator`). New variants may be added in minor releases,
+    /// with new modules. `Error` is `Send + Sync + 'static`, `Clone` and
+    /// `PartialEq` (not `Eq` or `Copy`: some module errors hold an `f64` or a
+    /// `String`), two words in size whatever the module errors hold, and has no
+    /// serialised form (the module errors have none either, except
+    /// `ballot::AnswerError` as part of a `ballot::ImportReport`).
+    ///
+    /// # Complexity
+    /// A conversion allocates the box once (on the error path only); `Display`,
+    /// `source` and [`module_error`](Self::module_error) are O(1) plus the
+    /// module error's own formatting.
+    ///
+    /// # References
+    /// The Rust API Guidelines, C-GOOD-ERR (error types are `Send + Sync +
+    /// 'static` and implement `std::error::Error`) and C-COMMON-TRAITS; the
+    /// standard library's [`std::io::Error`], whose `Display` and `source()`
+    /// forward to the error it wraps.
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::lexsub::{read_gold, LexsubError, Mode};
+    /// use adaptive_comp_metrics::{tau_w, CorrelationError, Error};
+    ///
+    /// // Two modules, one error type, `?` on both: the number of gold items and
+    /// // τ_w between human and model scores.
+    /// fn run(gold: &str, human: &[f64], model: &[f64]) -> Result<(usize, f64), Error> {
+    ///     let gold = read_gold(gold.as_bytes(), Mode::Strict)?; // LexsubError
+    ///     let tau = tau_w(human, model)?; // the core's CorrelationError
+    ///     Ok((gold.items.len(), tau.tau))
+    /// }
+    ///
+    /// let gold = "bright.a 1 :: intelligent 3;clever 2;\n";
+    /// let (human, model) = ([3.0, 2.0, 1.0], [0.9, 0.5, 0.1]);
+    /// assert_eq!(run(gold, &human, &model)?, (1, 1.0));
+    ///
+    /// let e = run("bright.a 1 intelligent 3\n", &human, &model).unwrap_err();
+    /// assert!(matches!(&e, Error::Lexsub(l) if matches!(**l, LexsubError::Syntax { line: 1, .. })));
+    ///
+    /// let e = run(gold, &[1.0, 1.0, 1.0], &model).unwrap_err();
+    /// assert_eq!(e, Error::from(CorrelationError::Constant { input: "x" }));
+    /// assert_eq!(e.to_string(), "x is constant: the coefficient is undefined");
+    /// # Ok::<(), Error>(())
+    /// ```
+    #[derive(Debug, Clone, PartialEq)]
+    #[non_exhaustive]
+    pub enum Error {
+        /// An error of the rank-correlation core ([`CorrelationError`]): ranks, weights,
+        /// ρ_w, τ_w, Pearson r, Spearman ρ, Kendall τ-b, Vigna's weighted τ,
+        /// Kendall's Γ.
+        Correlation(CorrelationError),
+        /// An error of the standardised scale ([`StandardisedError`]).
+        Standardised(StandardisedError),
+        /// An error of the `uncertainty` module
+        /// ([`UncertaintyError`](crate::uncertainty::UncertaintyError)).
+        #[cfg(feature = "uncertainty")]
+        Uncertainty(crate::uncertainty::UncertaintyError),
+        /// An error of a comparison of systems
+        /// ([`CompareError`](crate::uncertainty::compare::CompareError)).
+        #[cfg(feature = "uncertainty")]
+        Compare(crate::uncertainty::compare::CompareError),
+        /// An error of the lexical-substitution module ([`LexsubError`]).
+        Lexsub(LexsubError),
+        /// An error of the triplet module ([`TripletError`]).
+        Triplet(TripletError),
+        /// An error of the word-vector module ([`EmbeddingError`]).
+        Embedding(EmbeddingError),
+        /// An error of the word-similarity module ([`WordsimError`]).
+        Wordsim(WordsimError),
+        /// An error of the graded-relevance module ([`RelevanceError`]).
+        Relevance(RelevanceError),
+        /// An error of the ballot scheduler
+        /// ([`BallotError`](crate::ballot::BallotError)).
+        #[cfg(feature = "scheduler")]
+        Ballot(crate::ballot::BallotError),
+        /// An answer refused by a crowd campaign
+        /// ([`AnswerError`](crate::ballot::AnswerError)).
+        #[cfg(feature = "scheduler")]
+        Answer(crate::ballot::AnswerError),
+        /// An error of the voter simulator
+        /// ([`SimulateError`](crate::simulate::SimulateError)).
+        #[cfg(feature = "simulator")]
+        Simulate(crate::simulate::SimulateError),
+    }
 }
 
 impl Error {
@@ -148,25 +190,7 @@ impl Error {
     /// ```
     #[must_use]
     pub fn module_error(&self) -> &(dyn std::error::Error + Send + Sync + 'static) {
-        match self {
-            Self::Correlation(e) => &**e,
-            Self::Standardised(e) => &**e,
-            #[cfg(feature = "uncertainty")]
-            Self::Uncertainty(e) => &**e,
-            #[cfg(feature = "uncertainty")]
-            Self::Compare(e) => &**e,
-            Self::Lexsub(e) => &**e,
-            Self::Triplet(e) => &**e,
-            Self::Embedding(e) => &**e,
-            Self::Wordsim(e) => &**e,
-            Self::Relevance(e) => &**e,
-            #[cfg(feature = "scheduler")]
-            Self::Ballot(e) => &**e,
-            #[cfg(feature = "scheduler")]
-            Self::Answer(e) => &**e,
-            #[cfg(feature = "simulator")]
-            Self::Simulate(e) => &**e,
-        }
+        self.as_module_error()
     }
 
     /// The 1-based line of the input the error is about, if its module error
@@ -232,44 +256,6 @@ impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         self.module_error().source()
     }
-}
-
-/// `From` for each module error: the error, boxed, in its variant.
-macro_rules! from_module_error {
-    ($($(#[$attr:meta])* $variant:ident($ty:ty);)*) => {$(
-        $(#[$attr])*
-        impl From<$ty> for Error {
-            #[doc = concat!("Wraps the error in [`Error::", stringify!($variant), "`].")]
-            fn from(e: $ty) -> Self {
-                Self::$variant(Box::new(e))
-            }
-        }
-    )*};
-}
-
-from_module_error! {
-    Correlation(CorrelationError);
-    Standardised(StandardisedError);
-    #[cfg(feature = "uncertainty")]
-    #[cfg_attr(docsrs, doc(cfg(feature = "uncertainty")))]
-    Uncertainty(crate::uncertainty::UncertaintyError);
-    #[cfg(feature = "uncertainty")]
-    #[cfg_attr(docsrs, doc(cfg(feature = "uncertainty")))]
-    Compare(crate::uncertainty::compare::CompareError);
-    Lexsub(LexsubError);
-    Triplet(TripletError);
-    Embedding(EmbeddingError);
-    Wordsim(WordsimError);
-    Relevance(RelevanceError);
-    #[cfg(feature = "scheduler")]
-    #[cfg_attr(docsrs, doc(cfg(feature = "scheduler")))]
-    Ballot(crate::ballot::BallotError);
-    #[cfg(feature = "scheduler")]
-    #[cfg_attr(docsrs, doc(cfg(feature = "scheduler")))]
-    Answer(crate::ballot::AnswerError);
-    #[cfg(feature = "simulator")]
-    #[cfg_attr(docsrs, doc(cfg(feature = "simulator")))]
-    Simulate(crate::simulate::SimulateError);
 }
 
 /// The umbrella error's name before 0.1.0.

@@ -385,10 +385,146 @@ macro_rules! same_length {
     };
 }
 
+/// Declares a module error (a `thiserror` enum) with the variants that
+/// several modules share written once, here: the same failure reads the
+/// same, with the same fields, whichever module reports it. The enum's body
+/// starts with `shared { … }`, naming the shared variants it has, each
+/// after its own doc comment (which says what the variant means in that
+/// module), then lists its own variants:
+///
+/// ```text
+/// LengthMismatch    length mismatch: {left} has {left_len} values, {right} has {right_len}
+/// TooFewItems       too few items: {needed} needed, got {got}
+/// NaN               {input}[{index}] is NaN
+/// Infinite          {input}[{index}] is infinite
+/// InvalidParameter  invalid parameter {name}: {expected}
+/// TooLarge          too large: {requested} {quantity} requested, at most {limit}
+/// Io                i/o error at line {line}: {message}   (and the constructor `io(line, &e)`)
+/// ```
+macro_rules! module_error {
+    (
+        $(#[$meta:meta])*
+        $vis:vis enum $name:ident {
+            shared { $($shared:tt)* }
+            $($own:tt)*
+        }
+    ) => {
+        module_error!(@shared [$(#[$meta])* $vis enum] $name [] [] $($shared)* [$($own)*]);
+    };
+    (@shared $head:tt $name:ident [$($done:tt)*] $extra:tt $(#[$doc:meta])* LengthMismatch, $($rest:tt)*) => {
+        module_error!(@shared $head $name [$($done)*
+            $(#[$doc])*
+            #[error("length mismatch: {left} has {left_len} values, {right} has {right_len}")]
+            LengthMismatch {
+                /// Name of the first input.
+                left: &'static str,
+                /// Its length.
+                left_len: usize,
+                /// Name of the second input.
+                right: &'static str,
+                /// Its length.
+                right_len: usize,
+            },
+        ] $extra $($rest)*);
+    };
+    (@shared $head:tt $name:ident [$($done:tt)*] $extra:tt $(#[$doc:meta])* TooFewItems, $($rest:tt)*) => {
+        module_error!(@shared $head $name [$($done)*
+            $(#[$doc])*
+            #[error("too few items: {needed} needed, got {got}")]
+            TooFewItems {
+                /// The minimum number of items.
+                needed: usize,
+                /// The number given.
+                got: usize,
+            },
+        ] $extra $($rest)*);
+    };
+    (@shared $head:tt $name:ident [$($done:tt)*] $extra:tt $(#[$doc:meta])* NaN, $($rest:tt)*) => {
+        module_error!(@shared $head $name [$($done)*
+            $(#[$doc])*
+            #[error("{input}[{index}] is NaN")]
+            NaN {
+                /// Name of the input.
+                input: &'static str,
+                /// Index of the first NaN.
+                index: usize,
+            },
+        ] $extra $($rest)*);
+    };
+    (@shared $head:tt $name:ident [$($done:tt)*] $extra:tt $(#[$doc:meta])* Infinite, $($rest:tt)*) => {
+        module_error!(@shared $head $name [$($done)*
+            $(#[$doc])*
+            #[error("{input}[{index}] is infinite")]
+            Infinite {
+                /// Name of the input.
+                input: &'static str,
+                /// Index of the first infinite value.
+                index: usize,
+            },
+        ] $extra $($rest)*);
+    };
+    (@shared $head:tt $name:ident [$($done:tt)*] $extra:tt $(#[$doc:meta])* InvalidParameter, $($rest:tt)*) => {
+        module_error!(@shared $head $name [$($done)*
+            $(#[$doc])*
+            #[error("invalid parameter {name}: {expected}")]
+            InvalidParameter {
+                /// The parameter (`"alpha"`, `"k"`, …).
+                name: &'static str,
+                /// What was expected of it.
+                expected: &'static str,
+            },
+        ] $extra $($rest)*);
+    };
+    (@shared $head:tt $name:ident [$($done:tt)*] $extra:tt $(#[$doc:meta])* TooLarge, $($rest:tt)*) => {
+        module_error!(@shared $head $name [$($done)*
+            $(#[$doc])*
+            #[error("too large: {requested} {quantity} requested, at most {limit}")]
+            TooLarge {
+                /// What is counted (`"items"`, `"comparisons"`, …).
+                quantity: &'static str,
+                /// The number asked for.
+                requested: u64,
+                /// The limit.
+                limit: u64,
+            },
+        ] $extra $($rest)*);
+    };
+    (@shared $head:tt $name:ident [$($done:tt)*] [$($extra:tt)*] $(#[$doc:meta])* Io, $($rest:tt)*) => {
+        module_error!(@shared $head $name [$($done)*
+            $(#[$doc])*
+            #[error("i/o error at line {line}: {message}")]
+            Io {
+                /// 1-based line being read.
+                line: usize,
+                /// The kind of the I/O error.
+                kind: std::io::ErrorKind,
+                /// The I/O error's message.
+                message: String,
+            },
+        ] [$($extra)*
+            impl $name {
+                /// [`Self::Io`] at `line` for the error `e`.
+                pub(crate) fn io(line: usize, e: &std::io::Error) -> Self {
+                    Self::Io { line, kind: e.kind(), message: e.to_string() }
+                }
+            }
+        ] $($rest)*);
+    };
+    (@shared [$($head:tt)*] $name:ident [$($done:tt)*] [$($extra:tt)*] [$($own:tt)*]) => {
+        $($head)* $name { $($done)* $($own)* }
+        $($extra)*
+    };
+}
+
 /// `impl Display` for a result that prints as one formatted line, the
 /// crate's most common case (see `present`): `$d` is bound to the
 /// formatter's precision or the default 4 decimals for the format string and
 /// its arguments, and the doc comment before the type documents the impl.
+///
+/// The second form, `|self, d, f| "format", args; statements`, prints that
+/// line first and then runs the statements, which write the rest to the
+/// formatter `f` and end in a `fmt::Result` (a report's header line, then
+/// one line per item).
 macro_rules! display_line {
     ($(#[$doc:meta])* $ty:ty, |$this:ident, $d:ident| $($format:tt)+) => {
         $(#[$doc])*
@@ -396,6 +532,19 @@ macro_rules! display_line {
             fn fmt(&$this, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
                 let $d = $crate::present::precision(f);
                 write!(f, $($format)+)
+            }
+        }
+    };
+    (
+        $(#[$doc:meta])* $ty:ty,
+        |$this:ident, $d:ident, $f:ident| $format:literal $(, $arg:expr)* $(,)?; $($rest:tt)+
+    ) => {
+        $(#[$doc])*
+        impl core::fmt::Display for $ty {
+            fn fmt(&$this, $f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                let $d = $crate::present::precision($f);
+                write!($f, $format $(, $arg)*)?;
+                $($rest)+
             }
         }
     };

@@ -75,39 +75,34 @@ impl fmt::Display for UniformPlan {
     }
 }
 
-/// A header, then one line per item:
-///
-/// ```text
-/// ballot 2: 495 items, 4950 votes, 0 withdrawn, slope b̂ = 0.9123
-/// item 3: 10 comparisons, 7.5000 wins, x = 0.7500, y = 0.7719, ȳ = 0.8360
-/// ```
-impl fmt::Display for BallotScores {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let d = precision(f);
+display_line!(
+    /// A header, then one line per item:
+    ///
+    /// ```text
+    /// ballot 2: 495 items, 4950 votes, 0 withdrawn, slope b̂ = 0.9123
+    /// item 3: 10 comparisons, 7.5000 wins, x = 0.7500, y = 0.7719, ȳ = 0.8360
+    /// ```
+    BallotScores,
+    |self, d, f| "ballot {}: {} items, {} votes, {} withdrawn, slope b̂ = {:.d$}",
+    self.ballot,
+    self.items.len(),
+    self.votes,
+    self.withdrawn,
+    self.b_hat;
+    for (p, item) in self.items.iter().enumerate() {
+        let at = |v: &[f64]| v.get(p).copied().unwrap_or(f64::NAN);
         write!(
             f,
-            "ballot {}: {} items, {} votes, {} withdrawn, slope b̂ = {:.d$}",
-            self.ballot,
-            self.items.len(),
-            self.votes,
-            self.withdrawn,
-            self.b_hat
+            "\nitem {item}: {} comparisons, {:.d$} wins, x = {:.d$}, y = {:.d$}, ȳ = {:.d$}",
+            self.appearances.get(p).copied().unwrap_or(0),
+            at(&self.wins),
+            at(&self.x),
+            at(&self.y),
+            at(&self.y_bar)
         )?;
-        for (p, item) in self.items.iter().enumerate() {
-            let at = |v: &[f64]| v.get(p).copied().unwrap_or(f64::NAN);
-            write!(
-                f,
-                "\nitem {item}: {} comparisons, {:.d$} wins, x = {:.d$}, y = {:.d$}, ȳ = {:.d$}",
-                self.appearances.get(p).copied().unwrap_or(0),
-                at(&self.wins),
-                at(&self.x),
-                at(&self.y),
-                at(&self.y_bar)
-            )?;
-        }
-        Ok(())
     }
-}
+    Ok(())
+);
 
 display_line!(
     /// `item 3: score 0.8360 (last ballot 7)`.
@@ -208,29 +203,24 @@ display_line!(
     Count(self.discarded, "answer")
 );
 
-/// `worker "w7": 40 votes, accuracy 0.9000 on 10 control answers,
-/// agreement 0.8250 over 40 votes, 0 answers discarded`, and `, excluded at
-/// ballot 2` for an excluded worker.
-impl fmt::Display for WorkerStats {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let d = precision(f);
-        write!(
-            f,
-            "worker {:?}: {}, accuracy {} on {}, agreement {} over {}, {} discarded",
-            self.worker,
-            Count(self.votes, "vote"),
-            Maybe(self.accuracy(), d),
-            Count(self.controls, "control answer"),
-            Maybe(self.agreement(), d),
-            Count(self.agreement_votes, "vote"),
-            Count(self.discarded, "answer")
-        )?;
-        if let Some(b) = self.excluded_at {
-            write!(f, ", excluded at ballot {b}")?;
-        }
-        Ok(())
+display_line!(
+    /// `worker "w7": 40 votes, accuracy 0.9000 on 10 control answers,
+    /// agreement 0.8250 over 40 votes, 0 answers discarded`, and `, excluded at
+    /// ballot 2` for an excluded worker.
+    WorkerStats,
+    |self, d, f| "worker {:?}: {}, accuracy {} on {}, agreement {} over {}, {} discarded",
+    self.worker,
+    Count(self.votes, "vote"),
+    Maybe(self.accuracy(), d),
+    Count(self.controls, "control answer"),
+    Maybe(self.agreement(), d),
+    Count(self.agreement_votes, "vote"),
+    Count(self.discarded, "answer");
+    if let Some(b) = self.excluded_at {
+        write!(f, ", excluded at ballot {b}")?;
     }
-}
+    Ok(())
+);
 
 /// `ballot 2 (open): 495 items, 4950 of 4950 comparisons voted (0 missing),
 /// 50 of 50 control answers, 0 answers discarded`.

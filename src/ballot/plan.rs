@@ -7,16 +7,23 @@
 use super::config::{BallotConfig, Rounding};
 use super::error::{BallotError, Result};
 
-/// Checks 0 < α < 1 (NaN fails).
-pub(crate) fn check_alpha(alpha: f64) -> Result<()> {
-    if alpha > 0.0 && alpha < 1.0 {
+/// `Ok` when `ok`, else [`BallotError::InvalidParameter`] naming the
+/// parameter and what was expected of it.
+fn require(ok: bool, name: &'static str, expected: &'static str) -> Result<()> {
+    if ok {
         Ok(())
     } else {
-        Err(BallotError::InvalidParameter {
-            name: "alpha",
-            expected: "a fraction of kept items strictly between 0 and 1",
-        })
+        Err(BallotError::InvalidParameter { name, expected })
     }
+}
+
+/// Checks 0 < α < 1 (NaN fails).
+pub(crate) fn check_alpha(alpha: f64) -> Result<()> {
+    require(
+        alpha > 0.0 && alpha < 1.0,
+        "alpha",
+        "a fraction of kept items strictly between 0 and 1",
+    )
 }
 
 fn check_items(n_items: usize) -> Result<()> {
@@ -31,18 +38,15 @@ fn check_items(n_items: usize) -> Result<()> {
 }
 
 fn check_ballots(n_ballots: usize, min: usize) -> Result<()> {
-    if n_ballots < min || n_ballots > BallotConfig::MAX_BALLOTS {
-        Err(BallotError::InvalidParameter {
-            name: "n_ballots",
-            expected: if min == 1 {
-                "a number of ballots in 1..=1000"
-            } else {
-                "a number of ballots in 2..=1000 (the adaptive scheme needs n_b ≥ 2)"
-            },
-        })
-    } else {
-        Ok(())
-    }
+    require(
+        (min..=BallotConfig::MAX_BALLOTS).contains(&n_ballots),
+        "n_ballots",
+        if min == 1 {
+            "a number of ballots in 1..=1000"
+        } else {
+            "a number of ballots in 2..=1000 (the adaptive scheme needs n_b ≥ 2)"
+        },
+    )
 }
 
 /// Checks N ≥ 2, 0 < α < 1 and n_b in 1..=1000, in that order.
@@ -54,22 +58,15 @@ fn check_shape(n_items: usize, alpha: f64, n_ballots: usize) -> Result<()> {
 
 /// Checks M ≥ 1.
 pub(crate) fn check_m(m: usize) -> Result<()> {
-    if m == 0 {
-        Err(BallotError::InvalidParameter {
-            name: "m",
-            expected: "at least one appearance per item and ballot (M ≥ 1)",
-        })
-    } else {
-        Ok(())
-    }
+    require(
+        m > 0,
+        "m",
+        "at least one appearance per item and ballot (M ≥ 1)",
+    )
 }
 
 fn check_positive(name: &'static str, v: f64, expected: &'static str) -> Result<()> {
-    if v.is_finite() && v > 0.0 {
-        Ok(())
-    } else {
-        Err(BallotError::InvalidParameter { name, expected })
-    }
+    require(v.is_finite() && v > 0.0, name, expected)
 }
 
 /// The number of items of each ballot (Eq. 2).

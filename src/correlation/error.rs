@@ -6,116 +6,86 @@
 
 use thiserror::Error;
 
-/// Everything that can go wrong when ranking scores, building weights or
-/// computing a rank correlation.
-///
-/// Every variant says *what* was wrong and *where* (which input, which index).
-/// Messages are lowercase without a trailing period, so they compose with
-/// context added by callers. New variants may be added in minor releases.
-///
-/// Named `Error` before 0.1.0, when the crate-wide [`Error`](crate::Error)
-/// was `AnyError`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
-#[non_exhaustive]
-pub enum CorrelationError {
-    /// Two inputs that must pair up item by item have different lengths.
-    #[error("length mismatch: {left} has {left_len} values, {right} has {right_len}")]
-    LengthMismatch {
-        /// Name of the first input (`"x"`, `"a"`, …).
-        left: &'static str,
-        /// Its length.
-        left_len: usize,
-        /// Name of the second input.
-        right: &'static str,
-        /// Its length.
-        right_len: usize,
-    },
-    /// Fewer items than the computation needs.
-    #[error("too few items: {needed} needed, got {got}")]
-    TooFewItems {
-        /// The minimum number of items.
-        needed: usize,
-        /// The number given.
-        got: usize,
-    },
-    /// A score is NaN.
-    #[error("{input}[{index}] is NaN")]
-    NaN {
-        /// Name of the input.
-        input: &'static str,
-        /// Index of the first NaN.
-        index: usize,
-    },
-    /// A score is infinite.
-    #[error("{input}[{index}] is infinite")]
-    Infinite {
-        /// Name of the input.
-        input: &'static str,
-        /// Index of the first infinite value.
-        index: usize,
-    },
-    /// All values of an input are equal, so the coefficient is 0/0.
-    #[error("{input} is constant: the coefficient is undefined")]
-    Constant {
-        /// Name of the constant input.
-        input: &'static str,
-    },
-    /// A weight is negative, NaN or infinite.
-    #[error("weight {index} is {problem}")]
-    InvalidWeight {
-        /// Index of the first bad weight.
-        index: usize,
-        /// What is wrong with it.
-        problem: WeightProblem,
-    },
-    /// All weights are zero: nothing carries any weight.
-    #[error("all weights are zero")]
-    ZeroWeights,
-    /// A parameter is outside its domain.
-    #[error("invalid parameter {name}: {expected}")]
-    InvalidParameter {
-        /// The parameter (`"n0"`, `"alpha"`, …).
-        name: &'static str,
-        /// What was expected of it.
-        expected: &'static str,
-    },
-    /// A ready-made rank vector is not a valid ranking of its items.
-    #[error("{input}[{index}] is not a valid rank: ranks must be finite and lie in [1, {len}]")]
-    InvalidRank {
-        /// Name of the rank vector.
-        input: &'static str,
-        /// Index of the first bad rank.
-        index: usize,
-        /// Number of items (the largest valid rank).
-        len: usize,
-    },
-    /// More items than the computation can index.
-    #[error("too many items: at most {max} supported, got {got}")]
-    TooManyItems {
-        /// The largest supported number of items.
-        max: usize,
-        /// Number of items.
-        got: usize,
-    },
-    /// A weighted sum that would be reported is beyond the largest f64
-    /// (e.g. products of weights near `f64::MAX`). The coefficient itself
-    /// is still defined: it does not change when every weight is scaled by
-    /// one factor, so scaling the weights down gives it together with the sums.
-    #[error(
-        "the {quantity} exceeds the largest f64: scale the weights down (the coefficient does not change)"
-    )]
-    Overflow {
-        /// Which sum overflows.
-        quantity: &'static str,
-    },
-    /// The result is 0/0 for a reason other than a constant input
-    /// (e.g. every pair is tied in one of the two inputs, or every pair
-    /// weight is zero).
-    #[error("the coefficient is undefined: {reason}")]
-    Undefined {
-        /// Why the denominator is zero.
-        reason: &'static str,
-    },
+module_error! {
+    /// Everything that can go wrong when ranking scores, building weights or
+    /// computing a rank correlation.
+    ///
+    /// Every variant says *what* was wrong and *where* (which input, which index).
+    /// Messages are lowercase without a trailing period, so they compose with
+    /// context added by callers. New variants may be added in minor releases.
+    ///
+    /// Named `Error` before 0.1.0, when the crate-wide [`Error`](crate::Error)
+    /// was `AnyError`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+    #[non_exhaustive]
+    pub enum CorrelationError {
+        shared {
+            /// Two inputs that must pair up item by item have different lengths.
+            LengthMismatch,
+            /// Fewer items than the computation needs.
+            TooFewItems,
+            /// A score is NaN.
+            NaN,
+            /// A score is infinite.
+            Infinite,
+            /// A parameter is outside its domain.
+            InvalidParameter,
+        }
+        /// All values of an input are equal, so the coefficient is 0/0.
+        #[error("{input} is constant: the coefficient is undefined")]
+        Constant {
+            /// Name of the constant input.
+            input: &'static str,
+        },
+        /// A weight is negative, NaN or infinite.
+        #[error("weight {index} is {problem}")]
+        InvalidWeight {
+            /// Index of the first bad weight.
+            index: usize,
+            /// What is wrong with it.
+            problem: WeightProblem,
+        },
+        /// All weights are zero: nothing carries any weight.
+        #[error("all weights are zero")]
+        ZeroWeights,
+        /// A ready-made rank vector is not a valid ranking of its items.
+        #[error("{input}[{index}] is not a valid rank: ranks must be finite and lie in [1, {len}]")]
+        InvalidRank {
+            /// Name of the rank vector.
+            input: &'static str,
+            /// Index of the first bad rank.
+            index: usize,
+            /// Number of items (the largest valid rank).
+            len: usize,
+        },
+        /// More items than the computation can index.
+        #[error("too many items: at most {max} supported, got {got}")]
+        TooManyItems {
+            /// The largest supported number of items.
+            max: usize,
+            /// Number of items.
+            got: usize,
+        },
+        /// A weighted sum that would be reported is beyond the largest f64
+        /// (e.g. products of weights near `f64::MAX`). The coefficient itself
+        /// is still defined: it does not change when every weight is scaled by
+        /// one factor, so scaling the weights down gives it together with the sums.
+        #[error(
+            "the {quantity} exceeds the largest f64: scale the weights down (the coefficient does not change)"
+        )]
+        Overflow {
+            /// Which sum overflows.
+            quantity: &'static str,
+        },
+        /// The result is 0/0 for a reason other than a constant input
+        /// (e.g. every pair is tied in one of the two inputs, or every pair
+        /// weight is zero).
+        #[error("the coefficient is undefined: {reason}")]
+        Undefined {
+            /// Why the denominator is zero.
+            reason: &'static str,
+        },
+    }
 }
 
 /// What is wrong with a weight; see [`CorrelationError::InvalidWeight`].
@@ -189,15 +159,11 @@ pub(crate) fn check_pair_len<A, B>(
 
 /// Checks that every value is finite, reporting the first bad index.
 pub(crate) fn check_finite<F: num_traits::Float>(input: &'static str, x: &[F]) -> Result<()> {
-    for (index, v) in x.iter().enumerate() {
-        if v.is_nan() {
-            return Err(CorrelationError::NaN { input, index });
-        }
-        if v.is_infinite() {
-            return Err(CorrelationError::Infinite { input, index });
-        }
+    match x.iter().position(|v| !v.is_finite()) {
+        None => Ok(()),
+        Some(index) if x[index].is_nan() => Err(CorrelationError::NaN { input, index }),
+        Some(index) => Err(CorrelationError::Infinite { input, index }),
     }
-    Ok(())
 }
 
 /// Checks that weights are finite, non-negative and not all zero.

@@ -78,6 +78,22 @@ fn symmetric_p(x: f64, alternative: Alternative, sf: impl Fn(f64) -> f64) -> f64
     }
 }
 
+/// The t statistic of a coefficient c of Pearson's or Spearman's kind for
+/// `n ≥ 2` pairs, Student t with n − 2 degrees of freedom under the null:
+///
+/// ```text
+/// t = c·√((n − 2)/((1 + c)(1 − c)))
+/// ```
+/// ±∞ when |c| = 1 (the division by zero gives ±∞, never NaN) and, by
+/// convention, for n = 2, where it is formally 0/0.
+pub(crate) fn t_statistic(c: f64, n: usize) -> f64 {
+    if n < 3 {
+        return c.signum() * f64::INFINITY;
+    }
+    let df = (n - 2) as f64;
+    c * (df / ((1.0 + c) * (1.0 - c))).sqrt()
+}
+
 /// The p-value of a coefficient of Pearson's or Spearman's kind for `n`
 /// pairs: for `n ≥ 3`, `tail(coefficient, n)`; for fewer pairs (no
 /// degrees of freedom left, as `scipy.stats` has it) 1 two-sided, and one
@@ -196,6 +212,44 @@ pub(crate) fn kendall_exact_p(n: u64, concordant: u64, alternative: Alternative)
 mod tests {
     use super::*;
     use approx::assert_relative_eq;
+
+    #[test]
+    fn hand_worked_pearson_and_spearman() {
+        use crate::correlation::{pearson::pearson, spearman::spearman};
+        let (x, y) = ([1.0, 2.0, 3.0, 4.0, 5.0], [5.0, 6.0, 7.0, 8.0, 7.0]);
+        // Pearson: x̄ = 3, ȳ = 6.6; dx = [−2, −1, 0, 1, 2],
+        // dy = [−1.6, −0.6, 0.4, 1.4, 0.4]. Σdx·dy = 3.2 + 0.6 + 0 + 1.4 + 0.8
+        // = 6, Σdx² = 10, Σdy² = 2.56 + 0.36 + 0.16 + 1.96 + 0.16 = 5.2,
+        // r = 6/√52; t = r·√(3/((1 + r)(1 − r))) = 6/√52 · √(3·52/16) = 6·√3/4.
+        let r = pearson(&x, &y).unwrap();
+        assert_relative_eq!(r.r, 6.0 / 52f64.sqrt(), max_relative = 1e-15);
+        assert_eq!(r.n, 5);
+        assert_relative_eq!(r.statistic, 1.5 * 3f64.sqrt(), max_relative = 1e-15);
+        // Spearman, with a tie: x ranks [1, 2, 3, 4, 5], y ranks
+        // [1, 2, 3.5, 5, 3.5]. Deviations from 3: dx = [−2, −1, 0, 1, 2],
+        // dy = [−2, −1, 0.5, 2, 0.5]. Σdx·dy = 4 + 1 + 0 + 2 + 1 = 8,
+        // Σdx² = 10, Σdy² = 4 + 1 + 0.25 + 4 + 0.25 = 9.5, ρ = 8/√95;
+        // t = 8/√95 · √(3·95/31) = 8·√(3/31).
+        let rho = spearman(&x, &y).unwrap();
+        assert_relative_eq!(rho.rho, 8.0 / 95f64.sqrt(), max_relative = 1e-15);
+        assert_eq!(rho.n, 5);
+        let t = 8.0 * (3.0f64 / 31.0).sqrt();
+        assert_relative_eq!(rho.statistic, t, max_relative = 1e-14);
+    }
+
+    #[test]
+    fn t_statistic_is_infinite_at_one_and_for_two_items() {
+        // |c| = 1 divides by zero: ±∞, never NaN; n = 2 by convention.
+        for (c, n, t) in [
+            (1.0, 5, f64::INFINITY),
+            (-1.0, 5, f64::NEG_INFINITY),
+            (1.0, 2, f64::INFINITY),
+            (-1.0, 2, f64::NEG_INFINITY),
+            (0.5, 2, f64::INFINITY),
+        ] {
+            assert_eq!(t_statistic(c, n), t, "c = {c}, n = {n}");
+        }
+    }
 
     #[test]
     fn mahonian_n4_matches_the_hand_count() {

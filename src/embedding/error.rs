@@ -2,60 +2,58 @@
 
 use thiserror::Error;
 
-/// Everything that can go wrong when building, reading or writing word
-/// vectors.
-///
-/// Each variant says *what* was wrong and *where*: the 1-based line of a text
-/// file, the row and byte offset of a binary file, or the 0-based entry of a
-/// vector added by hand. Messages are lowercase without a trailing period.
-/// New variants may be added in minor releases.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[non_exhaustive]
-pub enum EmbeddingError {
-    /// A line of a text file (word2vec/fastText `.vec`, GloVe) is malformed.
-    #[error("vectors line {line}: {problem}")]
-    Line {
-        /// 1-based line number.
-        line: usize,
-        /// What is wrong with it.
-        problem: VectorProblem,
-    },
-    /// A row of a word2vec binary file is malformed.
-    #[error("vectors row {row} (byte {offset}): {problem}")]
-    Binary {
-        /// 1-based row number (the header is row 0).
-        row: usize,
-        /// Byte offset of the start of the row in the file.
-        offset: u64,
-        /// What is wrong with it.
-        problem: VectorProblem,
-    },
-    /// A vector added to an in-memory [`Vectors`](super::Vectors) store is invalid.
-    #[error("vector {entry}: {problem}")]
-    Vector {
-        /// 0-based index of the vector among those added.
-        entry: usize,
-        /// What is wrong with it.
-        problem: VectorProblem,
-    },
-    /// Reading from the underlying reader failed.
-    #[error("i/o error at {at}: {message}")]
-    Io {
-        /// Where: `line N` (text), `byte N` (binary) or `writing`.
-        at: String,
-        /// The kind of the I/O error.
-        kind: std::io::ErrorKind,
-        /// The I/O error's message.
-        message: String,
-    },
-    /// A parameter is outside its domain.
-    #[error("invalid parameter {name}: {expected}")]
-    InvalidParameter {
-        /// The parameter.
-        name: &'static str,
-        /// What was expected of it.
-        expected: &'static str,
-    },
+module_error! {
+    /// Everything that can go wrong when building, reading or writing word
+    /// vectors.
+    ///
+    /// Each variant says *what* was wrong and *where*: the 1-based line of a text
+    /// file, the row and byte offset of a binary file, or the 0-based entry of a
+    /// vector added by hand. Messages are lowercase without a trailing period.
+    /// New variants may be added in minor releases.
+    #[derive(Debug, Clone, PartialEq, Eq, Error)]
+    #[non_exhaustive]
+    pub enum EmbeddingError {
+        shared {
+            /// A parameter is outside its domain.
+            InvalidParameter,
+        }
+        /// A line of a text file (word2vec/fastText `.vec`, GloVe) is malformed.
+        #[error("vectors line {line}: {problem}")]
+        Line {
+            /// 1-based line number.
+            line: usize,
+            /// What is wrong with it.
+            problem: VectorProblem,
+        },
+        /// A row of a word2vec binary file is malformed.
+        #[error("vectors row {row} (byte {offset}): {problem}")]
+        Binary {
+            /// 1-based row number (the header is row 0).
+            row: usize,
+            /// Byte offset of the start of the row in the file.
+            offset: u64,
+            /// What is wrong with it.
+            problem: VectorProblem,
+        },
+        /// A vector added to an in-memory [`Vectors`](super::Vectors) store is invalid.
+        #[error("vector {entry}: {problem}")]
+        Vector {
+            /// 0-based index of the vector among those added.
+            entry: usize,
+            /// What is wrong with it.
+            problem: VectorProblem,
+        },
+        /// Reading from the underlying reader failed.
+        #[error("i/o error at {at}: {message}")]
+        Io {
+            /// Where: `line N` (text), `byte N` (binary) or `writing`.
+            at: String,
+            /// The kind of the I/O error.
+            kind: std::io::ErrorKind,
+            /// The I/O error's message.
+            message: String,
+        },
+    }
 }
 
 impl EmbeddingError {

@@ -62,35 +62,33 @@ display_line!(
     |self, d| "oot: {:.d$}\nmode oot: {:.d$}", self.oot, self.mode
 );
 
-/// Six lines, one per measure; recall and the weighted precision show the
-/// one ratio each is read as.
-///
-/// ```text
-/// new best: precision 0.5000, recall 0.2500 (credit 1.0000; 2 attempted of 4 items)
-/// best1: …
-/// oot: …
-/// recall: 0.4000 (mean over 4 gold items)
-/// weighted precision: 0.5000 (mean over 2 attempted items)
-/// rank: …
-/// ```
-impl fmt::Display for RevisedScores {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let d = precision(f);
-        writeln!(f, "new best: {:.d$}", self.new_best)?;
-        writeln!(f, "best1: {:.d$}", self.best1)?;
-        writeln!(f, "oot: {:.d$}", self.oot)?;
-        writeln!(
-            f,
-            "recall: {} (mean over {})",
-            Maybe(self.recall.recall(), d),
-            Count(self.recall.items as u64, "gold item")
-        )?;
-        writeln!(
-            f,
-            "weighted precision: {} (mean over {})",
-            Maybe(self.precision.precision(), d),
-            Count(self.precision.attempted as u64, "attempted item")
-        )?;
-        write!(f, "rank: {:.d$}", self.rank)
-    }
-}
+display_line!(
+    /// Six lines, one per measure; recall and the weighted precision show the
+    /// one ratio each is read as.
+    ///
+    /// ```text
+    /// new best: precision 0.5000, recall 0.2500 (credit 1.0000; 2 attempted of 4 items)
+    /// best1: …
+    /// oot: …
+    /// recall: 0.4000 (mean over 4 gold items)
+    /// weighted precision: 0.5000 (mean over 2 attempted items)
+    /// rank: …
+    /// ```
+    RevisedScores,
+    |self, d, f| "new best: {:.d$}\n", self.new_best;
+    writeln!(f, "best1: {:.d$}", self.best1)?;
+    writeln!(f, "oot: {:.d$}", self.oot)?;
+    writeln!(
+        f,
+        "recall: {} (mean over {})",
+        Maybe(self.recall.recall(), d),
+        Count(self.recall.items as u64, "gold item")
+    )?;
+    writeln!(
+        f,
+        "weighted precision: {} (mean over {})",
+        Maybe(self.precision.precision(), d),
+        Count(self.precision.attempted as u64, "attempted item")
+    )?;
+    write!(f, "rank: {:.d$}", self.rank)
+);

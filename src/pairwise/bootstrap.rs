@@ -6,7 +6,7 @@ use rand::RngExt;
 
 use super::data::Comparisons;
 use super::davidson::Work;
-use super::error::{PairwiseError, Result};
+use super::error::{PairwiseError, Result, check_count};
 use super::fit::{BradleyTerry, Fit};
 use super::graph::{self, Counts, PairIndex, Slot};
 use super::noisy::NoisyBradleyTerry;
@@ -65,19 +65,12 @@ fn run<S: Default>(
     opts: &Inference,
     refit: impl Fn(&[u32], &mut S) -> Result<Vec<f64>> + Sync,
 ) -> Result<Uncertainty> {
-    if replicates < 2 {
-        return Err(PairwiseError::InvalidParameter {
-            name: "replicates",
-            expected: "at least 2",
-        });
-    }
-    if replicates > MAX_REPLICATES {
-        return Err(PairwiseError::TooLarge {
-            quantity: "bootstrap replicates",
-            requested: replicates as u64,
-            limit: MAX_REPLICATES as u64,
-        });
-    }
+    check_count(
+        "replicates",
+        "bootstrap replicates",
+        replicates,
+        MAX_REPLICATES,
+    )?;
     let n = fit.scores.len();
     check_cells(replicates, n)?;
     let count = clusters(data).1;

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use super::error::{PairwiseError, Result};
+use super::error::{PairwiseError, Result, check_limit};
 use super::graph::PairIndex;
 use crate::ballot::{Campaign, Scheduler, Task, Vote};
 
@@ -602,25 +602,11 @@ impl Comparisons {
 }
 
 fn check_comparisons(n: usize) -> Result<()> {
-    if n > Comparisons::MAX_COMPARISONS {
-        return Err(PairwiseError::TooLarge {
-            quantity: "comparisons",
-            requested: n as u64,
-            limit: Comparisons::MAX_COMPARISONS as u64,
-        });
-    }
-    Ok(())
+    check_limit("comparisons", n, Comparisons::MAX_COMPARISONS)
 }
 
 fn check_names(quantity: &'static str, n: usize) -> Result<()> {
-    if n > Comparisons::MAX_NAMES {
-        return Err(PairwiseError::TooLarge {
-            quantity,
-            requested: n as u64,
-            limit: Comparisons::MAX_NAMES as u64,
-        });
-    }
-    Ok(())
+    check_limit(quantity, n, Comparisons::MAX_NAMES)
 }
 
 #[cfg(test)]

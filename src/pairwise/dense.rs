@@ -83,26 +83,13 @@ fn pack_rows(
 /// [`pack_rows`] with `k` columns, B row-major with stride `ldb` and `k`
 /// rows. `limit(r)` caps the columns updated in row r (exclusive; the
 /// lower triangle of a symmetric update), rounded up to whole tiles.
+///
+/// The wide tiles are those of `level`, which the CPU must have: the
+/// callers pass [`simd::level`], the tests every level below it. Each
+/// element of C is computed by the same operations in the same order
+/// whatever the level.
 #[allow(clippy::too_many_arguments)]
 fn gemm_sub(
-    c: &mut [f64],
-    ldc: usize,
-    rows: usize,
-    cols: core::ops::Range<usize>,
-    a: &[f64],
-    k: usize,
-    b: &[f64],
-    ldb: usize,
-    limit: impl Fn(usize) -> usize,
-) {
-    gemm_sub_at(simd::level(), c, ldc, rows, cols, a, k, b, ldb, limit);
-}
-
-/// [`gemm_sub`] with the wide tiles of `level` (which the CPU must have:
-/// one of [`simd::level`]'s or below). Each element of C is computed by the
-/// same operations in the same order whatever the level.
-#[allow(clippy::too_many_arguments)]
-fn gemm_sub_at(
     level: simd::Level,
     c: &mut [f64],
     ldc: usize,
@@ -296,9 +283,18 @@ pub(crate) fn cholesky(m: &mut Square, workers: usize) -> Result<(), usize> {
             let a = &packed[first * kb..(first + count.next_multiple_of(4)) * kb];
             // Column j of the trailing block is column k1 + j of m.
             let sub = &mut rows[k1..];
-            gemm_sub(sub, n, count, 0..rest, a, kb, panel_t, rest, |r| {
-                first + r + 1
-            });
+            gemm_sub(
+                simd::level(),
+                sub,
+                n,
+                count,
+                0..rest,
+                a,
+                kb,
+                panel_t,
+                rest,
+                |r| first + r + 1,
+            );
         });
         k0 = k1;
     }
@@ -342,6 +338,7 @@ pub(crate) fn invert_factor(l: &Square, workers: usize) -> InverseFactor {
                 pack_rows(&l.a, n, i0..i0 + ib, j0..i0, &mut packed);
                 let (done, todo) = x.split_at_mut((i0 - j0) * w);
                 gemm_sub(
+                    simd::level(),
                     &mut todo[..ib * w],
                     w,
                     ib,
@@ -434,7 +431,7 @@ impl InverseFactor {
                     .copy_from_slice(&packed[g * 4 * n + 4 * j0..(g + 1) * 4 * n]);
             }
             let mut y = vec![0.0; rows * w];
-            gemm_sub(&mut y, *w, rows, 0..*w, &a, k, x, *w, |_| *w);
+            gemm_sub(simd::level(), &mut y, *w, rows, 0..*w, &a, k, x, *w, |_| *w);
             y.iter_mut().for_each(|v| *v = -*v);
             (*j0, *w, y)
         });
@@ -468,7 +465,7 @@ mod tests {
         m
     }
 
-    /// C after [`gemm_sub_at`] at `level` on values from `seed`: C is
+    /// C after [`gemm_sub`] at `level` on values from `seed`: C is
     /// rows × ldc, A rows × k (packed), B k × ldb; the update covers columns
     /// `cols`, row r up to `first + r + 1` when `triangle` (else all).
     #[allow(clippy::too_many_arguments)]
@@ -490,7 +487,7 @@ mod tests {
         let mut c = v(rows * ldc);
         let mut packed = Vec::new();
         pack_rows(&a, k, 0..rows, 0..k, &mut packed);
-        gemm_sub_at(level, &mut c, ldc, rows, cols, &packed, k, &b, ldc, |r| {
+        gemm_sub(level, &mut c, ldc, rows, cols, &packed, k, &b, ldc, |r| {
             if triangle { first + r + 1 } else { ldc }
         });
         c.iter().map(|x| x.to_bits()).collect()

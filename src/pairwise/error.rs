@@ -193,6 +193,36 @@ fn list(items: &[String], total: usize) -> String {
 /// Results of this module.
 pub type Result<T, E = PairwiseError> = core::result::Result<T, E>;
 
+/// [`PairwiseError::TooLarge`] (`quantity`) when `requested > limit`.
+pub(crate) fn check_limit(quantity: &'static str, requested: usize, limit: usize) -> Result<()> {
+    if requested <= limit {
+        return Ok(());
+    }
+    Err(PairwiseError::TooLarge {
+        quantity,
+        requested: requested as u64,
+        limit: limit as u64,
+    })
+}
+
+/// A count of draws or replicates: at least 2
+/// ([`PairwiseError::InvalidParameter`] `name`), at most `limit`
+/// ([`check_limit`] `quantity`).
+pub(crate) fn check_count(
+    name: &'static str,
+    quantity: &'static str,
+    n: usize,
+    limit: usize,
+) -> Result<()> {
+    if n < 2 {
+        return Err(PairwiseError::InvalidParameter {
+            name,
+            expected: "at least 2",
+        });
+    }
+    check_limit(quantity, n, limit)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

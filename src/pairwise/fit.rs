@@ -339,6 +339,49 @@ impl Default for BradleyTerry {
     }
 }
 
+/// The setters of the three settings every maximum-likelihood model here
+/// has (fields `prior_sd`, `tolerance`, `max_iterations`), checked alike:
+/// `gradient` names what the tolerance bounds, `steps` what is counted.
+macro_rules! fit_settings {
+    ($model:ident, gradient: $gradient:literal, steps: $steps:literal) => {
+        impl $model {
+            /// A Gaussian prior N(0, σ²) on every score (σ = ∞: none).
+            ///
+            /// # Errors
+            /// [`PairwiseError::InvalidParameter`](crate::pairwise::PairwiseError::InvalidParameter)
+            /// unless σ > 0 (NaN refused).
+            pub fn prior_sd(mut self, sd: f64) -> $crate::pairwise::error::Result<Self> {
+                self.prior_sd = $crate::pairwise::fit::check_prior(sd)?;
+                Ok(self)
+            }
+
+            #[doc = concat!("The largest ", $gradient, " at which the fit stops.")]
+            ///
+            /// # Errors
+            /// [`PairwiseError::InvalidParameter`](crate::pairwise::PairwiseError::InvalidParameter)
+            /// unless positive and finite.
+            pub fn tolerance(mut self, tolerance: f64) -> $crate::pairwise::error::Result<Self> {
+                self.tolerance = $crate::pairwise::fit::check_tolerance(tolerance)?;
+                Ok(self)
+            }
+
+            #[doc = concat!("The most ", $steps, ".")]
+            #[must_use]
+            pub fn max_iterations(mut self, n: usize) -> Self {
+                self.max_iterations = n;
+                self
+            }
+        }
+    };
+}
+pub(crate) use fit_settings;
+
+fit_settings!(
+    BradleyTerry,
+    gradient: "absolute component of the gradient",
+    steps: "Newton steps"
+);
+
 impl BradleyTerry {
     /// Maximum likelihood, tolerance 10⁻⁹ on the gradient, at most 200
     /// Newton steps.
@@ -349,32 +392,6 @@ impl BradleyTerry {
             tolerance: 1e-9,
             max_iterations: 200,
         }
-    }
-
-    /// A Gaussian prior N(0, σ²) on every score (σ = ∞: none).
-    ///
-    /// # Errors
-    /// [`PairwiseError::InvalidParameter`] unless σ > 0 (NaN refused).
-    pub fn prior_sd(mut self, sd: f64) -> Result<Self> {
-        self.prior_sd = check_prior(sd)?;
-        Ok(self)
-    }
-
-    /// The largest absolute component of the gradient at which the fit
-    /// stops.
-    ///
-    /// # Errors
-    /// [`PairwiseError::InvalidParameter`] unless positive and finite.
-    pub fn tolerance(mut self, tolerance: f64) -> Result<Self> {
-        self.tolerance = check_tolerance(tolerance)?;
-        Ok(self)
-    }
-
-    /// The most Newton steps.
-    #[must_use]
-    pub fn max_iterations(mut self, n: usize) -> Self {
-        self.max_iterations = n;
-        self
     }
 
     /// The prior's σ, if any.

@@ -469,12 +469,42 @@ fn strong_components(n: usize, start: &[u32], targets: &[u32]) -> Vec<u32> {
 mod tests {
     use super::*;
 
-    fn data(records: &[(&str, &str, Vote)]) -> Comparisons {
+    /// Records written `a>b` (a beat b), `a<b` (b beat a) or `a=b` (a tie),
+    /// separated by spaces.
+    fn data(records: &str) -> Comparisons {
         let mut c = Comparisons::new();
-        for &(a, b, v) in records {
-            c.add_named(a, b, v, None).unwrap();
+        for record in records.split_whitespace() {
+            let at = record.find(['>', '<', '=']).unwrap();
+            let vote = match &record[at..=at] {
+                ">" => Vote::First,
+                "<" => Vote::Second,
+                _ => Vote::Tie,
+            };
+            c.add_named(&record[..at], &record[at + 1..], vote, None)
+                .unwrap();
         }
         c
+    }
+
+    /// Comparisons of n items (n drawn from `items`), with a number of
+    /// records drawn from `records`, each of item x mod n against another
+    /// (x below `items.end`) and a random vote.
+    fn comparisons(
+        items: core::ops::Range<usize>,
+        records: core::ops::Range<usize>,
+    ) -> impl proptest::strategy::Strategy<Value = Comparisons> {
+        use proptest::strategy::Strategy;
+        let max = items.end;
+        let raw = proptest::collection::vec((0..max, 1..max, 0u8..3), records);
+        (items, raw).prop_map(|(n, raw)| {
+            let mut c = Comparisons::with_item_count(n).unwrap();
+            for &(x, d, v) in raw.iter().filter(|_| n > 1) {
+                let (x, y) = (x % n, (x + 1 + d % (n - 1)) % n);
+                let vote = [Vote::First, Vote::Second, Vote::Tie][v as usize];
+                c.add(x, y, vote, None).unwrap();
+            }
+            c
+        })
     }
 
     proptest::proptest! {
@@ -483,16 +513,8 @@ mod tests {
         /// higher) in increasing order, each record pointing at its pair
         /// with its own order of the two items.
         #[test]
-        fn pairs_are_the_sorted_distinct_pairs(
-            n in 2usize..30,
-            raw in proptest::collection::vec((0usize..30, 1usize..30, 0u8..3), 0..300),
-        ) {
-            let mut c = Comparisons::with_item_count(n).unwrap();
-            for &(x, d, v) in &raw {
-                let (x, y) = (x % n, (x + 1 + d % (n - 1)) % n);
-                let vote = [Vote::First, Vote::Second, Vote::Tie][v as usize];
-                c.add(x, y, vote, None).unwrap();
-            }
+        fn pairs_are_the_sorted_distinct_pairs(c in comparisons(2..30, 0..300)) {
+            let n = c.items().len();
             let pairs: Vec<(u32, u32)> = c
                 .records()
                 .iter()
@@ -517,16 +539,8 @@ mod tests {
         /// The two searches agree with the components (Tarjan's) on
         /// sparse random lists, which are often not strongly connected.
         #[test]
-        fn the_quick_check_agrees_with_the_components(
-            n in 1usize..12,
-            raw in proptest::collection::vec((0usize..12, 1usize..12, 0u8..3), 0..30),
-        ) {
-            let mut c = Comparisons::with_item_count(n).unwrap();
-            for &(x, d, v) in raw.iter().filter(|_| n > 1) {
-                let (x, y) = (x % n, (x + 1 + d % (n - 1)) % n);
-                let vote = [Vote::First, Vote::Second, Vote::Tie][v as usize];
-                c.add(x, y, vote, None).unwrap();
-            }
+        fn the_quick_check_agrees_with_the_components(c in comparisons(1..12, 0..30)) {
+            let n = c.items().len();
             let p = PairIndex::new(&c);
             let counts = p.counts(c.records());
             let quick = wins_strongly_connected(&p, &counts);
@@ -551,12 +565,7 @@ mod tests {
 
     #[test]
     fn pairs_aggregate_both_orders() {
-        let c = data(&[
-            ("a", "b", Vote::First),
-            ("b", "a", Vote::First),
-            ("b", "a", Vote::Tie),
-            ("c", "a", Vote::Second),
-        ]);
+        let c = data("a>b b>a b=a c<a");
         let p = PairIndex::new(&c);
         assert_eq!(p.len(), 2);
         let k = p.counts(c.records());
@@ -567,17 +576,9 @@ mod tests {
 
     #[test]
     fn a_cycle_is_finite_a_chain_is_not() {
-        let cycle = data(&[
-            ("a", "b", Vote::First),
-            ("b", "c", Vote::First),
-            ("c", "a", Vote::First),
-        ]);
+        let cycle = data("a>b b>c c>a");
         assert_eq!(check(&cycle), Ok(()));
-        let chain = data(&[
-            ("a", "b", Vote::First),
-            ("b", "c", Vote::First),
-            ("a", "c", Vote::First),
-        ]);
+        let chain = data("a>b b>c a>c");
         assert_eq!(
             check(&chain),
             Err(PairwiseError::NoFiniteMaximum {
@@ -587,11 +588,7 @@ mod tests {
             })
         );
         // A tie counts both ways: a–b tie plus b beats c, c beats a.
-        let tie = data(&[
-            ("a", "b", Vote::Tie),
-            ("b", "c", Vote::First),
-            ("c", "a", Vote::First),
-        ]);
+        let tie = data("a=b b>c c>a");
         assert_eq!(check(&tie), Ok(()));
     }
 
@@ -625,11 +622,7 @@ mod tests {
 
     #[test]
     fn disconnected_names_the_items_outside_the_largest_component() {
-        let c = data(&[
-            ("a", "b", Vote::Tie),
-            ("b", "c", Vote::Tie),
-            ("x", "y", Vote::Tie),
-        ]);
+        let c = data("a=b b=c x=y");
         assert_eq!(
             check(&c),
             Err(PairwiseError::Disconnected {

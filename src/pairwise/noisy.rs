@@ -5,7 +5,7 @@
 use super::data::{Comparisons, NO_WORKER, Record};
 use super::davidson::{self, Problem, Settings, Work, max_abs, probabilities};
 use super::error::{PairwiseError, Result};
-use super::fit::{Fit, Model, WorkerFit, check_prior, check_tolerance, precision};
+use super::fit::{Fit, Model, WorkerFit, precision};
 use super::graph::{self, Counts, PairIndex};
 use crate::ballot::Vote;
 
@@ -122,6 +122,12 @@ const EDGE: f64 = 1e-10;
 /// count as on the bound (fixed) in the information.
 const BOUND: f64 = 1e-7;
 
+super::fit::fit_settings!(
+    NoisyBradleyTerry,
+    gradient: "component of the projected gradient",
+    steps: "EM iterations"
+);
+
 impl NoisyBradleyTerry {
     /// Maximum likelihood, tolerance 10⁻⁶ on the projected gradient, at
     /// most 100 000 EM iterations.
@@ -132,32 +138,6 @@ impl NoisyBradleyTerry {
             tolerance: 1e-6,
             max_iterations: 100_000,
         }
-    }
-
-    /// A Gaussian prior N(0, σ²) on every score (σ = ∞: none).
-    ///
-    /// # Errors
-    /// [`PairwiseError::InvalidParameter`] unless σ > 0.
-    pub fn prior_sd(mut self, sd: f64) -> Result<Self> {
-        self.prior_sd = check_prior(sd)?;
-        Ok(self)
-    }
-
-    /// The largest component of the projected gradient at which the fit
-    /// stops.
-    ///
-    /// # Errors
-    /// [`PairwiseError::InvalidParameter`] unless positive and finite.
-    pub fn tolerance(mut self, tolerance: f64) -> Result<Self> {
-        self.tolerance = check_tolerance(tolerance)?;
-        Ok(self)
-    }
-
-    /// The most EM iterations.
-    #[must_use]
-    pub fn max_iterations(mut self, n: usize) -> Self {
-        self.max_iterations = n;
-        self
     }
 
     /// Fits the model.
@@ -541,17 +521,24 @@ impl State {
             x.push((0.1f64).ln());
         }
         x.truncate(layout.n + usize::from(layout.ties));
+        Self::with_workers(f, x, |r| r.clamp(0.01, 0.99), 0.1)
+    }
+
+    /// The scores `x` and the workers' parameters of `f`: each reliability
+    /// through `reliability`, the leaning 0.5 and the careless ties
+    /// `careless` where the fit has none.
+    fn with_workers(f: &Fit, x: Vec<f64>, reliability: impl Fn(f64) -> f64, careless: f64) -> Self {
         Self {
             x,
             r: f.workers
                 .iter()
-                .map(|w| w.reliability.clamp(0.01, 0.99))
+                .map(|w| reliability(w.reliability))
                 .collect(),
             beta: f.workers.iter().map(|w| w.bias.unwrap_or(0.5)).collect(),
             kappa: f
                 .workers
                 .iter()
-                .map(|w| w.careless_ties.unwrap_or(0.1))
+                .map(|w| w.careless_ties.unwrap_or(careless))
                 .collect(),
         }
     }

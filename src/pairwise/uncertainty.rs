@@ -9,7 +9,7 @@ use rand_chacha::ChaCha8Rng;
 use statrs::distribution::{ContinuousCDF, Normal};
 
 use super::data::Comparisons;
-use super::error::{PairwiseError, Result};
+use super::error::{PairwiseError, Result, check_count};
 use super::fit::Fit;
 use super::information::{Covariance, Information};
 use crate::threads::{self, Threads};
@@ -164,20 +164,7 @@ fn check_unit(name: &'static str, p: f64) -> Result<f64> {
 }
 
 pub(crate) fn check_draws(draws: usize) -> Result<()> {
-    if draws < 2 {
-        return Err(PairwiseError::InvalidParameter {
-            name: "draws",
-            expected: "at least 2",
-        });
-    }
-    if draws > Inference::MAX_DRAWS {
-        return Err(PairwiseError::TooLarge {
-            quantity: "draws",
-            requested: draws as u64,
-            limit: Inference::MAX_DRAWS as u64,
-        });
-    }
-    Ok(())
+    check_count("draws", "draws", draws, Inference::MAX_DRAWS)
 }
 
 /// Where an [`Uncertainty`] comes from.

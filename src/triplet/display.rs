@@ -42,22 +42,17 @@ display_line!(
     Count(self.partners as u64, "partner")
 );
 
-/// `agreement 0.5800 over 12 annotator pairs`, then one line per annotator.
-impl fmt::Display for Agreement {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let d = precision(f);
-        write!(
-            f,
-            "agreement {} over {}",
-            Maybe(self.overall, d),
-            Count(self.pairs as u64, "annotator pair")
-        )?;
-        for a in &self.annotators {
-            write!(f, "\n{a:.d$}")?;
-        }
-        Ok(())
+display_line!(
+    /// `agreement 0.5800 over 12 annotator pairs`, then one line per annotator.
+    Agreement,
+    |self, d, f| "agreement {} over {}",
+    Maybe(self.overall, d),
+    Count(self.pairs as u64, "annotator pair");
+    for a in &self.annotators {
+        write!(f, "\n{a:.d$}")?;
     }
-}
+    Ok(())
+);
 
 /// `threshold 0.4000 (mean agreement 0.5500 − SD 0.1500): dropped "a3"
 /// (0.2100), "a7" (0.1000); kept 10 annotators`.

@@ -2,114 +2,88 @@
 
 use thiserror::Error;
 
-/// Everything that can go wrong when building, reading, writing or scoring
-/// reliability-weighted triplet comparisons.
-///
-/// Each variant says *what* was wrong and *where*: the 0-based index of a
-/// comparison, group or annotation, or the 1-based line of a file. Messages are
-/// lowercase without a trailing period. New variants may be added in minor
-/// releases.
-#[derive(Debug, Clone, PartialEq, Error)]
-#[non_exhaustive]
-pub enum TripletError {
-    /// A comparison's reliability R_> is NaN or outside `[0, 1]`.
-    #[error("comparison {index}: reliability {value} is not a number in [0, 1]")]
-    InvalidReliability {
-        /// 0-based index of the comparison.
-        index: usize,
-        /// The offending value.
-        value: f64,
-    },
-    /// The similarity model returned NaN.
-    #[error("comparison {index}: the model's similarity is NaN")]
-    NanSimilarity {
-        /// 0-based index of the comparison.
-        index: usize,
-    },
-    /// A comparison cannot be written in the dataset format.
-    #[error("comparison {index} cannot be written: {problem}")]
-    Unwritable {
-        /// 0-based index of the comparison.
-        index: usize,
-        /// What is wrong with it.
-        problem: WordProblem,
-    },
-    /// A line of a dataset file is malformed.
-    #[error("dataset line {line}: {problem}")]
-    Format {
-        /// 1-based line number.
-        line: usize,
-        /// What is wrong with it.
-        problem: FormatProblem,
-    },
-    /// Reading or building word vectors failed (see
-    /// [`EmbeddingError`](crate::embedding::EmbeddingError)).
-    #[error(transparent)]
-    Vectors(#[from] crate::embedding::EmbeddingError),
-    /// Reading from the underlying reader (or writing) failed.
-    #[error("i/o error at line {line}: {message}")]
-    Io {
-        /// 1-based line being read (0 when writing).
-        line: usize,
-        /// The kind of the I/O error.
-        kind: std::io::ErrorKind,
-        /// The I/O error's message.
-        message: String,
-    },
-    /// A target group is invalid.
-    #[error("target group {group}: {problem}")]
-    InvalidGroup {
-        /// 0-based index of the group.
-        group: usize,
-        /// What is wrong with it.
-        problem: GroupProblem,
-    },
-    /// An annotator's ranking is invalid.
-    #[error("annotation {index}: {problem}")]
-    InvalidAnnotation {
-        /// 0-based index of the annotation.
-        index: usize,
-        /// What is wrong with it.
-        problem: AnnotationProblem,
-    },
-    /// A target group with two or more positives has no annotation, so
-    /// R_> between its positives is undefined.
-    #[error("target group {group}: no annotator ranked its positives")]
-    NoAnnotations {
-        /// 0-based index of the group.
-        group: usize,
-    },
-    /// A parameter is outside its domain.
-    #[error("invalid parameter {name}: {expected}")]
-    InvalidParameter {
-        /// The parameter.
-        name: &'static str,
-        /// What was expected of it.
-        expected: &'static str,
-    },
-    /// A size over its limit ([`MAX_COMPARISONS`](super::MAX_COMPARISONS)):
-    /// refused before anything is allocated (see the crate docs, "Sizes and
-    /// memory").
-    #[error("too large: {requested} {quantity} requested, at most {limit}")]
-    TooLarge {
-        /// What is counted (`"comparisons"`).
-        quantity: &'static str,
-        /// The number asked for (saturated at `u64::MAX`).
-        requested: u64,
-        /// The limit.
-        limit: u64,
-    },
+module_error! {
+    /// Everything that can go wrong when building, reading, writing or scoring
+    /// reliability-weighted triplet comparisons.
+    ///
+    /// Each variant says *what* was wrong and *where*: the 0-based index of a
+    /// comparison, group or annotation, or the 1-based line of a file. Messages are
+    /// lowercase without a trailing period. New variants may be added in minor
+    /// releases.
+    #[derive(Debug, Clone, PartialEq, Error)]
+    #[non_exhaustive]
+    pub enum TripletError {
+        shared {
+            /// A parameter is outside its domain.
+            InvalidParameter,
+            /// A size over its limit ([`MAX_COMPARISONS`](super::MAX_COMPARISONS)):
+            /// refused before anything is allocated (see the crate docs, "Sizes and
+            /// memory").
+            TooLarge,
+            /// Reading from the underlying reader (or writing: line 0) failed.
+            Io,
+        }
+        /// A comparison's reliability R_> is NaN or outside `[0, 1]`.
+        #[error("comparison {index}: reliability {value} is not a number in [0, 1]")]
+        InvalidReliability {
+            /// 0-based index of the comparison.
+            index: usize,
+            /// The offending value.
+            value: f64,
+        },
+        /// The similarity model returned NaN.
+        #[error("comparison {index}: the model's similarity is NaN")]
+        NanSimilarity {
+            /// 0-based index of the comparison.
+            index: usize,
+        },
+        /// A comparison cannot be written in the dataset format.
+        #[error("comparison {index} cannot be written: {problem}")]
+        Unwritable {
+            /// 0-based index of the comparison.
+            index: usize,
+            /// What is wrong with it.
+            problem: WordProblem,
+        },
+        /// A line of a dataset file is malformed.
+        #[error("dataset line {line}: {problem}")]
+        Format {
+            /// 1-based line number.
+            line: usize,
+            /// What is wrong with it.
+            problem: FormatProblem,
+        },
+        /// Reading or building word vectors failed (see
+        /// [`EmbeddingError`](crate::embedding::EmbeddingError)).
+        #[error(transparent)]
+        Vectors(#[from] crate::embedding::EmbeddingError),
+        /// A target group is invalid.
+        #[error("target group {group}: {problem}")]
+        InvalidGroup {
+            /// 0-based index of the group.
+            group: usize,
+            /// What is wrong with it.
+            problem: GroupProblem,
+        },
+        /// An annotator's ranking is invalid.
+        #[error("annotation {index}: {problem}")]
+        InvalidAnnotation {
+            /// 0-based index of the annotation.
+            index: usize,
+            /// What is wrong with it.
+            problem: AnnotationProblem,
+        },
+        /// A target group with two or more positives has no annotation, so
+        /// R_> between its positives is undefined.
+        #[error("target group {group}: no annotator ranked its positives")]
+        NoAnnotations {
+            /// 0-based index of the group.
+            group: usize,
+        },
+    }
 }
 
 impl TripletError {
-    pub(crate) fn io(line: usize, e: &std::io::Error) -> Self {
-        Self::Io {
-            line,
-            kind: e.kind(),
-            message: e.to_string(),
-        }
-    }
-
     /// The 1-based line of a dataset or vector file the error is about, if
     /// any (so a caller can print `FILE:LINE: message`).
     ///

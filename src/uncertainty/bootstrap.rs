@@ -4,7 +4,7 @@ use super::engine;
 use super::histogram::{Histogram, check_bins};
 use super::permutation::{check_range, finite};
 use super::statistic::Statistic;
-use super::{Threads, UncertaintyError, seeded_rng, to_f64_pair};
+use super::{Threads, UncertaintyError, to_f64_pair};
 use crate::correlation::error::CorrelationError;
 use num_traits::Float;
 use rand::{Rng, RngExt};
@@ -123,57 +123,43 @@ pub struct ConfidenceInterval {
 /// # References
 /// B. Efron (1987), Better bootstrap confidence intervals, *JASA* 82, 171–185;
 /// Efron & Tibshirani (1993), ch. 13–14.
-pub fn bootstrap_ci<S, F, R>(
+pub fn bootstrap_ci<S: Statistic + ?Sized, F: Float, R: Rng + ?Sized>(
     statistic: &S,
     x: &[F],
     y: &[F],
     resamples: usize,
     level: f64,
     rng: &mut R,
-) -> Result<ConfidenceInterval, UncertaintyError>
-where
-    S: Statistic + ?Sized,
-    F: Float,
-    R: Rng + ?Sized,
-{
+) -> Result<ConfidenceInterval, UncertaintyError> {
     Bootstrap::new(resamples)
         .level(level)
         .run(statistic, x, y, rng)
 }
 
-/// [`bootstrap_ci`] with a seed in place of the generator: the resamples
-/// come from a ChaCha8 generator seeded by `seed`, so the interval is the
-/// same in every release and on any number of threads (see [Random numbers
-/// and seeds](crate#random-numbers-and-seeds)).
-///
-/// # Errors
-/// As [`bootstrap_ci`].
-///
-/// # Complexity
-/// As [`bootstrap_ci`].
-///
-/// # Examples
-/// ```
-/// use adaptive_comp_metrics::uncertainty::{bootstrap_ci_seeded, TopWeightedRho};
-/// let human = [0.9, 0.8, 0.75, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1, 0.05];
-/// let model = [0.7, 0.9, 0.6, 0.65, 0.3, 0.5, 0.2, 0.25, 0.0, 0.1];
-/// let ci = bootstrap_ci_seeded(&TopWeightedRho::new(), &human, &model, 2000, 0.95, 11)?;
-/// assert!(ci.lower < ci.estimate && ci.estimate < ci.upper);
-/// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
-/// ```
-pub fn bootstrap_ci_seeded<S, F>(
-    statistic: &S,
-    x: &[F],
-    y: &[F],
-    resamples: usize,
-    level: f64,
-    seed: u64,
-) -> Result<ConfidenceInterval, UncertaintyError>
-where
-    S: Statistic + ?Sized,
-    F: Float,
-{
-    bootstrap_ci(statistic, x, y, resamples, level, &mut seeded_rng(seed))
+seeded! {
+    /// [`bootstrap_ci`] with a seed in place of the generator: the resamples
+    /// come from a ChaCha8 generator seeded by `seed`, so the interval is the
+    /// same in every release and on any number of threads (see [Random numbers
+    /// and seeds](crate#random-numbers-and-seeds)).
+    ///
+    /// # Errors
+    /// As [`bootstrap_ci`].
+    ///
+    /// # Complexity
+    /// As [`bootstrap_ci`].
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::uncertainty::{bootstrap_ci_seeded, TopWeightedRho};
+    /// let human = [0.9, 0.8, 0.75, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1, 0.05];
+    /// let model = [0.7, 0.9, 0.6, 0.65, 0.3, 0.5, 0.2, 0.25, 0.0, 0.1];
+    /// let ci = bootstrap_ci_seeded(&TopWeightedRho::new(), &human, &model, 2000, 0.95, 11)?;
+    /// assert!(ci.lower < ci.estimate && ci.estimate < ci.upper);
+    /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
+    /// ```
+    pub fn bootstrap_ci_seeded<S, F>(statistic: &S, x: &[F], y: &[F], resamples: usize, level: f64)
+        -> ConfidenceInterval = bootstrap_ci
+        where { S: Statistic + ?Sized, F: Float }
 }
 
 impl Bootstrap {
@@ -254,20 +240,14 @@ impl Bootstrap {
     ///
     /// # Complexity
     /// As [`bootstrap_ci`].
-    pub fn run<S, F, R>(
+    pub fn run<S: Statistic + ?Sized, F: Float, R: Rng + ?Sized>(
         &self,
         statistic: &S,
         x: &[F],
         y: &[F],
         rng: &mut R,
-    ) -> Result<ConfidenceInterval, UncertaintyError>
-    where
-        S: Statistic + ?Sized,
-        F: Float,
-        R: Rng + ?Sized,
-    {
-        self.check()?;
-        let seed = rng.random();
+    ) -> Result<ConfidenceInterval, UncertaintyError> {
+        let seed = self.start(rng)?;
         let (x, y) = to_f64_pair(x, y)?;
         let estimate = finite(statistic.value(&x, &y))?;
         let on = resample_statistic(statistic, &x, &y);
@@ -300,22 +280,16 @@ impl Bootstrap {
     /// assert_eq!(values.total() as usize, ci.resamples - ci.failed);
     /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
     /// ```
-    pub fn run_with_histogram<S, F, R>(
+    pub fn run_with_histogram<S: Statistic + ?Sized, F: Float, R: Rng + ?Sized>(
         &self,
         statistic: &S,
         x: &[F],
         y: &[F],
         bins: usize,
         rng: &mut R,
-    ) -> Result<(ConfidenceInterval, Histogram), UncertaintyError>
-    where
-        S: Statistic + ?Sized,
-        F: Float,
-        R: Rng + ?Sized,
-    {
+    ) -> Result<(ConfidenceInterval, Histogram), UncertaintyError> {
         check_bins(bins)?;
-        self.check()?;
-        let seed = rng.random();
+        let seed = self.start(rng)?;
         let (x, y) = to_f64_pair(x, y)?;
         let estimate = finite(statistic.value(&x, &y))?;
         let on = resample_statistic(statistic, &x, &y);
@@ -327,36 +301,36 @@ impl Bootstrap {
         Ok((interval, histogram))
     }
 
-    /// [`run`](Self::run) with a seed in place of the generator, as
-    /// [`bootstrap_ci_seeded`].
-    ///
-    /// # Errors
-    /// As [`bootstrap_ci`].
-    ///
-    /// # Complexity
-    /// As [`bootstrap_ci`].
-    ///
-    /// # Examples
-    /// ```
-    /// use adaptive_comp_metrics::uncertainty::{Bootstrap, Interval, Spearman};
-    /// let x = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0];
-    /// let y = [2.0, 1.0, 4.0, 3.0, 6.0, 5.0, 8.0, 7.0, 10.0, 9.0];
-    /// let ci = Bootstrap::new(1000).interval(Interval::Percentile).run_seeded(&Spearman, &x, &y, 5)?;
-    /// assert!(ci.lower <= ci.estimate && ci.estimate <= ci.upper);
-    /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
-    /// ```
-    pub fn run_seeded<S, F>(
-        &self,
-        statistic: &S,
-        x: &[F],
-        y: &[F],
-        seed: u64,
-    ) -> Result<ConfidenceInterval, UncertaintyError>
-    where
-        S: Statistic + ?Sized,
-        F: Float,
-    {
-        self.run(statistic, x, y, &mut seeded_rng(seed))
+    seeded! {
+        /// [`run`](Self::run) with a seed in place of the generator, as
+        /// [`bootstrap_ci_seeded`].
+        ///
+        /// # Errors
+        /// As [`bootstrap_ci`].
+        ///
+        /// # Complexity
+        /// As [`bootstrap_ci`].
+        ///
+        /// # Examples
+        /// ```
+        /// use adaptive_comp_metrics::uncertainty::{Bootstrap, Interval, Spearman};
+        /// let x = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0];
+        /// let y = [2.0, 1.0, 4.0, 3.0, 6.0, 5.0, 8.0, 7.0, 10.0, 9.0];
+        /// let ci = Bootstrap::new(1000).interval(Interval::Percentile).run_seeded(&Spearman, &x, &y, 5)?;
+        /// assert!(ci.lower <= ci.estimate && ci.estimate <= ci.upper);
+        /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
+        /// ```
+        pub fn run_seeded<S, F>(&self, statistic: &S, x: &[F], y: &[F])
+            -> ConfidenceInterval = Self::run
+            where { S: Statistic + ?Sized, F: Float }
+    }
+
+    /// Checks the settings ([`check`](Self::check)), then draws the run's
+    /// seed: how every run starts, so that a run and its shares
+    /// ([`replicates`](Self::replicates)) draw the same seed.
+    pub(crate) fn start<R: Rng + ?Sized>(&self, rng: &mut R) -> Result<u64, UncertaintyError> {
+        self.check()?;
+        Ok(rng.random())
     }
 
     pub(crate) fn check(&self) -> Result<(), UncertaintyError> {
@@ -475,19 +449,14 @@ impl Bootstrap {
     /// assert_eq!(sharded, plan.run(&Spearman, &x, &y, &mut rng())?);
     /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
     /// ```
-    pub fn replicates<S, F, R>(
+    pub fn replicates<S: Statistic + ?Sized, F: Float, R: Rng + ?Sized>(
         &self,
         statistic: &S,
         x: &[F],
         y: &[F],
         range: Range<usize>,
         rng: &mut R,
-    ) -> Result<Vec<f64>, UncertaintyError>
-    where
-        S: Statistic + ?Sized,
-        F: Float,
-        R: Rng + ?Sized,
-    {
+    ) -> Result<Vec<f64>, UncertaintyError> {
         self.check()?;
         check_range(&range, self.resamples, "resamples")?;
         let seed = rng.random();
@@ -517,29 +486,16 @@ impl Bootstrap {
     /// # Complexity
     /// As [`run`](Self::run) without the resamples: O(B log B) plus n
     /// jackknife evaluations for BCa.
-    pub fn run_from_replicates<S, F, R>(
+    pub fn run_from_replicates<S: Statistic + ?Sized, F: Float, R: Rng + ?Sized>(
         &self,
         statistic: &S,
         x: &[F],
         y: &[F],
         values: &[f64],
         rng: &mut R,
-    ) -> Result<ConfidenceInterval, UncertaintyError>
-    where
-        S: Statistic + ?Sized,
-        F: Float,
-        R: Rng + ?Sized,
-    {
+    ) -> Result<ConfidenceInterval, UncertaintyError> {
         self.check()?;
-        if values.len() != self.resamples {
-            return Err(CorrelationError::LengthMismatch {
-                left: "values",
-                left_len: values.len(),
-                right: "resamples",
-                right_len: self.resamples,
-            }
-            .into());
-        }
+        engine::check_values(values, "resamples", self.resamples)?;
         if let Some(index) = values.iter().position(|v| v.is_infinite()) {
             return Err(CorrelationError::Infinite {
                 input: "values",

@@ -101,20 +101,18 @@ display_line!(
     |self, d| "null mean {:.d$}, null SD {:.d$}", self.mean, self.sd
 );
 
-/// `exact null mean 0.0000, exact null SD 0.3333`; `unknown` for a moment
-/// without a closed form (estimated by Monte Carlo instead).
-impl fmt::Display for ExactNull {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let d = precision(f);
-        let moment =
-            |v: Option<f64>| v.map_or_else(|| "unknown".to_owned(), |v| format!("{v:.d$}"));
-        write!(
-            f,
-            "exact null mean {}, exact null SD {}",
-            moment(self.mean),
-            moment(self.sd)
-        )
-    }
+display_line!(
+    /// `exact null mean 0.0000, exact null SD 0.3333`; `unknown` for a moment
+    /// without a closed form (estimated by Monte Carlo instead).
+    ExactNull,
+    |self, d| "exact null mean {}, exact null SD {}",
+    moment(self.mean, d),
+    moment(self.sd, d)
+);
+
+/// An exact moment to `d` decimals, `unknown` for none.
+fn moment(v: Option<f64>, d: usize) -> String {
+    v.map_or_else(|| "unknown".to_owned(), |v| format!("{v:.d$}"))
 }
 
 display_line!(

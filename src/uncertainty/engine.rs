@@ -6,6 +6,7 @@
 //! memory does not grow with the number of replicates.
 
 use super::{Threads, UncertaintyError};
+use crate::correlation::error::CorrelationError;
 use crate::sum::Neumaier;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -47,6 +48,25 @@ pub(crate) fn check_count(
         });
     }
     Ok(())
+}
+
+/// Checks that `values` holds one value per replicate of a run of `count`
+/// (`what`): [`CorrelationError::LengthMismatch`] otherwise.
+pub(crate) fn check_values(
+    values: &[f64],
+    what: &'static str,
+    count: usize,
+) -> Result<(), UncertaintyError> {
+    if values.len() == count {
+        return Ok(());
+    }
+    Err(CorrelationError::LengthMismatch {
+        left: "values",
+        left_len: values.len(),
+        right: what,
+        right_len: count,
+    }
+    .into())
 }
 
 /// Runs `job(state, i, rng_i)` for `i` in `range` and hands every result

@@ -47,6 +47,49 @@
 //!   empirical p values from Monte Carlo procedures. *AJHG* 71(2), 439–441.
 //! - M. G. Kendall (1948). *Rank correlation methods*, ch. 4–5 (null moments of τ with ties).
 
+/// Writes the `…_seeded` twin of a function or method whose last argument
+/// is the caller's generator: the same arguments with `seed: u64` in its
+/// place, calling the original with `&mut seeded_rng(seed)`, so that no twin
+/// can drift from what it mirrors. The twin's documentation and bounds are
+/// given; its generics are the original's without the generator's.
+macro_rules! seeded {
+    (
+        $(#[$doc:meta])*
+        pub fn $twin:ident<$($g:ident),+>(&self $(, $arg:ident: $ty:ty)* $(,)?)
+            -> $out:ty = Self::$of:ident
+            where { $($bound:tt)* }
+    ) => {
+        $(#[$doc])*
+        pub fn $twin<$($g),+>(
+            &self,
+            $($arg: $ty,)*
+            seed: u64,
+        ) -> Result<$out, $crate::uncertainty::UncertaintyError>
+        where
+            $($bound)*
+        {
+            self.$of($($arg,)* &mut $crate::uncertainty::seeded_rng(seed))
+        }
+    };
+    (
+        $(#[$doc:meta])*
+        pub fn $twin:ident<$($g:ident),+>($($arg:ident: $ty:ty),* $(,)?)
+            -> $out:ty = $of:ident
+            where { $($bound:tt)* }
+    ) => {
+        $(#[$doc])*
+        pub fn $twin<$($g),+>(
+            $($arg: $ty,)*
+            seed: u64,
+        ) -> Result<$out, $crate::uncertainty::UncertaintyError>
+        where
+            $($bound)*
+        {
+            $of($($arg,)* &mut $crate::uncertainty::seeded_rng(seed))
+        }
+    };
+}
+
 mod bootstrap;
 pub mod compare;
 mod display;

@@ -8,7 +8,7 @@
 
 use super::permutation::Permutations;
 use super::statistic::Statistic;
-use super::{UncertaintyError, check_len, seeded_rng};
+use super::{UncertaintyError, check_len};
 use crate::rank::{Order, Ties, rank};
 use num_traits::Float;
 use rand::Rng;
@@ -228,51 +228,38 @@ pub(crate) fn kendall_tau_b_null_of_ranks(a: &[f64], b: &[f64]) -> Option<(f64, 
 /// assert!(m.mean.value < -0.2); // additive weights: negative under the null
 /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
 /// ```
-pub fn null_moments<S, F, R>(
+pub fn null_moments<S: Statistic + ?Sized, F: Float, R: Rng + ?Sized>(
     statistic: &S,
     x: &[F],
     y: &[F],
     permutations: usize,
     rng: &mut R,
-) -> Result<NullMoments, UncertaintyError>
-where
-    S: Statistic + ?Sized,
-    F: Float,
-    R: Rng + ?Sized,
-{
-    Permutations::new(permutations).null_moments(statistic, x, y, rng)
+) -> Result<NullMoments, UncertaintyError> {
+    standardise(statistic, x, y, permutations, rng).map(|s| s.null)
 }
 
-/// [`null_moments`] with a seed in place of the generator: the permutations
-/// come from a ChaCha8 generator seeded by `seed`, the same in every release
-/// (see [Random numbers and seeds](crate#random-numbers-and-seeds)).
-///
-/// # Errors
-/// As [`null_moments`].
-///
-/// # Complexity
-/// As [`null_moments`].
-///
-/// # Examples
-/// ```
-/// use adaptive_comp_metrics::uncertainty::{null_moments_seeded, TopWeightedRho};
-/// let x: Vec<f64> = (0..50).map(f64::from).collect();
-/// let m = null_moments_seeded(&TopWeightedRho::new(), &x, &x, 500, 3)?;
-/// assert!(m.mean.value < -0.2); // additive weights: negative under the null
-/// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
-/// ```
-pub fn null_moments_seeded<S, F>(
-    statistic: &S,
-    x: &[F],
-    y: &[F],
-    permutations: usize,
-    seed: u64,
-) -> Result<NullMoments, UncertaintyError>
-where
-    S: Statistic + ?Sized,
-    F: Float,
-{
-    null_moments(statistic, x, y, permutations, &mut seeded_rng(seed))
+seeded! {
+    /// [`null_moments`] with a seed in place of the generator: the permutations
+    /// come from a ChaCha8 generator seeded by `seed`, the same in every release
+    /// (see [Random numbers and seeds](crate#random-numbers-and-seeds)).
+    ///
+    /// # Errors
+    /// As [`null_moments`].
+    ///
+    /// # Complexity
+    /// As [`null_moments`].
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::uncertainty::{null_moments_seeded, TopWeightedRho};
+    /// let x: Vec<f64> = (0..50).map(f64::from).collect();
+    /// let m = null_moments_seeded(&TopWeightedRho::new(), &x, &x, 500, 3)?;
+    /// assert!(m.mean.value < -0.2); // additive weights: negative under the null
+    /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
+    /// ```
+    pub fn null_moments_seeded<S, F>(statistic: &S, x: &[F], y: &[F], permutations: usize)
+        -> NullMoments = null_moments
+        where { S: Statistic + ?Sized, F: Float }
 }
 
 /// The coefficient, its null moments ([`null_moments`]) and
@@ -302,50 +289,37 @@ where
 /// assert!((s.z - 2.0).abs() < 1e-12);
 /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
 /// ```
-pub fn standardise<S, F, R>(
+pub fn standardise<S: Statistic + ?Sized, F: Float, R: Rng + ?Sized>(
     statistic: &S,
     x: &[F],
     y: &[F],
     permutations: usize,
     rng: &mut R,
-) -> Result<Standardised, UncertaintyError>
-where
-    S: Statistic + ?Sized,
-    F: Float,
-    R: Rng + ?Sized,
-{
+) -> Result<Standardised, UncertaintyError> {
     Permutations::new(permutations).standardise(statistic, x, y, rng)
 }
 
-/// [`standardise`] with a seed in place of the generator, as
-/// [`null_moments_seeded`].
-///
-/// # Errors
-/// As [`standardise`].
-///
-/// # Complexity
-/// As [`null_moments`].
-///
-/// # Examples
-/// ```
-/// use adaptive_comp_metrics::uncertainty::{standardise_seeded, Spearman};
-/// let x = [1.0, 2.0, 3.0, 4.0, 5.0];
-/// let s = standardise_seeded(&Spearman, &x, &x, 100, 3)?;
-/// assert!((s.z - 2.0).abs() < 1e-12); // ρ = 1, null SD = 1/√4
-/// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
-/// ```
-pub fn standardise_seeded<S, F>(
-    statistic: &S,
-    x: &[F],
-    y: &[F],
-    permutations: usize,
-    seed: u64,
-) -> Result<Standardised, UncertaintyError>
-where
-    S: Statistic + ?Sized,
-    F: Float,
-{
-    standardise(statistic, x, y, permutations, &mut seeded_rng(seed))
+seeded! {
+    /// [`standardise`] with a seed in place of the generator, as
+    /// [`null_moments_seeded`].
+    ///
+    /// # Errors
+    /// As [`standardise`].
+    ///
+    /// # Complexity
+    /// As [`null_moments`].
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::uncertainty::{standardise_seeded, Spearman};
+    /// let x = [1.0, 2.0, 3.0, 4.0, 5.0];
+    /// let s = standardise_seeded(&Spearman, &x, &x, 100, 3)?;
+    /// assert!((s.z - 2.0).abs() < 1e-12); // ρ = 1, null SD = 1/√4
+    /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
+    /// ```
+    pub fn standardise_seeded<S, F>(statistic: &S, x: &[F], y: &[F], permutations: usize)
+        -> Standardised = standardise
+        where { S: Statistic + ?Sized, F: Float }
 }
 
 /// Combines exact moments with the Monte-Carlo moments of the permuted

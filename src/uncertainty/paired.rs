@@ -5,7 +5,7 @@
 use super::bootstrap::{Bootstrap, ConfidenceInterval};
 use super::permutation::{PermutationTest, Permutations, Tally, finite, replicate_sink};
 use super::statistic::Statistic;
-use super::{UncertaintyError, check_len, engine, seeded_rng, to_f64};
+use super::{UncertaintyError, check_len, engine, to_f64};
 use crate::correlation::error::{CorrelationError, check_finite, check_pair_len};
 use crate::rank::{Order, Ties, rank_unchecked};
 use num_traits::Float;
@@ -80,19 +80,14 @@ pub struct PairedComparison {
 /// assert!(c.difference > 0.0 && c.interval.lower > 0.0 && c.test.p_value < 0.01);
 /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
 /// ```
-pub fn paired_comparison<S, F, R>(
+pub fn paired_comparison<S: Statistic + ?Sized, F: Float, R: Rng + ?Sized>(
     statistic: &S,
     human: &[F],
     model_a: &[F],
     model_b: &[F],
     replicates: usize,
     rng: &mut R,
-) -> Result<PairedComparison, UncertaintyError>
-where
-    S: Statistic + ?Sized,
-    F: Float,
-    R: Rng + ?Sized,
-{
+) -> Result<PairedComparison, UncertaintyError> {
     let interval = Bootstrap::new(replicates).paired(statistic, human, model_a, model_b, rng)?;
     let test = Permutations::new(replicates).paired(statistic, human, model_a, model_b, rng)?;
     let (h, a, b) = validate(human, model_a, model_b)?;
@@ -107,47 +102,37 @@ where
     })
 }
 
-/// [`paired_comparison`] with a seed in place of the generator: the
-/// resamples and permutations come from a ChaCha8 generator seeded by
-/// `seed`, the same in every release and on any number of threads (see
-/// [Random numbers and seeds](crate#random-numbers-and-seeds)).
-///
-/// # Errors
-/// As [`paired_comparison`].
-///
-/// # Complexity
-/// As [`paired_comparison`].
-///
-/// # Examples
-/// ```
-/// use adaptive_comp_metrics::uncertainty::{paired_comparison_seeded, Spearman};
-/// let human: Vec<f64> = (0..30).map(f64::from).collect();
-/// let good: Vec<f64> = human.iter().map(|h| h + 3.0 * (h * 1.7).sin()).collect();
-/// let poor: Vec<f64> = human.iter().map(|h| h + 30.0 * (h * 1.7).sin()).collect();
-/// let c = paired_comparison_seeded(&Spearman, &human, &good, &poor, 999, 2)?;
-/// assert!(c.difference > 0.0 && c.interval.lower > 0.0 && c.test.p_value < 0.01);
-/// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
-/// ```
-pub fn paired_comparison_seeded<S, F>(
-    statistic: &S,
-    human: &[F],
-    model_a: &[F],
-    model_b: &[F],
-    replicates: usize,
-    seed: u64,
-) -> Result<PairedComparison, UncertaintyError>
-where
-    S: Statistic + ?Sized,
-    F: Float,
-{
-    paired_comparison(
-        statistic,
-        human,
-        model_a,
-        model_b,
-        replicates,
-        &mut seeded_rng(seed),
+seeded! {
+    /// [`paired_comparison`] with a seed in place of the generator: the
+    /// resamples and permutations come from a ChaCha8 generator seeded by
+    /// `seed`, the same in every release and on any number of threads (see
+    /// [Random numbers and seeds](crate#random-numbers-and-seeds)).
+    ///
+    /// # Errors
+    /// As [`paired_comparison`].
+    ///
+    /// # Complexity
+    /// As [`paired_comparison`].
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::uncertainty::{paired_comparison_seeded, Spearman};
+    /// let human: Vec<f64> = (0..30).map(f64::from).collect();
+    /// let good: Vec<f64> = human.iter().map(|h| h + 3.0 * (h * 1.7).sin()).collect();
+    /// let poor: Vec<f64> = human.iter().map(|h| h + 30.0 * (h * 1.7).sin()).collect();
+    /// let c = paired_comparison_seeded(&Spearman, &human, &good, &poor, 999, 2)?;
+    /// assert!(c.difference > 0.0 && c.interval.lower > 0.0 && c.test.p_value < 0.01);
+    /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
+    /// ```
+    pub fn paired_comparison_seeded<S, F>(
+        statistic: &S,
+        human: &[F],
+        model_a: &[F],
+        model_b: &[F],
+        replicates: usize,
     )
+        -> PairedComparison = paired_comparison
+        where { S: Statistic + ?Sized, F: Float }
 }
 
 type Triple = (Vec<f64>, Vec<f64>, Vec<f64>);
@@ -192,21 +177,15 @@ impl Bootstrap {
     /// assert_eq!((ci.lower, ci.upper), (0.0, 0.0)); // identical models
     /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
     /// ```
-    pub fn paired<S, F, R>(
+    pub fn paired<S: Statistic + ?Sized, F: Float, R: Rng + ?Sized>(
         &self,
         statistic: &S,
         human: &[F],
         model_a: &[F],
         model_b: &[F],
         rng: &mut R,
-    ) -> Result<ConfidenceInterval, UncertaintyError>
-    where
-        S: Statistic + ?Sized,
-        F: Float,
-        R: Rng + ?Sized,
-    {
-        self.check()?;
-        let seed = rng.random();
+    ) -> Result<ConfidenceInterval, UncertaintyError> {
+        let seed = self.start(rng)?;
         let (h, a, b) = validate(human, model_a, model_b)?;
         let estimate = difference(statistic, &h, &a, &b)?;
         let on = |idx: &[usize]| {
@@ -216,36 +195,27 @@ impl Bootstrap {
         self.interval_of(estimate, h.len(), seed, on)
     }
 
-    /// [`paired`](Self::paired) with a seed in place of the generator, as
-    /// [`paired_comparison_seeded`].
-    ///
-    /// # Errors
-    /// As [`paired_comparison`].
-    ///
-    /// # Complexity
-    /// As [`paired`](Self::paired).
-    ///
-    /// # Examples
-    /// ```
-    /// use adaptive_comp_metrics::uncertainty::{Bootstrap, Interval, Spearman};
-    /// let h = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0];
-    /// let ci = Bootstrap::new(200).interval(Interval::Percentile).paired_seeded(&Spearman, &h, &h, &h, 2)?;
-    /// assert_eq!((ci.lower, ci.upper), (0.0, 0.0)); // identical models
-    /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
-    /// ```
-    pub fn paired_seeded<S, F>(
-        &self,
-        statistic: &S,
-        human: &[F],
-        model_a: &[F],
-        model_b: &[F],
-        seed: u64,
-    ) -> Result<ConfidenceInterval, UncertaintyError>
-    where
-        S: Statistic + ?Sized,
-        F: Float,
-    {
-        self.paired(statistic, human, model_a, model_b, &mut seeded_rng(seed))
+    seeded! {
+        /// [`paired`](Self::paired) with a seed in place of the generator, as
+        /// [`paired_comparison_seeded`].
+        ///
+        /// # Errors
+        /// As [`paired_comparison`].
+        ///
+        /// # Complexity
+        /// As [`paired`](Self::paired).
+        ///
+        /// # Examples
+        /// ```
+        /// use adaptive_comp_metrics::uncertainty::{Bootstrap, Interval, Spearman};
+        /// let h = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0];
+        /// let ci = Bootstrap::new(200).interval(Interval::Percentile).paired_seeded(&Spearman, &h, &h, &h, 2)?;
+        /// assert_eq!((ci.lower, ci.upper), (0.0, 0.0)); // identical models
+        /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
+        /// ```
+        pub fn paired_seeded<S, F>(&self, statistic: &S, human: &[F], model_a: &[F], model_b: &[F])
+            -> ConfidenceInterval = Self::paired
+            where { S: Statistic + ?Sized, F: Float }
     }
 }
 
@@ -273,21 +243,15 @@ impl Permutations {
     /// assert!(t.p_value < 0.05);
     /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
     /// ```
-    pub fn paired<S, F, R>(
+    pub fn paired<S: Statistic + ?Sized, F: Float, R: Rng + ?Sized>(
         &self,
         statistic: &S,
         human: &[F],
         model_a: &[F],
         model_b: &[F],
         rng: &mut R,
-    ) -> Result<PermutationTest, UncertaintyError>
-    where
-        S: Statistic + ?Sized,
-        F: Float,
-        R: Rng + ?Sized,
-    {
-        self.check(1)?;
-        let seed = rng.random();
+    ) -> Result<PermutationTest, UncertaintyError> {
+        let seed = self.start(1, rng)?;
         let (h, mut a, mut b) = validate(human, model_a, model_b)?;
         if self.exchange == Exchange::Ranks {
             a = rank_unchecked(&a, Order::SmallerIsBetter, Ties::Average);
@@ -312,36 +276,27 @@ impl Permutations {
         Ok(tally.finish(self.alternative))
     }
 
-    /// [`paired`](Self::paired) with a seed in place of the generator, as
-    /// [`paired_comparison_seeded`].
-    ///
-    /// # Errors
-    /// As [`paired_comparison`]; 0 permutations.
-    ///
-    /// # Complexity
-    /// As [`paired`](Self::paired).
-    ///
-    /// # Examples
-    /// ```
-    /// use adaptive_comp_metrics::uncertainty::{Permutations, Spearman};
-    /// let h = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0];
-    /// let b = [8.0, 7.0, 6.0, 5.0, 4.0, 3.0, 2.0, 1.0];
-    /// let t = Permutations::new(999).paired_seeded(&Spearman, &h, &h, &b, 2)?;
-    /// assert!(t.statistic == 2.0 && t.p_value < 0.05);
-    /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
-    /// ```
-    pub fn paired_seeded<S, F>(
-        &self,
-        statistic: &S,
-        human: &[F],
-        model_a: &[F],
-        model_b: &[F],
-        seed: u64,
-    ) -> Result<PermutationTest, UncertaintyError>
-    where
-        S: Statistic + ?Sized,
-        F: Float,
-    {
-        self.paired(statistic, human, model_a, model_b, &mut seeded_rng(seed))
+    seeded! {
+        /// [`paired`](Self::paired) with a seed in place of the generator, as
+        /// [`paired_comparison_seeded`].
+        ///
+        /// # Errors
+        /// As [`paired_comparison`]; 0 permutations.
+        ///
+        /// # Complexity
+        /// As [`paired`](Self::paired).
+        ///
+        /// # Examples
+        /// ```
+        /// use adaptive_comp_metrics::uncertainty::{Permutations, Spearman};
+        /// let h = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0];
+        /// let b = [8.0, 7.0, 6.0, 5.0, 4.0, 3.0, 2.0, 1.0];
+        /// let t = Permutations::new(999).paired_seeded(&Spearman, &h, &h, &b, 2)?;
+        /// assert!(t.statistic == 2.0 && t.p_value < 0.05);
+        /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
+        /// ```
+        pub fn paired_seeded<S, F>(&self, statistic: &S, human: &[F], model_a: &[F], model_b: &[F])
+            -> PermutationTest = Self::paired
+            where { S: Statistic + ?Sized, F: Float }
     }
 }

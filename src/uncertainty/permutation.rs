@@ -5,8 +5,8 @@ use super::engine::{self, Moments};
 use super::histogram::{Binner, Histogram, check_bins};
 use super::null::{NullMoments, Standardised, moments_from};
 use super::paired::Exchange;
-use super::statistic::Statistic;
-use super::{Alternative, Threads, UncertaintyError, seeded_rng, to_f64_pair};
+use super::statistic::{Prepared, Statistic};
+use super::{Alternative, Threads, UncertaintyError, to_f64_pair};
 use crate::correlation::error::CorrelationError;
 use num_traits::Float;
 use rand::seq::SliceRandom;
@@ -132,63 +132,48 @@ pub struct PermutationTest {
 ///
 /// # References
 /// North, Curtis & Sham (2002) for the (b + 1)/(m + 1) estimator.
-pub fn permutation_test<S, F, R>(
+pub fn permutation_test<S: Statistic + ?Sized, F: Float, R: Rng + ?Sized>(
     statistic: &S,
     x: &[F],
     y: &[F],
     permutations: usize,
     alternative: Alternative,
     rng: &mut R,
-) -> Result<PermutationTest, UncertaintyError>
-where
-    S: Statistic + ?Sized,
-    F: Float,
-    R: Rng + ?Sized,
-{
+) -> Result<PermutationTest, UncertaintyError> {
     Permutations::new(permutations)
         .alternative(alternative)
         .test(statistic, x, y, rng)
 }
 
-/// [`permutation_test`] with a seed in place of the generator: the
-/// permutations come from a ChaCha8 generator seeded by `seed`, so the result
-/// is the same in every release and on any number of threads (see [Random
-/// numbers and seeds](crate#random-numbers-and-seeds)).
-///
-/// # Errors
-/// As [`permutation_test`].
-///
-/// # Complexity
-/// As [`permutation_test`].
-///
-/// # Examples
-/// ```
-/// use adaptive_comp_metrics::uncertainty::{permutation_test_seeded, Alternative, Spearman};
-/// let x: Vec<f64> = (0..20).map(f64::from).collect();
-/// let t = permutation_test_seeded(&Spearman, &x, &x, 999, Alternative::Greater, 1)?;
-/// assert_eq!(t.p_value, 1.0 / 1000.0); // no permutation reaches ρ = 1
-/// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
-/// ```
-pub fn permutation_test_seeded<S, F>(
-    statistic: &S,
-    x: &[F],
-    y: &[F],
-    permutations: usize,
-    alternative: Alternative,
-    seed: u64,
-) -> Result<PermutationTest, UncertaintyError>
-where
-    S: Statistic + ?Sized,
-    F: Float,
-{
-    permutation_test(
-        statistic,
-        x,
-        y,
-        permutations,
-        alternative,
-        &mut seeded_rng(seed),
+seeded! {
+    /// [`permutation_test`] with a seed in place of the generator: the
+    /// permutations come from a ChaCha8 generator seeded by `seed`, so the result
+    /// is the same in every release and on any number of threads (see [Random
+    /// numbers and seeds](crate#random-numbers-and-seeds)).
+    ///
+    /// # Errors
+    /// As [`permutation_test`].
+    ///
+    /// # Complexity
+    /// As [`permutation_test`].
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::uncertainty::{permutation_test_seeded, Alternative, Spearman};
+    /// let x: Vec<f64> = (0..20).map(f64::from).collect();
+    /// let t = permutation_test_seeded(&Spearman, &x, &x, 999, Alternative::Greater, 1)?;
+    /// assert_eq!(t.p_value, 1.0 / 1000.0); // no permutation reaches ρ = 1
+    /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
+    /// ```
+    pub fn permutation_test_seeded<S, F>(
+        statistic: &S,
+        x: &[F],
+        y: &[F],
+        permutations: usize,
+        alternative: Alternative,
     )
+        -> PermutationTest = permutation_test
+        where { S: Statistic + ?Sized, F: Float }
 }
 
 impl Permutations {
@@ -237,6 +222,18 @@ impl Permutations {
         self
     }
 
+    /// Checks the settings ([`check`](Self::check)), then draws the run's
+    /// seed: how every run starts, so that a run and its shares
+    /// ([`replicates`](Self::replicates)) draw the same seed.
+    pub(crate) fn start<R: Rng + ?Sized>(
+        &self,
+        needed: usize,
+        rng: &mut R,
+    ) -> Result<u64, UncertaintyError> {
+        self.check(needed)?;
+        Ok(rng.random())
+    }
+
     /// Checks `needed ≤ permutations ≤ max_replicates`.
     pub(crate) fn check(&self, needed: usize) -> Result<(), UncertaintyError> {
         engine::check_count(
@@ -275,26 +272,31 @@ impl Permutations {
     ///
     /// # Complexity
     /// As [`permutation_test`].
-    pub fn test<S, F, R>(
+    pub fn test<S: Statistic + ?Sized, F: Float, R: Rng + ?Sized>(
         &self,
         statistic: &S,
         x: &[F],
         y: &[F],
         rng: &mut R,
-    ) -> Result<PermutationTest, UncertaintyError>
-    where
-        S: Statistic + ?Sized,
-        F: Float,
-        R: Rng + ?Sized,
-    {
-        self.check(1)?;
-        let seed = rng.random();
-        let (x, y) = to_f64_pair(x, y)?;
-        let prepared = statistic.prepare(&x, &y)?;
-        let observed = finite(statistic.value_prepared(&prepared.x, &prepared.y))?;
+    ) -> Result<PermutationTest, UncertaintyError> {
+        self.test_with(statistic, x, y, rng, |_| ())
+    }
+
+    /// [`test`](Self::test), each permuted value also handed to `also`.
+    fn test_with<S: Statistic + ?Sized, F: Float, R: Rng + ?Sized>(
+        &self,
+        statistic: &S,
+        x: &[F],
+        y: &[F],
+        rng: &mut R,
+        mut also: impl FnMut(f64),
+    ) -> Result<PermutationTest, UncertaintyError> {
+        let seed = self.start(1, rng)?;
+        let (prepared, observed) = observe(statistic, x, y)?;
         let mut tally = Tally::new(observed);
-        self.stream(statistic, &prepared.x, &prepared.y, seed, |t| {
+        self.stream(0..self.permutations, statistic, &prepared, seed, |t| {
             tally.push(t);
+            also(t);
         })?;
         Ok(tally.finish(self.alternative))
     }
@@ -328,37 +330,23 @@ impl Permutations {
     /// assert_eq!(null.bins(), 40);
     /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
     /// ```
-    pub fn test_with_histogram<S, F, R>(
+    pub fn test_with_histogram<S: Statistic + ?Sized, F: Float, R: Rng + ?Sized>(
         &self,
         statistic: &S,
         x: &[F],
         y: &[F],
         bins: usize,
         rng: &mut R,
-    ) -> Result<(PermutationTest, Histogram), UncertaintyError>
-    where
-        S: Statistic + ?Sized,
-        F: Float,
-        R: Rng + ?Sized,
-    {
+    ) -> Result<(PermutationTest, Histogram), UncertaintyError> {
         check_bins(bins)?;
-        self.check(1)?;
-        let seed = rng.random();
-        let (x, y) = to_f64_pair(x, y)?;
-        let prepared = statistic.prepare(&x, &y)?;
-        let observed = finite(statistic.value_prepared(&prepared.x, &prepared.y))?;
-        let mut tally = Tally::new(observed);
         let mut binner = Binner::new(bins);
-        self.stream(statistic, &prepared.x, &prepared.y, seed, |t| {
-            tally.push(t);
-            binner.push(t);
-        })?;
+        let test = self.test_with(statistic, x, y, rng, |t| binner.push(t))?;
         let histogram = binner.finish().ok_or(UncertaintyError::TooFewReplicates {
             what: "permutations",
             needed: 1,
             got: 0,
         })?;
-        Ok((tally.finish(self.alternative), histogram))
+        Ok((test, histogram))
     }
 
     /// The permuted values `t_k` of the replicates `k` in `range` of the
@@ -394,29 +382,20 @@ impl Permutations {
     /// assert_eq!(sharded, plan.test(&Spearman, &x, &y, &mut rng())?);
     /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
     /// ```
-    pub fn replicates<S, F, R>(
+    pub fn replicates<S: Statistic + ?Sized, F: Float, R: Rng + ?Sized>(
         &self,
         statistic: &S,
         x: &[F],
         y: &[F],
         range: Range<usize>,
         rng: &mut R,
-    ) -> Result<Vec<f64>, UncertaintyError>
-    where
-        S: Statistic + ?Sized,
-        F: Float,
-        R: Rng + ?Sized,
-    {
+    ) -> Result<Vec<f64>, UncertaintyError> {
         self.check(1)?;
         check_range(&range, self.permutations, "permutations")?;
         let seed = rng.random();
-        let (x, y) = to_f64_pair(x, y)?;
-        let prepared = statistic.prepare(&x, &y)?;
-        finite(statistic.value_prepared(&prepared.x, &prepared.y))?;
+        let (prepared, _) = observe(statistic, x, y)?;
         let mut values = Vec::with_capacity(range.len());
-        self.stream_in(range, statistic, &prepared.x, &prepared.y, seed, |t| {
-            values.push(t);
-        })?;
+        self.stream(range, statistic, &prepared, seed, |t| values.push(t))?;
         Ok(values)
     }
 
@@ -445,19 +424,9 @@ impl Permutations {
         F: Float,
     {
         self.check(1)?;
-        if values.len() != self.permutations {
-            return Err(CorrelationError::LengthMismatch {
-                left: "values",
-                left_len: values.len(),
-                right: "permutations",
-                right_len: self.permutations,
-            }
-            .into());
-        }
+        engine::check_values(values, "permutations", self.permutations)?;
         crate::correlation::error::check_finite("values", values)?;
-        let (x, y) = to_f64_pair(x, y)?;
-        let prepared = statistic.prepare(&x, &y)?;
-        let observed = finite(statistic.value_prepared(&prepared.x, &prepared.y))?;
+        let (_, observed) = observe(statistic, x, y)?;
         let mut tally = Tally::new(observed);
         values.iter().for_each(|&t| tally.push(t));
         Ok(tally.finish(self.alternative))
@@ -471,18 +440,13 @@ impl Permutations {
     ///
     /// # Complexity
     /// As [`permutation_test`] (nothing is permuted when both moments are exact).
-    pub fn null_moments<S, F, R>(
+    pub fn null_moments<S: Statistic + ?Sized, F: Float, R: Rng + ?Sized>(
         &self,
         statistic: &S,
         x: &[F],
         y: &[F],
         rng: &mut R,
-    ) -> Result<NullMoments, UncertaintyError>
-    where
-        S: Statistic + ?Sized,
-        F: Float,
-        R: Rng + ?Sized,
-    {
+    ) -> Result<NullMoments, UncertaintyError> {
         self.standardise(statistic, x, y, rng).map(|s| s.null)
     }
 
@@ -493,27 +457,19 @@ impl Permutations {
     ///
     /// # Complexity
     /// As [`permutation_test`].
-    pub fn standardise<S, F, R>(
+    pub fn standardise<S: Statistic + ?Sized, F: Float, R: Rng + ?Sized>(
         &self,
         statistic: &S,
         x: &[F],
         y: &[F],
         rng: &mut R,
-    ) -> Result<Standardised, UncertaintyError>
-    where
-        S: Statistic + ?Sized,
-        F: Float,
-        R: Rng + ?Sized,
-    {
-        self.check(2)?;
-        let seed = rng.random();
-        let (x, y) = to_f64_pair(x, y)?;
-        let prepared = statistic.prepare(&x, &y)?;
-        let value = finite(statistic.value_prepared(&prepared.x, &prepared.y))?;
+    ) -> Result<Standardised, UncertaintyError> {
+        let seed = self.start(2, rng)?;
+        let (prepared, value) = observe(statistic, x, y)?;
         let exact = statistic.exact_null(&prepared);
         let mut moments = Moments::new(engine::KEEP);
         if exact.mean.is_none() || exact.sd.is_none() {
-            self.stream(statistic, &prepared.x, &prepared.y, seed, |t| {
+            self.stream(0..self.permutations, statistic, &prepared, seed, |t| {
                 moments.push(t);
             })?;
         }
@@ -527,128 +483,93 @@ impl Permutations {
         Ok(Standardised { value, null, z })
     }
 
-    /// [`test`](Self::test) with a seed in place of the generator: the
-    /// permutations come from a ChaCha8 generator seeded by `seed`, so the
-    /// result is the same in every release and on any number of threads
-    /// (see [Random numbers and seeds](crate#random-numbers-and-seeds)).
-    /// `test_seeded(…, s)` is `test(…, &mut ChaCha8Rng::seed_from_u64(s))`.
-    ///
-    /// # Errors
-    /// As [`permutation_test`].
-    ///
-    /// # Complexity
-    /// As [`permutation_test`].
-    ///
-    /// # Examples
-    /// ```
-    /// use adaptive_comp_metrics::uncertainty::{Alternative, KendallTauB, Permutations};
-    /// let x = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0];
-    /// let y = [2.0, 1.0, 4.0, 3.0, 6.0, 5.0, 8.0, 7.0];
-    /// let greater = Permutations::new(2000).alternative(Alternative::Greater);
-    /// let test = greater.test_seeded(&KendallTauB, &x, &y, 7)?;
-    /// assert!(test.p_value < 0.05);
-    /// assert_eq!(test, greater.test_seeded(&KendallTauB, &x, &y, 7)?);
-    /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
-    /// ```
-    pub fn test_seeded<S, F>(
-        &self,
-        statistic: &S,
-        x: &[F],
-        y: &[F],
-        seed: u64,
-    ) -> Result<PermutationTest, UncertaintyError>
-    where
-        S: Statistic + ?Sized,
-        F: Float,
-    {
-        self.test(statistic, x, y, &mut seeded_rng(seed))
+    seeded! {
+        /// [`test`](Self::test) with a seed in place of the generator: the
+        /// permutations come from a ChaCha8 generator seeded by `seed`, so the
+        /// result is the same in every release and on any number of threads
+        /// (see [Random numbers and seeds](crate#random-numbers-and-seeds)).
+        /// `test_seeded(…, s)` is `test(…, &mut ChaCha8Rng::seed_from_u64(s))`.
+        ///
+        /// # Errors
+        /// As [`permutation_test`].
+        ///
+        /// # Complexity
+        /// As [`permutation_test`].
+        ///
+        /// # Examples
+        /// ```
+        /// use adaptive_comp_metrics::uncertainty::{Alternative, KendallTauB, Permutations};
+        /// let x = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0];
+        /// let y = [2.0, 1.0, 4.0, 3.0, 6.0, 5.0, 8.0, 7.0];
+        /// let greater = Permutations::new(2000).alternative(Alternative::Greater);
+        /// let test = greater.test_seeded(&KendallTauB, &x, &y, 7)?;
+        /// assert!(test.p_value < 0.05);
+        /// assert_eq!(test, greater.test_seeded(&KendallTauB, &x, &y, 7)?);
+        /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
+        /// ```
+        pub fn test_seeded<S, F>(&self, statistic: &S, x: &[F], y: &[F])
+            -> PermutationTest = Self::test
+            where { S: Statistic + ?Sized, F: Float }
     }
 
-    /// [`null_moments`](Self::null_moments) with a seed in place of the
-    /// generator, as [`test_seeded`](Self::test_seeded).
-    ///
-    /// # Errors
-    /// As [`null_moments`](super::null_moments).
-    ///
-    /// # Complexity
-    /// As [`permutation_test`].
-    ///
-    /// # Examples
-    /// ```
-    /// use adaptive_comp_metrics::uncertainty::{Permutations, TopWeightedRho};
-    /// let x: Vec<f64> = (0..50).map(f64::from).collect();
-    /// let m = Permutations::new(500).null_moments_seeded(&TopWeightedRho::new(), &x, &x, 3)?;
-    /// assert!(m.mean.value < -0.2);
-    /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
-    /// ```
-    pub fn null_moments_seeded<S, F>(
-        &self,
-        statistic: &S,
-        x: &[F],
-        y: &[F],
-        seed: u64,
-    ) -> Result<NullMoments, UncertaintyError>
-    where
-        S: Statistic + ?Sized,
-        F: Float,
-    {
-        self.null_moments(statistic, x, y, &mut seeded_rng(seed))
+    seeded! {
+        /// [`null_moments`](Self::null_moments) with a seed in place of the
+        /// generator, as [`test_seeded`](Self::test_seeded).
+        ///
+        /// # Errors
+        /// As [`null_moments`](super::null_moments).
+        ///
+        /// # Complexity
+        /// As [`permutation_test`].
+        ///
+        /// # Examples
+        /// ```
+        /// use adaptive_comp_metrics::uncertainty::{Permutations, TopWeightedRho};
+        /// let x: Vec<f64> = (0..50).map(f64::from).collect();
+        /// let m = Permutations::new(500).null_moments_seeded(&TopWeightedRho::new(), &x, &x, 3)?;
+        /// assert!(m.mean.value < -0.2);
+        /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
+        /// ```
+        pub fn null_moments_seeded<S, F>(&self, statistic: &S, x: &[F], y: &[F])
+            -> NullMoments = Self::null_moments
+            where { S: Statistic + ?Sized, F: Float }
     }
 
-    /// [`standardise`](Self::standardise) with a seed in place of the
-    /// generator, as [`test_seeded`](Self::test_seeded).
-    ///
-    /// # Errors
-    /// As [`standardise`](super::standardise).
-    ///
-    /// # Complexity
-    /// As [`permutation_test`].
-    ///
-    /// # Examples
-    /// ```
-    /// use adaptive_comp_metrics::uncertainty::{Permutations, Spearman};
-    /// let x = [1.0, 2.0, 3.0, 4.0, 5.0];
-    /// let s = Permutations::new(100).standardise_seeded(&Spearman, &x, &x, 3)?;
-    /// assert!((s.z - 2.0).abs() < 1e-12); // ρ = 1, exact null SD 1/√4
-    /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
-    /// ```
-    pub fn standardise_seeded<S, F>(
-        &self,
-        statistic: &S,
-        x: &[F],
-        y: &[F],
-        seed: u64,
-    ) -> Result<Standardised, UncertaintyError>
-    where
-        S: Statistic + ?Sized,
-        F: Float,
-    {
-        self.standardise(statistic, x, y, &mut seeded_rng(seed))
+    seeded! {
+        /// [`standardise`](Self::standardise) with a seed in place of the
+        /// generator, as [`test_seeded`](Self::test_seeded).
+        ///
+        /// # Errors
+        /// As [`standardise`](super::standardise).
+        ///
+        /// # Complexity
+        /// As [`permutation_test`].
+        ///
+        /// # Examples
+        /// ```
+        /// use adaptive_comp_metrics::uncertainty::{Permutations, Spearman};
+        /// let x = [1.0, 2.0, 3.0, 4.0, 5.0];
+        /// let s = Permutations::new(100).standardise_seeded(&Spearman, &x, &x, 3)?;
+        /// assert!((s.z - 2.0).abs() < 1e-12); // ρ = 1, exact null SD 1/√4
+        /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
+        /// ```
+        pub fn standardise_seeded<S, F>(&self, statistic: &S, x: &[F], y: &[F])
+            -> Standardised = Self::standardise
+            where { S: Statistic + ?Sized, F: Float }
     }
 
-    /// Hands the permuted values `S(a, b∘π_k)` to `sink` in index order;
-    /// the first failing permutation (by index) stops the run.
+    /// Hands the permuted values `S(a, b∘π_k)` of the prepared data (a, b)
+    /// for the permutations `k` in `range` to `sink` in index order; the
+    /// first failing permutation (by index) stops the run.
     fn stream<S: Statistic + ?Sized>(
-        &self,
-        statistic: &S,
-        a: &[f64],
-        b: &[f64],
-        seed: u64,
-        sink: impl FnMut(f64),
-    ) -> Result<(), UncertaintyError> {
-        self.stream_in(0..self.permutations, statistic, a, b, seed, sink)
-    }
-
-    /// [`stream`](Self::stream) for the permutations of `range` only.
-    fn stream_in<S: Statistic + ?Sized>(
         &self,
         range: Range<usize>,
         statistic: &S,
-        a: &[f64],
-        b: &[f64],
+        prepared: &Prepared,
         seed: u64,
         sink: impl FnMut(f64),
     ) -> Result<(), UncertaintyError> {
+        let (a, b) = (&prepared.x, &prepared.y);
         engine::for_each(
             range,
             seed,
@@ -662,6 +583,20 @@ impl Permutations {
             replicate_sink("permutation", sink),
         )
     }
+}
+
+/// The data checked and prepared ([`Statistic::prepare`]) and the
+/// statistic's value on them: what a permutation run permutes and compares
+/// with.
+fn observe<S: Statistic + ?Sized, F: Float>(
+    statistic: &S,
+    x: &[F],
+    y: &[F],
+) -> Result<(Prepared, f64), UncertaintyError> {
+    let (x, y) = to_f64_pair(x, y)?;
+    let prepared = statistic.prepare(&x, &y)?;
+    let value = finite(statistic.value_prepared(&prepared.x, &prepared.y))?;
+    Ok((prepared, value))
 }
 
 /// A sink for [`engine::for_each`] that passes values on and turns the

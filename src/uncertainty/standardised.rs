@@ -1,7 +1,7 @@
 //! Monte-Carlo null moments (Γ̄, V, V_ℓ) of ρ_w and τ_w for the standardised
 //! scale, to a standard error the caller sets, with control variates.
 
-use super::{Threads, UncertaintyError, engine, seeded_rng};
+use super::{Threads, UncertaintyError, engine};
 use crate::correlation::error::CorrelationError;
 use crate::correlation::standardised::kernel::{CONTROLS, Item, NullKernel, Sample};
 use crate::correlation::standardised::{
@@ -99,6 +99,44 @@ impl Default for GammaMonteCarlo {
     }
 }
 
+/// A standardised coefficient of [`GammaMonteCarlo`] and its seeded twin:
+/// `raw` of the data's ranks and weights, on the standardised scale of the
+/// permutation null of the data themselves (the second input's ranks
+/// permuted, both tie patterns kept). ρ_w and τ_w are defined alike.
+macro_rules! standardised {
+    (
+        $(#[$doc:meta])*
+        pub fn $name:ident -> $out:ident = $coefficient:ident, $raw:path;
+        $(#[$seeded_doc:meta])*
+        pub fn $seeded:ident;
+    ) => {
+        $(#[$doc])*
+        pub fn $name<W: Weigher + Sync, F: Float, R: Rng + ?Sized>(
+            &self,
+            config: &TopWeighted<W>,
+            x: &[F],
+            y: &[F],
+            rng: &mut R,
+        ) -> Result<$out, UncertaintyError> {
+            self.check()?;
+            let (a, b, w) = config.ranks_and_weights(x, y)?;
+            let value = $raw(&a, &b, &w)?;
+            let kernel = null_kernel(config, Coefficient::$coefficient, &a, &b)?;
+            let map = Standardiser::new(self.run(&kernel, rng.random())?)?;
+            let ties = crate::correlation::standardised::has_ties(&a)
+                || crate::correlation::standardised::has_ties(&b);
+            Ok($out::new(value, &map, ties)?)
+        }
+
+        seeded! {
+            $(#[$seeded_doc])*
+            pub fn $seeded<W, F>(&self, config: &TopWeighted<W>, x: &[F], y: &[F])
+                -> $out = Self::$name
+                where { W: Weigher + Sync, F: Float }
+        }
+    };
+}
+
 impl GammaMonteCarlo {
     /// The default target: standard error of Γ̄ at most 10⁻⁴.
     pub const DEFAULT_STANDARD_ERROR: f64 = 1e-4;
@@ -172,21 +210,14 @@ impl GammaMonteCarlo {
     /// assert!(m.mean.value.abs() < 0.01); // one-sided weights: mean 0 by symmetry
     /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
     /// ```
-    pub fn moments<W, R>(
+    pub fn moments<W: Weigher + Sync, R: Rng + ?Sized>(
         &self,
         config: &TopWeighted<W>,
         coefficient: Coefficient,
         n: usize,
         rng: &mut R,
-    ) -> Result<GammaMoments, UncertaintyError>
-    where
-        W: Weigher + Sync,
-        R: Rng + ?Sized,
-    {
+    ) -> Result<GammaMoments, UncertaintyError> {
         self.check()?;
-        if n < 3 {
-            return Err(StandardisedError::TooFewItems { needed: 3, got: n }.into());
-        }
         if n > Self::MAX_ITEMS {
             return Err(UncertaintyError::TooLarge {
                 quantity: "items",
@@ -194,12 +225,8 @@ impl GammaMonteCarlo {
                 limit: Self::MAX_ITEMS as u64,
             });
         }
-        let kernel = NullKernel::untied(
-            n,
-            config.weighting_function(),
-            config.weighting_scheme(),
-            coefficient,
-        )?;
+        let ranks: Vec<f64> = (1..=n).map(|r| r as f64).collect();
+        let kernel = null_kernel(config, coefficient, &ranks, &ranks)?;
         self.run(&kernel, rng.random())
     }
 
@@ -226,289 +253,168 @@ impl GammaMonteCarlo {
     /// assert!(m.mean.value < 0.0);
     /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
     /// ```
-    pub fn moments_of<W, F, R>(
+    pub fn moments_of<W: Weigher + Sync, F: Float, R: Rng + ?Sized>(
         &self,
         config: &TopWeighted<W>,
         coefficient: Coefficient,
         x: &[F],
         y: &[F],
         rng: &mut R,
-    ) -> Result<GammaMoments, UncertaintyError>
-    where
-        W: Weigher + Sync,
-        F: Float,
-        R: Rng + ?Sized,
-    {
+    ) -> Result<GammaMoments, UncertaintyError> {
         self.check()?;
         let (a, b, _) = config.ranks_and_weights(x, y)?;
-        self.moments_of_ranks(config, coefficient, &a, &b, rng)
-    }
-
-    fn moments_of_ranks<W, R>(
-        &self,
-        config: &TopWeighted<W>,
-        coefficient: Coefficient,
-        a: &[f64],
-        b: &[f64],
-        rng: &mut R,
-    ) -> Result<GammaMoments, UncertaintyError>
-    where
-        W: Weigher + Sync,
-        R: Rng + ?Sized,
-    {
-        if a.len() < 3 {
-            return Err(StandardisedError::TooFewItems {
-                needed: 3,
-                got: a.len(),
-            }
-            .into());
-        }
-        let kernel = NullKernel::new(
-            a,
-            b,
-            config.weighting_function(),
-            config.weighting_scheme(),
-            coefficient,
-        )?;
+        let kernel = null_kernel(config, coefficient, &a, &b)?;
         self.run(&kernel, rng.random())
     }
 
-    /// ρ_w on the standardised scale against the permutation null of the
-    /// data themselves (ties kept), by Monte Carlo.
-    ///
-    /// # Errors
-    /// As [`moments_of`](Self::moments_of).
-    ///
-    /// # Complexity
-    /// As [`moments_of`](Self::moments_of).
-    ///
-    /// # Examples
-    /// ```
-    /// use adaptive_comp_metrics::uncertainty::GammaMonteCarlo;
-    /// use adaptive_comp_metrics::TopWeighted;
-    /// use rand::SeedableRng;
-    /// let human = [5.0, 5.0, 4.0, 3.0, 3.0, 3.0, 2.0, 1.0, 1.0, 0.0];
-    /// let model = [0.9, 0.7, 0.8, 0.1, 0.4, 0.3, 0.5, 0.2, 0.0, 0.6];
-    /// let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(2);
-    /// let s = GammaMonteCarlo::new().standard_error(1e-3)
-    ///     .rho_standardised(&TopWeighted::new(), &human, &model, &mut rng)?;
-    /// assert!(s.ties && s.value > 0.0);
-    /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
-    /// ```
-    pub fn rho_standardised<W, F, R>(
-        &self,
-        config: &TopWeighted<W>,
-        x: &[F],
-        y: &[F],
-        rng: &mut R,
-    ) -> Result<StandardisedRho, UncertaintyError>
-    where
-        W: Weigher + Sync,
-        F: Float,
-        R: Rng + ?Sized,
-    {
-        let rho_w = crate::correlation::weighted::rho_w_normalised;
-        let (rho, map, ties) = self.standardise(config, Coefficient::Rho, x, y, rng, rho_w)?;
-        Ok(StandardisedRho::new(rho, &map, ties)?)
+    standardised! {
+        /// ρ_w on the standardised scale against the permutation null of the
+        /// data themselves (ties kept), by Monte Carlo.
+        ///
+        /// # Errors
+        /// As [`moments_of`](Self::moments_of).
+        ///
+        /// # Complexity
+        /// As [`moments_of`](Self::moments_of).
+        ///
+        /// # Examples
+        /// ```
+        /// use adaptive_comp_metrics::uncertainty::GammaMonteCarlo;
+        /// use adaptive_comp_metrics::TopWeighted;
+        /// use rand::SeedableRng;
+        /// let human = [5.0, 5.0, 4.0, 3.0, 3.0, 3.0, 2.0, 1.0, 1.0, 0.0];
+        /// let model = [0.9, 0.7, 0.8, 0.1, 0.4, 0.3, 0.5, 0.2, 0.0, 0.6];
+        /// let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(2);
+        /// let s = GammaMonteCarlo::new().standard_error(1e-3)
+        ///     .rho_standardised(&TopWeighted::new(), &human, &model, &mut rng)?;
+        /// assert!(s.ties && s.value > 0.0);
+        /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
+        /// ```
+        pub fn rho_standardised -> StandardisedRho = Rho, crate::correlation::weighted::rho_w_normalised;
+        /// [`rho_standardised`](Self::rho_standardised) with a seed in place of
+        /// the generator, as [`moments_seeded`](Self::moments_seeded).
+        ///
+        /// # Errors
+        /// As [`moments_of`](Self::moments_of).
+        ///
+        /// # Complexity
+        /// As [`moments_of`](Self::moments_of).
+        ///
+        /// # Examples
+        /// ```
+        /// use adaptive_comp_metrics::uncertainty::GammaMonteCarlo;
+        /// use adaptive_comp_metrics::TopWeighted;
+        /// let human = [5.0, 5.0, 4.0, 3.0, 3.0, 3.0, 2.0, 1.0, 1.0, 0.0];
+        /// let model = [0.9, 0.7, 0.8, 0.1, 0.4, 0.3, 0.5, 0.2, 0.0, 0.6];
+        /// let s = GammaMonteCarlo::new().standard_error(1e-3)
+        ///     .rho_standardised_seeded(&TopWeighted::new(), &human, &model, 2)?;
+        /// assert!(s.ties && s.value > 0.0);
+        /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
+        /// ```
+        pub fn rho_standardised_seeded;
     }
 
-    /// τ_w on the standardised scale against the permutation null of the
-    /// data themselves; see [`rho_standardised`](Self::rho_standardised).
-    ///
-    /// # Errors
-    /// As [`moments_of`](Self::moments_of).
-    ///
-    /// # Complexity
-    /// As [`moments_of`](Self::moments_of).
-    ///
-    /// # Examples
-    /// ```
-    /// use adaptive_comp_metrics::uncertainty::GammaMonteCarlo;
-    /// use adaptive_comp_metrics::TopWeighted;
-    /// use rand::SeedableRng;
-    /// let x: Vec<f64> = (0..40).map(f64::from).collect();
-    /// let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
-    /// let s = GammaMonteCarlo::new().standard_error(1e-3)
-    ///     .tau_standardised(&TopWeighted::new(), &x, &x, &mut rng)?;
-    /// assert_eq!(s.value, 1.0);
-    /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
-    /// ```
-    pub fn tau_standardised<W, F, R>(
-        &self,
-        config: &TopWeighted<W>,
-        x: &[F],
-        y: &[F],
-        rng: &mut R,
-    ) -> Result<StandardisedTau, UncertaintyError>
-    where
-        W: Weigher + Sync,
-        F: Float,
-        R: Rng + ?Sized,
-    {
-        let tau_w = crate::correlation::weighted::tau_w_normalised;
-        let (tau, map, ties) = self.standardise(config, Coefficient::Tau, x, y, rng, tau_w)?;
-        Ok(StandardisedTau::new(tau, &map, ties)?)
+    standardised! {
+        /// τ_w on the standardised scale against the permutation null of the
+        /// data themselves; see [`rho_standardised`](Self::rho_standardised).
+        ///
+        /// # Errors
+        /// As [`moments_of`](Self::moments_of).
+        ///
+        /// # Complexity
+        /// As [`moments_of`](Self::moments_of).
+        ///
+        /// # Examples
+        /// ```
+        /// use adaptive_comp_metrics::uncertainty::GammaMonteCarlo;
+        /// use adaptive_comp_metrics::TopWeighted;
+        /// use rand::SeedableRng;
+        /// let x: Vec<f64> = (0..40).map(f64::from).collect();
+        /// let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+        /// let s = GammaMonteCarlo::new().standard_error(1e-3)
+        ///     .tau_standardised(&TopWeighted::new(), &x, &x, &mut rng)?;
+        /// assert_eq!(s.value, 1.0);
+        /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
+        /// ```
+        pub fn tau_standardised -> StandardisedTau = Tau, crate::correlation::weighted::tau_w_normalised;
+        /// [`tau_standardised`](Self::tau_standardised) with a seed in place of
+        /// the generator, as [`moments_seeded`](Self::moments_seeded).
+        ///
+        /// # Errors
+        /// As [`moments_of`](Self::moments_of).
+        ///
+        /// # Complexity
+        /// As [`moments_of`](Self::moments_of).
+        ///
+        /// # Examples
+        /// ```
+        /// use adaptive_comp_metrics::uncertainty::GammaMonteCarlo;
+        /// use adaptive_comp_metrics::TopWeighted;
+        /// let x: Vec<f64> = (0..40).map(f64::from).collect();
+        /// let s = GammaMonteCarlo::new().standard_error(1e-3)
+        ///     .tau_standardised_seeded(&TopWeighted::new(), &x, &x, 3)?;
+        /// assert_eq!(s.value, 1.0);
+        /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
+        /// ```
+        pub fn tau_standardised_seeded;
     }
 
-    /// What both standardised coefficients need: the raw coefficient
-    /// (`raw` of the ranks and weights), the map of the data's permutation
-    /// null and whether either ranking has ties.
-    fn standardise<W, F, R, T>(
-        &self,
-        config: &TopWeighted<W>,
-        coefficient: Coefficient,
-        x: &[F],
-        y: &[F],
-        rng: &mut R,
-        raw: impl FnOnce(&[f64], &[f64], &[f64]) -> Result<T, CorrelationError>,
-    ) -> Result<(T, Standardiser, bool), UncertaintyError>
-    where
-        W: Weigher + Sync,
-        F: Float,
-        R: Rng + ?Sized,
-    {
-        self.check()?;
-        let (a, b, w) = config.ranks_and_weights(x, y)?;
-        let value = raw(&a, &b, &w)?;
-        let moments = self.moments_of_ranks(config, coefficient, &a, &b, rng)?;
-        let ties = crate::correlation::standardised::has_ties(&a)
-            || crate::correlation::standardised::has_ties(&b);
-        Ok((value, Standardiser::new(moments)?, ties))
+    seeded! {
+        /// [`moments`](Self::moments) with a seed in place of the generator:
+        /// the permutations come from a ChaCha8 generator seeded by `seed`, the
+        /// same in every release and on any number of threads (see [Random
+        /// numbers and seeds](crate#random-numbers-and-seeds)).
+        ///
+        /// # Errors
+        /// As [`moments`](Self::moments).
+        ///
+        /// # Complexity
+        /// As [`moments`](Self::moments).
+        ///
+        /// # Examples
+        /// ```
+        /// use adaptive_comp_metrics::uncertainty::GammaMonteCarlo;
+        /// use adaptive_comp_metrics::{Coefficient, Scheme, TopWeighted};
+        /// let gold = TopWeighted::new().scheme(Scheme::First);
+        /// let m = GammaMonteCarlo::new().standard_error(2e-3).moments_seeded(&gold, Coefficient::Tau, 60, 1)?;
+        /// assert!(m.mean.value.abs() < 0.01); // one-sided weights: mean 0 by symmetry
+        /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
+        /// ```
+        pub fn moments_seeded<W>(&self, config: &TopWeighted<W>, coefficient: Coefficient, n: usize)
+            -> GammaMoments = Self::moments
+            where { W: Weigher + Sync }
     }
 
-    /// [`moments`](Self::moments) with a seed in place of the generator:
-    /// the permutations come from a ChaCha8 generator seeded by `seed`, the
-    /// same in every release and on any number of threads (see [Random
-    /// numbers and seeds](crate#random-numbers-and-seeds)).
-    ///
-    /// # Errors
-    /// As [`moments`](Self::moments).
-    ///
-    /// # Complexity
-    /// As [`moments`](Self::moments).
-    ///
-    /// # Examples
-    /// ```
-    /// use adaptive_comp_metrics::uncertainty::GammaMonteCarlo;
-    /// use adaptive_comp_metrics::{Coefficient, Scheme, TopWeighted};
-    /// let gold = TopWeighted::new().scheme(Scheme::First);
-    /// let m = GammaMonteCarlo::new().standard_error(2e-3).moments_seeded(&gold, Coefficient::Tau, 60, 1)?;
-    /// assert!(m.mean.value.abs() < 0.01); // one-sided weights: mean 0 by symmetry
-    /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
-    /// ```
-    pub fn moments_seeded<W>(
-        &self,
-        config: &TopWeighted<W>,
-        coefficient: Coefficient,
-        n: usize,
-        seed: u64,
-    ) -> Result<GammaMoments, UncertaintyError>
-    where
-        W: Weigher + Sync,
-    {
-        self.moments(config, coefficient, n, &mut seeded_rng(seed))
-    }
-
-    /// [`moments_of`](Self::moments_of) with a seed in place of the
-    /// generator, as [`moments_seeded`](Self::moments_seeded).
-    ///
-    /// # Errors
-    /// As [`moments_of`](Self::moments_of).
-    ///
-    /// # Complexity
-    /// As [`moments_of`](Self::moments_of).
-    ///
-    /// # Examples
-    /// ```
-    /// use adaptive_comp_metrics::uncertainty::GammaMonteCarlo;
-    /// use adaptive_comp_metrics::{Coefficient, TopWeighted};
-    /// let human = [5.0, 5.0, 4.0, 3.0, 3.0, 3.0, 2.0, 1.0, 1.0, 0.0];
-    /// let model = [0.9, 0.7, 0.8, 0.1, 0.4, 0.3, 0.5, 0.2, 0.0, 0.6];
-    /// let m = GammaMonteCarlo::new().standard_error(1e-3)
-    ///     .moments_of_seeded(&TopWeighted::new(), Coefficient::Rho, &human, &model, 2)?;
-    /// assert!(m.mean.value < 0.0);
-    /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
-    /// ```
-    pub fn moments_of_seeded<W, F>(
-        &self,
-        config: &TopWeighted<W>,
-        coefficient: Coefficient,
-        x: &[F],
-        y: &[F],
-        seed: u64,
-    ) -> Result<GammaMoments, UncertaintyError>
-    where
-        W: Weigher + Sync,
-        F: Float,
-    {
-        self.moments_of(config, coefficient, x, y, &mut seeded_rng(seed))
-    }
-
-    /// [`rho_standardised`](Self::rho_standardised) with a seed in place of
-    /// the generator, as [`moments_seeded`](Self::moments_seeded).
-    ///
-    /// # Errors
-    /// As [`moments_of`](Self::moments_of).
-    ///
-    /// # Complexity
-    /// As [`moments_of`](Self::moments_of).
-    ///
-    /// # Examples
-    /// ```
-    /// use adaptive_comp_metrics::uncertainty::GammaMonteCarlo;
-    /// use adaptive_comp_metrics::TopWeighted;
-    /// let human = [5.0, 5.0, 4.0, 3.0, 3.0, 3.0, 2.0, 1.0, 1.0, 0.0];
-    /// let model = [0.9, 0.7, 0.8, 0.1, 0.4, 0.3, 0.5, 0.2, 0.0, 0.6];
-    /// let s = GammaMonteCarlo::new().standard_error(1e-3)
-    ///     .rho_standardised_seeded(&TopWeighted::new(), &human, &model, 2)?;
-    /// assert!(s.ties && s.value > 0.0);
-    /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
-    /// ```
-    pub fn rho_standardised_seeded<W, F>(
-        &self,
-        config: &TopWeighted<W>,
-        x: &[F],
-        y: &[F],
-        seed: u64,
-    ) -> Result<StandardisedRho, UncertaintyError>
-    where
-        W: Weigher + Sync,
-        F: Float,
-    {
-        self.rho_standardised(config, x, y, &mut seeded_rng(seed))
-    }
-
-    /// [`tau_standardised`](Self::tau_standardised) with a seed in place of
-    /// the generator, as [`moments_seeded`](Self::moments_seeded).
-    ///
-    /// # Errors
-    /// As [`moments_of`](Self::moments_of).
-    ///
-    /// # Complexity
-    /// As [`moments_of`](Self::moments_of).
-    ///
-    /// # Examples
-    /// ```
-    /// use adaptive_comp_metrics::uncertainty::GammaMonteCarlo;
-    /// use adaptive_comp_metrics::TopWeighted;
-    /// let x: Vec<f64> = (0..40).map(f64::from).collect();
-    /// let s = GammaMonteCarlo::new().standard_error(1e-3)
-    ///     .tau_standardised_seeded(&TopWeighted::new(), &x, &x, 3)?;
-    /// assert_eq!(s.value, 1.0);
-    /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
-    /// ```
-    pub fn tau_standardised_seeded<W, F>(
-        &self,
-        config: &TopWeighted<W>,
-        x: &[F],
-        y: &[F],
-        seed: u64,
-    ) -> Result<StandardisedTau, UncertaintyError>
-    where
-        W: Weigher + Sync,
-        F: Float,
-    {
-        self.tau_standardised(config, x, y, &mut seeded_rng(seed))
+    seeded! {
+        /// [`moments_of`](Self::moments_of) with a seed in place of the
+        /// generator, as [`moments_seeded`](Self::moments_seeded).
+        ///
+        /// # Errors
+        /// As [`moments_of`](Self::moments_of).
+        ///
+        /// # Complexity
+        /// As [`moments_of`](Self::moments_of).
+        ///
+        /// # Examples
+        /// ```
+        /// use adaptive_comp_metrics::uncertainty::GammaMonteCarlo;
+        /// use adaptive_comp_metrics::{Coefficient, TopWeighted};
+        /// let human = [5.0, 5.0, 4.0, 3.0, 3.0, 3.0, 2.0, 1.0, 1.0, 0.0];
+        /// let model = [0.9, 0.7, 0.8, 0.1, 0.4, 0.3, 0.5, 0.2, 0.0, 0.6];
+        /// let m = GammaMonteCarlo::new().standard_error(1e-3)
+        ///     .moments_of_seeded(&TopWeighted::new(), Coefficient::Rho, &human, &model, 2)?;
+        /// assert!(m.mean.value < 0.0);
+        /// # Ok::<(), adaptive_comp_metrics::uncertainty::UncertaintyError>(())
+        /// ```
+        pub fn moments_of_seeded<W, F>(
+            &self,
+            config: &TopWeighted<W>,
+            coefficient: Coefficient,
+            x: &[F],
+            y: &[F],
+        )
+            -> GammaMoments = Self::moments_of
+            where { W: Weigher + Sync, F: Float }
     }
 
     fn check(&self) -> Result<(), StandardisedError> {
@@ -624,6 +530,31 @@ impl GammaMonteCarlo {
             },
         )
     }
+}
+
+/// The permutation null of the ranks `a` (kept) and `b` (permuted) under
+/// `config`'s weights: [`StandardisedError::TooFewItems`] for fewer than 3
+/// items.
+fn null_kernel<W: Weigher>(
+    config: &TopWeighted<W>,
+    coefficient: Coefficient,
+    a: &[f64],
+    b: &[f64],
+) -> Result<NullKernel, UncertaintyError> {
+    if a.len() < 3 {
+        return Err(StandardisedError::TooFewItems {
+            needed: 3,
+            got: a.len(),
+        }
+        .into());
+    }
+    Ok(NullKernel::new(
+        a,
+        b,
+        config.weighting_function(),
+        config.weighting_scheme(),
+        coefficient,
+    )?)
 }
 
 /// Running sums of one Monte-Carlo run, about a centre c, with values
@@ -831,13 +762,7 @@ impl Regression {
             r.scale.push(sk);
         }
         r.used = r.index.len();
-        let rhs: Vec<f64> = r
-            .index
-            .iter()
-            .zip(&r.scale)
-            .map(|(&k, s)| sxy[k] / s)
-            .collect();
-        let z = r.forward(&rhs);
+        let z = r.forward(&r.scaled(sxy));
         let b = r.backward(&z);
         for ((&k, s), bk) in r.index.iter().zip(&r.scale).zip(b) {
             r.beta[k] = bk / s;
@@ -864,14 +789,17 @@ impl Regression {
         b
     }
 
-    /// vᵀ S_xx⁻¹ v over the used controls.
-    fn quadratic_form(&self, v: &[f64; CONTROLS]) -> f64 {
-        let scaled: Vec<f64> = self
-            .index
+    /// The used controls' components of `v`, each over its scale √S_kk.
+    fn scaled(&self, v: &[f64; CONTROLS]) -> Vec<f64> {
+        self.index
             .iter()
             .zip(&self.scale)
             .map(|(&k, s)| v[k] / s)
-            .collect();
-        self.forward(&scaled).iter().map(|z| z * z).sum()
+            .collect()
+    }
+
+    /// vᵀ S_xx⁻¹ v over the used controls.
+    fn quadratic_form(&self, v: &[f64; CONTROLS]) -> f64 {
+        self.forward(&self.scaled(v)).iter().map(|z| z * z).sum()
     }
 }

@@ -43,54 +43,49 @@ impl fmt::Display for Unknown {
     }
 }
 
-/// A header line, then one line per coefficient (and, when computed, one
-/// per bootstrap interval):
-///
-/// ```text
-/// "toy-ws": 6 pairs, 3 found (OOV ratio 0.5000); unknown pairs dropped; 3 scored
-/// Pearson's r = 0.9912 (n = 3, t = 7.4833, two-sided p = 0.0846)
-/// Spearman's ρ = 1.0000 (n = 3, t = inf, two-sided p = 0.0000)
-/// Kendall's τ-b = …
-/// ρ_w = 1.0000 (n = 3, effective n = 2.6)
-/// τ_w: undefined (…)
-/// standardised ρ_w = 1.0000 (0 = what unrelated rankings give on average; raw ρ_w = 1.0000, …)
-/// standardised τ_w: undefined (…)
-/// ```
-impl fmt::Display for Report {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let d = precision(f);
-        write!(
-            f,
-            "{:?}: {}, {} found (OOV ratio {:.d$}); {}",
-            self.benchmark,
-            Count(self.pairs as u64, "pair"),
-            self.found,
-            self.oov_ratio(),
-            self.unknown
-        )?;
-        if let (Unknown::Mean, Some(v)) = (self.unknown, self.imputed) {
-            write!(f, " {v:.d$}")?;
-        } else if self.unknown == Unknown::Mean {
-            f.write_str(" (none found: 0)")?;
-        }
-        write!(f, "; {} scored", self.scored())?;
-        coefficient(f, "Pearson's r", &self.pearson, d)?;
-        coefficient(f, "Spearman's ρ", &self.spearman, d)?;
-        coefficient(f, "Kendall's τ-b", &self.kendall, d)?;
-        coefficient(f, "ρ_w", &self.rho_w, d)?;
-        coefficient(f, "τ_w", &self.tau_w, d)?;
-        coefficient(f, "standardised ρ_w", &self.rho_w_standardised, d)?;
-        coefficient(f, "standardised τ_w", &self.tau_w_standardised, d)?;
-        #[cfg(feature = "uncertainty")]
-        if let Some(i) = &self.intervals {
-            write!(f, "\nbootstrap intervals:")?;
-            for line in format!("{i:.d$}").lines() {
-                write!(f, "\n  {line}")?;
-            }
-        }
-        Ok(())
+display_line!(
+    /// A header line, then one line per coefficient (and, when computed, one
+    /// per bootstrap interval):
+    ///
+    /// ```text
+    /// "toy-ws": 6 pairs, 3 found (OOV ratio 0.5000); unknown pairs dropped; 3 scored
+    /// Pearson's r = 0.9912 (n = 3, t = 7.4833, two-sided p = 0.0846)
+    /// Spearman's ρ = 1.0000 (n = 3, t = inf, two-sided p = 0.0000)
+    /// Kendall's τ-b = …
+    /// ρ_w = 1.0000 (n = 3, effective n = 2.6)
+    /// τ_w: undefined (…)
+    /// standardised ρ_w = 1.0000 (0 = what unrelated rankings give on average; raw ρ_w = 1.0000, …)
+    /// standardised τ_w: undefined (…)
+    /// ```
+    Report,
+    |self, d, f| "{:?}: {}, {} found (OOV ratio {:.d$}); {}",
+    self.benchmark,
+    Count(self.pairs as u64, "pair"),
+    self.found,
+    self.oov_ratio(),
+    self.unknown;
+    if let (Unknown::Mean, Some(v)) = (self.unknown, self.imputed) {
+        write!(f, " {v:.d$}")?;
+    } else if self.unknown == Unknown::Mean {
+        f.write_str(" (none found: 0)")?;
     }
-}
+    write!(f, "; {} scored", self.scored())?;
+    coefficient(f, "Pearson's r", &self.pearson, d)?;
+    coefficient(f, "Spearman's ρ", &self.spearman, d)?;
+    coefficient(f, "Kendall's τ-b", &self.kendall, d)?;
+    coefficient(f, "ρ_w", &self.rho_w, d)?;
+    coefficient(f, "τ_w", &self.tau_w, d)?;
+    coefficient(f, "standardised ρ_w", &self.rho_w_standardised, d)?;
+    coefficient(f, "standardised τ_w", &self.tau_w_standardised, d)?;
+    #[cfg(feature = "uncertainty")]
+    if let Some(i) = &self.intervals {
+        write!(f, "\nbootstrap intervals:")?;
+        for line in format!("{i:.d$}").lines() {
+            write!(f, "\n  {line}")?;
+        }
+    }
+    Ok(())
+);
 
 /// One line per coefficient:
 ///

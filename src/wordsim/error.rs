@@ -5,119 +5,101 @@ use thiserror::Error;
 use crate::correlation::error::CorrelationError;
 use crate::embedding::EmbeddingError;
 
-/// Everything that can go wrong when reading a benchmark, evaluating a model
-/// or comparing two.
-///
-/// Each variant says *what* was wrong and *where* (the 1-based line of a
-/// benchmark file, the pair, the parameter). Messages are lowercase without
-/// a trailing period. New variants may be added in minor releases.
-#[derive(Debug, Clone, PartialEq, Error)]
-#[non_exhaustive]
-pub enum WordsimError {
-    /// A line of a word-pair file is malformed.
-    #[error("benchmark line {line}: {problem}")]
-    Line {
-        /// 1-based line number.
-        line: usize,
-        /// What is wrong with it.
-        problem: PairProblem,
-    },
-    /// Reading the benchmark failed.
-    #[error("i/o error at line {line}: {message}")]
-    Io {
-        /// 1-based line being read.
-        line: usize,
-        /// The kind of the I/O error.
-        kind: std::io::ErrorKind,
-        /// The I/O error's message.
-        message: String,
-    },
-    /// A benchmark without any word pair.
-    #[error("the benchmark has no word pair")]
-    Empty,
-    /// A pair given in memory is invalid (empty word, non-finite score).
-    #[error("pair {index}: {problem}")]
-    Pair {
-        /// 0-based index of the pair.
-        index: usize,
-        /// What is wrong with it.
-        problem: PairProblem,
-    },
-    /// The model returned a similarity that is NaN or infinite.
-    #[error("pair {index} ({word1}, {word2}): the model's similarity {value} is not finite")]
-    NonFiniteSimilarity {
-        /// 0-based index of the pair in the benchmark.
-        index: usize,
-        /// The first word.
-        word1: String,
-        /// The second word.
-        word2: String,
-        /// The value returned.
-        value: f64,
-    },
-    /// Two reports to compare are not about the same benchmark pairs.
-    #[error("the reports are not on the same benchmark: {reason}")]
-    DifferentBenchmarks {
-        /// What differs.
-        reason: &'static str,
-    },
-    /// A parameter is outside its domain.
-    #[error("invalid parameter {name}: {expected}")]
-    InvalidParameter {
-        /// The parameter.
-        name: &'static str,
-        /// What was expected of it.
-        expected: &'static str,
-    },
-    /// A benchmark file could not be read with the format chosen for it:
-    /// the error, the format tried and how it was chosen
-    /// ([`Detection::read`](super::Detection::read),
-    /// [`Benchmark::read_detected`](super::Benchmark::read_detected)).
-    #[error(
-        "{error} (read as {detection}; to read it another way pass another PairFormat to \
-         Benchmark::read, or let Benchmark::read_detected detect it)"
-    )]
-    Format {
-        /// The format tried and how it was chosen.
-        detection: super::Detection,
-        /// What went wrong reading with it ([`WordsimError::Line`] or
-        /// [`WordsimError::Empty`]).
-        error: Box<WordsimError>,
-    },
-    /// The format of a benchmark file cannot be detected from its content
-    /// ([`PairFormat::detect`](super::PairFormat::detect)).
-    #[error(
-        "benchmark line {line}: {problem}, so the layout cannot be detected; choose one \
-         (PairFormat::layout or PairFormat::columns with Benchmark::read)"
-    )]
-    Undetected {
-        /// 1-based line that no format fits.
-        line: usize,
-        /// What is wrong with it.
-        problem: DetectProblem,
-    },
-    /// Reading the vectors failed.
-    #[error(transparent)]
-    Vectors(#[from] EmbeddingError),
-    /// A correlation failed (too few pairs, a constant input, …).
-    #[error(transparent)]
-    Correlation(#[from] CorrelationError),
-    /// A bootstrap interval or paired test failed.
-    #[cfg(feature = "uncertainty")]
-    #[cfg_attr(docsrs, doc(cfg(feature = "uncertainty")))]
-    #[error(transparent)]
-    Uncertainty(#[from] crate::uncertainty::UncertaintyError),
+module_error! {
+    /// Everything that can go wrong when reading a benchmark, evaluating a model
+    /// or comparing two.
+    ///
+    /// Each variant says *what* was wrong and *where* (the 1-based line of a
+    /// benchmark file, the pair, the parameter). Messages are lowercase without
+    /// a trailing period. New variants may be added in minor releases.
+    #[derive(Debug, Clone, PartialEq, Error)]
+    #[non_exhaustive]
+    pub enum WordsimError {
+        shared {
+            /// A parameter is outside its domain.
+            InvalidParameter,
+            /// Reading the benchmark failed.
+            Io,
+        }
+        /// A line of a word-pair file is malformed.
+        #[error("benchmark line {line}: {problem}")]
+        Line {
+            /// 1-based line number.
+            line: usize,
+            /// What is wrong with it.
+            problem: PairProblem,
+        },
+        /// A benchmark without any word pair.
+        #[error("the benchmark has no word pair")]
+        Empty,
+        /// A pair given in memory is invalid (empty word, non-finite score).
+        #[error("pair {index}: {problem}")]
+        Pair {
+            /// 0-based index of the pair.
+            index: usize,
+            /// What is wrong with it.
+            problem: PairProblem,
+        },
+        /// The model returned a similarity that is NaN or infinite.
+        #[error("pair {index} ({word1}, {word2}): the model's similarity {value} is not finite")]
+        NonFiniteSimilarity {
+            /// 0-based index of the pair in the benchmark.
+            index: usize,
+            /// The first word.
+            word1: String,
+            /// The second word.
+            word2: String,
+            /// The value returned.
+            value: f64,
+        },
+        /// Two reports to compare are not about the same benchmark pairs.
+        #[error("the reports are not on the same benchmark: {reason}")]
+        DifferentBenchmarks {
+            /// What differs.
+            reason: &'static str,
+        },
+        /// A benchmark file could not be read with the format chosen for it:
+        /// the error, the format tried and how it was chosen
+        /// ([`Detection::read`](super::Detection::read),
+        /// [`Benchmark::read_detected`](super::Benchmark::read_detected)).
+        #[error(
+            "{error} (read as {detection}; to read it another way pass another PairFormat to \
+             Benchmark::read, or let Benchmark::read_detected detect it)"
+        )]
+        Format {
+            /// The format tried and how it was chosen.
+            detection: super::Detection,
+            /// What went wrong reading with it ([`WordsimError::Line`] or
+            /// [`WordsimError::Empty`]).
+            error: Box<WordsimError>,
+        },
+        /// The format of a benchmark file cannot be detected from its content
+        /// ([`PairFormat::detect`](super::PairFormat::detect)).
+        #[error(
+            "benchmark line {line}: {problem}, so the layout cannot be detected; choose one \
+             (PairFormat::layout or PairFormat::columns with Benchmark::read)"
+        )]
+        Undetected {
+            /// 1-based line that no format fits.
+            line: usize,
+            /// What is wrong with it.
+            problem: DetectProblem,
+        },
+        /// Reading the vectors failed.
+        #[error(transparent)]
+        Vectors(#[from] EmbeddingError),
+        /// A correlation failed (too few pairs, a constant input, …).
+        #[error(transparent)]
+        Correlation(#[from] CorrelationError),
+        /// A bootstrap interval or paired test failed.
+        #[cfg(feature = "uncertainty")]
+        #[cfg_attr(docsrs, doc(cfg(feature = "uncertainty")))]
+        #[error(transparent)]
+        Uncertainty(#[from] crate::uncertainty::UncertaintyError),
+    }
 }
 
 impl WordsimError {
-    pub(crate) fn io(line: usize, e: &std::io::Error) -> Self {
-        Self::Io {
-            line,
-            kind: e.kind(),
-            message: e.to_string(),
-        }
-    }
-
     /// The 1-based line of a file the error is about, if any (benchmark or
     /// text vector file).
     ///

@@ -70,18 +70,6 @@ pub(crate) struct NullKernel {
 }
 
 impl NullKernel {
-    /// Two untied rankings of `n` items.
-    #[cfg(feature = "uncertainty")]
-    pub(crate) fn untied<W: Weigher + ?Sized>(
-        n: usize,
-        weigher: &W,
-        scheme: Scheme,
-        coefficient: Coefficient,
-    ) -> Result<Self, CorrelationError> {
-        let ranks: Vec<f64> = (1..=n).map(|r| r as f64).collect();
-        Self::new(&ranks, &ranks, weigher, scheme, coefficient)
-    }
-
     /// Validated 1-based ranks `a` (kept fixed) and `b` (permuted), ties
     /// allowed.
     pub(crate) fn new<W: Weigher + ?Sized>(

@@ -129,17 +129,7 @@ pub(crate) fn information(fit: &Fit, data: &Comparisons) -> Result<Information> 
 impl State {
     /// The parameters of a fit, unclamped.
     fn from_fit_exact(f: &Fit, layout: &Layout) -> Self {
-        Self {
-            x: f.parameters(),
-            r: f.workers.iter().map(|w| w.reliability).collect(),
-            beta: f.workers.iter().map(|w| w.bias.unwrap_or(0.5)).collect(),
-            kappa: f
-                .workers
-                .iter()
-                .map(|w| w.careless_ties.unwrap_or(0.0))
-                .collect(),
-        }
-        .checked(layout)
+        Self::with_workers(f, f.parameters(), |r| r, 0.0).checked(layout)
     }
 
     fn checked(self, layout: &Layout) -> Self {
