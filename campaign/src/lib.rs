@@ -40,7 +40,7 @@ mod status;
 
 pub use status::{CampaignStatus, WorkerSummary};
 
-use adaptive_comp_metrics::ballot::{Campaign, TaskId};
+use adaptive_comp_metrics::ballot::{BallotError, Campaign, TaskId};
 use adaptive_comp_metrics::rand::SeedableRng;
 use adaptive_comp_metrics::rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
@@ -248,6 +248,64 @@ pub struct CampaignFile {
 }
 
 impl CampaignFile {
+    /// A new campaign's state, as `acm campaign init` makes it: `campaign`
+    /// with ballot 1 opened, its generators ChaCha8 seeded with
+    /// `seed_from_u64(seed)` on [`BALLOT_STREAM`] and [`LAYOUT_STREAM`] and
+    /// their positions recorded; no price, the columns `id` and `text`, no
+    /// page texts (set those fields after, if others).
+    ///
+    /// # Errors
+    /// The library's refusal to open ballot 1 (a ballot is open already).
+    ///
+    /// # Complexity
+    /// That of [`Campaign::open_ballot`].
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::ballot::{BallotConfig, Campaign, LayoutOptions, Scheduler};
+    /// use adaptive_comp_metrics_campaign::{CampaignFile, Table};
+    /// let n = 4;
+    /// let config = BallotConfig::new(n, 2, 0.5, 2).unwrap();
+    /// let campaign = Campaign::new(Scheduler::new(config), vec![], LayoutOptions::plain()).unwrap();
+    /// let items = Table {
+    ///     ids: (0..n).map(|i| format!("p{i}")).collect(),
+    ///     texts: (0..n).map(|i| format!("item {i}")).collect(),
+    ///     extra: vec![vec![]; n],
+    ///     ..Table::default()
+    /// };
+    /// let file = CampaignFile::open("abcd1234".into(), 7, items, Table::default(), campaign).unwrap();
+    /// assert_eq!(file.campaign.open_ballot_number(), Some(1));
+    /// assert_eq!(CampaignFile::from_json(&file.to_json().unwrap()).unwrap().seed, 7);
+    /// ```
+    pub fn open(
+        tag: String,
+        seed: u64,
+        items: Table,
+        control_items: Table,
+        mut campaign: Campaign,
+    ) -> Result<Self, BallotError> {
+        let mut ballot_rng = ChaCha8Rng::seed_from_u64(seed);
+        ballot_rng.set_stream(BALLOT_STREAM);
+        let mut layout_rng = ChaCha8Rng::seed_from_u64(seed);
+        layout_rng.set_stream(LAYOUT_STREAM);
+        campaign.open_ballot(&mut ballot_rng, &mut layout_rng)?;
+        Ok(Self {
+            format: FORMAT.to_owned(),
+            version: VERSION,
+            tag,
+            seed,
+            ballot_rng: RngState::of(&ballot_rng),
+            layout_rng: RngState::of(&layout_rng),
+            price: None,
+            id_column: "id".to_owned(),
+            text_column: "text".to_owned(),
+            items,
+            control_items,
+            campaign,
+            page: None,
+        })
+    }
+
     /// Reads and checks a state document: its format and version, items
     /// that match the collection (the library checks the collection itself
     /// as it reads it), an alphanumeric tag, generator positions that are

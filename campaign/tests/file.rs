@@ -4,24 +4,14 @@
 use adaptive_comp_metrics::ballot::{
     BallotConfig, Campaign, ControlPair, LayoutOptions, Scheduler, TaskId, Vote,
 };
-use adaptive_comp_metrics::rand::SeedableRng;
-use adaptive_comp_metrics::rand_chacha::ChaCha8Rng;
-use adaptive_comp_metrics_campaign::{
-    BALLOT_STREAM, CampaignFile, FORMAT, LAYOUT_STREAM, Page, RngState, StateError, Table,
-    TaskIdError, VERSION,
-};
+use adaptive_comp_metrics_campaign::{CampaignFile, Page, StateError, Table, TaskIdError};
 
 fn file(page: Option<Page>) -> CampaignFile {
     let n = 8;
     let config = BallotConfig::new(n, 2, 0.5, 2).unwrap();
     let controls = vec![ControlPair::new(0, n, Vote::First).unwrap()];
     let layout = LayoutOptions::new(0.25, None).unwrap();
-    let mut campaign = Campaign::new(Scheduler::new(config), controls, layout).unwrap();
-    let mut b = ChaCha8Rng::seed_from_u64(5);
-    b.set_stream(BALLOT_STREAM);
-    let mut l = ChaCha8Rng::seed_from_u64(5);
-    l.set_stream(LAYOUT_STREAM);
-    campaign.open_ballot(&mut b, &mut l).unwrap();
+    let campaign = Campaign::new(Scheduler::new(config), controls, layout).unwrap();
     let table = |k: usize, prefix: &str| Table {
         extra_columns: vec!["pos".into()],
         ids: (0..k).map(|i| format!("{prefix}{i}")).collect(),
@@ -29,19 +19,9 @@ fn file(page: Option<Page>) -> CampaignFile {
         extra: (0..k).map(|i| vec![format!("{}", i % 3)]).collect(),
     };
     CampaignFile {
-        format: FORMAT.into(),
-        version: VERSION,
-        tag: "1a2b3c4d".into(),
-        seed: 5,
-        ballot_rng: RngState::of(&b),
-        layout_rng: RngState::of(&l),
         price: Some(0.05),
-        id_column: "id".into(),
-        text_column: "text".into(),
-        items: table(n, "p"),
-        control_items: table(1, "c"),
-        campaign,
         page,
+        ..CampaignFile::open("1a2b3c4d".into(), 5, table(n, "p"), table(1, "c"), campaign).unwrap()
     }
 }
 

@@ -411,17 +411,54 @@ impl TrecEvaluator {
 }
 
 fn qrels_dict<'py>(py: Python<'py>, ids: &Ids, qrels: &Qrels) -> PyResult<Bound<'py, PyDict>> {
+    nested_dict(py, ids, qrels.queries(), |q| qrels.judgements(q))
+}
+
+/// `{query: {document: value}}` of `queries` in their order, each query's
+/// documents and values as `row` gives them (none: an empty dict).
+fn nested_dict<'py, 'a, V>(
+    py: Python<'py>,
+    ids: &Ids,
+    queries: &[u32],
+    row: impl Fn(u32) -> Option<(&'a [u32], &'a [V])>,
+) -> PyResult<Bound<'py, PyDict>>
+where
+    V: Copy + IntoPyObject<'py> + 'a,
+{
     let out = PyDict::new(py);
-    for &q in qrels.queries() {
+    for &q in queries {
         let docs = PyDict::new(py);
-        if let Some((ds, gs)) = qrels.judgements(q) {
-            for (&d, &g) in ds.iter().zip(gs) {
-                docs.set_item(ids.documents().name(d).unwrap_or_default(), g)?;
+        if let Some((ds, vs)) = row(q) {
+            for (&d, &v) in ds.iter().zip(vs) {
+                docs.set_item(ids.documents().name(d).unwrap_or_default(), v)?;
             }
         }
         out.set_item(ids.queries().name(q).unwrap_or_default(), docs)?;
     }
     Ok(out)
+}
+
+/// Reads `source` (a path or file object) with `read` and the reading
+/// `syntax`, into the dict `dict` makes of what it read.
+fn parse_to_dict<'py, T: Send>(
+    py: Python<'py>,
+    source: &Bound<'py, PyAny>,
+    syntax: &str,
+    read: impl FnOnce(
+        &mut dyn std::io::BufRead,
+        &mut Ids,
+        TrecSyntax,
+    ) -> Result<T, adaptive_comp_metrics::relevance::RelevanceError>
+    + Send,
+    dict: impl FnOnce(&Ids, &T) -> PyResult<Bound<'py, PyDict>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    guard(|| {
+        let syntax = self::syntax(syntax)?;
+        let source = Source::of(source)?;
+        let mut ids = Ids::new();
+        let read = source.read(py, |r| read(r, &mut ids, syntax))?;
+        dict(&ids, &read)
+    })
 }
 
 /// Reads a TREC qrels file (path or file object) into
@@ -434,13 +471,13 @@ pub fn parse_qrel<'py>(
     source: &Bound<'py, PyAny>,
     syntax: &str,
 ) -> PyResult<Bound<'py, PyDict>> {
-    guard(|| {
-        let syntax = self::syntax(syntax)?;
-        let source = Source::of(source)?;
-        let mut ids = Ids::new();
-        let qrels = source.read(py, |r| read_trec_qrels_with(r, &mut ids, syntax))?;
-        qrels_dict(py, &ids, &qrels)
-    })
+    parse_to_dict(
+        py,
+        source,
+        syntax,
+        |r, ids, syntax| read_trec_qrels_with(r, ids, syntax),
+        |ids, qrels| qrels_dict(py, ids, qrels),
+    )
 }
 
 /// Reads a TREC run (path or file object) into `{query: {document:
@@ -453,21 +490,11 @@ pub fn parse_run<'py>(
     source: &Bound<'py, PyAny>,
     syntax: &str,
 ) -> PyResult<Bound<'py, PyDict>> {
-    guard(|| {
-        let syntax = self::syntax(syntax)?;
-        let source = Source::of(source)?;
-        let mut ids = Ids::new();
-        let run = source.read(py, |r| read_trec_run_with(r, &mut ids, syntax))?;
-        let out = PyDict::new(py);
-        for &q in run.queries() {
-            let docs = PyDict::new(py);
-            if let Some((ds, ss)) = run.ranking(q) {
-                for (&d, &s) in ds.iter().zip(ss) {
-                    docs.set_item(ids.documents().name(d).unwrap_or_default(), s)?;
-                }
-            }
-            out.set_item(ids.queries().name(q).unwrap_or_default(), docs)?;
-        }
-        Ok(out)
-    })
+    parse_to_dict(
+        py,
+        source,
+        syntax,
+        |r, ids, syntax| read_trec_run_with(r, ids, syntax),
+        |ids, run| nested_dict(py, ids, run.queries(), |q| run.ranking(q)),
+    )
 }

@@ -3,7 +3,7 @@
 //! the decoding of a stored event. The pure parsers are [`crate::parse`]'s,
 //! the state's and task ids' are the campaign crate's.
 
-use adaptive_comp_metrics::ballot::ExclusionRule;
+use adaptive_comp_metrics::ballot::{BallotConfig, ExclusionRule};
 
 pub use crate::testing::{Ran, Step};
 
@@ -18,7 +18,10 @@ use crate::store::{EventColumns, decode_event};
 /// # Errors
 /// The first invariant broken.
 pub fn run_engine(seed: u64, quota: u8, rule: bool, steps: &[Step]) -> Result<Ran, String> {
-    let Some(file) = crate::testing::campaign(10, 2, 0.5, 3, 0.2, seed) else {
+    let Ok(config) = BallotConfig::new(10, 2, 0.5, 3) else {
+        return Ok(Ran::default());
+    };
+    let Some(file) = crate::testing::campaign(config, 0.2, seed) else {
         return Ok(Ran::default());
     };
     let policy = Policy {

@@ -152,13 +152,22 @@ pub(crate) enum RankingInfo {
     Failed { error: String },
 }
 
-/// One ranked item.
+/// An item's place in a ranking: what a row of the ranking and of the fit
+/// begins with.
 #[derive(Debug, Clone, Serialize)]
-pub(crate) struct RankedRow {
+pub(crate) struct RankedItem {
     pub(crate) rank: usize,
     pub(crate) id: String,
     pub(crate) text: String,
+    /// The ranking's score; the fit's log-strength, centred.
     pub(crate) score: f64,
+}
+
+/// One ranked item.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct RankedRow {
+    #[serde(flatten)]
+    pub(crate) item: RankedItem,
     pub(crate) last_ballot: usize,
 }
 
@@ -198,11 +207,8 @@ pub(crate) enum FittedInfo {
 /// One item of the fitted ranking.
 #[derive(Debug, Clone, Serialize)]
 pub(crate) struct FittedRow {
-    pub(crate) rank: usize,
-    pub(crate) id: String,
-    pub(crate) text: String,
-    /// Log-strength, centred.
-    pub(crate) score: f64,
+    #[serde(flatten)]
+    pub(crate) item: RankedItem,
     pub(crate) low: f64,
     pub(crate) high: f64,
     pub(crate) rank_low: usize,
@@ -271,15 +277,9 @@ impl Engine {
                     items: entries[..n]
                         .iter()
                         .enumerate()
-                        .map(|(i, it)| {
-                            let (id, text, _) = self.file.thing(it.item);
-                            RankedRow {
-                                rank: i + 1,
-                                id: id.to_owned(),
-                                text: text.to_owned(),
-                                score: it.score,
-                                last_ballot: it.last_ballot,
-                            }
+                        .map(|(i, it)| RankedRow {
+                            item: self.ranked_item(i + 1, it.item, it.score),
+                            last_ballot: it.last_ballot,
                         })
                         .collect(),
                 }
@@ -433,10 +433,6 @@ impl Engine {
                 };
             }
         };
-        let thing = |i: usize| {
-            let (id, text, _) = self.file.thing(i);
-            (id.to_owned(), text.to_owned())
-        };
         let n = top.unwrap_or(order.len()).min(order.len());
         FittedInfo::Ranked {
             votes: f.votes,
@@ -448,30 +444,40 @@ impl Engine {
             items: order[..n]
                 .iter()
                 .enumerate()
-                .map(|(r, &i)| {
-                    let (id, text) = thing(i);
-                    FittedRow {
-                        rank: r + 1,
-                        id,
-                        text,
-                        score: fit.scores[i],
-                        low: u.intervals[i][0],
-                        high: u.intervals[i][1],
-                        rank_low: u.rank_intervals[i][0],
-                        rank_high: u.rank_intervals[i][1],
-                        p_top_k: u.top_k_probability[i],
-                    }
+                .map(|(r, &i)| FittedRow {
+                    item: self.ranked_item(r + 1, i, fit.scores[i]),
+                    low: u.intervals[i][0],
+                    high: u.intervals[i][1],
+                    rank_low: u.rank_intervals[i][0],
+                    rank_high: u.rank_intervals[i][1],
+                    p_top_k: u.top_k_probability[i],
                 })
                 .collect(),
             settled: SettledInfo {
                 k: u.settled.k,
-                top: u.settled.top.iter().map(|&i| thing(i).0).collect(),
+                top: u
+                    .settled
+                    .top
+                    .iter()
+                    .map(|&i| self.file.thing(i).0.to_owned())
+                    .collect(),
                 probability: u.settled.probability,
                 target: u.settled.target,
                 settled: u.settled.settled,
                 largest_settled: u.settled.largest_settled,
                 further_comparisons: u.settled.further_comparisons,
             },
+        }
+    }
+
+    /// Item `i` at `rank` with `score`, its id and text looked up.
+    fn ranked_item(&self, rank: usize, i: usize, score: f64) -> RankedItem {
+        let (id, text, _) = self.file.thing(i);
+        RankedItem {
+            rank,
+            id: id.to_owned(),
+            text: text.to_owned(),
+            score,
         }
     }
 

@@ -1,12 +1,10 @@
-//! A small campaign for the engine's tests and the fuzz targets: `n` items,
-//! M, α, ballots, control pairs (item j beats item n − 1 − j) at a rate, ballot
+//! A small campaign for the engine's tests and the fuzz targets: a
+//! [`BallotConfig`] (`n` items, M, α, ballots), control pairs (item j beats item n − 1 − j) at a rate, ballot
 //! 1 open, as `acm campaign init` would make it.
 
 use adaptive_comp_metrics::ballot::{
     BallotConfig, Campaign, ControlPair, LayoutOptions, Scheduler, Vote,
 };
-use adaptive_comp_metrics::rand::SeedableRng;
-use adaptive_comp_metrics::rand_chacha::ChaCha8Rng;
 use std::collections::HashSet;
 
 use adaptive_comp_metrics::ballot::{TaskId, Unvoted};
@@ -14,18 +12,11 @@ use adaptive_comp_metrics::ballot::{TaskId, Unvoted};
 use crate::engine::{Accepted, Engine, Next, Policy, Tally};
 use crate::store::{Loaded, Op};
 
-use crate::state::{BALLOT_STREAM, CampaignFile, FORMAT, LAYOUT_STREAM, RngState, Table, VERSION};
+use crate::state::{CampaignFile, Table};
 
-/// The campaign; `None` for parameters the library refuses.
-pub(crate) fn campaign(
-    n: usize,
-    m: usize,
-    alpha: f64,
-    ballots: usize,
-    control_rate: f64,
-    seed: u64,
-) -> Option<CampaignFile> {
-    let config = BallotConfig::new(n, m, alpha, ballots).ok()?;
+/// The campaign of `config`; `None` for a control rate the library refuses.
+pub(crate) fn campaign(config: BallotConfig, control_rate: f64, seed: u64) -> Option<CampaignFile> {
+    let n = config.n_items();
     let controls: Vec<ControlPair> = if control_rate > 0.0 && n >= 2 {
         (0..3.min(n / 2))
             .filter_map(|j| ControlPair::new(j, n - 1 - j, Vote::First).ok())
@@ -34,32 +25,14 @@ pub(crate) fn campaign(
         Vec::new()
     };
     let layout = LayoutOptions::new(control_rate, None).ok()?;
-    let mut campaign = Campaign::new(Scheduler::new(config), controls, layout).ok()?;
-    let mut b = ChaCha8Rng::seed_from_u64(seed);
-    b.set_stream(BALLOT_STREAM);
-    let mut l = ChaCha8Rng::seed_from_u64(seed);
-    l.set_stream(LAYOUT_STREAM);
-    campaign.open_ballot(&mut b, &mut l).ok()?;
-    Some(CampaignFile {
-        format: FORMAT.into(),
-        version: VERSION,
-        tag: "abcd1234".into(),
-        seed,
-        ballot_rng: RngState::of(&b),
-        layout_rng: RngState::of(&l),
-        price: None,
-        id_column: "id".into(),
-        text_column: "text".into(),
-        items: Table {
-            extra_columns: vec![],
-            ids: (0..n).map(|i| format!("p{i}")).collect(),
-            texts: (0..n).map(|i| format!("item {i}")).collect(),
-            extra: vec![vec![]; n],
-        },
-        control_items: Table::default(),
-        campaign,
-        page: None,
-    })
+    let campaign = Campaign::new(Scheduler::new(config), controls, layout).ok()?;
+    let items = Table {
+        extra_columns: vec![],
+        ids: (0..n).map(|i| format!("p{i}")).collect(),
+        texts: (0..n).map(|i| format!("item {i}")).collect(),
+        extra: vec![vec![]; n],
+    };
+    CampaignFile::open("abcd1234".into(), seed, items, Table::default(), campaign).ok()
 }
 
 /// One step of a run of the engine (the fuzz target decodes them from

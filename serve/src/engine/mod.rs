@@ -36,10 +36,23 @@ use std::sync::Arc;
 use adaptive_comp_metrics::ballot::{
     Campaign, Exclusion, ExclusionRule, Outcome, Phase, RankedItem, Task, TaskId, Unvoted, Vote,
 };
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::state::CampaignFile;
 use crate::store::{self, Activity, Event, EventKind, Loaded, Op, WorkerRow};
+
+/// Queues a log line on an engine: its event, its fields as `json!` writes
+/// an object's (each value anything serde serialises), then its message as
+/// `format!` takes it.
+macro_rules! log_event {
+    ($engine:expr, $event:literal, {$($key:literal: $value:expr),* $(,)?}, $($message:tt)+) => {
+        $engine.logs.push($crate::engine::LogLine {
+            event: $event,
+            fields: vec![$(($key, serde_json::json!($value))),*],
+            message: format!($($message)+),
+        })
+    };
+}
 
 mod tally;
 pub(crate) use tally::{FIT_PRIOR_SD, FIT_WAIT_MS, Fitted};
@@ -259,14 +272,6 @@ pub(crate) struct Engine {
     pub(crate) transition: bool,
     ops: Vec<Op>,
     logs: Vec<LogLine>,
-}
-
-fn line(event: &'static str, fields: Vec<(&'static str, Value)>, message: String) -> LogLine {
-    LogLine {
-        event,
-        fields,
-        message,
-    }
 }
 
 fn pair_of(c: &Campaign, task: TaskId) -> Option<(bool, (u32, u32))> {
@@ -767,18 +772,8 @@ impl Engine {
             run.progress_step = step;
             let k = run.ballot;
             let total = run.comparisons;
-            self.logs.push(line(
-                "progress",
-                vec![
-                    ("ballot", json!(k)),
-                    ("votes", json!(voted)),
-                    ("comparisons", json!(total)),
-                ],
-                format!(
-                    "ballot {k}: {voted} of {total} comparisons voted ({}0%)",
-                    step
-                ),
-            ));
+            log_event!(self, "progress", {"ballot": k, "votes": voted, "comparisons": total},
+                "ballot {k}: {voted} of {total} comparisons voted ({step}0%)");
         }
     }
 
@@ -827,21 +822,12 @@ impl Engine {
     fn after_exclusions(&mut self, list: &[Exclusion], reason: &str, now: u64) {
         for ex in list {
             self.excluded.insert(ex.worker.clone());
-            self.logs.push(line(
-                "worker_excluded",
-                vec![
-                    ("worker", json!(ex.worker)),
-                    ("ballot", json!(ex.ballot)),
-                    ("controls", json!(ex.controls)),
-                    ("correct", json!(ex.correct)),
-                    ("discarded", json!(ex.discarded)),
-                    ("reason", json!(reason)),
-                ],
-                format!(
-                    "worker {} excluded in ballot {} ({reason}: {} of {} control answers right); {} answer(s) discarded",
-                    ex.worker, ex.ballot, ex.correct, ex.controls, ex.discarded
-                ),
-            ));
+            log_event!(self, "worker_excluded", {
+                    "worker": ex.worker, "ballot": ex.ballot, "controls": ex.controls,
+                    "correct": ex.correct, "discarded": ex.discarded, "reason": reason,
+                },
+                "worker {} excluded in ballot {} ({reason}: {} of {} control answers right); {} answer(s) discarded",
+                ex.worker, ex.ballot, ex.correct, ex.controls, ex.discarded);
         }
         // Discarded answers reopen their tasks; the excluded workers'
         // leases end.
@@ -939,40 +925,22 @@ impl Engine {
         });
         let elapsed = t0.elapsed().as_secs_f64();
         if let Some(s) = scores {
-            self.logs.push(line(
-                "ballot_closed",
-                vec![
-                    ("ballot", json!(k)),
-                    ("votes", json!(s.votes)),
-                    ("withdrawn", json!(s.withdrawn)),
-                    ("b_hat", json!(s.b_hat)),
-                    ("seconds", json!(elapsed)),
-                ],
-                format!(
-                    "ballot {k} closed: {} votes, {} withdrawn, b = {} ({elapsed:.3} s)",
-                    s.votes, s.withdrawn, s.b_hat
-                ),
-            ));
+            log_event!(self, "ballot_closed", {
+                    "ballot": k, "votes": s.votes, "withdrawn": s.withdrawn, "b_hat": s.b_hat,
+                    "seconds": elapsed,
+                },
+                "ballot {k} closed: {} votes, {} withdrawn, b = {} ({elapsed:.3} s)",
+                s.votes, s.withdrawn, s.b_hat);
         }
         match self.file.campaign.open_ballot_number() {
             Some(n) => {
                 let tasks = self.run.as_ref().map_or(0, |r| r.len);
                 let items = self.file.campaign.scheduler().ballot_items().len();
-                self.logs.push(line(
-                    "ballot_opened",
-                    vec![
-                        ("ballot", json!(n)),
-                        ("items", json!(items)),
-                        ("tasks", json!(tasks)),
-                    ],
-                    format!("ballot {n} opened: {items} items, {tasks} tasks"),
-                ));
+                log_event!(self, "ballot_opened", {"ballot": n, "items": items, "tasks": tasks},
+                    "ballot {n} opened: {items} items, {tasks} tasks");
             }
-            None => self.logs.push(line(
-                "campaign_finished",
-                vec![("ballots", json!(k))],
-                "every ballot is closed: the campaign is finished".to_owned(),
-            )),
+            None => log_event!(self, "campaign_finished", {"ballots": k},
+                "every ballot is closed: the campaign is finished"),
         }
         Ok(())
     }

@@ -2,7 +2,7 @@
 //! restarts from what it queued for the store (an in-memory store,
 //! `Loaded::replay`).
 
-use adaptive_comp_metrics::ballot::{ExclusionRule, TaskId, Vote};
+use adaptive_comp_metrics::ballot::{BallotConfig, ExclusionRule, TaskId, Vote};
 use proptest::prelude::*;
 
 use super::{Accepted, Done, Engine, Next, Policy, Refusal};
@@ -19,7 +19,7 @@ fn policy(quota: Option<usize>) -> Policy {
 
 /// An engine on a fresh campaign of `n` items, M = 2, two ballots.
 fn engine(n: usize, quota: Option<usize>) -> Engine {
-    let f = campaign(n, 2, 0.5, 2, 0.0, 3).unwrap();
+    let f = campaign(BallotConfig::new(n, 2, 0.5, 2).unwrap(), 0.0, 3).unwrap();
     Engine::new(Loaded::replay(f, &[]).unwrap(), policy(quota), 0)
 }
 
@@ -115,7 +115,7 @@ fn close_check_names_the_items_without_a_vote() {
 
 #[test]
 fn restarting_from_the_queued_operations_gives_the_same_engine() {
-    let f = campaign(12, 2, 0.5, 2, 0.25, 9).unwrap();
+    let f = campaign(BallotConfig::new(12, 2, 0.5, 2).unwrap(), 0.25, 9).unwrap();
     let steps = [
         Step::Arrive(0),
         Step::Arrive(1),
@@ -145,7 +145,7 @@ fn restarting_from_the_queued_operations_gives_the_same_engine() {
 #[test]
 fn a_whole_campaign_runs_through_the_driver() {
     // Two workers answer in turn until every ballot is closed.
-    let f = campaign(8, 2, 0.5, 2, 0.0, 4).unwrap();
+    let f = campaign(BallotConfig::new(8, 2, 0.5, 2).unwrap(), 0.0, 4).unwrap();
     let mut steps = vec![Step::Arrive(0), Step::Arrive(1)];
     for k in 0..40 {
         let w = k % 2;
@@ -194,7 +194,7 @@ proptest! {
         rule in any::<bool>(),
         seed in 0u64..1000,
     ) {
-        let f = campaign(10, 2, 0.5, 3, 0.2, seed).unwrap();
+        let f = campaign(BallotConfig::new(10, 2, 0.5, 3).unwrap(), 0.2, seed).unwrap();
         let p = Policy {
             quota,
             lease_ms: 20_000,
@@ -208,7 +208,7 @@ proptest! {
 #[test]
 fn a_workers_first_task_is_not_a_control_pair() {
     // Controls at half the tasks: the layout starts with some.
-    let f = campaign(16, 2, 0.5, 2, 0.5, 11).unwrap();
+    let f = campaign(BallotConfig::new(16, 2, 0.5, 2).unwrap(), 0.5, 11).unwrap();
     let mut e = Engine::new(Loaded::replay(f, &[]).unwrap(), policy(None), 0);
     let control = |e: &Engine, t: TaskId| {
         matches!(

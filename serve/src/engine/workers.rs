@@ -4,9 +4,9 @@
 use std::collections::HashSet;
 
 use adaptive_comp_metrics::ballot::{Phase, TaskId};
-use serde_json::{Value, json};
+use serde_json::Value;
 
-use super::{Done, Engine, Finish, NONE, SESSIONS_PER_WORKER, Session, line};
+use super::{Done, Engine, Finish, NONE, SESSIONS_PER_WORKER, Session};
 use crate::secret::{ct_eq, random_token};
 use crate::store::{Activity, Op, WorkerRow};
 
@@ -35,11 +35,8 @@ impl Engine {
             ..Activity::default()
         });
         self.index.insert(name.to_owned(), id);
-        self.logs.push(line(
-            "worker_arrived",
-            vec![("worker", json!(name)), ("source", json!(source))],
-            format!("worker {name} arrived ({source})"),
-        ));
+        log_event!(self, "worker_arrived", {"worker": name, "source": source},
+            "worker {name} arrived ({source})");
         id
     }
 
@@ -191,18 +188,9 @@ impl Engine {
             partial,
         });
         let name = self.worker_name(w).to_owned();
-        self.logs.push(line(
-            "worker_stopped",
-            vec![
-                ("worker", json!(name)),
-                ("answered", json!(answered)),
-                ("partial", json!(partial)),
-            ],
-            format!(
-                "worker {name} stopped after {answered} answer(s) in this ballot{}",
-                if partial { " (under the quota)" } else { "" }
-            ),
-        ));
+        log_event!(self, "worker_stopped", {"worker": name, "answered": answered, "partial": partial},
+            "worker {name} stopped after {answered} answer(s) in this ballot{}",
+            if partial { " (under the quota)" } else { "" });
         f
     }
 

@@ -7,13 +7,12 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use adaptive_comp_metrics::ballot::{Phase, Unvoted};
-use axum::extract::rejection::FormRejection;
-use axum::extract::{Form, Query, State};
+use axum::extract::{Query, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 
-use super::auth::{ADMIN_COOKIE, CsrfForm, admin_form, admin_refused};
+use super::auth::{ADMIN_COOKIE, AdminForm, CsrfForm, admin_refused};
 use super::error::{html, json_response, see_other};
 use super::{App, AppError};
 use crate::engine::{CloseCheck, Engine, FIT_WAIT_MS, VOTES_CSV_HEADER, csv_field};
@@ -279,10 +278,8 @@ fn outcome(as_json: bool, result: Result<Value, String>, notice: &str) -> Reply 
 /// a vote withdrawn.
 pub(crate) async fn close(
     State(app): State<Arc<App>>,
-    h: HeaderMap,
-    form: Result<Form<CsrfForm>, FormRejection>,
+    AdminForm(_, as_json): AdminForm<CsrfForm>,
 ) -> Reply {
-    let (_, as_json) = admin_form(&app, &h, form)?;
     if app.advancing.swap(true, Ordering::SeqCst) {
         return outcome(
             as_json,
@@ -335,10 +332,8 @@ pub(crate) fn cannot_close(e: &Engine, k: &CloseCheck) -> String {
 /// `POST /admin/exclude`: exclude a worker now.
 pub(crate) async fn exclude(
     State(app): State<Arc<App>>,
-    h: HeaderMap,
-    form: Result<Form<forms::Exclude>, FormRejection>,
+    AdminForm(form, as_json): AdminForm<forms::Exclude>,
 ) -> Reply {
-    let (form, as_json) = admin_form(&app, &h, form)?;
     let name = form.worker.unwrap_or_default();
     let (result, ack) = app.run(|e| {
         let Some(w) = e.worker_id(&name) else {
@@ -363,10 +358,8 @@ pub(crate) async fn exclude(
 /// `POST /admin/invite`: invitation links, for names or a count.
 pub(crate) async fn invite(
     State(app): State<Arc<App>>,
-    h: HeaderMap,
-    form: Result<Form<forms::Invite>, FormRejection>,
+    AdminForm(form, as_json): AdminForm<forms::Invite>,
 ) -> Reply {
-    let (form, as_json) = admin_form(&app, &h, form)?;
     let have = app.engine().invitations.len();
     let names = match parse::invitation_names(form.names.as_deref(), form.count.as_deref(), have) {
         Ok(n) => n,

@@ -4,13 +4,12 @@
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
-use axum::extract::rejection::FormRejection;
-use axum::extract::{Form, Path, RawQuery, State};
+use axum::extract::{Path, RawQuery, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::Response;
 use serde_json::{Value, json};
 
-use super::auth::{CsrfForm, annotator_form, session, session_cookie, session_of};
+use super::auth::{AnnotatorForm, CsrfForm, session, session_cookie, session_of};
 use super::error::{html, json_response, see_other};
 use super::{App, AppError, wants_json};
 use crate::engine::{Accepted, Done, Next, Refusal};
@@ -161,10 +160,8 @@ pub(crate) async fn invite(
 /// `POST /start`: the instructions are read.
 pub(crate) async fn start(
     State(app): State<Arc<App>>,
-    h: HeaderMap,
-    form: Result<Form<CsrfForm>, FormRejection>,
+    AnnotatorForm(_, s): AnnotatorForm<CsrfForm>,
 ) -> Reply {
-    let (_, s) = annotator_form(&app, &h, form)?;
     let ((), ack) = app.run(|e| e.start_session(&s.token));
     app.committed(ack).await?;
     Ok(see_other("/task"))
@@ -280,10 +277,9 @@ fn done_response(app: &App, as_json: bool, why: Done, answered: usize, partial: 
 pub(crate) async fn answer(
     State(app): State<Arc<App>>,
     h: HeaderMap,
-    form: Result<Form<forms::Answer>, FormRejection>,
+    AnnotatorForm(form, s): AnnotatorForm<forms::Answer>,
 ) -> Reply {
     let as_json = wants_json(&h);
-    let (form, s) = annotator_form(&app, &h, form)?;
     let w = s.worker;
     let name = app.engine().worker_name(w).to_owned();
     let bad = |reason: String| {
@@ -360,10 +356,8 @@ pub(crate) async fn confirm_finish(State(app): State<Arc<App>>, h: HeaderMap) ->
 /// `POST /finish`: "I want to stop here".
 pub(crate) async fn finish(
     State(app): State<Arc<App>>,
-    h: HeaderMap,
-    form: Result<Form<CsrfForm>, FormRejection>,
+    AnnotatorForm(_, s): AnnotatorForm<CsrfForm>,
 ) -> Reply {
-    let (_, s) = annotator_form(&app, &h, form)?;
     let (_, ack) = app.run(|e| e.finish(s.worker, now_ms()));
     app.committed(ack).await?;
     Ok(see_other("/done"))

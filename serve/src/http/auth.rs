@@ -3,9 +3,12 @@
 //! cookie; or `Authorization: Bearer`) and the dashboard's CSRF token; the
 //! cross-site check of a posted form.
 
-use axum::extract::Form;
+use std::sync::Arc;
+
 use axum::extract::rejection::FormRejection;
+use axum::extract::{Form, FromRequest, Request};
 use axum::http::{HeaderMap, StatusCode, header};
+use serde::de::DeserializeOwned;
 
 use super::{App, AppError, wants_json};
 use crate::parse;
@@ -109,33 +112,48 @@ fn form_refused(e: &FormRejection) -> AppError {
     AppError::new(status, reason)
 }
 
-/// An annotator's form: parsed, from this site, from a session, with the
-/// session's CSRF token.
-pub(crate) fn annotator_form<T: WithCsrf>(
-    app: &App,
-    h: &HeaderMap,
-    form: Result<Form<T>, FormRejection>,
-) -> Result<(T, Session), AppError> {
-    let form = form.map_err(|e| form_refused(&e))?.0;
-    if let Some(why) = cross_site(h) {
-        return Err(AppError::new(StatusCode::FORBIDDEN, why));
+/// A form body as axum parses it, and the request's headers; a refused
+/// body (413, 415, 422…) is the first refusal, before any check of who sent it.
+async fn headers_and_form<T: DeserializeOwned>(
+    req: Request,
+    app: &Arc<App>,
+) -> Result<(HeaderMap, T), AppError> {
+    let h = req.headers().clone();
+    let Form(form) = Form::<T>::from_request(req, app)
+        .await
+        .map_err(|e| form_refused(&e))?;
+    Ok((h, form))
+}
+
+/// An annotator's form, as a handler's argument: parsed, from this site,
+/// from a session, with the session's CSRF token; else the refusal.
+pub(crate) struct AnnotatorForm<T>(pub(crate) T, pub(crate) Session);
+
+impl<T: WithCsrf + DeserializeOwned + Send> FromRequest<Arc<App>> for AnnotatorForm<T> {
+    type Rejection = AppError;
+
+    async fn from_request(req: Request, app: &Arc<App>) -> Result<Self, AppError> {
+        let (h, form) = headers_and_form::<T>(req, app).await?;
+        if let Some(why) = cross_site(&h) {
+            return Err(AppError::new(StatusCode::FORBIDDEN, why));
+        }
+        let s = session_of(app, &h).ok_or_else(|| no_session(false))?;
+        if !form
+            .csrf()
+            .is_some_and(|c| ct_eq(c.as_bytes(), s.csrf.as_bytes()))
+        {
+            return Err(
+                AppError::new(StatusCode::FORBIDDEN, "missing or wrong CSRF token")
+                    .worker(app.engine().worker_name(s.worker))
+                    .page(
+                        "This form has expired",
+                        "Please reload the page and answer again.",
+                        Some(("/task", "Reload")),
+                    ),
+            );
+        }
+        Ok(Self(form, s))
     }
-    let s = session_of(app, h).ok_or_else(|| no_session(false))?;
-    if !form
-        .csrf()
-        .is_some_and(|c| ct_eq(c.as_bytes(), s.csrf.as_bytes()))
-    {
-        return Err(
-            AppError::new(StatusCode::FORBIDDEN, "missing or wrong CSRF token")
-                .worker(app.engine().worker_name(s.worker))
-                .page(
-                    "This form has expired",
-                    "Please reload the page and answer again.",
-                    Some(("/task", "Reload")),
-                ),
-        );
-    }
-    Ok((form, s))
 }
 
 /// How an admin request proved itself.
@@ -175,31 +193,34 @@ pub(crate) fn admin(app: &App, h: &HeaderMap) -> Result<AdminAuth, AppError> {
     admin_auth(app, h).ok_or_else(|| admin_refused(wants_json(h)))
 }
 
-/// An admin form: parsed and authenticated (by cookie: from this site, with
-/// the dashboard's CSRF token); whether to answer JSON.
-pub(crate) fn admin_form<T: WithCsrf>(
-    app: &App,
-    h: &HeaderMap,
-    form: Result<Form<T>, FormRejection>,
-) -> Result<(T, bool), AppError> {
-    let form = form.map_err(|e| form_refused(&e))?.0;
-    let as_json = wants_json(h);
-    match admin(app, h)? {
-        AdminAuth::Bearer => Ok((form, true)),
-        AdminAuth::Cookie => {
-            if let Some(why) = cross_site(h) {
-                return Err(AppError::new(StatusCode::FORBIDDEN, why));
-            }
-            if form
-                .csrf()
-                .is_some_and(|c| ct_eq(c.as_bytes(), app.admin_csrf.as_bytes()))
-            {
-                Ok((form, as_json))
-            } else {
-                Err(AppError::new(
-                    StatusCode::FORBIDDEN,
-                    "missing or wrong CSRF token",
-                ))
+/// An admin form, as a handler's argument: parsed and authenticated (by
+/// cookie: from this site, with the dashboard's CSRF token), and whether to
+/// answer JSON; else the refusal.
+pub(crate) struct AdminForm<T>(pub(crate) T, pub(crate) bool);
+
+impl<T: WithCsrf + DeserializeOwned + Send> FromRequest<Arc<App>> for AdminForm<T> {
+    type Rejection = AppError;
+
+    async fn from_request(req: Request, app: &Arc<App>) -> Result<Self, AppError> {
+        let (h, form) = headers_and_form::<T>(req, app).await?;
+        let as_json = wants_json(&h);
+        match admin(app, &h)? {
+            AdminAuth::Bearer => Ok(Self(form, true)),
+            AdminAuth::Cookie => {
+                if let Some(why) = cross_site(&h) {
+                    return Err(AppError::new(StatusCode::FORBIDDEN, why));
+                }
+                if form
+                    .csrf()
+                    .is_some_and(|c| ct_eq(c.as_bytes(), app.admin_csrf.as_bytes()))
+                {
+                    Ok(Self(form, as_json))
+                } else {
+                    Err(AppError::new(
+                        StatusCode::FORBIDDEN,
+                        "missing or wrong CSRF token",
+                    ))
+                }
             }
         }
     }

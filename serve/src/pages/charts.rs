@@ -101,11 +101,11 @@ fn fitted(st: &Status) -> Result<Option<String>, PlotError> {
     let rows: Vec<IntervalRow> = items
         .iter()
         .map(|i| IntervalRow {
-            label: format!("{}. {}", i.rank, i.id),
-            value: i.score,
+            label: format!("{}. {}", i.item.rank, i.item.id),
+            value: i.item.score,
             interval: Some((i.low, i.high)),
             reference: None,
-            emphasised: settled.top.contains(&i.id),
+            emphasised: settled.top.contains(&i.item.id),
         })
         .collect();
     let key = IntervalKey {

@@ -7,7 +7,7 @@
 use maud::{Markup, html};
 
 use super::layout;
-use crate::status::{CloseInfo, FittedInfo, RankingInfo, Status, WorkerRow};
+use crate::status::{CloseInfo, FittedInfo, RankedItem, RankingInfo, Status, WorkerRow};
 
 /// Workers listed per page of the table.
 pub(crate) const WORKERS_PER_PAGE: usize = 50;
@@ -79,6 +79,14 @@ pub(crate) fn sorted<'a>(st: &'a Status, sort: &str) -> Vec<&'a WorkerRow> {
         _ => rows.sort_by_key(|w| w.arrived_ms),
     }
     rows
+}
+
+/// The cells a row of the ranking and of the fit begin with: rank, id,
+/// text, score.
+fn item_cells(i: &RankedItem) -> Markup {
+    html! {
+        td.num { (i.rank) } td { (i.id) } td { (i.text) } td.num { (format!("{:.3}", i.score)) }
+    }
 }
 
 fn sort_link(view: &View, key: &str, label: &str) -> Markup {
@@ -239,10 +247,7 @@ pub(crate) fn dashboard(st: &Status, csrf: &str, notice: Option<&str>, view: &Vi
                     p { "After " (closed_ballots) " closed ballot(s); the first " (items.len()) " of " (total) " items." }
                     table {
                         thead { tr { th.num { "rank" } th { "id" } th { "text" } th.num { "score" } th.num { "last ballot" } } }
-                        tbody { @for i in items { tr {
-                            td.num { (i.rank) } td { (i.id) } td { (i.text) }
-                            td.num { (format!("{:.3}", i.score)) } td.num { (i.last_ballot) }
-                        } } }
+                        tbody { @for i in items { tr { (item_cells(&i.item)) td.num { (i.last_ballot) } } } }
                     }
                 }
                 Some(RankingInfo::Failed { error }) => p { "The ranking failed: " (error) }
@@ -279,8 +284,7 @@ pub(crate) fn dashboard(st: &Status, csrf: &str, notice: Option<&str>, view: &Vi
                             th.num { "interval" } th.num { "rank interval" } th.num { "P(top " (settled.k) ")" }
                         } }
                         tbody { @for i in items { tr {
-                            td.num { (i.rank) } td { (i.id) } td { (i.text) }
-                            td.num { (format!("{:.3}", i.score)) }
+                            (item_cells(&i.item))
                             td.num { (format!("{:.3} – {:.3}", i.low, i.high)) }
                             td.num { (i.rank_low) "–" (i.rank_high) }
                             td.num { (format!("{:.3}", i.p_top_k)) }

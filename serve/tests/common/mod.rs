@@ -14,9 +14,7 @@ use std::sync::Arc;
 use adaptive_comp_metrics::ballot::{
     BallotConfig, Campaign, ControlPair, LayoutOptions, Scheduler, Vote,
 };
-use adaptive_comp_metrics::rand::SeedableRng;
-use adaptive_comp_metrics::rand_chacha::ChaCha8Rng;
-use adaptive_comp_metrics_serve::state::{CampaignFile, RngState, Table};
+use adaptive_comp_metrics_serve::state::{CampaignFile, Table};
 use adaptive_comp_metrics_serve::{Options, PageSettings, Routes, ServeError, Store};
 
 /// A fresh directory under the target directory.
@@ -59,31 +57,17 @@ pub fn state(
         Vec::new()
     };
     let layout = LayoutOptions::new(control_rate, None).unwrap();
-    let mut campaign = Campaign::new(Scheduler::new(config), controls, layout).unwrap();
-    let mut b = ChaCha8Rng::seed_from_u64(seed);
-    b.set_stream(0);
-    let mut l = ChaCha8Rng::seed_from_u64(seed);
-    l.set_stream(1);
-    campaign.open_ballot(&mut b, &mut l).unwrap();
+    let campaign = Campaign::new(Scheduler::new(config), controls, layout).unwrap();
+    let tag = format!("{:08x}", seed.wrapping_mul(0x9e37_79b9) as u32);
+    let items = Table {
+        extra_columns: vec![],
+        ids: (0..n).map(|i| format!("p{i}")).collect(),
+        texts: (0..n).map(item_text).collect(),
+        extra: vec![vec![]; n],
+    };
     CampaignFile {
-        format: "adaptive-comp-metrics campaign".into(),
-        version: 1,
-        tag: format!("{:08x}", seed.wrapping_mul(0x9e37_79b9) as u32),
-        seed,
-        ballot_rng: RngState::of(&b),
-        layout_rng: RngState::of(&l),
-        price: None,
-        id_column: "id".into(),
-        text_column: "text".into(),
-        items: Table {
-            extra_columns: vec![],
-            ids: (0..n).map(|i| format!("p{i}")).collect(),
-            texts: (0..n).map(item_text).collect(),
-            extra: vec![vec![]; n],
-        },
-        control_items: Table::default(),
-        campaign,
         page: page.map(Into::into),
+        ..CampaignFile::open(tag, seed, items, Table::default(), campaign).unwrap()
     }
 }
 
@@ -134,16 +118,65 @@ impl Response {
     }
 }
 
+/// A request as a client puts it on the wire: every header but `Host`
+/// worked out ([`Http::request`]).
+pub struct Outgoing<'a> {
+    pub method: &'a str,
+    pub path: &'a str,
+    pub body: &'a str,
+    pub headers: Vec<(String, String)>,
+}
+
 /// What both clients do: a request, and its usual forms.
 pub trait Http {
-    /// Sends a request; `body` is form-encoded unless a content type is given.
+    /// Sends a request and keeps the cookies of its response.
+    fn exchange(&mut self, r: Outgoing<'_>) -> std::io::Result<Response>;
+
+    /// The cookie jar sent with every request, and the headers sent with
+    /// every request after those it names.
+    fn jar(&self) -> (&HashMap<String, String>, &[(String, String)]);
+
+    /// Sends a request; `body` is form-encoded unless a content type is
+    /// given. Its headers, in order: the jar's `Cookie`, `headers`, the
+    /// client's extra ones, and for a POST or DELETE that names no content
+    /// type, the form's.
     fn request(
         &mut self,
         method: &str,
         path: &str,
         body: Option<&str>,
         headers: &[(&str, &str)],
-    ) -> std::io::Result<Response>;
+    ) -> std::io::Result<Response> {
+        let (cookies, extra) = self.jar();
+        let mut all: Vec<(String, String)> = Vec::new();
+        if !cookies.is_empty() {
+            let c: Vec<String> = cookies.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            all.push(("Cookie".to_owned(), c.join("; ")));
+        }
+        for (k, v) in headers
+            .iter()
+            .copied()
+            .chain(extra.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+        {
+            all.push((k.to_owned(), v.to_owned()));
+        }
+        if (method == "POST" || method == "DELETE")
+            && !headers
+                .iter()
+                .any(|(k, _)| k.eq_ignore_ascii_case("content-type"))
+        {
+            all.push((
+                "Content-Type".to_owned(),
+                "application/x-www-form-urlencoded".to_owned(),
+            ));
+        }
+        self.exchange(Outgoing {
+            method,
+            path,
+            body: body.unwrap_or(""),
+            headers: all,
+        })
+    }
 
     fn get(&mut self, path: &str) -> Response {
         self.request("GET", path, None, &[]).unwrap()
@@ -260,43 +293,22 @@ impl Client {
 }
 
 impl Http for Client {
-    fn request(
-        &mut self,
-        method: &str,
-        path: &str,
-        body: Option<&str>,
-        headers: &[(&str, &str)],
-    ) -> std::io::Result<Response> {
+    fn jar(&self) -> (&HashMap<String, String>, &[(String, String)]) {
+        (&self.cookies, &self.extra)
+    }
+
+    fn exchange(&mut self, r: Outgoing<'_>) -> std::io::Result<Response> {
         use axum::http::header;
         use tower::ServiceExt as _;
         let mut req = axum::http::Request::builder()
-            .method(method)
-            .uri(path)
+            .method(r.method)
+            .uri(r.path)
             .header(header::HOST, HOST);
-        if !self.cookies.is_empty() {
-            let c: Vec<String> = self
-                .cookies
-                .iter()
-                .map(|(k, v)| format!("{k}={v}"))
-                .collect();
-            req = req.header(header::COOKIE, c.join("; "));
-        }
-        for (k, v) in headers
-            .iter()
-            .copied()
-            .chain(self.extra.iter().map(|(k, v)| (k.as_str(), v.as_str())))
-        {
+        for (k, v) in &r.headers {
             req = req.header(k, v);
         }
-        if method == "POST"
-            && !headers
-                .iter()
-                .any(|(k, _)| k.eq_ignore_ascii_case("content-type"))
-        {
-            req = req.header(header::CONTENT_TYPE, "application/x-www-form-urlencoded");
-        }
         let mut req = req
-            .body(axum::body::Body::from(body.unwrap_or("").to_owned()))
+            .body(axum::body::Body::from(r.body.to_owned()))
             .map_err(std::io::Error::other)?;
         let remote: SocketAddr = "127.0.0.1:40000".parse().unwrap();
         req.extensions_mut()

@@ -9,7 +9,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::time::Duration;
 
-pub use super::{Http, Response};
+pub use super::{Http, Outgoing, Response};
 
 /// A client with its own cookie jar over one keep-alive connection.
 pub struct Client {
@@ -41,41 +41,23 @@ impl Client {
 }
 
 impl Http for Client {
-    fn request(
-        &mut self,
-        method: &str,
-        path: &str,
-        body: Option<&str>,
-        headers: &[(&str, &str)],
-    ) -> std::io::Result<Response> {
-        let mut req = format!("{method} {path} HTTP/1.1\r\nHost: {}\r\n", self.addr);
-        if !self.cookies.is_empty() {
-            let c: Vec<String> = self
-                .cookies
-                .iter()
-                .map(|(k, v)| format!("{k}={v}"))
-                .collect();
-            req.push_str(&format!("Cookie: {}\r\n", c.join("; ")));
-        }
-        for (k, v) in headers
-            .iter()
-            .copied()
-            .chain(self.extra.iter().map(|(k, v)| (k.as_str(), v.as_str())))
-        {
+    fn jar(&self) -> (&HashMap<String, String>, &[(String, String)]) {
+        (&self.cookies, &self.extra)
+    }
+
+    fn exchange(&mut self, r: Outgoing<'_>) -> std::io::Result<Response> {
+        let mut req = format!(
+            "{} {} HTTP/1.1\r\nHost: {}\r\n",
+            r.method, r.path, self.addr
+        );
+        for (k, v) in &r.headers {
             req.push_str(&format!("{k}: {v}\r\n"));
         }
-        let body = body.unwrap_or("");
-        if method == "POST" || method == "DELETE" {
-            if !headers
-                .iter()
-                .any(|(k, _)| k.eq_ignore_ascii_case("content-type"))
-            {
-                req.push_str("Content-Type: application/x-www-form-urlencoded\r\n");
-            }
-            req.push_str(&format!("Content-Length: {}\r\n", body.len()));
+        if r.method == "POST" || r.method == "DELETE" {
+            req.push_str(&format!("Content-Length: {}\r\n", r.body.len()));
         }
         req.push_str("\r\n");
-        req.push_str(body);
+        req.push_str(r.body);
         let r = self.send(req.as_bytes());
         if r.is_err() {
             // The server may have closed an idle connection: once more.

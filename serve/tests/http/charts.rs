@@ -23,6 +23,16 @@ fn charts(page: &str) -> Vec<String> {
     out
 }
 
+/// Field `key` of every row of a status array, as numbers.
+fn numbers(rows: &serde_json::Value, key: &str) -> Vec<f64> {
+    rows.as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r[key].as_f64().unwrap())
+        .collect()
+}
+
+/// Attribute `attr` of every mark of a chart that has it, as numbers.
 fn values(doc: &Document, attr: &str) -> Vec<f64> {
     doc.descendants()
         .filter_map(|n| n.attribute(attr))
@@ -51,11 +61,8 @@ fn the_dashboard_draws_votes_accuracy_and_the_fitted_ranking() {
         .iter()
         .map(|d| d.root_element().attribute("data-chart").unwrap())
         .collect();
-    let has_accuracy = st["workers"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .any(|w| w["accuracy"].is_number());
+    let workers = st["workers"].as_array().unwrap();
+    let has_accuracy = workers.iter().any(|w| w["accuracy"].is_number());
     assert_eq!(
         kinds,
         if has_accuracy {
@@ -65,17 +72,12 @@ fn the_dashboard_draws_votes_accuracy_and_the_fitted_ranking() {
         }
     );
     // Votes per ballot: the status's.
-    let votes: Vec<f64> = st["ballots"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|b| b["votes"].as_f64().unwrap())
-        .collect();
-    assert_eq!(values(&docs[0], "data-value"), votes);
+    assert_eq!(
+        values(&docs[0], "data-value"),
+        numbers(&st["ballots"], "votes")
+    );
     if has_accuracy {
-        let mut want: Vec<f64> = st["workers"]
-            .as_array()
-            .unwrap()
+        let mut want: Vec<f64> = workers
             .iter()
             .filter_map(|w| w["accuracy"].as_f64())
             .collect();
@@ -85,7 +87,7 @@ fn the_dashboard_draws_votes_accuracy_and_the_fitted_ranking() {
     // The fitted ranking: each item's score and interval, best first.
     let items = st["fitted"]["items"].as_array().unwrap();
     let ranking = docs.last().unwrap();
-    let col = |k: &str| -> Vec<f64> { items.iter().map(|i| i[k].as_f64().unwrap()).collect() };
+    let col = |k: &str| numbers(&st["fitted"]["items"], k);
     assert_eq!(values(ranking, "data-value"), col("score"));
     assert_eq!(values(ranking, "data-lower"), col("low"));
     assert_eq!(values(ranking, "data-upper"), col("high"));

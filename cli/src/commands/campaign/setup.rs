@@ -9,13 +9,9 @@ use adaptive_comp_metrics::ballot::{
     BallotConfig, Campaign, ControlPair, LayoutOptions, Options, PAPER_MAX_SURVIVING_FRACTION,
     Scheduler, Vote, alpha_bounds, m_for_budget, plan,
 };
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
 
 use super::files::{MAX_ERRORS, Table, lock, read_columns, read_table, write_atomic};
-use super::state::{
-    BALLOT_STREAM, FORMAT, LAYOUT_STREAM, Page, RngState, State, StateFile as _, VERSION, fnv1a,
-};
+use super::state::{Page, State, StateFile as _, fnv1a};
 use super::{Env, Failure, Outcome, ballot_error, report_open};
 
 /// Which published choices the scheduler follows.
@@ -366,31 +362,15 @@ pub fn init(args: &InitArgs, env: &mut Env<'_>) -> Outcome {
     if args.dry_run {
         return Ok(());
     }
-    let mut campaign =
-        Campaign::new(Scheduler::new(config), controls, layout).map_err(ballot_error)?;
-    let mut brng = ChaCha8Rng::seed_from_u64(seed);
-    brng.set_stream(BALLOT_STREAM);
-    let mut lrng = ChaCha8Rng::seed_from_u64(seed);
-    lrng.set_stream(LAYOUT_STREAM);
-    campaign
-        .open_ballot(&mut brng, &mut lrng)
-        .map_err(ballot_error)?;
+    let campaign = Campaign::new(Scheduler::new(config), controls, layout).map_err(ballot_error)?;
     let items_bytes = fs::read(items_path).unwrap_or_default();
     let tag = format!("{:08x}", fnv1a(&[&seed.to_le_bytes(), &items_bytes]) as u32);
     let state = State {
-        format: FORMAT.to_owned(),
-        version: VERSION,
-        tag,
-        seed,
-        ballot_rng: RngState::of(&brng),
-        layout_rng: RngState::of(&lrng),
         price,
         id_column: id_column.to_owned(),
         text_column: text_column.to_owned(),
-        items,
-        control_items,
-        campaign,
         page,
+        ..State::open(tag, seed, items, control_items, campaign).map_err(ballot_error)?
     };
     let bytes = state.to_bytes()?;
     if Path::new(state_path).exists() {

@@ -71,12 +71,8 @@ pub struct Table2Args {
     #[arg(long, short = 's', default_value_t = 50,
           value_parser = clap::value_parser!(u32).range(2..=1_000_000))]
     pub simulations: u32,
-    /// The seed.
-    #[arg(long, default_value_t = 2020)]
-    pub seed: u64,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Table)]
-    pub format: Format,
+    #[command(flatten)]
+    pub run: RunArgs,
     /// The estimators of block (c), fitted to block (b)'s votes (borda alone: no block (c)).
     #[arg(long, value_enum, value_delimiter = ',', default_value = "borda")]
     pub estimators: Vec<EstimatorArg>,
@@ -87,6 +83,18 @@ pub struct Table2Args {
     /// value for each distribution and approach. Example: --plot table2.svg
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
+}
+
+/// What `table2` and `sweep` share: the seed of the crowds and the output
+/// format.
+#[derive(Debug, clap::Args)]
+pub struct RunArgs {
+    /// The seed.
+    #[arg(long, default_value_t = 2020)]
+    pub seed: u64,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    pub format: Format,
 }
 
 /// An estimator of the ranking from a collection's votes.
@@ -162,12 +170,8 @@ pub struct SweepArgs {
     #[arg(long, short = 's', default_value_t = 20,
           value_parser = clap::value_parser!(u32).range(2..=1_000_000))]
     pub simulations: u32,
-    /// The seed.
-    #[arg(long, default_value_t = 2020)]
-    pub seed: u64,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Table)]
-    pub format: Format,
+    #[command(flatten)]
+    pub run: RunArgs,
     /// Draw the sweep as an SVG heat map of the metric's mean, α down and n_b across.
     /// Example: --plot sweep.svg
     #[arg(long, value_name = "FILE.svg")]
@@ -432,7 +436,7 @@ fn table2(a: &Table2Args, ctx: &Ctx, out: &mut Out) -> Outcome {
         crate::plot::check(path)?;
     }
     let simulations = a.simulations as usize;
-    let seed = a.seed;
+    let seed = a.run.seed;
     let mut models = Vec::new();
     for e in &a.estimators {
         let m = match e {
@@ -505,7 +509,7 @@ fn table2(a: &Table2Args, ctx: &Ctx, out: &mut Out) -> Outcome {
         .first()
         .ok_or_else(|| Failure::new("no simulation"))?
         .1;
-    match a.format {
+    match a.run.format {
         Format::Table => {
             writeln!(
                 out,
@@ -596,7 +600,7 @@ fn table2(a: &Table2Args, ctx: &Ctx, out: &mut Out) -> Outcome {
                     r.paired_z().map_or_else(String::new, |z| z.to_string()),
                 ]);
             }
-            if a.format == Format::Csv {
+            if a.run.format == Format::Csv {
                 t.write(Format::Csv, out)
             } else {
                 out.json(&json!({
@@ -650,7 +654,7 @@ fn run_sweep(a: &SweepArgs, ctx: &Ctx, out: &mut Out) -> Outcome {
                 &[nb as usize],
                 &metric,
                 a.simulations as usize,
-                a.seed,
+                a.run.seed,
             )?;
             rows.extend(s.points);
             skipped.extend(s.skipped);
@@ -702,7 +706,7 @@ fn run_sweep(a: &SweepArgs, ctx: &Ctx, out: &mut Out) -> Outcome {
             ""
         };
         let fmt = |x: f64| {
-            if a.format == Format::Table {
+            if a.run.format == Format::Table {
                 format!("{x:.4}")
             } else {
                 x.to_string()
@@ -719,13 +723,13 @@ fn run_sweep(a: &SweepArgs, ctx: &Ctx, out: &mut Out) -> Outcome {
             mark.to_owned(),
         ]);
     }
-    match a.format {
+    match a.run.format {
         Format::Json => out.json(&json!({
             "metric": metric.name(),
             "budget": a.budget,
             "items": n,
             "simulations": a.simulations,
-            "seed": a.seed,
+            "seed": a.run.seed,
             "points": t.json(),
             "skipped": skipped,
         })),
@@ -739,7 +743,7 @@ fn run_sweep(a: &SweepArgs, ctx: &Ctx, out: &mut Out) -> Outcome {
                 a.budget,
                 a.voters,
                 a.simulations,
-                a.seed
+                a.run.seed
             )?;
             t.write(Format::Table, out)?;
             writeln!(

@@ -34,7 +34,7 @@
 //! compared item by item, as in block (b), uniform τ_w is slightly positive.)
 
 use adaptive_comp_metrics::simulate::{Estimate, Metric};
-use adaptive_comp_metrics::{kendall_tau_b, spearman_ranks};
+use adaptive_comp_metrics::{CorrelationError, kendall_tau_b, spearman_ranks};
 
 /// The script's two vectors `(a, b)` for an estimate.
 pub fn script_vectors(e: &Estimate<'_>) -> (Vec<f64>, Vec<f64>) {
@@ -107,21 +107,18 @@ fn sign(x: f64) -> f64 {
 /// The four metrics of Table 2 as the script computes them.
 pub fn script_metrics() -> Vec<Metric> {
     vec![
-        Metric::custom("rho_w", |e: &Estimate<'_>| {
-            let (a, b) = script_vectors(e);
-            Ok(script_rho_w(&a, &b))
-        }),
-        Metric::custom("tau_w", |e: &Estimate<'_>| {
-            let (a, b) = script_vectors(e);
-            Ok(script_tau_w(&a, &b))
-        }),
-        Metric::custom("rho", |e: &Estimate<'_>| {
-            let (a, b) = script_vectors(e);
-            Ok(spearman_ranks(&b, &a)?.rho)
-        }),
-        Metric::custom("tau", |e: &Estimate<'_>| {
-            let (a, b) = script_vectors(e);
-            Ok(kendall_tau_b(&b, &a)?.tau)
-        }),
+        on_script_vectors("rho_w", |a, b| Ok(script_rho_w(a, b))),
+        on_script_vectors("tau_w", |a, b| Ok(script_tau_w(a, b))),
+        on_script_vectors("rho", |a, b| Ok(spearman_ranks(b, a)?.rho)),
+        on_script_vectors("tau", |a, b| Ok(kendall_tau_b(b, a)?.tau)),
     ]
+}
+
+/// A metric named `name`: `f` of the script's vectors `(a, b)`
+/// ([`script_vectors`]) of each estimate.
+fn on_script_vectors(name: &str, f: fn(&[f64], &[f64]) -> Result<f64, CorrelationError>) -> Metric {
+    Metric::custom(name, move |e: &Estimate<'_>| {
+        let (a, b) = script_vectors(e);
+        f(&a, &b)
+    })
 }
