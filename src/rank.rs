@@ -51,6 +51,28 @@ pub enum Ties {
     Ordinal,
 }
 
+impl Ties {
+    /// Every tie method, in the order of the table above (to try them all).
+    ///
+    /// # Examples
+    /// ```
+    /// use adaptive_comp_metrics::{rank, Order, Ties};
+    /// for ties in Ties::ALL {
+    ///     // The untied best item ranks first whatever the tie method.
+    ///     let r = rank(&[0.5, 0.9, 0.5], Order::LargerIsBetter, ties)?;
+    ///     assert_eq!(r[1], 1.0, "{ties:?}");
+    /// }
+    /// # Ok::<(), adaptive_comp_metrics::CorrelationError>(())
+    /// ```
+    pub const ALL: [Self; 5] = [
+        Self::Average,
+        Self::Min,
+        Self::Max,
+        Self::Dense,
+        Self::Ordinal,
+    ];
+}
+
 /// Ranks `scores` from 1 (best) to n.
 ///
 /// ```text
@@ -314,13 +336,7 @@ mod tests {
             })
             .collect();
         for order in [Order::LargerIsBetter, Order::SmallerIsBetter] {
-            for ties in [
-                Ties::Average,
-                Ties::Min,
-                Ties::Max,
-                Ties::Dense,
-                Ties::Ordinal,
-            ] {
+            for ties in Ties::ALL {
                 let want = rank_compared(&scores, order, ties);
                 for workers in [1, 2, 3] {
                     let got = rank_with(&scores, order, ties, workers);

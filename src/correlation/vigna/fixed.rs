@@ -150,18 +150,12 @@ impl<const N: usize> Fixed<N> {
     #[inline]
     pub(crate) fn add_shifted(&mut self, v: u128, shift: u32) {
         let (limb, off) = ((shift / 64) as usize, shift % 64);
+        // 64 − off ≤ 64 is a valid u128 shift; 128 − off is not for off = 0,
+        // where nothing of v reaches the third limb.
         let parts = [
             (v as u64) << off,
-            if off == 0 {
-                (v >> 64) as u64
-            } else {
-                (v >> (64 - off)) as u64
-            },
-            if off == 0 {
-                0
-            } else {
-                (v >> (128 - off)) as u64
-            },
+            (v >> (64 - off)) as u64,
+            v.checked_shr(128 - off).unwrap_or(0) as u64,
         ];
         let mut carry = 0u128;
         for (i, a) in self.0.iter_mut().enumerate().skip(limb) {
@@ -618,6 +612,29 @@ mod tests {
         f.add_shifted(u128::MAX, 100);
         f.add_shifted(1, 100);
         assert_eq!(f.0, [0, 0, 0, 1 << 36]);
+    }
+
+    #[test]
+    fn add_shifted_matches_adding_bit_by_bit() {
+        // Every limb offset (0 included, where nothing reaches the third
+        // limb) and carries out of full limbs.
+        let values = [1u128, u128::MAX, 0x8000_0000_0000_0001_ffff_ffff_0000_0001];
+        for shift in 0..=190 {
+            for v in values {
+                let mut f = Fixed::<6>([u64::MAX, 0, u64::MAX, 1, 0, 0]);
+                let mut want = f;
+                f.add_shifted(v, shift);
+                for bit in (0..128).filter(|b| v >> b & 1 == 1) {
+                    let mut one = Fixed::<6>::ZERO;
+                    let at = (shift + bit) as usize;
+                    if at < 384 {
+                        one.0[at / 64] = 1 << (at % 64);
+                        want.add(&one);
+                    }
+                }
+                assert_eq!(f, want, "v = {v:#x}, shift = {shift}");
+            }
+        }
     }
 
     #[test]
