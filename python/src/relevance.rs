@@ -13,8 +13,9 @@ use pyo3::exceptions::{PyOSError, PyTypeError, PyUserWarning};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyFloat, PyString};
 
-use crate::convert::{OrValueError, choice, guard, library_error_in, value_error};
+use crate::convert::{OrValueError, guard, library_error_in, value_error};
 use crate::dicts;
+use crate::named::named;
 
 /// A qrels or run source: a path, or a file object (or any object with
 /// `read()`) giving text or bytes.
@@ -207,41 +208,34 @@ pub struct TrecEvaluator {
     options: TrecOptions,
 }
 
+named! {
+    /// trec_eval's tie handling or the expected value over tied orders.
+    fn ties("ties") -> Ties { "trec_eval" => Ties::TrecEval, "expected" => Ties::Expected }
+
+    /// Which trec_eval's values: 10.0's, or 9's (pytrec_eval's).
+    fn version("trec_eval_version") -> TrecEvalVersion {
+        "10" => TrecEvalVersion::V10, "9" => TrecEvalVersion::V9,
+    }
+
+    /// The reading syntax of `parse_qrel` and `parse_run`.
+    fn syntax("syntax") -> TrecSyntax {
+        "lenient" => TrecSyntax::Lenient, "trec_eval" => TrecSyntax::TrecEval,
+    }
+}
+
 fn options(
     relevance_level: i32,
-    ties: &str,
+    ties_name: &str,
     complete: bool,
     trec_eval_version: &str,
 ) -> PyResult<TrecOptions> {
-    let ties = choice(
-        "ties",
-        ties,
-        &[("trec_eval", Ties::TrecEval), ("expected", Ties::Expected)],
-    )?;
-    let version = choice(
-        "trec_eval_version",
-        trec_eval_version,
-        &[("10", TrecEvalVersion::V10), ("9", TrecEvalVersion::V9)],
-    )?;
     Ok(TrecOptions {
         relevance_level,
-        ties,
+        ties: ties(ties_name)?,
         complete,
-        version,
+        version: version(trec_eval_version)?,
         ..TrecOptions::default()
     })
-}
-
-/// The reading syntax of `parse_qrel` and `parse_run`.
-fn syntax(name: &str) -> PyResult<TrecSyntax> {
-    choice(
-        "syntax",
-        name,
-        &[
-            ("lenient", TrecSyntax::Lenient),
-            ("trec_eval", TrecSyntax::TrecEval),
-        ],
-    )
 }
 
 #[pymethods]
